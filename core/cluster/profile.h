@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+// The cluster profile: the desired shape of a PD cluster as the operator describes it.
+// Plain value types; the JSON format lives in profileformat.h, the checks in profilevalidator.h.
+namespace pd {
+
+enum class Role { Prefill, Decode };
+enum class NpuGeneration { A2, A3 };
+// How run_dp_template.sh receives its seven arguments (docs/profile-format.md, spec proxy-api §9).
+enum class LaunchFlavor { V091, Main };
+enum class ProxyGeneration { V091Dev, Main };
+
+QString roleName(Role role); // "prefill" | "decode"
+QString generationName(NpuGeneration generation);
+QString flavorName(LaunchFlavor flavor);
+QString proxyGenerationName(ProxyGeneration generation);
+
+struct SshEndpoint {
+    int port = 22;
+    QString user = QStringLiteral("root");
+    QString identityFile; // empty: ssh-agent and ~/.ssh/config decide
+    QString jumpHost;     // "[user@]host[:port]", empty for none
+    bool operator==(const SshEndpoint &) const = default;
+};
+
+// One launcher invocation on a node: dp_size_local engines with consecutive ranks and ports.
+struct EngineGroup {
+    int dpSize = 1;
+    int dpSizeLocal = 1;
+    int dpRankStart = 0;
+    QString dpAddress;        // DP master address
+    int dpPort = 13395;       // DP master port (v0.9.1) or DP RPC port (main)
+    int engineStartPort = 9000;
+    int tpSize = 1;
+    bool operator==(const EngineGroup &) const = default;
+};
+
+struct Node {
+    QString name;
+    QString address;          // where SSH and HTTP reach the node
+    SshEndpoint ssh;
+    Role role = Role::Decode;
+    NpuGeneration npuGeneration = NpuGeneration::A3;
+    int npuCount = 16;
+    QString nicName;          // GLOO/TP/HCCL_SOCKET_IFNAME
+    QString localIp;          // HCCL_IF_IP
+    QStringList npuIps;       // device IPs (from ranktable.json), may be empty
+    QList<EngineGroup> engineGroups;
+    bool operator==(const Node &) const = default;
+};
+
+// How every engine of one role is served: the `vllm serve` arguments and environment.
+struct RoleConfig {
+    QString modelPath;
+    QString servedModelName;
+    int maxModelLen = 17000;
+    int maxNumBatchedTokens = 256;
+    int maxNumSeqs = 28;
+    double gpuMemoryUtilization = 0.9;
+    nlohmann::ordered_json kvTransferConfig = nlohmann::ordered_json::object();
+    nlohmann::ordered_json additionalConfig = nlohmann::ordered_json::object();
+    nlohmann::ordered_json speculativeConfig = nlohmann::ordered_json::object();
+    QStringList extraArgs;                 // further `vllm serve` arguments, one word each
+    QList<QPair<QString, QString>> env;    // exported before `vllm serve`, in order
+    bool operator==(const RoleConfig &) const = default;
+
+    QString kvRole() const;  // kv_transfer_config.kv_role, empty when absent
+    int kvPort() const;      // kv_transfer_config.kv_port, 0 when absent
+};
+
+struct ProxyConfig {
+    QString address = QStringLiteral("127.0.0.1"); // where the console reaches the proxy
+    QString bindHost = QStringLiteral("0.0.0.0");  // --host
+    int port = 8000;
+    ProxyGeneration generation = ProxyGeneration::Main;
+    int maxRetries = 3;
+    double retryDelay = 0.001;
+    int maxWaitingRetries = 3;
+    double waitingRetryInterval = 10.0;
+    int workers = 1;
+    QString apiKeyEnv;                 // variable holding the engines' API key; empty: none
+    QString scriptPath;                // load_balance_proxy_server_example.py on the proxy host
+    // Explicit instance lists, as the proxy was (or is to be) started. Empty: derived from the engines.
+    QStringList prefillInstances;
+    QStringList decodeInstances;
+    bool operator==(const ProxyConfig &) const = default;
+};
+
+// One engine, as derived from a node's engine groups.
+struct Engine {
+    int nodeIndex = 0;
+    int groupIndex = 0;
+    int localRank = 0;     // i in 0..dp_size_local-1
+    int dpRank = 0;        // dp_rank_start + i
+    int port = 0;          // engine_start_port + i
+    Role role = Role::Decode;
+    QString host;          // the node's address
+    QString id() const;    // "host:port", the proxy's instance identity before normalisation
+};
+
+struct Profile {
+    static constexpr int kFormatVersion = 1;
+
+    QString name;
+    LaunchFlavor launchFlavor = LaunchFlavor::V091;
+    QString templatePath = QStringLiteral("./run_dp_template.sh");
+    QString runDir = QStringLiteral("/tmp/pdconsole");
+    RoleConfig prefill;
+    RoleConfig decode;
+    QList<Node> nodes;
+    ProxyConfig proxy;
+    bool operator==(const Profile &) const = default;
+
+    const RoleConfig &roleConfig(Role role) const { return role == Role::Prefill ? prefill : decode; }
+    // Every engine, prefill nodes' first, each node's in launcher order: the real proxy's order when
+    // the proxy is started from the profile.
+    QList<Engine> engines() const;
+    QList<Engine> engines(Role role) const;
+    // The instance list the proxy holds for a role: the explicit list if given, else derived.
+    QStringList proxyInstances(Role role) const;
+    // The seven positional arguments of run_dp_template.sh for one engine, in the profile's flavor.
+    QStringList launcherArguments(const Engine &engine) const;
+};
+
+} // namespace pd

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QHostAddress>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+class QTcpServer;
+class QTcpSocket;
+
+// A small HTTP/1.1 server for the simulator: keep-alive, Content-Length bodies in, whole responses
+// written with one write, chunked responses for SSE streams, TCP_NODELAY on accepted sockets.
+// Thread contract: an HttpServer and its responders live in the thread that owns the server object;
+// handlers run there. Answering may happen later (timers) or never (a hung engine).
+namespace pd::sim {
+
+struct HttpRequest {
+    QByteArray method;              // "GET", "POST", ...
+    QByteArray path;                // "/v1/models" (no query)
+    QByteArray query;               // text after '?', may be empty
+    QList<QPair<QByteArray, QByteArray>> headers; // names as received
+    QByteArray body;
+
+    // Case-insensitive header lookup; empty when absent.
+    QByteArray header(QByteArrayView name) const;
+};
+
+struct HttpHeader {
+    QByteArray name;
+    QByteArray value;
+};
+
+// The way to answer one request. Shared by the server and the handler; answering a request whose
+// client has gone is a no-op. Exactly one of respond() or beginChunked()..endChunked() per request.
+class HttpResponder final : public QObject {
+    Q_OBJECT
+public:
+    explicit HttpResponder(QTcpSocket *socket, bool keepAlive);
+
+    void respond(int status, const QByteArray &contentType, const QByteArray &body,
+                 const QList<HttpHeader> &extraHeaders = {});
+    void beginChunked(int status, const QByteArray &contentType,
+                      const QList<HttpHeader> &extraHeaders = {});
+    void writeChunk(const QByteArray &data);
+    void endChunked();
+    // Close the connection without an answer (crash-like behaviour, truncated streams).
+    void abort();
+
+    bool isOpen() const;      // the client is still connected and the answer is not finished
+    bool isAnswered() const;
+
+Q_SIGNALS:
+    void clientGone();        // the client closed the connection before the answer was finished
+
+private:
+    friend class HttpServer;
+    QPointer<QTcpSocket> m_socket;
+    bool m_keepAlive = true;
+    bool m_started = false;
+    bool m_finished = false;
+};
+
+using HttpResponderPtr = std::shared_ptr<HttpResponder>;
+using HttpHandler = std::function<void(const HttpRequest &, const HttpResponderPtr &)>;
+
+class HttpServer final : public QObject {
+    Q_OBJECT
+public:
+    explicit HttpServer(QObject *parent = nullptr);
+    ~HttpServer() override;
+
+    void setHandler(HttpHandler handler);
+    // Port 0 picks a free port; port() tells which. Returns false (errorString()) when binding fails.
+    bool listen(const QHostAddress &address, quint16 port);
+    quint16 port() const;
+    QString errorString() const;
+    // Stops listening and drops every open connection (a crashed process looks like this).
+    void close();
+    bool isListening() const;
+
+    // Requests above this size get 413 and the connection is closed. Default 16 MiB.
+    void setMaxRequestBytes(qint64 bytes);
+
+private:
+    void onNewConnection();
+    void onReadyRead(QTcpSocket *socket);
+
+    QTcpServer *m_server = nullptr;
+    HttpHandler m_handler;
+    qint64 m_maxRequestBytes = 16 * 1024 * 1024;
+};
+
+} // namespace pd::sim
