@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <unordered_map>
 
 class QTcpServer;
 class QTcpSocket;
@@ -54,16 +55,25 @@ public:
 
     bool isOpen() const;      // the client is still connected and the answer is not finished
     bool isAnswered() const;
+    // True once respond() or beginChunked() wrote the status line (the answer has begun).
+    bool isStarted() const { return m_started; }
+    bool keepAlive() const { return m_keepAlive; }
 
 Q_SIGNALS:
     void clientGone();        // the client closed the connection before the answer was finished
+    void finished();          // the whole answer was written (or abandoned by abort())
 
 private:
     friend class HttpServer;
+    void writeHead(int status, const QByteArray &contentType, const QList<HttpHeader> &extraHeaders,
+                   const QByteArray *body);
+    void finish();
+
     QPointer<QTcpSocket> m_socket;
     bool m_keepAlive = true;
     bool m_started = false;
     bool m_finished = false;
+    bool m_headRequest = false; // HEAD: headers only
 };
 
 using HttpResponderPtr = std::shared_ptr<HttpResponder>;
@@ -87,13 +97,27 @@ public:
     // Requests above this size get 413 and the connection is closed. Default 16 MiB.
     void setMaxRequestBytes(qint64 bytes);
 
+    // Stops accepting new connections but keeps the open ones (graceful shutdown).
+    void stopListening();
+    int connectionCount() const;
+    // Connections with a request whose answer has not finished yet.
+    int busyConnectionCount() const;
+
+    // The standard reason phrase ("Not Found"); "Unknown" for codes the server does not know.
+    static QByteArray reasonPhrase(int status);
+
 private:
+    struct Connection;
     void onNewConnection();
     void onReadyRead(QTcpSocket *socket);
+    void onDisconnected(QTcpSocket *socket);
+    void processBuffered(QTcpSocket *socket);
+    void rejectAndClose(QTcpSocket *socket, int status);
 
     QTcpServer *m_server = nullptr;
     HttpHandler m_handler;
     qint64 m_maxRequestBytes = 16 * 1024 * 1024;
+    std::unordered_map<QTcpSocket *, std::unique_ptr<Connection>> m_connections;
 };
 
 } // namespace pd::sim

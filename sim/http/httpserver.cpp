@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: MIT
+#include "httpserver.h"
+
+#include <QTcpServer>
+#include <QTcpSocket>
+
+#include <charconv>
+
+namespace pd::sim {
+
+namespace {
+
+constexpr qsizetype kMaxHeaderBytes = 64 * 1024;
+
+bool isTokenChar(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return true;
+    switch (c) {
+    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
+    case '.': case '^': case '_': case '`': case '|': case '~':
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isToken(QByteArrayView v)
+{
+    if (v.isEmpty())
+        return false;
+    for (char c : v) {
+        if (!isTokenChar(c))
+            return false;
+    }
+    return true;
+}
+
+QByteArrayView trimmed(QByteArrayView v)
+{
+    while (!v.isEmpty() && (v.front() == ' ' || v.front() == '\t'))
+        v = v.sliced(1);
+    while (!v.isEmpty() && (v.back() == ' ' || v.back() == '\t'))
+        v.chop(1);
+    return v;
+}
+
+bool equalsIgnoreCase(QByteArrayView a, QByteArrayView b)
+{
+    return a.size() == b.size() && a.compare(b, Qt::CaseInsensitive) == 0;
+}
+
+bool containsToken(QByteArrayView list, QByteArrayView token)
+{
+    while (!list.isEmpty()) {
+        const qsizetype comma = list.indexOf(',');
+        const QByteArrayView item = trimmed(comma < 0 ? list : list.first(comma));
+        if (equalsIgnoreCase(item, token))
+            return true;
+        if (comma < 0)
+            break;
+        list = list.sliced(comma + 1);
+    }
+    return false;
+}
+
+// The outcome of parsing the front of a connection's buffer.
+struct ParseResult {
+    enum class Kind { Incomplete, Complete, Error } kind = Kind::Incomplete;
+    int errorStatus = 400;
+    qsizetype consumed = 0;      // bytes of the buffer the request occupies
+    HttpRequest request;
+    bool keepAlive = true;
+    bool expectContinue = false; // headers complete, body missing, client waits for 100
+};
+
+ParseResult parseRequest(const QByteArray &buffer, qint64 maxRequestBytes)
+{
+    ParseResult r;
+    const qsizetype headerEnd = buffer.indexOf("\r\n\r\n");
+    if (headerEnd < 0) {
+        if (buffer.size() > kMaxHeaderBytes) {
+            r.kind = ParseResult::Kind::Error;
+            r.errorStatus = 431;
+        }
+        // A client that sends bare LF line ends or binary garbage: fail fast rather than wait.
+        const qsizetype firstLf = buffer.indexOf('\n');
+        if (firstLf >= 0 && (firstLf == 0 || buffer.at(firstLf - 1) != '\r'))
+            r.kind = ParseResult::Kind::Error;
+        return r;
+    }
+    if (headerEnd > kMaxHeaderBytes) {
+        r.kind = ParseResult::Kind::Error;
+        r.errorStatus = 431;
+        return r;
+    }
+    const QByteArrayView head(buffer.constData(), headerEnd);
+    auto fail = [&r](int status) {
+        r.kind = ParseResult::Kind::Error;
+        r.errorStatus = status;
+        return r;
+    };
+
+    // Request line: METHOD SP target SP HTTP/1.x
+    qsizetype lineEnd = head.indexOf("\r\n");
+    const QByteArrayView requestLine = lineEnd < 0 ? head : head.first(lineEnd);
+    const qsizetype sp1 = requestLine.indexOf(' ');
+    const qsizetype sp2 = sp1 < 0 ? -1 : requestLine.indexOf(' ', sp1 + 1);
+    if (sp1 <= 0 || sp2 < 0 || requestLine.indexOf(' ', sp2 + 1) >= 0)
+        return fail(400);
+    const QByteArrayView method = requestLine.first(sp1);
+    const QByteArrayView target = requestLine.sliced(sp1 + 1, sp2 - sp1 - 1);
+    const QByteArrayView version = requestLine.sliced(sp2 + 1);
+    if (!isToken(method) || target.isEmpty() || target.front() != '/')
+        return fail(400);
+    for (char c : target) {
+        if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f)
+            return fail(400);
+    }
+    bool http10 = false;
+    if (version == "HTTP/1.0")
+        http10 = true;
+    else if (version != "HTTP/1.1")
+        return version.startsWith("HTTP/") ? fail(505) : fail(400);
+
+    r.request.method = method.toByteArray();
+    const qsizetype q = target.indexOf('?');
+    r.request.path = (q < 0 ? target : target.first(q)).toByteArray();
+    if (q >= 0)
+        r.request.query = target.sliced(q + 1).toByteArray();
+
+    // Header fields
+    qint64 contentLength = 0;
+    bool haveLength = false;
+    QByteArrayView connection;
+    QByteArrayView expect;
+    QByteArrayView rest = lineEnd < 0 ? QByteArrayView() : head.sliced(lineEnd + 2);
+    while (!rest.isEmpty()) {
+        lineEnd = rest.indexOf("\r\n");
+        const QByteArrayView line = lineEnd < 0 ? rest : rest.first(lineEnd);
+        rest = lineEnd < 0 ? QByteArrayView() : rest.sliced(lineEnd + 2);
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0)
+            return fail(400);
+        const QByteArrayView name = line.first(colon);
+        if (!isToken(name))
+            return fail(400);
+        const QByteArrayView value = trimmed(line.sliced(colon + 1));
+        for (char c : value) {
+            if (c == '\r' || c == '\n' || c == '\0')
+                return fail(400);
+        }
+        if (equalsIgnoreCase(name, "content-length")) {
+            qint64 n = -1;
+            const auto [ptr, ec] = std::from_chars(value.begin(), value.end(), n);
+            if (ec != std::errc() || ptr != value.end() || n < 0 || value.isEmpty())
+                return fail(400);
+            if (haveLength && n != contentLength)
+                return fail(400);
+            contentLength = n;
+            haveLength = true;
+        } else if (equalsIgnoreCase(name, "transfer-encoding")) {
+            return fail(501); // the simulator's clients send Content-Length bodies
+        } else if (equalsIgnoreCase(name, "connection")) {
+            connection = value;
+        } else if (equalsIgnoreCase(name, "expect")) {
+            expect = value;
+        }
+        r.request.headers.append({name.toByteArray(), value.toByteArray()});
+    }
+    if (contentLength > maxRequestBytes)
+        return fail(413);
+
+    r.keepAlive = http10 ? containsToken(connection, "keep-alive") : !containsToken(connection, "close");
+    const qsizetype bodyStart = headerEnd + 4;
+    if (buffer.size() - bodyStart < contentLength) {
+        r.kind = ParseResult::Kind::Incomplete;
+        r.expectContinue = !http10 && equalsIgnoreCase(expect, "100-continue");
+        r.request = {};
+        return r;
+    }
+    r.request.body = buffer.mid(bodyStart, contentLength);
+    r.consumed = bodyStart + contentLength;
+    r.kind = ParseResult::Kind::Complete;
+    return r;
+}
+
+void appendNumber(QByteArray &out, qint64 n)
+{
+    char buf[24];
+    const auto res = std::to_chars(buf, buf + sizeof buf, n);
+    out.append(buf, res.ptr - buf);
+}
+
+} // namespace
+
+QByteArray HttpRequest::header(QByteArrayView name) const
+{
+    for (const auto &h : headers) {
+        if (equalsIgnoreCase(h.first, name))
+            return h.second;
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+HttpResponder::HttpResponder(QTcpSocket *socket, bool keepAlive)
+    : m_socket(socket), m_keepAlive(keepAlive)
+{
+}
+
+void HttpResponder::writeHead(int status, const QByteArray &contentType,
+                              const QList<HttpHeader> &extraHeaders, const QByteArray *body)
+{
+    QByteArray out;
+    out.reserve(160 + (body && !m_headRequest ? body->size() : 0));
+    out.append("HTTP/1.1 ");
+    appendNumber(out, status);
+    out.append(' ');
+    out.append(HttpServer::reasonPhrase(status));
+    out.append("\r\n");
+    if (!contentType.isEmpty()) {
+        out.append("content-type: ");
+        out.append(contentType);
+        out.append("\r\n");
+    }
+    if (body) {
+        out.append("content-length: ");
+        appendNumber(out, body->size());
+        out.append("\r\n");
+    } else {
+        out.append("transfer-encoding: chunked\r\n");
+    }
+    for (const auto &h : extraHeaders) {
+        out.append(h.name);
+        out.append(": ");
+        out.append(h.value);
+        out.append("\r\n");
+    }
+    if (!m_keepAlive)
+        out.append("connection: close\r\n");
+    out.append("\r\n");
+    if (body && !m_headRequest)
+        out.append(*body);
+    m_socket->write(out);
+}
+
+void HttpResponder::respond(int status, const QByteArray &contentType, const QByteArray &body,
+                            const QList<HttpHeader> &extraHeaders)
+{
+    if (m_started || m_finished)
+        return;
+    m_started = true;
+    if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+        writeHead(status, contentType, extraHeaders, &body);
+    finish();
+}
+
+void HttpResponder::beginChunked(int status, const QByteArray &contentType,
+                                 const QList<HttpHeader> &extraHeaders)
+{
+    if (m_started || m_finished)
+        return;
+    m_started = true;
+    if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+        writeHead(status, contentType, extraHeaders, nullptr);
+}
+
+void HttpResponder::writeChunk(const QByteArray &data)
+{
+    if (!m_started || m_finished || data.isEmpty() || !isOpen())
+        return;
+    QByteArray out;
+    out.reserve(data.size() + 16);
+    out.append(QByteArray::number(data.size(), 16));
+    out.append("\r\n");
+    out.append(data);
+    out.append("\r\n");
+    m_socket->write(out);
+}
+
+void HttpResponder::endChunked()
+{
+    if (!m_started || m_finished)
+        return;
+    if (isOpen())
+        m_socket->write("0\r\n\r\n", 5);
+    finish();
+}
+
+void HttpResponder::abort()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_keepAlive = false;
+    if (m_socket)
+        m_socket->abort();
+    Q_EMIT finished();
+}
+
+bool HttpResponder::isOpen() const
+{
+    return !m_finished && m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
+}
+
+bool HttpResponder::isAnswered() const
+{
+    return m_finished;
+}
+
+void HttpResponder::finish()
+{
+    m_finished = true;
+    if (!m_keepAlive && m_socket)
+        m_socket->disconnectFromHost(); // after the pending bytes are written
+    Q_EMIT finished();
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+struct HttpServer::Connection {
+    QByteArray buffer;
+    HttpResponderPtr current; // the request being answered; later ones wait in the buffer
+    bool continueSent = false;
+    bool closing = false;     // no further requests are read (Connection: close, error)
+    bool processing = false;  // re-entrancy guard for synchronous answers
+};
+
+HttpServer::HttpServer(QObject *parent) : QObject(parent), m_server(new QTcpServer(this))
+{
+    connect(m_server, &QTcpServer::newConnection, this, &HttpServer::onNewConnection);
+}
+
+HttpServer::~HttpServer()
+{
+    close();
+}
+
+void HttpServer::setHandler(HttpHandler handler)
+{
+    m_handler = std::move(handler);
+}
+
+bool HttpServer::listen(const QHostAddress &address, quint16 port)
+{
+    if (m_server->isListening())
+        m_server->close();
+    return m_server->listen(address, port);
+}
+
+quint16 HttpServer::port() const
+{
+    return m_server->serverPort();
+}
+
+QString HttpServer::errorString() const
+{
+    return m_server->errorString();
+}
+
+void HttpServer::close()
+{
+    m_server->close();
+    auto connections = std::move(m_connections);
+    m_connections.clear();
+    for (auto &[socket, conn] : connections) {
+        socket->disconnect(this);
+        socket->abort();
+        if (conn->current && !conn->current->isAnswered())
+            Q_EMIT conn->current->clientGone();
+        socket->deleteLater();
+    }
+}
+
+bool HttpServer::isListening() const
+{
+    return m_server->isListening();
+}
+
+void HttpServer::setMaxRequestBytes(qint64 bytes)
+{
+    m_maxRequestBytes = bytes;
+}
+
+void HttpServer::stopListening()
+{
+    m_server->close();
+}
+
+int HttpServer::connectionCount() const
+{
+    return int(m_connections.size());
+}
+
+int HttpServer::busyConnectionCount() const
+{
+    int n = 0;
+    for (const auto &[socket, conn] : m_connections) {
+        if (conn->current && !conn->current->isAnswered())
+            ++n;
+    }
+    return n;
+}
+
+QByteArray HttpServer::reasonPhrase(int status)
+{
+    switch (status) {
+    case 100: return QByteArrayLiteral("Continue");
+    case 200: return QByteArrayLiteral("OK");
+    case 201: return QByteArrayLiteral("Created");
+    case 204: return QByteArrayLiteral("No Content");
+    case 400: return QByteArrayLiteral("Bad Request");
+    case 401: return QByteArrayLiteral("Unauthorized");
+    case 403: return QByteArrayLiteral("Forbidden");
+    case 404: return QByteArrayLiteral("Not Found");
+    case 405: return QByteArrayLiteral("Method Not Allowed");
+    case 408: return QByteArrayLiteral("Request Timeout");
+    case 409: return QByteArrayLiteral("Conflict");
+    case 413: return QByteArrayLiteral("Payload Too Large");
+    case 422: return QByteArrayLiteral("Unprocessable Entity");
+    case 429: return QByteArrayLiteral("Too Many Requests");
+    case 431: return QByteArrayLiteral("Request Header Fields Too Large");
+    case 500: return QByteArrayLiteral("Internal Server Error");
+    case 501: return QByteArrayLiteral("Not Implemented");
+    case 502: return QByteArrayLiteral("Bad Gateway");
+    case 503: return QByteArrayLiteral("Service Unavailable");
+    case 504: return QByteArrayLiteral("Gateway Timeout");
+    case 505: return QByteArrayLiteral("HTTP Version Not Supported");
+    default: return QByteArrayLiteral("Unknown");
+    }
+}
+
+void HttpServer::onNewConnection()
+{
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        socket->setParent(this);
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        m_connections.emplace(socket, std::make_unique<Connection>());
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
+        connect(socket, &QTcpSocket::disconnected, this, [this, socket] { onDisconnected(socket); });
+        if (socket->bytesAvailable() > 0)
+            onReadyRead(socket);
+    }
+}
+
+void HttpServer::onReadyRead(QTcpSocket *socket)
+{
+    const auto it = m_connections.find(socket);
+    if (it == m_connections.end())
+        return;
+    Connection &conn = *it->second;
+    if (conn.closing) {
+        socket->readAll(); // discard whatever follows a closing request
+        return;
+    }
+    conn.buffer.append(socket->readAll());
+    processBuffered(socket);
+}
+
+void HttpServer::onDisconnected(QTcpSocket *socket)
+{
+    const auto it = m_connections.find(socket);
+    if (it == m_connections.end())
+        return;
+    const HttpResponderPtr current = std::move(it->second->current);
+    m_connections.erase(it);
+    socket->deleteLater();
+    if (current && !current->isAnswered())
+        Q_EMIT current->clientGone();
+}
+
+void HttpServer::rejectAndClose(QTcpSocket *socket, int status)
+{
+    const auto it = m_connections.find(socket);
+    if (it != m_connections.end()) {
+        it->second->closing = true;
+        it->second->buffer.clear();
+    }
+    HttpResponder responder(socket, false);
+    responder.respond(status, QByteArrayLiteral("application/json"),
+                      QByteArrayLiteral("{\"detail\":\"") + reasonPhrase(status)
+                          + QByteArrayLiteral("\"}"));
+}
+
+void HttpServer::processBuffered(QTcpSocket *socket)
+{
+    auto it = m_connections.find(socket);
+    if (it == m_connections.end() || it->second->processing)
+        return;
+    Connection *conn = it->second.get();
+    conn->processing = true;
+    while (!conn->closing && !conn->buffer.isEmpty()
+           && (!conn->current || conn->current->isAnswered())) {
+        conn->current.reset();
+        if (conn->buffer.size() > m_maxRequestBytes + kMaxHeaderBytes) {
+            rejectAndClose(socket, 413);
+            break;
+        }
+        ParseResult parsed = parseRequest(conn->buffer, m_maxRequestBytes);
+        if (parsed.kind == ParseResult::Kind::Error) {
+            rejectAndClose(socket, parsed.errorStatus);
+            break;
+        }
+        if (parsed.kind == ParseResult::Kind::Incomplete) {
+            if (parsed.expectContinue && !conn->continueSent) {
+                conn->continueSent = true;
+                socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+            }
+            break;
+        }
+        conn->buffer.remove(0, parsed.consumed);
+        conn->continueSent = false;
+        if (!parsed.keepAlive) {
+            conn->closing = true;
+            conn->buffer.clear();
+        }
+        auto responder = std::make_shared<HttpResponder>(socket, parsed.keepAlive);
+        responder->m_headRequest = parsed.request.method == "HEAD";
+        conn->current = responder;
+        connect(responder.get(), &HttpResponder::finished, this,
+                [this, socket] { processBuffered(socket); });
+        if (m_handler)
+            m_handler(parsed.request, responder);
+        else
+            responder->respond(404, QByteArrayLiteral("application/json"),
+                               QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
+        // The handler may have closed the server or aborted the socket.
+        it = m_connections.find(socket);
+        if (it == m_connections.end())
+            return;
+    }
+    conn->processing = false;
+}
+
+} // namespace pd::sim

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+// The simulator's HTTP/1.1 server, driven by a raw TCP client so every byte on the wire is checked.
+#include "http/httpserver.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTest>
+#include <QTimer>
+
+using pd::sim::HttpRequest;
+using pd::sim::HttpResponderPtr;
+using pd::sim::HttpServer;
+
+namespace {
+
+struct RawResponse {
+    int status = 0;
+    QList<QPair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    QByteArray header(QByteArrayView name) const
+    {
+        for (const auto &h : headers) {
+            if (QByteArrayView(h.first).compare(name, Qt::CaseInsensitive) == 0)
+                return h.second;
+        }
+        return {};
+    }
+};
+
+// Parses one response at the front of buf; returns bytes consumed, 0 when incomplete.
+qsizetype parseResponse(const QByteArray &buf, RawResponse &out)
+{
+    const qsizetype end = buf.indexOf("\r\n\r\n");
+    if (end < 0)
+        return 0;
+    const QList<QByteArray> lines = buf.left(end).split('\n');
+    out = {};
+    out.status = lines.value(0).split(' ').value(1).toInt();
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QByteArray line = lines[i].trimmed();
+        const qsizetype colon = line.indexOf(':');
+        out.headers.append({line.left(colon), line.mid(colon + 1).trimmed()});
+    }
+    qsizetype pos = end + 4;
+    if (out.header("transfer-encoding") == "chunked") {
+        for (;;) {
+            const qsizetype le = buf.indexOf("\r\n", pos);
+            if (le < 0)
+                return 0;
+            bool ok = false;
+            const qsizetype n = buf.mid(pos, le - pos).toLongLong(&ok, 16);
+            if (!ok)
+                return -1;
+            if (buf.size() < le + 2 + n + 2)
+                return 0;
+            if (buf.mid(le + 2 + n, 2) != "\r\n")
+                return -1;
+            out.body += buf.mid(le + 2, n);
+            pos = le + 2 + n + 2;
+            if (n == 0)
+                return pos;
+        }
+    }
+    const qsizetype len = out.header("content-length").toLongLong();
+    if (buf.size() < pos + len)
+        return 0;
+    out.body = buf.mid(pos, len);
+    return pos + len;
+}
+
+class Client {
+public:
+    explicit Client(quint16 port)
+    {
+        m_socket.connectToHost(QHostAddress::LocalHost, port);
+        m_connected = m_socket.waitForConnected(5000);
+    }
+    bool isConnected() const { return m_connected; }
+    void send(const QByteArray &bytes)
+    {
+        m_socket.write(bytes);
+        m_socket.flush();
+    }
+    // Waits (bounded) for the next complete response.
+    bool next(RawResponse &out, int timeoutMs = 5000)
+    {
+        QElapsedTimer t;
+        t.start();
+        for (;;) {
+            const qsizetype used = parseResponse(m_buffer, out);
+            if (used < 0)
+                return false;
+            if (used > 0) {
+                m_buffer.remove(0, used);
+                return true;
+            }
+            if (t.elapsed() > timeoutMs)
+                return false;
+            if (m_socket.state() != QAbstractSocket::ConnectedState && m_socket.bytesAvailable() == 0)
+                return false;
+            QTest::qWait(1); // the server lives in this thread: let its event loop run
+            m_buffer += m_socket.readAll();
+        }
+    }
+    bool waitClosed(int timeoutMs = 5000)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (m_socket.state() == QAbstractSocket::ConnectedState && t.elapsed() < timeoutMs) {
+            QTest::qWait(1);
+            m_buffer += m_socket.readAll();
+        }
+        return m_socket.state() != QAbstractSocket::ConnectedState;
+    }
+    QByteArray &buffer() { return m_buffer; }
+    QTcpSocket &socket() { return m_socket; }
+
+private:
+    QTcpSocket m_socket;
+    QByteArray m_buffer;
+    bool m_connected = false;
+};
+
+QByteArray get(const QByteArray &path, const QByteArray &extra = {})
+{
+    return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + "\r\n";
+}
+
+} // namespace
+
+class TestHttpServer final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void keepAliveServesSequentialRequests();
+    void pipelinedRequestsAnswerInOrder();
+    void bodySplitAcrossWrites();
+    void connectionCloseIsHonoured();
+    void http10ClosesByDefault();
+    void chunkedFraming();
+    void malformedRequestsGet400_data();
+    void malformedRequestsGet400();
+    void oversizedBodyGets413();
+    void clientGoneMidStream();
+    void closeDropsConnections();
+    void headerLookupIsCaseInsensitive();
+
+private:
+    std::unique_ptr<HttpServer> m_server;
+    QList<HttpRequest> m_requests;
+    QList<HttpResponderPtr> m_pending;
+};
+
+void TestHttpServer::init()
+{
+    m_server = std::make_unique<HttpServer>();
+    m_requests.clear();
+    m_pending.clear();
+    m_server->setHandler([this](const HttpRequest &req, const HttpResponderPtr &res) {
+        m_requests.append(req);
+        if (req.path == "/echo") {
+            res->respond(200, "text/plain", req.body);
+        } else if (req.path == "/later") {
+            // Answer after the event loop ran: a later request must still wait its turn.
+            QTimer::singleShot(30, res.get(), [res] { res->respond(200, "text/plain", "later"); });
+        } else if (req.path == "/stream") {
+            res->beginChunked(200, "text/event-stream");
+            res->writeChunk("data: one\n\n");
+            res->writeChunk(QByteArray());      // empty chunks are skipped, not a terminator
+            res->writeChunk("data: [DONE]\n\n");
+            res->endChunked();
+        } else if (req.path == "/hold") {
+            res->beginChunked(200, "text/event-stream");
+            res->writeChunk("data: first\n\n");
+            m_pending.append(res);
+        } else {
+            res->respond(200, "text/plain", req.path);
+        }
+    });
+    QVERIFY(m_server->listen(QHostAddress::LocalHost, 0));
+    QVERIFY(m_server->port() != 0);
+}
+
+void TestHttpServer::cleanup()
+{
+    m_pending.clear();
+    m_server.reset();
+}
+
+void TestHttpServer::keepAliveServesSequentialRequests()
+{
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    RawResponse r;
+    c.send(get("/a"));
+    QVERIFY(c.next(r));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.body, QByteArray("/a"));
+    QVERIFY(r.header("connection").isEmpty());
+    c.send(get("/b?x=1"));
+    QVERIFY(c.next(r));
+    QCOMPARE(r.body, QByteArray("/b"));
+    QCOMPARE(m_requests.size(), 2);
+    QCOMPARE(m_requests[1].query, QByteArray("x=1"));
+    QCOMPARE(c.socket().state(), QAbstractSocket::ConnectedState);
+    QCOMPARE(m_server->connectionCount(), 1);
+}
+
+void TestHttpServer::pipelinedRequestsAnswerInOrder()
+{
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    // Both requests in one segment: the first is answered late, the second at once when its turn comes.
+    c.send(get("/later") + get("/second"));
+    RawResponse r1, r2;
+    QVERIFY(c.next(r1));
+    QVERIFY(c.next(r2));
+    QCOMPARE(r1.body, QByteArray("later"));
+    QCOMPARE(r2.body, QByteArray("/second"));
+}
+
+void TestHttpServer::bodySplitAcrossWrites()
+{
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    const QByteArray body = QByteArray(3000, 'x');
+    c.send("POST /echo HTTP/1.1\r\nContent-Length: 3000\r\n");
+    QTest::qWait(0);
+    c.send("Content-Type: text/plain\r\n\r\n" + body.left(1000));
+    QTRY_COMPARE(m_server->connectionCount(), 1);
+    c.send(body.mid(1000));
+    RawResponse r;
+    QVERIFY(c.next(r));
+    QCOMPARE(r.body, body);
+    QCOMPARE(m_requests.size(), 1);
+    QCOMPARE(m_requests[0].header("content-type"), QByteArray("text/plain"));
+}
+
+void TestHttpServer::connectionCloseIsHonoured()
+{
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    c.send(get("/a", "Connection: close\r\n") + get("/ignored"));
+    RawResponse r;
+    QVERIFY(c.next(r));
+    QCOMPARE(r.header("connection"), QByteArray("close"));
+    QVERIFY(c.waitClosed());
+    QCOMPARE(m_requests.size(), 1);
+    QTRY_COMPARE(m_server->connectionCount(), 0);
+}
+
+void TestHttpServer::http10ClosesByDefault()
+{
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    c.send("GET /old HTTP/1.0\r\n\r\n");
+    RawResponse r;
+    QVERIFY(c.next(r));
+    QCOMPARE(r.body, QByteArray("/old"));
+    QVERIFY(c.waitClosed());
+}
+
+void TestHttpServer::chunkedFraming()
+{
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    c.send(get("/stream") + get("/after"));
+    // Exact bytes on the wire: headers, two chunks, the terminating zero chunk, then the next answer.
+    QTRY_VERIFY(c.buffer().append(c.socket().readAll()).contains("/after"));
+    const QByteArray wire = c.buffer();
+    const qsizetype bodyStart = wire.indexOf("\r\n\r\n") + 4;
+    QVERIFY(wire.left(bodyStart).contains("transfer-encoding: chunked\r\n"));
+    QVERIFY(!wire.left(bodyStart).contains("content-length"));
+    const QByteArray expected = "b\r\ndata: one\n\n\r\ne\r\ndata: [DONE]\n\n\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n";
+    QCOMPARE(wire.mid(bodyStart, expected.size()), expected);
+    RawResponse r1, r2;
+    QVERIFY(c.next(r1));
+    QVERIFY(c.next(r2));
+    QCOMPARE(r1.body, QByteArray("data: one\n\ndata: [DONE]\n\n"));
+    QCOMPARE(r2.body, QByteArray("/after"));
+}
+
+void TestHttpServer::malformedRequestsGet400_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    QTest::newRow("binary garbage") << QByteArray("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\n\n", 11) << 400;
+    QTest::newRow("no version") << QByteArray("GET /\r\n\r\n") << 400;
+    QTest::newRow("bad target") << QByteArray("GET nopath HTTP/1.1\r\n\r\n") << 400;
+    QTest::newRow("header without colon") << QByteArray("GET / HTTP/1.1\r\nBroken header\r\n\r\n") << 400;
+    QTest::newRow("bad content-length") << QByteArray("POST / HTTP/1.1\r\nContent-Length: 1x\r\n\r\n") << 400;
+    QTest::newRow("conflicting lengths")
+        << QByteArray("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab") << 400;
+    QTest::newRow("bare LF lines") << QByteArray("GET / HTTP/1.1\nHost: x\n\n") << 400;
+    QTest::newRow("HTTP/2 preface") << QByteArray("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n") << 400;
+    QTest::newRow("unsupported version") << QByteArray("GET / HTTP/3.0\r\n\r\n") << 505;
+}
+
+void TestHttpServer::malformedRequestsGet400()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    c.send(request);
+    RawResponse r;
+    QVERIFY(c.next(r));
+    QCOMPARE(r.status, status);
+    QVERIFY(c.waitClosed());
+    QVERIFY(m_requests.isEmpty());
+}
+
+void TestHttpServer::oversizedBodyGets413()
+{
+    m_server->setMaxRequestBytes(100);
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    c.send("POST /echo HTTP/1.1\r\nContent-Length: 101\r\n\r\n");
+    RawResponse r;
+    QVERIFY(c.next(r));
+    QCOMPARE(r.status, 413);
+    QVERIFY(c.waitClosed());
+}
+
+void TestHttpServer::clientGoneMidStream()
+{
+    auto client = std::make_unique<Client>(m_server->port());
+    QVERIFY(client->isConnected());
+    client->send(get("/hold"));
+    QTRY_COMPARE(m_pending.size(), 1);
+    const HttpResponderPtr res = m_pending.first();
+    QVERIFY(res->isOpen());
+    QVERIFY(!res->isAnswered());
+    QCOMPARE(m_server->busyConnectionCount(), 1);
+    QSignalSpy gone(res.get(), &pd::sim::HttpResponder::clientGone);
+    client.reset(); // the client goes away in the middle of the stream
+    QVERIFY(gone.wait(5000));
+    QVERIFY(!res->isOpen());
+    // Writing to a gone client is a harmless no-op.
+    res->writeChunk("data: late\n\n");
+    res->endChunked();
+    QVERIFY(res->isAnswered());
+    QTRY_COMPARE(m_server->connectionCount(), 0);
+}
+
+void TestHttpServer::closeDropsConnections()
+{
+    Client c(m_server->port());
+    QVERIFY(c.isConnected());
+    c.send(get("/hold"));
+    QTRY_COMPARE(m_pending.size(), 1);
+    const quint16 port = m_server->port();
+    m_server->close();
+    QVERIFY(!m_server->isListening());
+    QVERIFY(c.waitClosed());
+    QVERIFY(!m_pending.first()->isOpen());
+    QTcpSocket refused;
+    refused.connectToHost(QHostAddress::LocalHost, port);
+    QVERIFY(!refused.waitForConnected(2000));
+}
+
+void TestHttpServer::headerLookupIsCaseInsensitive()
+{
+    HttpRequest req;
+    req.headers = {{"Authorization", "Bearer k"}, {"X-Other", "1"}};
+    QCOMPARE(req.header("authorization"), QByteArray("Bearer k"));
+    QCOMPARE(req.header("X-OTHER"), QByteArray("1"));
+    QVERIFY(req.header("missing").isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestHttpServer)
+#include "tst_httpserver.moc"
