@@ -1,10 +1,48 @@
 // SPDX-License-Identifier: MIT
+#include "profilecommands.h"
+
 #include <QCoreApplication>
 #include <QTextStream>
+
+namespace {
+
+void printUsage(QTextStream &out)
+{
+    out << "usage: pdctl COMMAND ...\n"
+           "\n"
+           "  profile validate FILE         check a cluster profile; exit 1 when it has errors\n"
+           "  profile show FILE [--json]    nodes and engines of a profile\n"
+           "  profile import [--proxy-args '...'] [--launcher 'HOST[/ROLE]: ...']... [--ranktable FILE]\n"
+           "                 [--name NAME] [-o FILE]\n"
+           "                                build a profile from the proxy command line, launcher\n"
+           "                                parameters and ranktable.json\n"
+           "  profile format FILE [-o FILE] rewrite a profile in canonical form\n"
+           "\n"
+           "  --version, --help\n";
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
-    QTextStream(stderr) << "usage: pdctl profile validate|import|show ...\n";
+    QCoreApplication::setApplicationName(QStringLiteral("pdctl"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PDCONSOLE_VERSION));
+    QStringList args = QCoreApplication::arguments();
+    args.removeFirst();
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const QString command = args.value(0);
+    if (command == QLatin1String("--version")) {
+        out << "pdctl " << PDCONSOLE_VERSION << '\n';
+        return 0;
+    }
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+        printUsage(out);
+        return 0;
+    }
+    if (command == QLatin1String("profile"))
+        return pdctl::runProfileCommand(args.mid(1), out, err);
+    printUsage(err);
     return 2;
 }

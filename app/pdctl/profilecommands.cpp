@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "profilecommands.h"
+
+#include "cluster/profileformat.h"
+#include "cluster/profileimporter.h"
+#include "cluster/profilejson.h"
+#include "cluster/profilevalidator.h"
+
+#include <QFile>
+#include <QSaveFile>
+
+namespace pdctl {
+
+namespace {
+
+constexpr int kUsage = 2;
+
+std::optional<pd::Profile> load(const QString &path, QTextStream &err)
+{
+    const pd::ProfileLoadResult result = pd::loadProfileFile(path);
+    for (const pd::ProfileError &error : result.errors)
+        err << error.format(path) << '\n';
+    return result.profile;
+}
+
+int validate(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    if (args.size() != 1) {
+        err << "usage: pdctl profile validate FILE\n";
+        return kUsage;
+    }
+    const QString path = args.first();
+    const pd::ProfileLoadResult loaded = pd::loadProfileFile(path);
+    for (const pd::ProfileError &error : loaded.errors)
+        out << error.format(path) << '\n';
+    if (!loaded.profile)
+        return 1;
+    const QList<pd::ValidationIssue> issues = pd::validateProfile(*loaded.profile);
+    for (const pd::ValidationIssue &issue : issues) {
+        out << path << ": " << issue.pointer << ": "
+            << (issue.severity == pd::Severity::Warning ? "warning: " : "") << issue.message << '\n';
+    }
+    return pd::hasErrors(issues) ? 1 : 0;
+}
+
+int show(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QStringList rest = args;
+    const bool json = rest.removeAll(QStringLiteral("--json")) > 0;
+    if (rest.size() != 1) {
+        err << "usage: pdctl profile show FILE [--json]\n";
+        return kUsage;
+    }
+    const auto profile = load(rest.first(), err);
+    if (!profile)
+        return 1;
+    if (json) {
+        out << QString::fromStdString(pd::profileSummaryJson(*profile).dump(2)) << '\n';
+        return 0;
+    }
+    out << pd::profileSummaryTable(*profile);
+    return 0;
+}
+
+bool writeOutput(const QByteArray &bytes, const QString &path, QTextStream &out, QTextStream &err)
+{
+    if (path.isEmpty()) {
+        out << QString::fromUtf8(bytes);
+        return true;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        err << path << ": cannot write: " << file.errorString() << '\n';
+        return false;
+    }
+    return true;
+}
+
+int import(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    pd::ImportSources sources;
+    QString output;
+    QString ranktablePath;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args.at(i);
+        const bool hasValue = i + 1 < args.size();
+        if (a == QLatin1String("--proxy-args") && hasValue)
+            sources.proxyCommandLine = args.at(++i);
+        else if (a == QLatin1String("--launcher") && hasValue)
+            sources.launchers.append(args.at(++i));
+        else if (a == QLatin1String("--ranktable") && hasValue)
+            ranktablePath = args.at(++i);
+        else if (a == QLatin1String("--name") && hasValue)
+            sources.clusterName = args.at(++i);
+        else if ((a == QLatin1String("-o") || a == QLatin1String("--output")) && hasValue)
+            output = args.at(++i);
+        else {
+            err << "pdctl profile import: unexpected argument \"" << a << "\"\n"
+                << "usage: pdctl profile import [--proxy-args '...'] [--launcher 'HOST[/ROLE]: ...']... "
+                   "[--ranktable FILE] [--name NAME] [-o FILE]\n";
+            return kUsage;
+        }
+    }
+    if (sources.proxyCommandLine.isEmpty() && sources.launchers.isEmpty() && ranktablePath.isEmpty()) {
+        err << "pdctl profile import: give at least one of --proxy-args, --launcher, --ranktable\n";
+        return kUsage;
+    }
+    if (!ranktablePath.isEmpty()) {
+        QFile file(ranktablePath);
+        if (!file.open(QIODevice::ReadOnly)) {
+            err << ranktablePath << ": cannot open: " << file.errorString() << '\n';
+            return 1;
+        }
+        if (file.size() > pd::kMaxProfileBytes) {
+            err << ranktablePath << ": too large for a rank table\n";
+            return 1;
+        }
+        sources.ranktable = file.readAll();
+        sources.ranktableName = ranktablePath;
+    }
+    const pd::ImportResult result = pd::importProfile(sources);
+    for (const QString &w : result.warnings)
+        err << "warning: " << w << '\n';
+    for (const QString &e : result.errors)
+        err << "error: " << e << '\n';
+    if (!result.ok())
+        return 1;
+    const QList<pd::ValidationIssue> issues = pd::validateProfile(result.profile);
+    for (const pd::ValidationIssue &issue : issues)
+        err << (issue.severity == pd::Severity::Error ? "error: " : "warning: ") << issue.pointer << ": "
+            << issue.message << '\n';
+    if (!writeOutput(pd::serializeProfile(result.profile), output, out, err))
+        return 1;
+    return pd::hasErrors(issues) ? 1 : 0;
+}
+
+int format(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QString output;
+    QStringList rest;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if ((args.at(i) == QLatin1String("-o") || args.at(i) == QLatin1String("--output")) && i + 1 < args.size())
+            output = args.at(++i);
+        else
+            rest.append(args.at(i));
+    }
+    if (rest.size() != 1) {
+        err << "usage: pdctl profile format FILE [-o FILE]\n";
+        return kUsage;
+    }
+    const auto profile = load(rest.first(), err);
+    if (!profile)
+        return 1;
+    return writeOutput(pd::serializeProfile(*profile), output, out, err) ? 0 : 1;
+}
+
+} // namespace
+
+int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const QString sub = args.value(0);
+    if (sub == QLatin1String("validate"))
+        return validate(args.mid(1), out, err);
+    if (sub == QLatin1String("show"))
+        return show(args.mid(1), out, err);
+    if (sub == QLatin1String("import"))
+        return import(args.mid(1), out, err);
+    if (sub == QLatin1String("format"))
+        return format(args.mid(1), out, err);
+    err << "usage: pdctl profile validate|show|import|format ...  (pdctl --help)\n";
+    return kUsage;
+}
+
+} // namespace pdctl
