@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include "consoleoptions.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, int *exitCode)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Operations console for prefill/decode disaggregated vLLM-Ascend clusters."));
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("Open the cluster profile FILE."),
+                                     QStringLiteral("FILE"));
+    const QCommandLineOption demo(QStringLiteral("demo"),
+                                  QStringLiteral("Open the embedded demo cluster (8 nodes, 72 engines)."));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the main window to the PNG FILE and exit "
+                                                       "(offscreen unless a platform is set)."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption quitAfter(QStringLiteral("quit-after"),
+                                       QStringLiteral("Exit after SECONDS (with --screenshot: when it is taken)."),
+                                       QStringLiteral("SECONDS"));
+    parser.addOptions({profile, demo, screenshot, quitAfter});
+    QTextStream err(stderr);
+    if (!parser.parse(arguments)) {
+        err << parser.errorText() << "\n\n" << parser.helpText();
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    if (parser.isSet(help)) {
+        QTextStream(stdout) << parser.helpText();
+        *exitCode = 0;
+        return std::nullopt;
+    }
+    if (parser.isSet(version)) {
+        QTextStream(stdout) << "pdconsole " << PDCONSOLE_VERSION << '\n';
+        *exitCode = 0;
+        return std::nullopt;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "pdconsole: unexpected argument \"" << parser.positionalArguments().first() << "\"\n";
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    ConsoleOptions options;
+    options.profilePath = parser.value(profile);
+    options.demo = parser.isSet(demo);
+    options.screenshotPath = parser.value(screenshot);
+    if (options.demo && !options.profilePath.isEmpty()) {
+        err << "pdconsole: --demo and --profile exclude each other\n";
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    if (parser.isSet(quitAfter)) {
+        bool ok = false;
+        options.quitAfterSeconds = parser.value(quitAfter).toDouble(&ok);
+        if (!ok || options.quitAfterSeconds < 0) {
+            err << "pdconsole: --quit-after expects a number of seconds\n";
+            *exitCode = 2;
+            return std::nullopt;
+        }
+    } else if (!options.screenshotPath.isEmpty()) {
+        options.quitAfterSeconds = 1.0;
+    }
+    return options;
+}

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// pdconsole's command line.
+struct ConsoleOptions {
+    QString profilePath;
+    bool demo = false;
+    QString screenshotPath;
+    double quitAfterSeconds = -1; // < 0: run until the window closes
+};
+
+// Parses argv. Returns nullopt when the process should exit (help, version, usage error); *exitCode
+// then holds the status. Needs a QCoreApplication.
+std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, int *exitCode);

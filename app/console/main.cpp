@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// The composition root: builds the store and the window, wires them, and owns shutdown.
+#include "consoleoptions.h"
+
+#include "cluster/clusterstore.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QTextStream>
+#include <QTimer>
+
+namespace {
+
+bool wantsScreenshot(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--screenshot") == 0 || qstrncmp(argv[i], "--screenshot=", 13) == 0)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    // A screenshot needs no display: render offscreen unless the caller chose a platform.
+    if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("pdconsole"));
+    QApplication::setApplicationName(QStringLiteral("pdconsole"));
+    QApplication::setApplicationVersion(QStringLiteral(PDCONSOLE_VERSION));
+
+    int exitCode = 0;
+    const auto options = parseConsoleOptions(QApplication::arguments(), &exitCode);
+    if (!options)
+        return exitCode;
+
+    pd::ClusterStore store;
+    pd::MainWindow window(&store);
+    if (options->demo)
+        window.openProfile(QStringLiteral(":/profiles/demo-loopback.json"));
+    else if (!options->profilePath.isEmpty())
+        window.openProfile(options->profilePath);
+    window.show();
+
+    if (options->quitAfterSeconds >= 0) {
+        QTimer::singleShot(int(options->quitAfterSeconds * 1000), &window, [&window, &options] {
+            if (!options->screenshotPath.isEmpty()) {
+                if (!window.grab().save(options->screenshotPath)) {
+                    QTextStream(stderr) << "pdconsole: cannot write " << options->screenshotPath << '\n';
+                    QApplication::exit(1);
+                    return;
+                }
+            }
+            QApplication::quit();
+        });
+    }
+    return QApplication::exec();
+}

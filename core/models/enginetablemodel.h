@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QAbstractTableModel>
+
+namespace pd {
+
+class ClusterStore;
+
+// Every engine of the opened profile, one row each, in the profile's order.
+class EngineTableModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { NodeColumn, PoolColumn, HostColumn, PortColumn, DpRankColumn, DpGroupColumn, TpColumn,
+                  LauncherColumn, ColumnCount };
+
+    explicit EngineTableModel(ClusterStore *store, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    ClusterStore *m_store;
+};
+
+} // namespace pd

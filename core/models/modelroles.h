@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <Qt>
+
+// Item data roles shared by the core models. Core speaks in roles; delegates in widgets/ turn them
+// into colours and icons.
+namespace pd {
+
+enum ModelRole {
+    SortRole = Qt::UserRole + 1,  // a value that sorts naturally (numbers as numbers)
+    PoolRole,                      // int(pd::Role) of the node or engine
+    NodeIndexRole,                 // index of the node in the profile
+    SeverityRole,                  // int(pd::Severity) of a validation issue
+    PointerRole,                   // JSON pointer of a validation issue
+};
+
+} // namespace pd

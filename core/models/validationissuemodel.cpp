@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "models/validationissuemodel.h"
+
+#include "cluster/clusterstore.h"
+#include "models/modelroles.h"
+
+namespace pd {
+
+ValidationIssueModel::ValidationIssueModel(ClusterStore *store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
+{
+    connect(m_store, &ClusterStore::profileChanged, this, [this] {
+        beginResetModel();
+        rebuild();
+        endResetModel();
+    });
+    rebuild();
+}
+
+void ValidationIssueModel::rebuild()
+{
+    m_order.clear();
+    const QList<ValidationIssue> &issues = m_store->issues();
+    for (const Severity severity : {Severity::Error, Severity::Warning})
+        for (int i = 0; i < issues.size(); ++i)
+            if (issues.at(i).severity == severity)
+                m_order.append(i);
+}
+
+int ValidationIssueModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_order.size());
+}
+
+int ValidationIssueModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ValidationIssue &issue = m_store->issues().at(m_order.at(index.row()));
+    if (role == SeverityRole)
+        return int(issue.severity);
+    if (role == PointerRole)
+        return issue.pointer;
+    if (role == SortRole)
+        return index.column() == SeverityColumn ? QVariant(int(issue.severity)) : data(index, Qt::DisplayRole);
+    if (role == Qt::ToolTipRole && index.column() == MessageColumn)
+        return issue.message;
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case SeverityColumn: return issue.severity == Severity::Error ? tr("error") : tr("warning");
+    case LocationColumn: return issue.pointer;
+    case MessageColumn: return issue.message;
+    default: return {};
+    }
+}
+
+QVariant ValidationIssueModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case SeverityColumn: return tr("Severity");
+    case LocationColumn: return tr("Where");
+    case MessageColumn: return tr("Problem");
+    default: return {};
+    }
+}
+
+} // namespace pd

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+#include "mainwindow.h"
+
+#include "cluster/clusterstore.h"
+#include "cluster/profileformat.h"
+#include "errorbanner.h"
+#include "models/enginetablemodel.h"
+#include "models/modelroles.h"
+#include "models/nodetablemodel.h"
+#include "models/validationissuemodel.h"
+#include "pooldelegate.h"
+
+#include <QAction>
+#include <QDir>
+#include <QRegularExpression>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace pd {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+const char *const kRecentKey = "recentProfiles";
+
+QTableView *makeTable(QWidget *parent)
+{
+    auto *view = new QTableView(parent);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->setSortingEnabled(true);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->setWordWrap(false);
+    return view;
+}
+
+// Filters engines by the selected nodes and by free text over every column.
+class EngineFilter final : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QList<int> nodes;
+    void refresh() { invalidateFilter(); }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
+    {
+        const QModelIndex first = sourceModel()->index(row, 0, parent);
+        if (!nodes.isEmpty() && !nodes.contains(first.data(NodeIndexRole).toInt()))
+            return false;
+        const QRegularExpression re = filterRegularExpression();
+        if (re.pattern().isEmpty())
+            return true;
+        for (int c = 0; c < sourceModel()->columnCount(parent); ++c) {
+            if (sourceModel()->index(row, c, parent).data().toString().contains(re))
+                return true;
+        }
+        return false;
+    }
+};
+
+} // namespace
+
+MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
+    : QMainWindow(parent)
+    , m_store(store)
+    , m_nodeModel(new NodeTableModel(store, this))
+    , m_engineModel(new EngineTableModel(store, this))
+    , m_issueModel(new ValidationIssueModel(store, this))
+    , m_nodeSort(new QSortFilterProxyModel(this))
+    , m_engineFilter(new EngineFilter(this))
+    , m_nodeView(makeTable(this))
+    , m_engineView(makeTable(this))
+    , m_issueView(makeTable(this))
+    , m_issueDock(new QDockWidget(tr("Profile problems"), this))
+    , m_filterEdit(new QLineEdit(this))
+    , m_banner(new ErrorBanner(this))
+    , m_summaryLabel(new QLabel(this))
+    , m_validationLabel(new QLabel(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    m_nodeSort->setSourceModel(m_nodeModel);
+    m_nodeSort->setSortRole(SortRole);
+    m_nodeView->setModel(m_nodeSort);
+    m_nodeView->setObjectName(QStringLiteral("nodeView"));
+    m_nodeView->setItemDelegateForColumn(NodeTableModel::PoolColumn, new PoolDelegate(m_nodeView));
+    m_nodeView->horizontalHeader()->setStretchLastSection(true);
+
+    m_engineFilter->setSourceModel(m_engineModel);
+    m_engineFilter->setSortRole(SortRole);
+    m_engineFilter->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_engineView->setModel(m_engineFilter);
+    m_engineView->setObjectName(QStringLiteral("engineView"));
+    m_engineView->setItemDelegateForColumn(EngineTableModel::PoolColumn, new PoolDelegate(m_engineView));
+    m_engineView->horizontalHeader()->setStretchLastSection(true);
+
+    m_issueView->setModel(m_issueModel);
+    m_issueView->setObjectName(QStringLiteral("issueView"));
+    m_issueView->setSortingEnabled(false);
+    m_issueView->horizontalHeader()->setStretchLastSection(true);
+    m_issueDock->setObjectName(QStringLiteral("issueDock"));
+    m_issueDock->setWidget(m_issueView);
+    addDockWidget(Qt::BottomDockWidgetArea, m_issueDock);
+
+    m_filterEdit->setObjectName(QStringLiteral("engineFilterEdit"));
+    m_filterEdit->setPlaceholderText(tr("Filter engines (node, host, port, rank…)"));
+    m_filterEdit->setClearButtonEnabled(true);
+    connect(m_filterEdit, &QLineEdit::textChanged, this, &MainWindow::applyEngineFilter);
+    connect(m_nodeView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::applyEngineFilter);
+
+    auto *nodesBox = new QWidget(this);
+    auto *nodesLayout = new QVBoxLayout(nodesBox);
+    nodesLayout->setContentsMargins(0, 0, 0, 0);
+    auto *nodesTitle = new QLabel(tr("<b>Nodes</b> — select nodes to narrow the engine list"), nodesBox);
+    nodesLayout->addWidget(nodesTitle);
+    nodesLayout->addWidget(m_nodeView);
+
+    auto *enginesBox = new QWidget(this);
+    auto *enginesLayout = new QVBoxLayout(enginesBox);
+    enginesLayout->setContentsMargins(0, 0, 0, 0);
+    auto *enginesTitle = new QLabel(tr("<b>Engines</b>"), enginesBox);
+    enginesLayout->addWidget(enginesTitle);
+    enginesLayout->addWidget(m_filterEdit);
+    enginesLayout->addWidget(m_engineView);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("mainSplitter"));
+    splitter->addWidget(nodesBox);
+    splitter->addWidget(enginesBox);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 2);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(8, 8, 8, 4);
+    layout->addWidget(m_banner);
+    layout->addWidget(splitter, 1);
+    setCentralWidget(central);
+
+    statusBar()->addWidget(m_summaryLabel, 1);
+    statusBar()->addPermanentWidget(m_validationLabel);
+
+    createMenus();
+    connect(m_store, &ClusterStore::profileChanged, this, &MainWindow::updateFromStore);
+    updateFromStore();
+    resize(1400, 900);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open Profile…"), this, &MainWindow::openDialog);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction *saveAs = file->addAction(tr("Save Profile &As…"), this, &MainWindow::saveAsDialog);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
+    quit->setShortcut(QKeySequence::Quit);
+    updateRecentMenu();
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *problems = m_issueDock->toggleViewAction();
+    problems->setText(tr("&Profile Problems"));
+    view->addAction(problems);
+    QAction *filter = view->addAction(tr("&Filter Engines"), this, [this] { m_filterEdit->setFocus(); });
+    filter->setShortcut(QKeySequence(Qt::Key_Slash));
+
+    QMenu *cluster = menuBar()->addMenu(tr("&Cluster"));
+    QAction *validate = cluster->addAction(tr("&Validate Profile"), this, [this] {
+        if (!m_store->hasProfile())
+            return;
+        m_store->setProfile(m_store->profile(), m_store->profilePath());
+        m_issueDock->show();
+    });
+    validate->setShortcut(QKeySequence(Qt::Key_F7));
+    QAction *reload = cluster->addAction(tr("&Reload Profile"), this, [this] {
+        if (!m_store->profilePath().isEmpty())
+            openProfile(m_store->profilePath());
+    });
+    reload->setShortcut(QKeySequence::Refresh);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About pdconsole"), this, &MainWindow::showAbout);
+}
+
+bool MainWindow::openProfile(const QString &path)
+{
+    const ProfileLoadResult result = loadProfileFile(path);
+    if (!result.profile) {
+        QStringList lines;
+        for (const ProfileError &error : result.errors)
+            lines.append(error.format(QFileInfo(path).fileName()));
+        m_banner->showMessage(tr("Could not open %1").arg(QDir::toNativeSeparators(path)), lines);
+        return false;
+    }
+    m_banner->hide();
+    m_store->setProfile(*result.profile, QFileInfo(path).absoluteFilePath());
+    rememberRecent(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+void MainWindow::updateFromStore()
+{
+    if (!m_store->hasProfile()) {
+        setWindowTitle(tr("pdconsole"));
+        m_summaryLabel->setText(tr("No cluster open — File ▸ Open Profile…"));
+        m_validationLabel->clear();
+        return;
+    }
+    const Profile &profile = m_store->profile();
+    setWindowTitle(tr("%1 — pdconsole").arg(profile.name));
+    const int prefill = int(profile.engines(Role::Prefill).size());
+    const int decode = int(profile.engines(Role::Decode).size());
+    m_summaryLabel->setText(tr("%1 · %2 nodes · %3 engines (%4 prefill, %5 decode) · proxy %6:%7 (%8) · launcher %9")
+                                .arg(profile.name)
+                                .arg(profile.nodes.size())
+                                .arg(prefill + decode)
+                                .arg(prefill)
+                                .arg(decode)
+                                .arg(profile.proxy.address)
+                                .arg(profile.proxy.port)
+                                .arg(proxyGenerationName(profile.proxy.generation), flavorName(profile.launchFlavor)));
+    const int errors = m_store->errorCount();
+    const int warnings = m_store->warningCount();
+    m_validationLabel->setText(errors > 0 ? tr("<span style='color:#b3261e'><b>%n error(s)</b></span>", nullptr, errors)
+                                              + tr(", %n warning(s)", nullptr, warnings)
+                                          : tr("profile valid, %n warning(s)", nullptr, warnings));
+    m_issueDock->setVisible(errors + warnings > 0);
+    m_nodeView->resizeColumnsToContents();
+    m_engineView->resizeColumnsToContents();
+    m_issueView->resizeColumnsToContents();
+    applyEngineFilter();
+}
+
+void MainWindow::applyEngineFilter()
+{
+    auto *filter = static_cast<EngineFilter *>(m_engineFilter);
+    filter->nodes.clear();
+    const QModelIndexList rows = m_nodeView->selectionModel()->selectedRows();
+    for (const QModelIndex &row : rows)
+        filter->nodes.append(row.data(NodeIndexRole).toInt());
+    filter->setFilterRegularExpression(QRegularExpression(QRegularExpression::escape(m_filterEdit->text()),
+                                                          QRegularExpression::CaseInsensitiveOption));
+    filter->refresh();
+}
+
+QStringList MainWindow::recentProfiles() const
+{
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::rememberRecent(const QString &path)
+{
+    QStringList recent = recentProfiles();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentProfiles();
+    for (const QString &path : recent)
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openProfile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Cluster Profile"), QString(),
+                                                      tr("Cluster profiles (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openProfile(path);
+}
+
+void MainWindow::saveAsDialog()
+{
+    if (!m_store->hasProfile())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Cluster Profile"), m_store->profilePath(),
+                                                      tr("Cluster profiles (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveProfileFile(m_store->profile(), path, &error))
+        m_banner->showMessage(tr("Could not save the profile"), {error});
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About pdconsole"),
+                       tr("<b>pdconsole %1</b><br>Operations console for prefill/decode disaggregated "
+                          "vLLM-Ascend clusters.").arg(QStringLiteral(PDCONSOLE_VERSION)));
+}
+
+} // namespace pd

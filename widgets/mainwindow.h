@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QMainWindow>
+
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QSortFilterProxyModel;
+class QTableView;
+class QDockWidget;
+
+namespace pd {
+
+class ClusterStore;
+class EngineTableModel;
+class ErrorBanner;
+class NodeTableModel;
+class ValidationIssueModel;
+
+// The console's main window: the opened cluster's nodes and engines, the profile's problems, and the
+// menus. It reads the ClusterStore and never blocks on I/O other than reading a profile file.
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(ClusterStore *store, QWidget *parent = nullptr);
+
+    // Loads a profile into the store; on failure the store keeps the cluster it had and the error
+    // banner says where the file is wrong. Returns whether the profile was opened.
+    bool openProfile(const QString &path);
+
+    QTableView *engineView() const { return m_engineView; }
+    QTableView *nodeView() const { return m_nodeView; }
+    QSortFilterProxyModel *engineFilter() const { return m_engineFilter; }
+    ErrorBanner *errorBanner() const { return m_banner; }
+    QStringList recentProfiles() const;
+
+private:
+    void createMenus();
+    void updateFromStore();
+    void updateRecentMenu();
+    void rememberRecent(const QString &path);
+    void applyEngineFilter();
+    void openDialog();
+    void saveAsDialog();
+    void showAbout();
+
+    ClusterStore *m_store;
+    NodeTableModel *m_nodeModel;
+    EngineTableModel *m_engineModel;
+    ValidationIssueModel *m_issueModel;
+    QSortFilterProxyModel *m_nodeSort;
+    QSortFilterProxyModel *m_engineFilter;
+    QTableView *m_nodeView;
+    QTableView *m_engineView;
+    QTableView *m_issueView;
+    QDockWidget *m_issueDock;
+    QLineEdit *m_filterEdit;
+    ErrorBanner *m_banner;
+    QLabel *m_summaryLabel;
+    QLabel *m_validationLabel;
+    QMenu *m_recentMenu = nullptr;
+};
+
+} // namespace pd

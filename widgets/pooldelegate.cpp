@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "pooldelegate.h"
+
+#include "cluster/profile.h"
+#include "models/modelroles.h"
+
+#include <QPainter>
+
+namespace pd {
+
+QColor PoolDelegate::poolColor(int pool)
+{
+    // Blue for prefill (KV producers), orange for decode (KV consumers): distinguishable with the
+    // common colour-vision deficiencies, and the tag always carries the word as well.
+    return pool == int(Role::Prefill) ? QColor(0x2b, 0x6c, 0xb0) : QColor(0xc0, 0x64, 0x12);
+}
+
+QSize PoolDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    const QSize base = QStyledItemDelegate::sizeHint(option, index);
+    return {base.width() + 20, base.height()};
+}
+
+void PoolDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QString text = opt.text;
+    opt.text.clear();
+    opt.widget ? opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget)
+               : void();
+    const QVariant pool = index.data(PoolRole);
+    if (!pool.isValid()) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    const QFontMetrics fm(opt.font);
+    const int w = fm.horizontalAdvance(text) + 12;
+    const QRect tag(opt.rect.left() + 4, opt.rect.center().y() - fm.height() / 2 - 1, w, fm.height() + 2);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(poolColor(pool.toInt()));
+    painter->drawRoundedRect(tag, 4, 4);
+    painter->setPen(Qt::white);
+    painter->drawText(tag, Qt::AlignCenter, text);
+    painter->restore();
+}
+
+} // namespace pd
