@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: MIT
+#include "simengine.h"
+
+#include "loadmodel.h"
+#include "metricsexposition.h"
+#include "openaiformat.h"
+#include "simclock.h"
+
+#include <QDateTime>
+#include <QUuid>
+
+#include <cmath>
+
+namespace pd::sim {
+
+using openai::Json;
+
+namespace {
+
+const QByteArray kJson = QByteArrayLiteral("application/json");
+
+double wallNow()
+{
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
+
+int tokensOfText(const std::string &s)
+{
+    return int((s.size() + 3) / 4); // the simulator's tokenizer: 4 bytes per token
+}
+
+// Prompt length in tokens (4 UTF-8 bytes per token; chat adds 4 template tokens per message) and the
+// prompt text used for prefix-cache lookups.
+std::pair<int, std::string> promptOf(const Json &body, bool chat)
+{
+    std::string text;
+    int tokens = 0;
+    if (chat) {
+        const auto it = body.find("messages");
+        if (it == body.end() || !it->is_array())
+            return {0, {}};
+        for (const Json &m : *it) {
+            tokens += 4;
+            if (!m.is_object())
+                continue;
+            const auto c = m.find("content");
+            if (c == m.end())
+                continue;
+            if (c->is_string()) {
+                text += c->get<std::string>();
+            } else if (c->is_array()) {
+                for (const Json &part : *c) {
+                    if (part.is_object() && part.contains("text") && part["text"].is_string())
+                        text += part["text"].get<std::string>();
+                }
+            }
+            text += '\n';
+        }
+        return {tokens + tokensOfText(text), text};
+    }
+    const auto it = body.find("prompt");
+    if (it == body.end())
+        return {0, {}};
+    if (it->is_string()) {
+        text = it->get<std::string>();
+        return {tokensOfText(text), text};
+    }
+    if (it->is_array() && !it->empty()) {
+        const Json &first = it->front();
+        if (first.is_number_integer())
+            return {int(it->size()), it->dump()}; // token ids
+        if (first.is_string()) {
+            text = first.get<std::string>();
+            return {tokensOfText(text), text};
+        }
+        if (first.is_array())
+            return {int(first.size()), first.dump()};
+    }
+    return {0, {}};
+}
+
+QByteArray handlerOf(const QByteArray &path)
+{
+    static const QByteArray known[] = {"/v1/completions", "/v1/chat/completions", "/v1/models",
+                                       "/reset_prefix_cache", "/tokenize", "/detokenize"};
+    for (const QByteArray &k : known) {
+        if (path == k)
+            return k;
+    }
+    return QByteArrayLiteral("none");
+}
+
+bool excludedFromHttpMetrics(const QByteArray &path)
+{
+    return path == "/metrics" || path == "/health" || path == "/load" || path == "/ping"
+           || path == "/version" || path == "/server_info" || path.startsWith("/sim/");
+}
+
+} // namespace
+
+struct SimEngine::Active {
+    HttpResponderPtr res;
+    QByteArray path;
+    QByteArray method;
+    qsizetype requestBytes = 0;
+    qsizetype responseBytes = 0;
+    bool chat = false;
+    bool stream = false;
+    bool includeUsage = false;
+    bool roleSent = false;
+    QByteArray completionId;
+    qint64 created = 0;
+    QByteArray text;
+    int promptTokens = 0;
+    int cachedTokens = 0;
+    int generated = 0;
+    double arrival = 0;
+    Json kvParamsOut; // null unless a prefill for a remote decoder
+    quint64 textSeed = 0;
+};
+
+SimEngine::SimEngine(const EngineOptions &options, EngineScheduler *scheduler, QObject *parent)
+    : QObject(parent), m_options(options), m_scheduler(scheduler)
+{
+    if (!m_scheduler) {
+        m_ownScheduler = std::make_unique<EngineScheduler>();
+        m_scheduler = m_ownScheduler.get();
+    }
+    m_clientId = m_scheduler->registerClient(this);
+    m_server = new HttpServer(this);
+    m_server->setHandler([this](const HttpRequest &req, const HttpResponderPtr &res) { handle(req, res); });
+    m_startupTimer.setSingleShot(true);
+    connect(&m_startupTimer, &QTimer::timeout, this, &SimEngine::listenNow);
+    m_graceTimer.setSingleShot(true);
+    connect(&m_graceTimer, &QTimer::timeout, this, &SimEngine::stop);
+    resetSimulation();
+}
+
+SimEngine::~SimEngine()
+{
+    m_scheduler->unregisterClient(m_clientId);
+    m_active.clear();
+    m_server->setHandler({});
+    m_server->close();
+}
+
+void SimEngine::resetSimulation()
+{
+    m_active.clear();
+    m_clock = std::make_unique<ScaledClock>(m_options.timeScale);
+    m_stats = std::make_unique<EngineStats>(m_options.maxModelLen,
+                                            m_options.timing.speculativeTokens);
+    const quint64 seed = m_options.seed ? m_options.seed
+                                        : (quint64(m_options.port) << 20) ^ quint64(m_options.dpRank + 1)
+                                              ^ quint64(m_options.role == EngineRole::Prefill) << 40;
+    m_model = std::make_unique<LoadModel>(m_options, *m_clock, *m_stats, seed);
+    m_exposition = std::make_unique<MetricsExposition>(m_options, *m_stats);
+    m_prefixCache.clear();
+    m_startWall = wallNow();
+    m_stats->processStart = std::floor(m_startWall * 100.0) / 100.0;
+    m_stats->processMaxFds = 65535;
+}
+
+bool SimEngine::start()
+{
+    if (m_status == Status::Ready || m_status == Status::Starting)
+        return true;
+    if (m_status == Status::Crashed || m_status == Status::Stopped)
+        resetSimulation();
+    m_status = Status::Starting;
+    m_fault = FaultKind::None;
+    const double startupMs = m_options.startupSeconds / std::max(1e-9, m_options.timeScale) * 1000.0;
+    if (startupMs >= 1.0) {
+        m_startupTimer.start(int(std::min(startupMs, 2e9)));
+        return true;
+    }
+    listenNow();
+    return m_status == Status::Ready;
+}
+
+void SimEngine::listenNow()
+{
+    if (m_status != Status::Starting)
+        return;
+    if (!m_server->listen(m_options.host, m_options.port)) {
+        m_status = Status::Stopped;
+        Q_EMIT failed(QStringLiteral("cannot listen on %1:%2: %3")
+                          .arg(m_options.host.toString())
+                          .arg(m_options.port)
+                          .arg(m_server->errorString()));
+        return;
+    }
+    m_status = Status::Ready;
+    const QByteArray who = m_options.host.toString().toUtf8() + ':'
+                           + QByteArray::number(m_server->port()) + ":dp"
+                           + QByteArray::number(m_options.dpRank);
+    m_engineId = QUuid::createUuidV5(QUuid(), who).toByteArray(QUuid::WithoutBraces);
+    m_stats->created = wallNow();
+    m_stats->httpHighrCreated = m_stats->created;
+    if (m_options.fault != FaultKind::None)
+        setFault(m_options.fault, m_options.faultMs);
+    Q_EMIT ready();
+}
+
+quint16 SimEngine::port() const
+{
+    return m_server->port();
+}
+
+void SimEngine::abortAll()
+{
+    auto active = std::move(m_active);
+    m_active.clear();
+    for (auto &[id, a] : active) {
+        m_model->abort(id);
+        if (a->res)
+            a->res->disconnect(this);
+    }
+}
+
+void SimEngine::stop()
+{
+    m_startupTimer.stop();
+    m_graceTimer.stop();
+    m_scheduler->cancel(m_clientId);
+    abortAll();
+    m_server->close();
+    const bool wasRunning = m_status != Status::Stopped;
+    m_status = Status::Stopped;
+    if (wasRunning)
+        Q_EMIT stopped();
+}
+
+void SimEngine::shutdown(int graceMs)
+{
+    if (m_status == Status::Starting || m_status == Status::Crashed || m_status == Status::Stopped) {
+        stop();
+        return;
+    }
+    m_status = Status::Draining;
+    m_server->stopListening();
+    m_graceTimer.start(std::max(0, graceMs));
+    checkDrained();
+}
+
+void SimEngine::checkDrained()
+{
+    if (m_status == Status::Draining && m_active.empty() && m_server->busyConnectionCount() == 0)
+        QTimer::singleShot(0, this, &SimEngine::stop); // after the last answer was written
+}
+
+void SimEngine::setFault(FaultKind kind, int ms)
+{
+    const FaultKind old = m_fault;
+    m_fault = kind;
+    m_faultMs = std::max(0, ms);
+    const bool frozen = kind == FaultKind::Hang || kind == FaultKind::Stall;
+    if (old != kind) {
+        m_model->setStalled(frozen);
+        scheduleWake();
+    }
+    if (kind == FaultKind::Crash) {
+        m_startupTimer.stop();
+        m_scheduler->cancel(m_clientId);
+        auto active = std::move(m_active);
+        m_active.clear();
+        m_server->close(); // every connection dropped without an answer
+        m_status = Status::Crashed;
+        Q_EMIT crashed();
+    }
+}
+
+EngineState SimEngine::state() const
+{
+    EngineState s;
+    const ModelSnapshot snap = m_model->snapshot();
+    s.listening = m_server->isListening();
+    s.running = snap.running;
+    s.waiting = snap.waiting;
+    s.kvUsage = snap.kvUsage;
+    s.finishedStop = m_stats->success[0];
+    s.finishedLength = m_stats->success[1];
+    s.finishedAbort = m_stats->success[2];
+    s.finishedError = m_stats->success[3];
+    s.finished = m_stats->finishedRequests();
+    s.promptTokens = m_stats->promptTokens;
+    s.generationTokens = m_stats->generationTokens;
+    s.fault = m_fault;
+    s.openStreams = int(m_active.size());
+    s.simTime = m_clock->now();
+    return s;
+}
+
+QByteArray SimEngine::renderMetrics()
+{
+    m_model->refreshGauges();
+    EngineStats &s = *m_stats;
+    const double uptime = std::max(0.0, wallNow() - m_startWall);
+    const double finished = s.finishedRequests();
+    s.processVirtual = 4.6261317632e10;
+    s.processResident = 3.1273e9 + std::floor(finished) * 4096.0;
+    s.processCpu = std::round((uptime * 0.42 + finished * 0.002) * 100.0) / 100.0;
+    s.processOpenFds = 64 + m_server->connectionCount();
+    s.gcCollected = {std::floor(1300.0 * finished + uptime * 90), std::floor(230.0 * finished),
+                     std::floor(50.0 * finished)};
+    s.gcCollections = {std::floor(10.0 * finished + uptime), std::floor(finished + uptime / 11),
+                       std::floor(finished / 15 + uptime / 180)};
+    QByteArray out = m_exposition->render();
+    if (m_fault == FaultKind::MalformedMetrics) {
+        // Cut in the middle of a sample line and garble: unbalanced braces, a bad number, no newline.
+        out.truncate(out.size() * 3 / 5);
+        out += "\nvllm:num_requests_running{engine=\"" + QByteArray::number(m_options.dpRank)
+               + "\",model_name=\"x 1.0\n# TYPE vllm:bogus histogram\nvllm:bogus_bucket{le=\"0.1\"} NaNx\n"
+                 "\x01\x02garbage";
+    }
+    return out;
+}
+
+void SimEngine::recordHttp(const QByteArray &path, const QByteArray &method, int status,
+                           qsizetype requestBytes, qsizetype responseBytes, double seconds)
+{
+    if (excludedFromHttpMetrics(path))
+        return;
+    EngineStats &s = *m_stats;
+    const QByteArray handler = handlerOf(path);
+    const QByteArray cls = QByteArray::number(status / 100) + "xx";
+    const double now = wallNow();
+    auto r = std::find_if(s.httpRequests.begin(), s.httpRequests.end(), [&](const HttpSeries &x) {
+        return x.handler == handler && x.method == method && x.status == cls;
+    });
+    if (r == s.httpRequests.end()) {
+        s.httpRequests.push_back({handler, method, cls, 0, now});
+        r = s.httpRequests.end() - 1;
+    }
+    r->requests += 1;
+    auto h = std::find_if(s.httpHandlers.begin(), s.httpHandlers.end(),
+                          [&](const HttpHandlerStats &x) { return x.handler == handler && x.method == method; });
+    if (h == s.httpHandlers.end()) {
+        HttpHandlerStats n;
+        n.handler = handler;
+        n.method = method;
+        n.created = now;
+        s.httpHandlers.push_back(std::move(n));
+        h = s.httpHandlers.end() - 1;
+    }
+    h->requestSizeCount += 1;
+    h->requestSizeSum += double(requestBytes);
+    h->responseSizeCount += 1;
+    h->responseSizeSum += double(responseBytes);
+    h->duration.observe(seconds);
+    s.httpHighr.observe(seconds);
+}
+
+void SimEngine::reply(const HttpRequest &req, const HttpResponderPtr &res, int status,
+                      const QByteArray &contentType, const QByteArray &body)
+{
+    recordHttp(req.path, req.method, status, req.body.size(), body.size(), 0.0005);
+    res->respond(status, contentType, body);
+}
+
+void SimEngine::handle(const HttpRequest &req, const HttpResponderPtr &res)
+{
+    if (req.path.startsWith("/sim/")) {
+        handleFault(req, res);
+        return;
+    }
+    switch (m_fault) {
+    case FaultKind::Hang:
+    case FaultKind::Crash:
+        return; // never answered: the responder stays with the connection until the client leaves
+    case FaultKind::Slow:
+        if (m_faultMs > 0) {
+            QTimer::singleShot(m_faultMs, this, [this, req, res] {
+                if (res->isOpen())
+                    route(req, res);
+            });
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    route(req, res);
+}
+
+void SimEngine::route(const HttpRequest &req, const HttpResponderPtr &res)
+{
+    const QByteArray &p = req.path;
+    const bool get = req.method == "GET" || req.method == "HEAD";
+    const bool post = req.method == "POST";
+    if (p.startsWith("/v1/") && !m_options.apiKey.isEmpty()
+        && req.header("authorization") != "Bearer " + m_options.apiKey) {
+        reply(req, res, 401, kJson, QByteArrayLiteral("{\"error\":\"Unauthorized\"}"));
+        return;
+    }
+    if (p == "/health" || (p == "/ping" && (get || post))) {
+        if (m_fault == FaultKind::Http500)
+            reply(req, res, 500, {}, {});
+        else
+            reply(req, res, 200, {}, {});
+        return;
+    }
+    if (p == "/metrics" && get) {
+        reply(req, res, 200, MetricsExposition::contentType(), renderMetrics());
+        return;
+    }
+    if (p == "/version" && get) {
+        reply(req, res, 200, kJson, QByteArrayLiteral("{\"version\":\"0.9.1\"}"));
+        return;
+    }
+    if (p == "/load" && get) {
+        reply(req, res, 200, kJson,
+              "{\"server_load\":" + QByteArray::number(qulonglong(m_active.size())) + '}');
+        return;
+    }
+    if (p == "/v1/models" && get) {
+        const QByteArray root = (m_options.modelPath.isEmpty() ? m_options.model : m_options.modelPath).toUtf8();
+        reply(req, res, 200, kJson,
+              openai::modelsBody(m_options.model.toUtf8(), root, qint64(m_stats->created),
+                                 m_options.maxModelLen));
+        return;
+    }
+    if (p == "/reset_prefix_cache" && post) {
+        m_prefixCache.clear();
+        reply(req, res, 200, {}, {});
+        return;
+    }
+    if ((p == "/v1/completions" || p == "/v1/chat/completions") && post) {
+        if (m_fault == FaultKind::Http500) {
+            reply(req, res, 500, kJson, openai::errorBody(500, "EngineCore encountered an issue."));
+            return;
+        }
+        handleGeneration(req, res, p == "/v1/chat/completions");
+        return;
+    }
+    const bool knownPath = p == "/health" || p == "/metrics" || p == "/version" || p == "/v1/models"
+                           || p == "/v1/completions" || p == "/v1/chat/completions"
+                           || p == "/reset_prefix_cache" || p == "/load";
+    if (knownPath)
+        reply(req, res, 405, kJson, QByteArrayLiteral("{\"detail\":\"Method Not Allowed\"}"));
+    else
+        reply(req, res, 404, kJson, QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
+}
+
+int SimEngine::prefixCacheHits(const QByteArray &promptText)
+{
+    // vLLM hashes full KV blocks chained on their prefix; the simulator hashes 512-byte (128-token)
+    // slices of the prompt text the same way.
+    constexpr qsizetype kBlockBytes = 512;
+    const int blockTokens = std::max(1, m_options.blockSize);
+    int hits = 0;
+    bool matching = true;
+    size_t h = 0;
+    for (qsizetype off = 0; off + kBlockBytes <= promptText.size(); off += kBlockBytes) {
+        h = qHash(QByteArrayView(promptText.constData() + off, kBlockBytes), h);
+        if (matching && m_prefixCache.contains(h))
+            hits += blockTokens;
+        else
+            matching = false;
+        m_prefixCache.insert(h);
+    }
+    if (m_prefixCache.size() > m_options.effectiveNumGpuBlocks() * 4)
+        m_prefixCache.clear(); // crude eviction: the cache is bounded by the KV capacity
+    return hits;
+}
+
+void SimEngine::handleGeneration(const HttpRequest &req, const HttpResponderPtr &res, bool chat)
+{
+    const Json body = Json::parse(req.body.constData(), req.body.constData() + req.body.size(),
+                                  nullptr, false);
+    if (body.is_discarded() || !body.is_object()) {
+        reply(req, res, 400, kJson, openai::errorBody(400, "Invalid JSON body"));
+        return;
+    }
+    auto active = std::make_unique<Active>();
+    RequestSpec spec;
+    try {
+        if (body.contains("model") && body["model"].is_string()) {
+            const QString model = QString::fromStdString(body["model"].get<std::string>());
+            if (model != m_options.model && model != m_options.modelPath) {
+                reply(req, res, 404, kJson,
+                      openai::errorBody(404, "The model `" + model.toUtf8() + "` does not exist."));
+                return;
+            }
+        }
+        const auto [promptTokens, promptText] = promptOf(body, chat);
+        if (promptTokens <= 0) {
+            reply(req, res, 400, kJson,
+                  openai::errorBody(400, chat ? "messages must be a non-empty list"
+                                              : "prompt must be a string or a list"));
+            return;
+        }
+        int maxTokens = m_options.maxModelLen - promptTokens;
+        for (const char *key : {"max_tokens", "max_completion_tokens"}) {
+            if (body.contains(key) && body[key].is_number_integer())
+                maxTokens = body[key].get<int>();
+        }
+        if (maxTokens < 1 || promptTokens + maxTokens > m_options.maxModelLen) {
+            reply(req, res, 400, kJson,
+                  openai::errorBody(
+                      400, "This model's maximum context length is "
+                               + QByteArray::number(m_options.maxModelLen) + " tokens. However, you requested "
+                               + QByteArray::number(promptTokens + maxTokens) + " tokens ("
+                               + QByteArray::number(promptTokens) + " in the messages, "
+                               + QByteArray::number(maxTokens)
+                               + " in the completion). Please reduce the length of the messages or "
+                                 "completion."));
+            return;
+        }
+        const bool ignoreEos = body.value("ignore_eos", false);
+        const int minTokens = body.value("min_tokens", 0);
+        spec.promptTokens = promptTokens;
+        spec.maxTokens = maxTokens;
+        spec.targetTokens = ignoreEos ? maxTokens : std::max(minTokens, m_model->sampleOutputLength());
+        spec.n = body.value("n", 1);
+        active->stream = body.value("stream", false);
+        if (body.contains("stream_options") && body["stream_options"].is_object())
+            active->includeUsage = body["stream_options"].value("include_usage", false);
+        const auto kv = body.find("kv_transfer_params");
+        if (kv != body.end() && kv->is_object()) {
+            if (kv->value("do_remote_decode", false)) {
+                spec.holdKvForRemoteDecode = true;
+                active->kvParamsOut = Json::object();
+            }
+            if (kv->value("do_remote_prefill", false)) {
+                spec.remotePrefill = true;
+                const auto eid = kv->find("remote_engine_id");
+                if (eid != kv->end() && eid->is_string())
+                    spec.remoteEngineId = QByteArray::fromStdString(eid->get<std::string>());
+            }
+        }
+        if (!spec.remotePrefill)
+            spec.cachedTokens = std::min(prefixCacheHits(QByteArray::fromStdString(promptText)),
+                                         promptTokens - 1);
+    } catch (const nlohmann::json::exception &e) {
+        reply(req, res, 400, kJson, openai::errorBody(400, QByteArray(e.what())));
+        return;
+    }
+
+    const quint64 id = m_model->submit(spec);
+    const QByteArray rid = req.header("x-request-id");
+    active->res = res;
+    active->path = req.path;
+    active->method = req.method;
+    active->requestBytes = req.body.size();
+    active->chat = chat;
+    active->completionId = (chat ? "chatcmpl-" : "cmpl-")
+                           + (rid.isEmpty() ? QByteArray::number(++m_completionSeq, 16).rightJustified(32, '0')
+                                            : rid);
+    active->created = qint64(wallNow());
+    active->promptTokens = spec.promptTokens;
+    active->cachedTokens = spec.cachedTokens;
+    active->arrival = m_clock->now();
+    active->textSeed = id;
+    if (spec.holdKvForRemoteDecode) {
+        Json blocks = Json::array();
+        for (int b : m_model->blockIdsOf(id))
+            blocks.push_back(b);
+        Json &kv = active->kvParamsOut;
+        kv["do_remote_prefill"] = true;
+        kv["do_remote_decode"] = false;
+        kv["remote_engine_id"] = m_engineId.toStdString();
+        kv["remote_block_ids"] = blocks;
+        kv["remote_host"] = m_options.host.toString().toStdString();
+        kv["remote_port"] = m_options.kvPort ? m_options.kvPort : m_server->port();
+    }
+    if (active->stream)
+        res->beginChunked(200, QByteArrayLiteral("text/event-stream; charset=utf-8"));
+    connect(res.get(), &HttpResponder::clientGone, this, [this, id] {
+        const auto it = m_active.find(id);
+        if (it == m_active.end())
+            return;
+        recordHttp(it->second->path, it->second->method, 200, it->second->requestBytes, 0,
+                   m_clock->now() - it->second->arrival);
+        m_active.erase(it);
+        m_model->abort(id);
+        scheduleWake();
+        checkDrained();
+    });
+    m_active.emplace(id, std::move(active));
+    processEvents();
+    scheduleWake();
+}
+
+void SimEngine::processEvents()
+{
+    const QList<ModelEvent> events = m_model->advance();
+    if (events.isEmpty())
+        return;
+    QSet<quint64> finishing;
+    for (const ModelEvent &e : events) {
+        if (e.finished)
+            finishing.insert(e.id);
+    }
+    for (const ModelEvent &e : events) {
+        const auto it = m_active.find(e.id);
+        if (it == m_active.end())
+            continue;
+        Active &a = *it->second;
+        if (e.newTokens > 0) {
+            QByteArray piece;
+            for (int i = 0; i < e.newTokens; ++i)
+                piece += openai::tokenText(a.textSeed, a.generated + i);
+            a.generated += e.newTokens;
+            if (a.stream) {
+                // The finish reason rides on the last text chunk, as in vLLM.
+                const char *reason = nullptr;
+                if (finishing.contains(e.id)) {
+                    for (const ModelEvent &f : events) {
+                        if (f.id == e.id && f.finished)
+                            reason = f.reason == FinishReason::Length ? "length" : "stop";
+                    }
+                }
+                const QByteArray chunk = openai::streamChunk(a.completionId, a.created,
+                                                             m_options.model.toUtf8(), a.chat, piece,
+                                                             reason, a.chat && !a.roleSent);
+                a.roleSent = true;
+                a.responseBytes += chunk.size();
+                a.res->writeChunk(chunk);
+            } else {
+                a.text += piece;
+            }
+        }
+        if (!e.finished)
+            continue;
+        const openai::Usage usage{a.promptTokens, a.generated, a.cachedTokens};
+        const char *reason = e.reason == FinishReason::Length ? "length" : "stop";
+        const double seconds = m_clock->now() - a.arrival;
+        if (a.stream) {
+            if (a.includeUsage)
+                a.res->writeChunk(openai::streamUsageChunk(a.completionId, a.created,
+                                                           m_options.model.toUtf8(), a.chat, usage));
+            a.res->writeChunk(QByteArrayLiteral("data: [DONE]\n\n"));
+            a.res->endChunked();
+            recordHttp(a.path, a.method, 200, a.requestBytes, 0, seconds); // streamed: no length
+        } else {
+            const QByteArray body = openai::completionBody(
+                a.completionId, a.created, m_options.model.toUtf8(), a.chat, a.text, reason, usage,
+                a.kvParamsOut.is_null() ? Json(nullptr) : a.kvParamsOut);
+            recordHttp(a.path, a.method, 200, a.requestBytes, body.size(), seconds);
+            a.res->respond(200, kJson, body);
+        }
+        a.res->disconnect(this);
+        m_active.erase(it);
+    }
+    checkDrained();
+}
+
+void SimEngine::scheduleWake()
+{
+    const double t = m_model->nextEventTime();
+    if (!std::isfinite(t) || m_status == Status::Crashed || m_status == Status::Stopped) {
+        m_scheduler->cancel(m_clientId);
+        return;
+    }
+    m_scheduler->wakeIn(m_clientId, m_clock->realMsUntil(t));
+}
+
+void SimEngine::wake()
+{
+    processEvents();
+    scheduleWake();
+}
+
+void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
+{
+    if (req.path == "/sim/state" && req.method == "GET") {
+        const EngineState s = state();
+        Json j;
+        j["role"] = engineRoleName(m_options.role).toStdString();
+        j["dp_rank"] = m_options.dpRank;
+        j["fault"] = faultKindName(s.fault).toStdString();
+        j["running"] = s.running;
+        j["waiting"] = s.waiting;
+        j["finished"] = s.finished;
+        j["finished_by_reason"] = {{"stop", s.finishedStop}, {"length", s.finishedLength},
+                                   {"abort", s.finishedAbort}, {"error", s.finishedError}};
+        j["prompt_tokens"] = s.promptTokens;
+        j["generation_tokens"] = s.generationTokens;
+        j["kv_cache_usage"] = s.kvUsage;
+        j["open_requests"] = s.openStreams;
+        j["sim_time"] = s.simTime;
+        j["engine_id"] = m_engineId.toStdString();
+        res->respond(200, kJson, QByteArray::fromStdString(j.dump()));
+        return;
+    }
+    if (req.path == "/sim/fault" && req.method == "POST") {
+        const Json body = Json::parse(req.body.constData(), req.body.constData() + req.body.size(),
+                                      nullptr, false);
+        std::optional<FaultKind> kind;
+        int ms = 0;
+        if (body.is_object() && body.contains("kind") && body["kind"].is_string())
+            kind = faultKindFromName(QString::fromStdString(body["kind"].get<std::string>()));
+        if (body.is_object() && body.contains("ms") && body["ms"].is_number())
+            ms = int(body["ms"].get<double>());
+        if (!kind) {
+            res->respond(400, kJson,
+                         QByteArrayLiteral("{\"error\":\"kind must be one of none, hang, crash, "
+                                           "http500, slow, malformed-metrics, stall\"}"));
+            return;
+        }
+        Json j;
+        j["fault"] = faultKindName(*kind).toStdString();
+        j["ms"] = ms;
+        res->respond(200, kJson, QByteArray::fromStdString(j.dump()));
+        // A crash drops this very connection too; answer first so the caller knows it landed.
+        if (*kind == FaultKind::Crash)
+            QTimer::singleShot(0, this, [this] { setFault(FaultKind::Crash); });
+        else
+            setFault(*kind, ms);
+        return;
+    }
+    res->respond(404, kJson, QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
+}
+
+} // namespace pd::sim
