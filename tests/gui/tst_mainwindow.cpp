@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// The main window offscreen: opening profiles, the engine table, filtering, and the error banner.
+#include "cluster/clusterstore.h"
+#include "errorbanner.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pd;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
+    }
+
+    void opensTheEightNodeProfile()
+    {
+        ClusterStore store;
+        MainWindow window(&store);
+        window.show();
+        QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
+        QCOMPARE(window.engineView()->model()->rowCount(), 72);
+        QCOMPARE(window.nodeView()->model()->rowCount(), 8);
+        QVERIFY(window.windowTitle().contains(QStringLiteral("deepseek-r1-8node")));
+        QVERIFY(window.recentProfiles().value(0).endsWith(QStringLiteral("deepseek-r1-8node.json")));
+        QVERIFY(!window.errorBanner()->isVisible());
+
+        const QString shot = QStringLiteral(PD_BINARY_DIR "/screenshots/mainwindow-8node.png");
+        QDir().mkpath(QFileInfo(shot).absolutePath());
+        QVERIFY(window.grab().save(shot));
+        QVERIFY(QFileInfo(shot).size() > 10000);
+    }
+
+    void selectingNodesNarrowsTheEngineList()
+    {
+        ClusterStore store;
+        MainWindow window(&store);
+        QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
+        QTableView *nodes = window.nodeView();
+        // Rows are sorted by node name in the view; find d1 by its text.
+        int d1Row = -1;
+        for (int r = 0; r < nodes->model()->rowCount(); ++r)
+            if (nodes->model()->index(r, 0).data().toString() == QLatin1String("d1"))
+                d1Row = r;
+        QVERIFY(d1Row >= 0);
+        nodes->selectionModel()->select(nodes->model()->index(d1Row, 0),
+                                        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(window.engineView()->model()->rowCount(), 16);
+        auto *filter = window.findChild<QLineEdit *>(QStringLiteral("engineFilterEdit"));
+        QVERIFY(filter);
+        filter->setText(QStringLiteral("9015"));
+        QCOMPARE(window.engineView()->model()->rowCount(), 1);
+        nodes->selectionModel()->clearSelection();
+        QCOMPARE(window.engineView()->model()->rowCount(), 4); // port 9015: the last engine of each decode node
+    }
+
+    void aBrokenProfileShowsWhereAndKeepsTheOpenCluster()
+    {
+        ClusterStore store;
+        MainWindow window(&store);
+        window.show();
+        QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("broken.json"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\n  \"format\": \"pdconsole-profile\",\n  \"version\": 1,\n  \"name\": \"x\"\n  \"nodes\": []\n}\n");
+        file.close();
+        QVERIFY(!window.openProfile(broken));
+        QVERIFY(window.errorBanner()->isVisible());
+        QVERIFY2(window.errorBanner()->text().contains(QStringLiteral("broken.json:5:")), qPrintable(window.errorBanner()->text()));
+        QCOMPARE(window.engineView()->model()->rowCount(), 72);
+        QCOMPARE(store.profile().name, QStringLiteral("deepseek-r1-8node"));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
