@@ -114,7 +114,7 @@ void MetricsExposition::histogram(const char *name, const char *help, const Hist
 
 void MetricsExposition::buildDefaultCollectors()
 {
-    const auto gen = [](int g) { return "{generation=\"" + QByteArray::number(g) + "\"}"; };
+    const auto gen = [](int g) -> QByteArray { return "{generation=\"" + QByteArray::number(g) + "\"}"; };
     const struct {
         const char *name;
         const char *help;

@@ -367,6 +367,7 @@ void HttpServer::close()
     m_connections.clear();
     for (auto &[socket, conn] : connections) {
         socket->disconnect(this);
+        socket->flush(); // what was already answered reaches the client, as from a real process
         socket->abort();
         if (conn->current && !conn->current->isAnswered())
             Q_EMIT conn->current->clientGone();
