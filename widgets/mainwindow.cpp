@@ -8,6 +8,7 @@
 #include "models/modelroles.h"
 #include "models/nodetablemodel.h"
 #include "models/validationissuemodel.h"
+#include "net/proxyhealth.h"
 #include "pooldelegate.h"
 
 #include <QAction>
@@ -91,6 +92,7 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     , m_banner(new ErrorBanner(this))
     , m_summaryLabel(new QLabel(this))
     , m_validationLabel(new QLabel(this))
+    , m_proxyLabel(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_nodeSort->setSourceModel(m_nodeModel);
@@ -152,6 +154,8 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     setCentralWidget(central);
 
     statusBar()->addWidget(m_summaryLabel, 1);
+    m_proxyLabel->setObjectName(QStringLiteral("proxyStatus"));
+    statusBar()->addPermanentWidget(m_proxyLabel);
     statusBar()->addPermanentWidget(m_validationLabel);
 
     createMenus();
@@ -245,6 +249,30 @@ void MainWindow::updateFromStore()
     m_engineView->resizeColumnsToContents();
     m_issueView->resizeColumnsToContents();
     applyEngineFilter();
+}
+
+void MainWindow::showProxyHealth(const ProxyHealth &health)
+{
+    const QString where = m_store->hasProfile()
+        ? QStringLiteral("%1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port)
+        : QString();
+    if (health.reachable) {
+        const QString inFlight = health.requestNum ? tr(" · %n in flight", nullptr, *health.requestNum) : QString();
+        m_proxyLabel->setText(tr("<span style='color:#1e7e34'>●</span> proxy %1: %2 prefill · %3 decode%4")
+                                  .arg(where)
+                                  .arg(health.prefillInstances)
+                                  .arg(health.decodeInstances)
+                                  .arg(inFlight));
+        m_proxyLabel->setToolTip(tr("Last /healthcheck at %1").arg(health.when.toLocalTime().toString(Qt::ISODate)));
+    } else {
+        m_proxyLabel->setText(tr("<span style='color:#b3261e'>✖ proxy %1 unreachable</span>").arg(where));
+        m_proxyLabel->setToolTip(tr("%1 (at %2)").arg(health.error, health.when.toLocalTime().toString(Qt::ISODate)));
+    }
+}
+
+QString MainWindow::proxyStatusText() const
+{
+    return m_proxyLabel->text();
 }
 
 void MainWindow::applyEngineFilter()

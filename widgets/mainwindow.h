@@ -13,6 +13,7 @@ class QDockWidget;
 namespace pd {
 
 class ClusterStore;
+struct ProxyHealth;
 class EngineTableModel;
 class ErrorBanner;
 class NodeTableModel;
@@ -34,6 +35,9 @@ public:
     QSortFilterProxyModel *engineFilter() const { return m_engineFilter; }
     ErrorBanner *errorBanner() const { return m_banner; }
     QStringList recentProfiles() const;
+    // The status bar's proxy section: reachable with its counts, or why not.
+    void showProxyHealth(const ProxyHealth &health);
+    QString proxyStatusText() const;
 
 private:
     void createMenus();
@@ -59,6 +63,7 @@ private:
     ErrorBanner *m_banner;
     QLabel *m_summaryLabel;
     QLabel *m_validationLabel;
+    QLabel *m_proxyLabel;
     QMenu *m_recentMenu = nullptr;
 };
 

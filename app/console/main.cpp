@@ -4,10 +4,12 @@
 
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
+#include "net/proxyhealthpoller.h"
 
 #include <QApplication>
 #include <QTextStream>
 #include <QTimer>
+#include <QUrl>
 
 namespace {
 
@@ -39,6 +41,19 @@ int main(int argc, char *argv[])
 
     pd::ClusterStore store;
     pd::MainWindow window(&store);
+    pd::ProxyHealthPoller proxyPoller;
+    QObject::connect(&proxyPoller, &pd::ProxyHealthPoller::updated, &window, &pd::MainWindow::showProxyHealth);
+    QObject::connect(&store, &pd::ClusterStore::profileChanged, &proxyPoller, [&store, &proxyPoller] {
+        const pd::ProxyConfig &proxy = store.profile().proxy;
+        QUrl url;
+        if (store.hasProfile()) {
+            url.setScheme(QStringLiteral("http"));
+            url.setHost(proxy.address); // IPv6 literals get their brackets from QUrl
+            url.setPort(proxy.port);
+        }
+        proxyPoller.setTarget(url);
+    });
+    proxyPoller.start();
     if (options->demo)
         window.openProfile(QStringLiteral(":/profiles/demo-loopback.json"));
     else if (!options->profilePath.isEmpty())
