@@ -7,6 +7,8 @@
 #include "proxy/proxyscheduler.h"
 #include "proxy/proxytext.h"
 
+#include <QFileInfo>
+#include <QProcess>
 #include <QTest>
 
 using namespace pd::sim;
@@ -66,6 +68,8 @@ private Q_SLOTS:
     void prefillBody();
     void decoderRead_data();
     void decoderRead();
+    void command_data();
+    void command();
 };
 
 void TestSimProxyLogic::options_data()
@@ -500,6 +504,34 @@ void TestSimProxyLogic::decoderRead()
     QCOMPARE(result.indexError, indexError);
     if (!indexError)
         QCOMPARE(result.bytes, expected);
+}
+
+void TestSimProxyLogic::command_data()
+{
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("stderrPart");
+    QTest::newRow("v0.9.1 flag on main") << "--prefiller-hosts-num 2" << 2
+        << "pdsim proxy: error: unrecognized arguments: --prefiller-hosts-num 2";
+    QTest::newRow("length mismatch") << "--decoder-hosts a b --decoder-ports 1" << 1
+        << "ValueError: Number of decoder hosts must match number of decoder ports";
+    QTest::newRow("help") << "--help" << 0 << "";
+    QTest::newRow("bind failure") << "--host 256.1.1.1" << 1 << "error while attempting to bind";
+}
+
+void TestSimProxyLogic::command()
+{
+    QFETCH(QString, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, stderrPart);
+    const QString program = QStringLiteral(PD_BINARY_DIR "/sim/pdsim");
+    if (!QFileInfo::exists(program))
+        QSKIP("pdsim is not built");
+    QProcess process;
+    process.start(program, QStringList{QStringLiteral("proxy")} + words(args.toLatin1().constData()));
+    QVERIFY(process.waitForFinished(10000));
+    QCOMPARE(process.exitCode(), exitCode);
+    QVERIFY2(QString::fromUtf8(process.readAllStandardError()).contains(stderrPart), qPrintable(args));
 }
 
 QTEST_GUILESS_MAIN(TestSimProxyLogic)
