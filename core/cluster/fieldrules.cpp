@@ -44,6 +44,10 @@ QString checkHost(const QString &value)
 {
     if (value.isEmpty())
         return QStringLiteral("is empty");
+    // QHostAddress ignores surrounding whitespace ("192.0.0.1\n" parses): refuse it before asking it.
+    static const QRegularExpression ipChar(QStringLiteral("^[A-Za-z0-9.:%_-]$"));
+    if (const QString bad = describeBad(value, ipChar); !bad.isEmpty())
+        return bad + QStringLiteral(" (expected an IP address or a host name)");
     QHostAddress address;
     if (address.setAddress(value))
         return QString();
@@ -106,7 +110,8 @@ QString checkPath(const QString &value)
 
 QString checkEnvName(const QString &value)
 {
-    static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    // anchoredPattern: a plain "$" would also match before a trailing newline ("NAME\n" passed).
+    static const QRegularExpression name(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")));
     if (!name.match(value).hasMatch())
         return QStringLiteral("is not a valid environment variable name");
     return QString();

@@ -93,7 +93,7 @@ void JsonReader::readInt(const ojson &object, const QString &pointer, const char
     const QString where = child(pointer, key);
     if (it->is_number_unsigned()) {
         const auto v = it->get<std::uint64_t>();
-        if (v > std::uint64_t(max)) {
+        if (v > std::uint64_t(max) || (min > 0 && v < std::uint64_t(min))) {
             addProblem(where, QStringLiteral("%1 is out of range (%2..%3)").arg(v).arg(min).arg(max));
             return;
         }

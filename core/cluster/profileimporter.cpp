@@ -309,6 +309,7 @@ bool parseLauncherParameters(const QString &spec, LauncherParameters *out, QStri
         if (o.values.contains(QStringLiteral("dp-address")))
             g.dpAddress = o.values.value(QStringLiteral("dp-address")).constLast();
         g.dpSizeLocal = local <= 0 ? g.dpSize : local;
+        out->tpSizeGiven = true;
         if (!errors.isEmpty()) {
             *error = where + QStringLiteral(": ") + errors.join(QStringLiteral("; "));
             return false;
@@ -361,6 +362,7 @@ bool parseLauncherParameters(const QString &spec, LauncherParameters *out, QStri
     intVar("dp_port", &g.dpPort, 1, 65535, false);
     intVar("engine_port", &g.engineStartPort, 1, 65535, false);
     intVar("tp_size", &g.tpSize, 1, 1024, false);
+    out->tpSizeGiven = vars.contains(QStringLiteral("tp_size"));
     if (!vars.contains(QStringLiteral("dp_ip")))
         errors.append(QStringLiteral("dp_ip is required"));
     g.dpAddress = vars.value(QStringLiteral("dp_ip"));
@@ -553,6 +555,7 @@ ImportResult importProfile(const ImportSources &sources)
 
     // 2. Launcher parameters replace the assumed DP layout of their node.
     std::optional<LaunchFlavor> flavor;
+    QSet<int> tpFromTemplate; // v0.9.1 launcher nodes whose TP size the template hard-codes
     for (const QString &spec : sources.launchers) {
         LauncherParameters launcher;
         QString error;
@@ -590,6 +593,10 @@ ImportResult importProfile(const ImportSources &sources)
                                        .arg(proxyPorts.size()));
         node.engineGroups = {launcher.group};
         assumedLayout.remove(n);
+        if (launcher.tpSizeGiven)
+            tpFromTemplate.remove(n);
+        else
+            tpFromTemplate.insert(n);
     }
     profile.launchFlavor = flavor.value_or(proxy.generation == ProxyGeneration::V091Dev ? LaunchFlavor::V091
                                                                                        : LaunchFlavor::Main);
@@ -624,6 +631,22 @@ ImportResult importProfile(const ImportSources &sources)
             c->kvTransferConfig["kv_connector"] = "LLMDataDistCMgrConnector";
             c->kvTransferConfig["kv_connector_module_path"] = "vllm_ascend.distributed.llmdatadist_c_mgr_connector";
         }
+    }
+
+    // v0.9.1 templates hard-code TP so that the node's engines fill its NPUs (seed 000: 16 / 2 = 8 on P, 1 on D).
+    for (int n = 0; n < profile.nodes.size(); ++n) {
+        if (!tpFromTemplate.contains(n))
+            continue;
+        Node &node = profile.nodes[n];
+        EngineGroup &g = node.engineGroups.first();
+        g.tpSize = qMax(1, node.npuCount / qMax(1, g.dpSizeLocal));
+        result.warnings.append(QStringLiteral("launcher for %1: v0.9.1 launchers do not pass the TP size "
+                                              "(run_dp_template.sh hard-codes it); assumed TP %2 = %3 NPUs / %4 "
+                                              "engines (add tp_size=N to the launcher parameters to override)")
+                                   .arg(node.address)
+                                   .arg(g.tpSize)
+                                   .arg(node.npuCount)
+                                   .arg(g.dpSizeLocal));
     }
 
     // Assumed DP layout: each node its own DP group, TP filling the node's NPUs.

@@ -42,6 +42,9 @@ struct LauncherParameters {
     std::optional<Role> role;
     LaunchFlavor flavor = LaunchFlavor::V091;
     EngineGroup group;
+    // v0.9.1 launchers do not pass the TP size (run_dp_template.sh hard-codes it) unless `tp_size` is given;
+    // main's --tp-size defaults to 1 like launch_online_dp.py.
+    bool tpSizeGiven = false;
 };
 bool parseLauncherParameters(const QString &spec, LauncherParameters *out, QString *error);
 

@@ -254,31 +254,34 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
                         .arg(first.dpSize)
                         .arg(nodeNames.join(QStringLiteral(", ")))
                         .arg(localSum));
-        QList<QList<int>> owners(first.dpSize);
+        QList<QList<Member>> owners(first.dpSize);
         for (const Member &m : members) {
             const EngineGroup &group = profile.nodes.at(m.node).engineGroups.at(m.group);
             for (int r = group.dpRankStart; r < group.dpRankStart + group.dpSizeLocal; ++r) {
                 if (r >= 0 && r < first.dpSize)
-                    owners[r].append(m.node);
+                    owners[r].append(m);
             }
         }
         QList<int> missing;
         QMap<QString, QList<int>> overlaps;
+        QHash<QString, QString> overlapPointer; // the later claimant's dp_rank_start: the value to change
         for (int r = 0; r < first.dpSize; ++r) {
             if (owners.at(r).isEmpty())
                 missing.append(r);
             else if (owners.at(r).size() > 1) {
                 QStringList who;
-                for (int node : owners.at(r))
-                    who.append(profile.nodes.at(node).name);
-                overlaps[who.join(QStringLiteral(" and "))].append(r);
+                for (const Member &m : owners.at(r))
+                    who.append(profile.nodes.at(m.node).name);
+                const QString key = who.join(QStringLiteral(" and "));
+                overlaps[key].append(r);
+                overlapPointer.insert(key, groupPointer(owners.at(r).last().node, owners.at(r).last().group));
             }
         }
         if (!missing.isEmpty())
             c.error(firstPointer + QLatin1String("/dp_rank_start"),
                     QStringLiteral("%1: no engine has DP rank %2").arg(label, rangesText(missing)));
         for (auto o = overlaps.cbegin(); o != overlaps.cend(); ++o)
-            c.error(firstPointer + QLatin1String("/dp_rank_start"),
+            c.error(overlapPointer.value(o.key()) + QLatin1String("/dp_rank_start"),
                     QStringLiteral("%1: DP rank %2 is claimed by %3").arg(label, rangesText(o.value()), o.key()));
     }
 
