@@ -96,7 +96,18 @@ SimProxy::SimProxy(ProxyOptions options, QObject *parent)
     }
 }
 
-SimProxy::~SimProxy() = default;
+SimProxy::~SimProxy()
+{
+    // Children use m_scheduler and m_log: end them while the members still exist (QObject would
+    // delete them only after the members are gone). Relays first, then the server (whose closing
+    // sockets would otherwise report clientGone to them), then the listener.
+    qDeleteAll(findChildren<CompletionRelay *>(Qt::FindDirectChildrenOnly));
+    delete m_server;
+    m_server = nullptr;
+    delete m_listener;
+    m_listener = nullptr;
+    qDeleteAll(findChildren<BackendCall *>(Qt::FindDirectChildrenOnly));
+}
 
 bool SimProxy::listen(QString *error)
 {
@@ -129,12 +140,13 @@ bool SimProxy::listen(QString *error)
 
 quint16 SimProxy::port() const
 {
-    return m_server->port();
+    return m_server ? m_server->port() : 0;
 }
 
 void SimProxy::close()
 {
-    m_server->close();
+    if (m_server)
+        m_server->close();
 }
 
 bool SimProxy::isListenerAlive() const
