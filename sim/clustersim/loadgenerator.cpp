@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "clustersim/loadgenerator.h"
+
+#include <QTcpSocket>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace pd::sim {
+
+namespace {
+
+// Lognormal with the given mean and standard deviation, clipped.
+int lognormal(std::mt19937_64 &random, double mean, double sd, int lo, int hi)
+{
+    const double sigma2 = std::log(1.0 + (sd * sd) / (mean * mean));
+    const double mu = std::log(mean) - sigma2 / 2.0;
+    std::lognormal_distribution<double> d(mu, std::sqrt(sigma2));
+    return std::clamp(int(std::lround(d(random))), lo, hi);
+}
+
+} // namespace
+
+LoadGenerator::LoadGenerator(QHostAddress proxyHost, quint16 proxyPort, QString model, int maxModelLen, quint64 seed,
+                             QObject *parent)
+    : QObject(parent)
+    , m_host(std::move(proxyHost))
+    , m_port(proxyPort)
+    , m_model(std::move(model))
+    , m_maxModelLen(maxModelLen)
+    , m_random(seed)
+{
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, &LoadGenerator::arrive);
+}
+
+void LoadGenerator::setRate(double requestsPerSecond)
+{
+    m_rate = std::max(0.0, requestsPerSecond);
+    m_timer.stop();
+    if (m_rate > 0)
+        scheduleNext();
+}
+
+void LoadGenerator::scheduleNext()
+{
+    std::exponential_distribution<double> gap(m_rate);
+    m_timer.start(int(std::min(gap(m_random) * 1000.0, 3.6e6)));
+}
+
+void LoadGenerator::arrive()
+{
+    if (m_stats.inFlight >= m_maxInFlight)
+        ++m_stats.skipped;
+    else
+        send();
+    scheduleNext();
+}
+
+void LoadGenerator::send()
+{
+    const int promptTokens = lognormal(m_random, 3500, 1000, 256, std::min(7000, m_maxModelLen - 64));
+    const int maxTokens = lognormal(m_random, 1100, 500, 32, std::max(32, m_maxModelLen - promptTokens - 1));
+    // About 4 bytes per token; random letters so that prefix caching does not fold requests together.
+    std::string prompt(std::size_t(promptTokens) * 4, ' ');
+    std::uniform_int_distribution<int> letter('a', 'z');
+    for (std::size_t i = 0; i < prompt.size(); ++i)
+        prompt[i] = (i % 5 == 4) ? ' ' : char(letter(m_random));
+    const nlohmann::json body{{"model", m_model.toStdString()}, {"prompt", prompt}, {"max_tokens", maxTokens},
+                              {"stream", false}};
+    const QByteArray payload = QByteArray::fromStdString(body.dump());
+    QByteArray request = "POST /v1/completions HTTP/1.1\r\nHost: " + m_host.toString().toLatin1() + ':' +
+                         QByteArray::number(m_port) + "\r\nContent-Type: application/json\r\nContent-Length: " +
+                         QByteArray::number(payload.size()) + "\r\nConnection: close\r\n\r\n" + payload;
+
+    auto *socket = new QTcpSocket(this);
+    auto *response = new QByteArray();
+    ++m_stats.sent;
+    ++m_stats.inFlight;
+    connect(socket, &QTcpSocket::connected, socket, [socket, request] { socket->write(request); });
+    connect(socket, &QTcpSocket::readyRead, socket, [socket, response] { response->append(socket->readAll()); });
+    auto finish = [this, socket, response] {
+        if (socket->property("done").toBool())
+            return;
+        socket->setProperty("done", true);
+        response->append(socket->readAll());
+        --m_stats.inFlight;
+        const qsizetype headerEnd = response->indexOf("\r\n\r\n");
+        if (!response->startsWith("HTTP/1.1 200") || headerEnd < 0) {
+            ++m_stats.failed;
+        } else {
+            // Chunked or not, a body without any JSON object is the proxy's empty 200.
+            if (response->indexOf('{', headerEnd) < 0)
+                ++m_stats.emptyOk;
+            else
+                ++m_stats.succeeded;
+        }
+        delete response;
+        socket->deleteLater();
+    };
+    connect(socket, &QTcpSocket::disconnected, this, finish);
+    connect(socket, &QTcpSocket::errorOccurred, this, [finish](QAbstractSocket::SocketError e) {
+        if (e != QAbstractSocket::RemoteHostClosedError)
+            finish();
+    });
+    socket->connectToHost(m_host, m_port);
+}
+
+} // namespace pd::sim

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+#include "clustersim/simcluster.h"
+
+#include "clustersim/loadgenerator.h"
+#include "proxy/simproxy.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QMetaObject>
+
+namespace pd::sim {
+
+using json = nlohmann::json;
+
+namespace {
+
+QString statusName(SimEngine::Status status)
+{
+    switch (status) {
+    case SimEngine::Status::Stopped: return QStringLiteral("stopped");
+    case SimEngine::Status::Starting: return QStringLiteral("starting");
+    case SimEngine::Status::Ready: return QStringLiteral("ready");
+    case SimEngine::Status::Draining: return QStringLiteral("draining");
+    case SimEngine::Status::Crashed: return QStringLiteral("crashed");
+    }
+    return QStringLiteral("unknown");
+}
+
+BackendAddress backend(const QString &hostPort)
+{
+    const qsizetype colon = hostPort.lastIndexOf(QLatin1Char(':'));
+    return {hostPort.left(colon), hostPort.mid(colon + 1).toInt()};
+}
+
+void reply(const HttpResponderPtr &responder, int status, const json &body)
+{
+    responder->respond(status, "application/json", QByteArray::fromStdString(body.dump()));
+}
+
+} // namespace
+
+SimCluster::SimCluster(ClusterOptions options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_addresses(m_options.profile, m_options.loopback)
+{
+    m_control.setHandler([this](const HttpRequest &r, const HttpResponderPtr &p) { handleControl(r, p); });
+}
+
+SimCluster::~SimCluster()
+{
+    shutdown();
+}
+
+bool SimCluster::start(QString *error)
+{
+    const pd::Profile &profile = m_options.profile;
+    const QList<pd::Engine> engines = profile.engines();
+    const int shardCount = m_options.threads > 0 ? m_options.threads
+                                                 : std::clamp(int((engines.size() + 63) / 64), 1, 16);
+    QList<QList<EngineOptions>> shardOptions(shardCount);
+    QList<QList<int>> shardIndexes(shardCount);
+    for (qsizetype i = 0; i < engines.size(); ++i) {
+        const pd::Engine &e = engines.at(i);
+        const pd::Node &node = profile.nodes.at(e.nodeIndex);
+        const pd::RoleConfig &role = profile.roleConfig(e.role);
+        EngineOptions o;
+        o.role = e.role == pd::Role::Prefill ? EngineRole::Prefill : EngineRole::Decode;
+        o.model = role.servedModelName.isEmpty() ? QStringLiteral("deepseek_r1") : role.servedModelName;
+        o.modelPath = role.modelPath;
+        o.dpRank = e.dpRank;
+        o.host = QHostAddress(m_addresses.nodeHost(e.nodeIndex));
+        o.port = quint16(e.port);
+        o.maxNumSeqs = role.maxNumSeqs;
+        o.maxNumBatchedTokens = role.maxNumBatchedTokens;
+        o.maxModelLen = role.maxModelLen;
+        o.flavor = m_options.flavor;
+        o.startupSeconds = m_options.startupSeconds;
+        o.timeScale = m_options.timeScale;
+        o.timing.jitter = m_options.jitter;
+        o.seed = m_options.seed * 1000003u + quint64(i) + 1;
+        if (const int kv = role.kvPort(); kv > 0)
+            o.kvPort = quint16(kv);
+        const int shard = int(i % shardCount);
+        shardOptions[shard].append(o);
+        shardIndexes[shard].append(int(i));
+        m_engines.append({QStringLiteral("%1:%2").arg(m_addresses.nodeHost(e.nodeIndex)).arg(e.port), e.id(), node.name,
+                          o.role, e.dpRank, shard});
+    }
+    m_isReady = QList<bool>(engines.size(), false);
+
+    if (!startProxy(error))
+        return false;
+    if (!m_control.listen(QHostAddress(m_addresses.proxyHost()), m_options.controlPort)) {
+        *error = QStringLiteral("control API: cannot listen on %1:%2: %3")
+                     .arg(m_addresses.proxyHost()).arg(m_options.controlPort).arg(m_control.errorString());
+        return false;
+    }
+
+    for (int s = 0; s < shardCount; ++s) {
+        auto *thread = new QThread(this);
+        thread->setObjectName(QStringLiteral("engines-%1").arg(s));
+        auto *shard = new EngineShard(shardOptions.at(s), shardIndexes.at(s));
+        shard->moveToThread(thread);
+        connect(thread, &QThread::finished, shard, &QObject::deleteLater);
+        connect(shard, &EngineShard::engineReady, this, [this](int index) {
+            if (!m_isReady.at(index)) {
+                m_isReady[index] = true;
+                ++m_ready;
+            }
+            checkReady();
+        });
+        connect(shard, &EngineShard::engineStopped, this, [this](int index) {
+            if (m_isReady.at(index)) {
+                m_isReady[index] = false;
+                --m_ready;
+            }
+        });
+        connect(shard, &EngineShard::engineFailed, this, [this](int index, const QString &reason) {
+            Q_EMIT message(QStringLiteral("engine %1: %2").arg(m_engines.at(index).listenId, reason));
+        });
+        thread->start();
+        m_threads.append(thread);
+        m_shards.append(shard);
+        QMetaObject::invokeMethod(shard, &EngineShard::startAll, Qt::QueuedConnection);
+    }
+
+    if (m_options.loadRps > 0) {
+        const pd::RoleConfig &decode = profile.decode;
+        m_load = new LoadGenerator(QHostAddress(m_addresses.proxyHost()), quint16(profile.proxy.port),
+                                   decode.servedModelName.isEmpty() ? QStringLiteral("deepseek_r1") : decode.servedModelName,
+                                   std::min(profile.prefill.maxModelLen, decode.maxModelLen), m_options.seed, this);
+        m_load->setMaxInFlight(m_options.loadMaxInFlight);
+    }
+    checkReady();
+    return true;
+}
+
+bool SimCluster::startProxy(QString *error)
+{
+    const pd::Profile &profile = m_options.profile;
+    ProxyOptions p;
+    p.host = m_addresses.proxyHost();
+    p.port = profile.proxy.port;
+    for (const QString &id : profile.proxyInstances(pd::Role::Prefill))
+        p.prefillers.append(backend(m_addresses.mapInstance(id)));
+    for (const QString &id : profile.proxyInstances(pd::Role::Decode))
+        p.decoders.append(backend(m_addresses.mapInstance(id)));
+    p.maxRetries = profile.proxy.maxRetries;
+    p.retryDelay = profile.proxy.retryDelay;
+    p.maxWaitingRetries = profile.proxy.maxWaitingRetries;
+    p.waitingRetryInterval = m_options.waitingRetryInterval.value_or(profile.proxy.waitingRetryInterval);
+    p.workers = profile.proxy.workers;
+    p.generation = profile.proxy.generation == pd::ProxyGeneration::V091Dev ? ProxyGeneration::V091Dev
+                                                                           : ProxyGeneration::Main;
+    m_proxyOptions = p;
+    m_proxy = std::make_unique<SimProxy>(p);
+    connect(m_proxy.get(), &SimProxy::output, this, [this](ProxyStream, const QString &line) { Q_EMIT message(QStringLiteral("proxy: ") + line); });
+    QString why;
+    if (!m_proxy->listen(&why)) {
+        *error = QStringLiteral("proxy: %1").arg(why);
+        m_proxy.reset();
+        return false;
+    }
+    return true;
+}
+
+void SimCluster::checkReady()
+{
+    if (m_announced || m_ready < m_engines.size() || !m_proxy)
+        return;
+    m_announced = true;
+    if (m_load)
+        m_load->setRate(m_options.loadRps);
+    Q_EMIT ready(proxyAddress(), int(m_engines.size()));
+}
+
+void SimCluster::shutdown()
+{
+    if (m_load)
+        m_load->setRate(0);
+    m_control.close();
+    if (m_proxy)
+        m_proxy->close();
+    for (QThread *thread : std::as_const(m_threads)) {
+        thread->quit();
+        thread->wait();
+    }
+    qDeleteAll(m_threads);
+    m_threads.clear();
+    m_shards.clear(); // deleted in their threads on finished
+}
+
+QString SimCluster::proxyAddress() const
+{
+    return QStringLiteral("%1:%2").arg(m_addresses.proxyHost()).arg(m_options.profile.proxy.port);
+}
+
+quint16 SimCluster::controlPort() const
+{
+    return m_control.port();
+}
+
+QList<EngineSnapshot> SimCluster::snapshot() const
+{
+    QList<EngineSnapshot> all;
+    for (EngineShard *shard : m_shards) {
+        QList<EngineSnapshot> part;
+        QMetaObject::invokeMethod(shard, [shard, &part] { part = shard->snapshot(); }, Qt::BlockingQueuedConnection);
+        all.append(part);
+    }
+    std::sort(all.begin(), all.end(), [](const EngineSnapshot &a, const EngineSnapshot &b) { return a.index < b.index; });
+    return all;
+}
+
+QByteArray SimCluster::stateJson() const
+{
+    json engines = json::array();
+    const QList<EngineSnapshot> snaps = snapshot();
+    for (const EngineSnapshot &s : snaps) {
+        const ClusterEngine &e = m_engines.at(s.index);
+        engines.push_back({{"id", e.listenId.toStdString()},
+                           {"profile_id", e.profileId.toStdString()},
+                           {"node", e.node.toStdString()},
+                           {"role", engineRoleName(e.role).toStdString()},
+                           {"dp_rank", e.dpRank},
+                           {"status", statusName(s.status).toStdString()},
+                           {"fault", faultKindName(s.state.fault).toStdString()},
+                           {"running", s.state.running},
+                           {"waiting", s.state.waiting},
+                           {"finished", s.state.finished},
+                           {"generation_tokens", s.state.generationTokens}});
+    }
+    json root{{"proxy", proxyAddress().toStdString()},
+              {"proxy_running", m_proxy != nullptr},
+              {"ready", m_announced},
+              {"engines", engines}};
+    if (m_load) {
+        const LoadStats &l = m_load->stats();
+        root["load"] = {{"rps", m_load->rate()}, {"sent", l.sent}, {"succeeded", l.succeeded}, {"failed", l.failed},
+                        {"empty_ok", l.emptyOk}, {"skipped", l.skipped}, {"in_flight", l.inFlight}};
+    }
+    return QByteArray::fromStdString(root.dump());
+}
+
+QList<int> SimCluster::select(const QByteArray &body, QString *error) const
+{
+    const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+    if (!j.is_object()) {
+        *error = QStringLiteral("expected a JSON object");
+        return {};
+    }
+    QList<int> indexes;
+    if (j.value("all", false)) {
+        for (int i = 0; i < m_engines.size(); ++i)
+            indexes.append(i);
+        return indexes;
+    }
+    if (j.contains("node") && j["node"].is_string()) {
+        const QString node = QString::fromStdString(j["node"].get<std::string>());
+        for (int i = 0; i < m_engines.size(); ++i)
+            if (m_engines.at(i).node == node)
+                indexes.append(i);
+        if (indexes.isEmpty())
+            *error = QStringLiteral("no node \"%1\"").arg(node);
+        return indexes;
+    }
+    if (!j.contains("engines") || !j["engines"].is_array()) {
+        *error = QStringLiteral("give \"engines\": [\"host:port\", ...], \"node\": NAME or \"all\": true");
+        return {};
+    }
+    for (const json &item : j["engines"]) {
+        const QString id = item.is_string() ? QString::fromStdString(item.get<std::string>()) : QString();
+        int found = -1;
+        for (int i = 0; i < m_engines.size(); ++i)
+            if (m_engines.at(i).listenId == id || m_engines.at(i).profileId == id)
+                found = i;
+        if (found < 0) {
+            *error = QStringLiteral("no engine \"%1\"").arg(id);
+            return {};
+        }
+        indexes.append(found);
+    }
+    return indexes;
+}
+
+void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPtr &responder)
+{
+    const QByteArray &path = request.path;
+    if (request.method == "GET" && path == "/cluster") {
+        responder->respond(200, "application/json", stateJson());
+        return;
+    }
+    if (request.method != "POST") {
+        reply(responder, 404, {{"detail", "Not Found"}});
+        return;
+    }
+    if (path == "/cluster/proxy/stop") {
+        if (m_proxy) {
+            m_proxy->close();
+            m_proxy.reset();
+        }
+        reply(responder, 200, {{"proxy_running", false}});
+        return;
+    }
+    if (path == "/cluster/proxy/start") {
+        QString error;
+        if (!m_proxy && !startProxy(&error)) {
+            reply(responder, 500, {{"error", error.toStdString()}});
+            return;
+        }
+        reply(responder, 200, {{"proxy_running", true}});
+        return;
+    }
+    if (path == "/cluster/load") {
+        const json j = json::parse(request.body.constData(), request.body.constData() + request.body.size(), nullptr, false);
+        if (!j.is_object() || !j.contains("rps") || !j["rps"].is_number() || j["rps"].get<double>() < 0) {
+            reply(responder, 400, {{"error", "expected {\"rps\": number >= 0}"}});
+            return;
+        }
+        if (!m_load) {
+            const pd::Profile &profile = m_options.profile;
+            m_load = new LoadGenerator(QHostAddress(m_addresses.proxyHost()), quint16(profile.proxy.port),
+                                       profile.decode.servedModelName.isEmpty() ? QStringLiteral("deepseek_r1")
+                                                                                : profile.decode.servedModelName,
+                                       std::min(profile.prefill.maxModelLen, profile.decode.maxModelLen),
+                                       m_options.seed, this);
+            m_load->setMaxInFlight(m_options.loadMaxInFlight);
+        }
+        m_load->setRate(j["rps"].get<double>());
+        reply(responder, 200, {{"rps", m_load->rate()}});
+        return;
+    }
+    const bool doStart = path == "/cluster/engines/start";
+    const bool doStop = path == "/cluster/engines/stop";
+    const bool doFault = path == "/cluster/engines/fault";
+    if (!doStart && !doStop && !doFault) {
+        reply(responder, 404, {{"detail", "Not Found"}});
+        return;
+    }
+    QString error;
+    const QList<int> indexes = select(request.body, &error);
+    if (!error.isEmpty()) {
+        reply(responder, 400, {{"error", error.toStdString()}});
+        return;
+    }
+    FaultKind kind = FaultKind::None;
+    int ms = 0;
+    if (doFault) {
+        const json j = json::parse(request.body.constData(), request.body.constData() + request.body.size(), nullptr, false);
+        const auto parsed = j.contains("kind") && j["kind"].is_string()
+                                ? faultKindFromName(QString::fromStdString(j["kind"].get<std::string>()))
+                                : std::nullopt;
+        if (!parsed) {
+            reply(responder, 400, {{"error", "\"kind\" must be one of none, hang, crash, http500, slow, malformed-metrics, stall"}});
+            return;
+        }
+        kind = *parsed;
+        ms = j.contains("ms") && j["ms"].is_number_integer() ? j["ms"].get<int>() : 0;
+    }
+    json changed = json::array();
+    for (const int index : indexes) {
+        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+        if (doStart)
+            QMetaObject::invokeMethod(shard, [shard, index] { shard->start(index); }, Qt::QueuedConnection);
+        else if (doStop)
+            QMetaObject::invokeMethod(shard, [shard, index] { shard->stop(index); }, Qt::QueuedConnection);
+        else
+            QMetaObject::invokeMethod(shard, [shard, index, kind, ms] { shard->setFault(index, kind, ms); }, Qt::QueuedConnection);
+        changed.push_back(m_engines.at(index).listenId.toStdString());
+    }
+    reply(responder, 200, {{"engines", changed}});
+}
+
+} // namespace pd::sim

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "clustersim/clusteroptions.h"
+#include "clustersim/engineshard.h"
+#include "http/httpserver.h"
+#include "proxy/proxyoptions.h"
+
+#include <QList>
+#include <QObject>
+#include <QThread>
+
+#include <memory>
+
+// Every engine and the proxy of a profile in one process (`pdsim cluster`). Engines are sharded over
+// worker threads (one Qt event loop per ~64 engines, each with one wake-up timer); the proxy, the
+// control API and the background load live in the thread that owns the SimCluster.
+//
+// Control API (HTTP, JSON) on the proxy's address, port controlPort():
+//   GET  /cluster                      proxy, load statistics, every engine with status and counters
+//   POST /cluster/engines/start        {"engines": ["host:port", ...]} | {"node": "d1"} | {"all": true}
+//   POST /cluster/engines/stop         same selection; stops like a killed process
+//   POST /cluster/engines/fault        same selection + {"kind": "stall", "ms": 0}
+//   POST /cluster/proxy/stop|start     the proxy process goes away / restarts (forgetting runtime adds)
+//   POST /cluster/load                 {"rps": 2.5}
+// "host:port" is where the engine listens (after --loopback) or its address in the profile.
+namespace pd::sim {
+
+class LoadGenerator;
+class SimProxy;
+
+struct ClusterEngine {
+    QString listenId;   // where it listens, "127.0.0.6:9000"
+    QString profileId;  // as the profile names it, "192.0.0.5:9000"
+    QString node;
+    EngineRole role = EngineRole::Decode;
+    int dpRank = 0;
+    int shard = 0;
+};
+
+class SimCluster final : public QObject {
+    Q_OBJECT
+public:
+    explicit SimCluster(ClusterOptions options, QObject *parent = nullptr);
+    ~SimCluster() override;
+
+    bool start(QString *error);
+    void shutdown();
+
+    const QList<ClusterEngine> &engines() const { return m_engines; }
+    QString proxyAddress() const;        // "host:port"
+    quint16 controlPort() const;
+    int readyEngines() const { return m_ready; }
+    bool isReady() const { return m_announced; }
+    // Thread-safe reads of the engines (blocks briefly on each worker thread).
+    QList<EngineSnapshot> snapshot() const;
+
+Q_SIGNALS:
+    void ready(const QString &proxyAddress, int engines);
+    void message(const QString &line);
+
+private:
+    void handleControl(const HttpRequest &request, const HttpResponderPtr &responder);
+    QList<int> select(const QByteArray &body, QString *error) const;
+    bool startProxy(QString *error);
+    void checkReady();
+    QByteArray stateJson() const;
+
+    ClusterOptions m_options;
+    AddressMap m_addresses;
+    QList<ClusterEngine> m_engines;
+    QList<QThread *> m_threads;
+    QList<EngineShard *> m_shards;
+    std::unique_ptr<SimProxy> m_proxy;
+    ProxyOptions m_proxyOptions;
+    HttpServer m_control;
+    LoadGenerator *m_load = nullptr;
+    QList<bool> m_isReady;
+    int m_ready = 0;
+    bool m_announced = false;
+};
+
+} // namespace pd::sim
