@@ -270,6 +270,16 @@ void MainWindow::showProxyHealth(const ProxyHealth &health)
     }
 }
 
+void MainWindow::showNote(const QString &text)
+{
+    statusBar()->showMessage(text, 15000);
+}
+
+void MainWindow::showError(const QString &title, const QStringList &details)
+{
+    m_banner->showMessage(title, details);
+}
+
 QString MainWindow::proxyStatusText() const
 {
     return m_proxyLabel->text();

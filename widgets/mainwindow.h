@@ -38,6 +38,9 @@ public:
     // The status bar's proxy section: reachable with its counts, or why not.
     void showProxyHealth(const ProxyHealth &health);
     QString proxyStatusText() const;
+    // A transient line in the status bar, and the inline error banner.
+    void showNote(const QString &text);
+    void showError(const QString &title, const QStringList &details);
 
 private:
     void createMenus();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The composition root: builds the store and the window, wires them, and owns shutdown.
 #include "consoleoptions.h"
+#include "democluster.h"
 
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
@@ -54,9 +55,25 @@ int main(int argc, char *argv[])
         proxyPoller.setTarget(url);
     });
     proxyPoller.start();
-    if (options->demo)
-        window.openProfile(QStringLiteral(":/profiles/demo-loopback.json"));
-    else if (!options->profilePath.isEmpty())
+    DemoCluster demo;
+    if (options->demo) {
+        QString error;
+        if (demo.start(QStringLiteral(":/profiles/demo-loopback.json"), &error)) {
+            window.openProfile(demo.profilePath());
+            window.showNote(QObject::tr("Starting the simulated cluster (pdsim)…"));
+            QObject::connect(&demo, &DemoCluster::ready, &window, [&window](const QString &proxy, int engines) {
+                window.showNote(QObject::tr("Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s")
+                                    .arg(engines)
+                                    .arg(proxy));
+            });
+            QObject::connect(&demo, &DemoCluster::failed, &window, [&window](const QString &reason) {
+                window.showError(QObject::tr("The demo cluster stopped"), {reason});
+            });
+        } else {
+            window.openProfile(QStringLiteral(":/profiles/demo-loopback.json"));
+            window.showError(QObject::tr("The demo cluster could not start; showing its profile only"), {error});
+        }
+    } else if (!options->profilePath.isEmpty())
         window.openProfile(options->profilePath);
     window.show();
 

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#include "democluster.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+DemoCluster::DemoCluster(QObject *parent)
+    : QObject(parent)
+{
+    m_process.setProcessChannelMode(QProcess::SeparateChannels);
+    connect(&m_process, &QProcess::readyReadStandardOutput, this, [this] {
+        m_stdout += m_process.readAllStandardOutput();
+        qsizetype end;
+        while ((end = m_stdout.indexOf('\n')) >= 0) {
+            const QByteArray line = m_stdout.left(end).trimmed();
+            m_stdout.remove(0, end + 1);
+            if (!line.startsWith("ready "))
+                continue;
+            QString proxy;
+            int engines = 0;
+            for (const QByteArray &word : line.split(' ')) {
+                if (word.startsWith("proxy="))
+                    proxy = QString::fromLatin1(word.mid(6));
+                else if (word.startsWith("engines="))
+                    engines = word.mid(8).toInt();
+            }
+            Q_EMIT ready(proxy, engines);
+        }
+    });
+    connect(&m_process, &QProcess::readyReadStandardError, this, [this] {
+        m_stderrTail += m_process.readAllStandardError();
+        if (m_stderrTail.size() > 4096)
+            m_stderrTail = m_stderrTail.right(4096);
+    });
+    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        if (status == QProcess::CrashExit || code != 0) {
+            const QString tail = QString::fromUtf8(m_stderrTail).trimmed().section(QLatin1Char('\n'), -3);
+            Q_EMIT failed(tr("the simulated cluster exited (status %1): %2").arg(code).arg(tail));
+        }
+    });
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            Q_EMIT failed(tr("cannot start pdsim: %1").arg(m_process.errorString()));
+    });
+}
+
+DemoCluster::~DemoCluster()
+{
+    stop();
+}
+
+QString DemoCluster::findPdsim()
+{
+    const QString here = QCoreApplication::applicationDirPath();
+    const QStringList candidates{here + QStringLiteral("/pdsim"), here + QStringLiteral("/../../sim/pdsim")};
+    for (const QString &candidate : candidates) {
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    }
+    return QStandardPaths::findExecutable(QStringLiteral("pdsim"));
+}
+
+bool DemoCluster::start(const QString &profileResource, QString *error)
+{
+    const QString pdsim = findPdsim();
+    if (pdsim.isEmpty()) {
+        *error = tr("pdsim was not found next to pdconsole, in the build tree, or on PATH");
+        return false;
+    }
+    if (!m_dir.isValid()) {
+        *error = tr("cannot create a temporary directory: %1").arg(m_dir.errorString());
+        return false;
+    }
+    m_profilePath = m_dir.filePath(QFileInfo(profileResource).fileName());
+    QFile::remove(m_profilePath);
+    if (!QFile::copy(profileResource, m_profilePath)) {
+        *error = tr("cannot write %1").arg(m_profilePath);
+        return false;
+    }
+    // Five times real time: a 3.5k-token request with 1.1k output finishes in ~10 s, ratios unchanged.
+    m_process.start(pdsim, {QStringLiteral("cluster"), QStringLiteral("--profile"), m_profilePath,
+                            QStringLiteral("--time-scale"), QStringLiteral("5"), QStringLiteral("--load"),
+                            QStringLiteral("4"), QStringLiteral("--waiting-retry-interval"), QStringLiteral("1")});
+    return true;
+}
+
+void DemoCluster::stop()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_process.terminate();
+    if (!m_process.waitForFinished(3000)) {
+        m_process.kill();
+        m_process.waitForFinished(1000);
+    }
+}
