@@ -229,6 +229,9 @@ void TestSimProxyRouting::clientAbortReleases()
     startProxy({engine(QStringLiteral("p1"))}, {d1});
     QNetworkReply *reply = startPost(QStringLiteral("/v1/completions"), R"({"prompt":"x","max_tokens":4,"stream":true})");
     QTRY_COMPARE(d1->completions(), 1);
+    // Relayed as it arrives: the first event reaches the client while the decoder holds the rest.
+    QTRY_VERIFY(reply->bytesAvailable() > 0);
+    QCOMPARE(reply->readAll(), QByteArray("data: {\"id\":\"cmpl-d\",\"choices\":[{\"index\":0,\"text\":\"w0@d1\"}]}\n\n"));
     QCOMPARE(healthInt("request_num"), 1);
     reply->abort();
     reply->deleteLater();
