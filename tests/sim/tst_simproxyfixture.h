@@ -23,7 +23,7 @@ namespace pd::sim::test {
 // with kv_transfer_params and decode requests with words labelled by the engine's name.
 class FakeEngine final : public QObject {
 public:
-    enum class Mode { Ok, Status400, Status500, ErrorEvent, DropMidStream };
+    enum class Mode { Ok, Status400, Status500, ErrorEvent, DropMidStream, Hang };
 
     explicit FakeEngine(QString name, QObject *parent = nullptr)
         : QObject(parent), m_name(std::move(name)), m_server(new HttpServer(this))
@@ -74,6 +74,10 @@ private:
             return;
         }
         m_completions << request;
+        if (mode == Mode::Hang) {
+            m_hung << responder; // accepted, never answered
+            return;
+        }
         if (mode == Mode::Status400 || mode == Mode::Status500) {
             const int status = mode == Mode::Status400 ? 400 : 500;
             responder->respond(status, "application/json",
@@ -141,6 +145,7 @@ private:
     HttpServer *m_server;
     QList<HttpRequest> m_completions;
     QList<std::function<void()>> m_held;
+    QList<HttpResponderPtr> m_hung;
     int m_models = 0;
     quint16 m_port = 0;
 };

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void decoderDiesMidStream();
     void prefillErrors();
     void clientAbortReleases();
+    void hungBackendHangsClient();
 };
 
 void TestSimProxyRouting::routingAndBodies()
@@ -237,6 +238,31 @@ void TestSimProxyRouting::clientAbortReleases()
     reply->deleteLater();
     QTRY_COMPARE(healthInt("request_num"), 0);
     d1->release();
+}
+
+void TestSimProxyRouting::hungBackendHangsClient()
+{
+    FakeEngine *p1 = engine(QStringLiteral("p1"));
+    p1->mode = FakeEngine::Mode::Hang;
+    startProxy({p1}, {engine(QStringLiteral("d1"))});
+    // No backend timeout (§8.10): the client waits as long as the prefiller does.
+    QNetworkReply *reply = startPost(QStringLiteral("/v1/completions"), R"({"prompt":"x"})");
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    QVERIFY(!finished.wait(1500));
+    QCOMPARE(healthInt("request_num"), 1);
+    reply->abort();
+    reply->deleteLater();
+    QTRY_COMPARE(healthInt("request_num"), 0);
+
+    // --backend-timeout turns the defect off: each attempt times out, then 500 text.
+    FakeEngine *p2 = engine(QStringLiteral("p2"));
+    p2->mode = FakeEngine::Mode::Hang;
+    startProxy({p2}, {engine(QStringLiteral("d2"))},
+               {QStringLiteral("--backend-timeout"), QStringLiteral("0.2"), QStringLiteral("--max-retries"), QStringLiteral("2")});
+    const Reply r = post(QStringLiteral("/v1/completions"), R"({"prompt":"x"})");
+    QCOMPARE(r.status, 500);
+    QCOMPARE(r.body, QByteArray("Internal Server Error"));
+    QCOMPARE(p2->completions(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestSimProxyRouting)
