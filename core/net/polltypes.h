@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "metrics/enginemetrics.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <functional>
+#include <optional>
+#include <string_view>
+
+// What the engine poller is given and what it hands back, one batch per round.
+namespace pd {
+
+struct PollTarget {
+    int engine = 0;        // index in the profile's engine list
+    QByteArray host;       // IPv4, IPv6 literal or name
+    quint16 port = 0;
+};
+
+// How one engine answered in one poll.
+enum class PollStatus {
+    Ok,           // /metrics 200 and parsed
+    Refused,      // nothing listens (not started, crashed, loading weights)
+    Timeout,      // no complete answer in time (hung engine, overloaded host)
+    HttpError,    // /metrics answered a status other than 200
+    Malformed,    // /metrics 200 but the body did not parse
+    Failed,       // any other transport error
+};
+
+struct PollOutcome {
+    int engine = 0;
+    PollStatus status = PollStatus::Failed;
+    int httpStatus = 0;             // of /metrics
+    int healthStatus = 0;           // of /health: 200 healthy, 500/503 dead, 0 no answer
+    QString error;                  // empty when Ok
+    double latencyMs = 0;           // /metrics request time
+    qint64 finishedAtMs = 0;        // poller clock (ms since the poller started)
+    qint64 bodyBytes = 0;
+    std::optional<EngineMetrics> metrics;
+};
+
+struct PollBatch {
+    quint64 generation = 0;         // targets generation; batches of older generations are stale
+    qint64 roundAtMs = 0;           // poller clock when the batch was cut
+    QList<PollOutcome> outcomes;    // the engines that finished a poll since the previous batch
+};
+
+// Turns a /metrics body into EngineMetrics on the poller thread. Returns false with *error (line and
+// column) when the body is malformed.
+using MetricsBodyParser = std::function<bool(std::string_view body, EngineMetrics *out, QString *error)>;
+
+QString pollStatusName(PollStatus status);
+
+} // namespace pd
+
+Q_DECLARE_METATYPE(pd::PollBatch)

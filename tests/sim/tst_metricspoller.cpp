@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// The libcurl engine poller against simulated engines on 127.0.0.1: healthy, refused, hung, failing.
+#include "engine/simengine.h"
+#include "net/metricspoller.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace pd;
+using namespace pd::sim;
+
+namespace {
+
+// Enough of a parser for the poller's own tests: the body must be a vLLM exposition.
+bool findRunning(std::string_view body, EngineMetrics *out, QString *error)
+{
+    const std::string_view key = "vllm:num_requests_running{";
+    const auto at = body.find(key);
+    if (at == std::string_view::npos) {
+        *error = QStringLiteral("no vllm:num_requests_running");
+        return false;
+    }
+    const auto space = body.find(' ', at);
+    out->running = std::stod(std::string(body.substr(space + 1, body.find('\n', space) - space - 1)));
+    return true;
+}
+
+} // namespace
+
+class TestMetricsPoller : public QObject {
+    Q_OBJECT
+
+private:
+    std::vector<std::unique_ptr<SimEngine>> m_engines;
+
+    SimEngine *startEngine()
+    {
+        EngineOptions o;
+        o.host = QHostAddress(QStringLiteral("127.0.0.1"));
+        o.port = 0;
+        auto engine = std::make_unique<SimEngine>(o);
+        if (!engine->start())
+            return nullptr;
+        m_engines.push_back(std::move(engine));
+        return m_engines.back().get();
+    }
+
+    static PollTarget target(int engine, quint16 port) { return {engine, QByteArrayLiteral("127.0.0.1"), port}; }
+
+    // Collects outcomes per engine until every listed engine has one, or the time runs out.
+    static QHash<int, PollOutcome> collect(MetricsPoller &poller, const QList<int> &engines, int timeoutMs)
+    {
+        QHash<int, PollOutcome> seen;
+        QSignalSpy spy(&poller, &MetricsPoller::batchReady);
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < timeoutMs) {
+            if (spy.isEmpty() && !spy.wait(200))
+                continue;
+            while (!spy.isEmpty()) {
+                const auto batch = spy.takeFirst().at(0).value<PollBatch>();
+                for (const PollOutcome &o : batch.outcomes)
+                    seen.insert(o.engine, o);
+            }
+            bool all = true;
+            for (int e : engines)
+                all = all && seen.contains(e);
+            if (all)
+                break;
+        }
+        return seen;
+    }
+
+private Q_SLOTS:
+    void cleanup() { m_engines.clear(); }
+
+    void pollsHealthyEnginesInBatches()
+    {
+        QList<PollTarget> targets;
+        for (int i = 0; i < 3; ++i) {
+            SimEngine *e = startEngine();
+            QVERIFY(e);
+            targets.append(target(i, e->port()));
+        }
+        MetricsPoller poller(findRunning);
+        poller.setInterval(100);
+        poller.setTargets(targets);
+        poller.start();
+        const auto seen = collect(poller, {0, 1, 2}, 5000);
+        QCOMPARE(seen.size(), 3);
+        for (const PollOutcome &o : seen) {
+            QCOMPARE(o.status, PollStatus::Ok);
+            QCOMPARE(o.httpStatus, 200);
+            QCOMPARE(o.healthStatus, 200);
+            QVERIFY(o.metrics.has_value());
+            QCOMPARE(o.metrics->running, 0.0);
+            QVERIFY(o.bodyBytes > 10000);
+        }
+        // Each target is re-armed after its reply: polls keep coming, one at a time per engine.
+        QTRY_VERIFY_WITH_TIMEOUT(poller.completedPolls() >= 12, 5000);
+        QVERIFY(poller.cpuSeconds() > 0);
+    }
+
+    void reportsRefusedHungAndFailingEngines()
+    {
+        SimEngine *healthy = startEngine();
+        SimEngine *stopped = startEngine();
+        SimEngine *hung = startEngine();
+        SimEngine *failing = startEngine();
+        QVERIFY(healthy && stopped && hung && failing);
+        const quint16 stoppedPort = stopped->port();
+        stopped->stop();
+        hung->setFault(FaultKind::Hang);
+        failing->setFault(FaultKind::Http500);
+        MetricsPoller poller(findRunning);
+        poller.setInterval(100);
+        poller.setTimeout(400);
+        poller.setTargets({target(0, healthy->port()), target(1, stoppedPort), target(2, hung->port()),
+                           target(3, failing->port())});
+        poller.start();
+        const auto seen = collect(poller, {0, 1, 2, 3}, 8000);
+        QCOMPARE(seen.value(0).status, PollStatus::Ok);
+        QCOMPARE(seen.value(1).status, PollStatus::Refused);
+        QVERIFY2(seen.value(1).error.contains(QStringLiteral("onnect")), qPrintable(seen.value(1).error));
+        QCOMPARE(seen.value(2).status, PollStatus::Timeout);
+        QVERIFY2(seen.value(2).error.contains(QStringLiteral("imeout")) || seen.value(2).error.contains(QStringLiteral("timed out")),
+                 qPrintable(seen.value(2).error));
+        QVERIFY(seen.value(2).latencyMs >= 350);
+        const PollOutcome failed = seen.value(3);
+        QVERIFY2(failed.status == PollStatus::HttpError || failed.healthStatus == 500,
+                 qPrintable(pollStatusName(failed.status) + QLatin1Char(' ') + failed.error));
+        QCOMPARE(failed.healthStatus, 500);
+    }
+
+    void aNewTargetListDropsTheOldRounds()
+    {
+        SimEngine *a = startEngine();
+        SimEngine *b = startEngine();
+        QVERIFY(a && b);
+        MetricsPoller poller(findRunning);
+        poller.setInterval(100);
+        poller.setTargets({target(7, a->port())});
+        poller.start();
+        QVERIFY(collect(poller, {7}, 5000).contains(7));
+        poller.setTargets({target(8, b->port())});
+        QSignalSpy spy(&poller, &MetricsPoller::batchReady);
+        QTRY_VERIFY_WITH_TIMEOUT(spy.size() >= 3, 5000);
+        for (const auto &args : std::as_const(spy))
+            for (const PollOutcome &o : args.at(0).value<PollBatch>().outcomes)
+                QCOMPARE(o.engine, 8);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetricsPoller)
+#include "tst_metricspoller.moc"
