@@ -10,6 +10,7 @@
 #include "models/validationissuemodel.h"
 #include "net/proxyhealth.h"
 #include "pooldelegate.h"
+#include "statusdelegate.h"
 
 #include <QAction>
 #include <QDir>
@@ -108,6 +109,7 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     m_engineView->setModel(m_engineFilter);
     m_engineView->setObjectName(QStringLiteral("engineView"));
     m_engineView->setItemDelegateForColumn(EngineTableModel::PoolColumn, new PoolDelegate(m_engineView));
+    m_engineView->setItemDelegateForColumn(EngineTableModel::StatusColumn, new StatusDelegate(m_engineView));
     m_engineView->horizontalHeader()->setStretchLastSection(true);
 
     m_issueView->setModel(m_issueModel);

@@ -5,6 +5,8 @@
 
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
+#include "metrics/metricsextractor.h"
+#include "net/metricspoller.h"
 #include "net/proxyhealthpoller.h"
 
 #include <QApplication>
@@ -55,6 +57,23 @@ int main(int argc, char *argv[])
         proxyPoller.setTarget(url);
     });
     proxyPoller.start();
+
+    // Every engine's /metrics and /health, off the GUI thread; one batch per round into the store.
+    pd::MetricsPoller enginePoller([](std::string_view body, pd::EngineMetrics *out, QString *error) {
+        const auto result = pd::MetricsExtractor::extract(body, *out);
+        if (!result.ok())
+            *error = QString::fromStdString(result.error.toString());
+        return result.ok();
+    });
+    QObject::connect(&enginePoller, &pd::MetricsPoller::batchReady, &store, &pd::ClusterStore::applyPollBatch);
+    QObject::connect(&store, &pd::ClusterStore::profileChanged, &enginePoller, [&store, &enginePoller] {
+        QList<pd::PollTarget> targets;
+        const QList<pd::Engine> &engines = store.engines();
+        for (qsizetype i = 0; i < engines.size(); ++i)
+            targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port)});
+        enginePoller.setTargets(targets);
+    });
+    enginePoller.start();
     DemoCluster demo;
     if (options->demo) {
         QString error;

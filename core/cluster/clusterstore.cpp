@@ -12,6 +12,7 @@ void ClusterStore::setProfile(const Profile &profile, const QString &path)
 {
     m_profile = profile;
     m_engines = profile.engines();
+    m_observations = QList<EngineObservation>(m_engines.size());
     m_issues = validateProfile(profile);
     m_path = path;
     m_hasProfile = true;
@@ -22,6 +23,7 @@ void ClusterStore::clear()
 {
     m_profile = Profile();
     m_engines.clear();
+    m_observations.clear();
     m_issues.clear();
     m_path.clear();
     m_hasProfile = false;
@@ -39,6 +41,35 @@ int ClusterStore::errorCount() const
 int ClusterStore::warningCount() const
 {
     return int(m_issues.size()) - errorCount();
+}
+
+} // namespace pd
+
+namespace pd {
+
+void ClusterStore::applyPollBatch(const PollBatch &batch)
+{
+    QList<int> changed;
+    changed.reserve(batch.outcomes.size());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (const PollOutcome &outcome : batch.outcomes) {
+        if (outcome.engine < 0 || outcome.engine >= m_observations.size())
+            continue;
+        EngineObservation &o = m_observations[outcome.engine];
+        o.polled = true;
+        o.last = outcome;
+        o.lastAt = now;
+        if (outcome.status == PollStatus::Ok) {
+            o.lastOkAt = now;
+            o.lastGood = outcome.metrics;
+            o.consecutiveFailures = 0;
+        } else {
+            ++o.consecutiveFailures;
+        }
+        changed.append(outcome.engine);
+    }
+    if (!changed.isEmpty())
+        Q_EMIT enginesObserved(changed);
 }
 
 } // namespace pd

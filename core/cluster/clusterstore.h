@@ -3,14 +3,30 @@
 
 #include "cluster/profile.h"
 #include "cluster/profilevalidator.h"
+#include "net/polltypes.h"
 
 #include <QObject>
+#include <QDateTime>
 #include <QString>
+
+#include <optional>
 
 // The one source of live truth on the GUI thread: the opened profile (the desired cluster), its
 // validation, and (as later parts land) what is observed of every node and engine.
 // Views and models read it and listen to its signals; services write to it.
 namespace pd {
+
+// What the console last observed of one engine over HTTP: the poller's outcome and the last good
+// metrics. Facts carry their time; the state shown to the operator is derived from them.
+struct EngineObservation {
+    bool polled = false;            // any outcome yet
+    PollOutcome last;               // the latest outcome (its metrics when it was good)
+    QDateTime lastAt;               // when the latest outcome arrived
+    QDateTime lastOkAt;             // when /metrics last parsed
+    std::optional<EngineMetrics> lastGood;
+    int consecutiveFailures = 0;
+};
+
 
 class ClusterStore final : public QObject {
     Q_OBJECT
@@ -29,13 +45,20 @@ public:
     int errorCount() const;
     int warningCount() const;
 
+    // Observed state, one entry per engine (same order as engines()).
+    const QList<EngineObservation> &observations() const { return m_observations; }
+    // Applies one poll round; emits enginesObserved once with the engines that changed.
+    void applyPollBatch(const PollBatch &batch);
+
 Q_SIGNALS:
     void profileChanged();
+    void enginesObserved(const QList<int> &engines);
 
 private:
     Profile m_profile;
     QList<Engine> m_engines;
     QList<ValidationIssue> m_issues;
+    QList<EngineObservation> m_observations;
     QString m_path;
     bool m_hasProfile = false;
 };

@@ -4,6 +4,9 @@
 #include "cluster/clusterstore.h"
 #include "models/modelroles.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace pd {
 
 EngineTableModel::EngineTableModel(ClusterStore *store, QObject *parent)
@@ -14,6 +17,69 @@ EngineTableModel::EngineTableModel(ClusterStore *store, QObject *parent)
         beginResetModel();
         endResetModel();
     });
+    connect(m_store, &ClusterStore::enginesObserved, this, &EngineTableModel::onEnginesObserved);
+}
+
+void EngineTableModel::onEnginesObserved(const QList<int> &engines)
+{
+    if (engines.isEmpty())
+        return;
+    const auto [lo, hi] = std::minmax_element(engines.begin(), engines.end());
+    // One signal for the whole span: cheaper than one per row when most rows changed.
+    Q_EMIT dataChanged(index(*lo, StatusColumn), index(*hi, KvColumn));
+}
+
+QVariant EngineTableModel::observedData(int row, int column, int role) const
+{
+    const EngineObservation &o = m_store->observations().at(row);
+    const std::optional<EngineMetrics> &m = o.lastGood;
+    const bool fresh = o.polled && o.last.status == PollStatus::Ok;
+    if (role == PollStatusRole)
+        return o.polled ? int(o.last.status) : -1;
+    if (role == HealthyRole)
+        return fresh && o.last.healthStatus == 200;
+    if (role == Qt::TextAlignmentRole)
+        return column == StatusColumn ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    if (role == Qt::ToolTipRole && column == StatusColumn && o.polled) {
+        QString tip = o.last.error.isEmpty() ? tr("/metrics %1 in %2 ms, /health %3")
+                                                    .arg(o.last.httpStatus)
+                                                    .arg(o.last.latencyMs, 0, 'f', 1)
+                                                    .arg(o.last.healthStatus)
+                                             : o.last.error;
+        if (o.lastOkAt.isValid())
+            tip += tr("\nlast good scrape %1").arg(o.lastOkAt.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
+        return tip;
+    }
+    if (role != Qt::DisplayRole && role != SortRole)
+        return {};
+    switch (column) {
+    case StatusColumn:
+        if (!o.polled)
+            return role == SortRole ? QVariant(-1) : QVariant(tr("—"));
+        if (role == SortRole)
+            return int(o.last.status);
+        if (fresh && o.last.healthStatus != 200)
+            return tr("unhealthy (/health %1)").arg(o.last.healthStatus);
+        switch (o.last.status) {
+        case PollStatus::Ok: return tr("responding");
+        case PollStatus::Refused: return tr("refused");
+        case PollStatus::Timeout: return tr("timeout");
+        case PollStatus::HttpError: return tr("HTTP %1").arg(o.last.httpStatus);
+        case PollStatus::Malformed: return tr("bad metrics");
+        case PollStatus::Failed: return tr("error");
+        }
+        return {};
+    case RunningColumn:
+        return m && !std::isnan(m->running) ? QVariant(int(m->running)) : QVariant();
+    case WaitingColumn:
+        return m && !std::isnan(m->waiting) ? QVariant(int(m->waiting)) : QVariant();
+    case KvColumn:
+        if (!m || std::isnan(m->kvUsage))
+            return {};
+        return role == SortRole ? QVariant(m->kvUsage) : QVariant(QStringLiteral("%1 %").arg(m->kvUsage * 100.0, 0, 'f', 1));
+    default:
+        return {};
+    }
 }
 
 int EngineTableModel::rowCount(const QModelIndex &parent) const
@@ -34,6 +100,8 @@ QVariant EngineTableModel::data(const QModelIndex &index, int role) const
     const Profile &profile = m_store->profile();
     const Node &node = profile.nodes.at(engine.nodeIndex);
     const EngineGroup &group = node.engineGroups.at(engine.groupIndex);
+    if (index.column() >= StatusColumn && index.column() <= KvColumn)
+        return observedData(index.row(), index.column(), role);
     if (role == PoolRole)
         return int(engine.role);
     if (role == NodeIndexRole)
@@ -80,6 +148,10 @@ QVariant EngineTableModel::headerData(int section, Qt::Orientation orientation, 
     switch (section) {
     case NodeColumn: return tr("Node");
     case PoolColumn: return tr("Pool");
+    case StatusColumn: return tr("Status");
+    case RunningColumn: return tr("Running");
+    case WaitingColumn: return tr("Waiting");
+    case KvColumn: return tr("KV cache");
     case HostColumn: return tr("Host");
     case PortColumn: return tr("Port");
     case DpRankColumn: return tr("DP rank");

@@ -7,12 +7,13 @@ namespace pd {
 
 class ClusterStore;
 
-// Every engine of the opened profile, one row each, in the profile's order.
+// Every engine of the opened profile, one row each, in the profile's order, with what was last
+// observed of it (poll status, running and waiting requests, KV cache usage).
 class EngineTableModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NodeColumn, PoolColumn, HostColumn, PortColumn, DpRankColumn, DpGroupColumn, TpColumn,
-                  LauncherColumn, ColumnCount };
+    enum Column { NodeColumn, PoolColumn, StatusColumn, RunningColumn, WaitingColumn, KvColumn, HostColumn,
+                  PortColumn, DpRankColumn, DpGroupColumn, TpColumn, LauncherColumn, ColumnCount };
 
     explicit EngineTableModel(ClusterStore *store, QObject *parent = nullptr);
 
@@ -22,6 +23,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    void onEnginesObserved(const QList<int> &engines);
+    QVariant observedData(int row, int column, int role) const;
+
     ClusterStore *m_store;
 };
 

@@ -13,6 +13,8 @@ enum ModelRole {
     NodeIndexRole,                 // index of the node in the profile
     SeverityRole,                  // int(pd::Severity) of a validation issue
     PointerRole,                   // JSON pointer of a validation issue
+    PollStatusRole,                // int(pd::PollStatus) of an engine's last poll, -1 when never polled
+    HealthyRole,                   // bool: last poll ok and /health 200
 };
 
 } // namespace pd

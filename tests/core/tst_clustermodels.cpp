@@ -48,6 +48,55 @@ private Q_SLOTS:
         QCOMPARE(model.index(71, EngineTableModel::DpRankColumn).data(SortRole).toInt(), 63);
     }
 
+    void engineModelShowsWhatThePollerObserved()
+    {
+        ClusterStore store;
+        EngineTableModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        store.setProfile(loadBundled("deepseek-r1-8node.json"), QString());
+        QCOMPARE(model.index(3, EngineTableModel::StatusColumn).data(PollStatusRole).toInt(), -1);
+
+        PollBatch batch;
+        PollOutcome ok;
+        ok.engine = 3;
+        ok.status = PollStatus::Ok;
+        ok.httpStatus = 200;
+        ok.healthStatus = 200;
+        EngineMetrics m;
+        m.running = 3;
+        m.waiting = 1;
+        m.kvUsage = 0.125;
+        ok.metrics = m;
+        PollOutcome refused;
+        refused.engine = 40;
+        refused.status = PollStatus::Refused;
+        refused.error = QStringLiteral("/metrics: Failed to connect to 192.0.0.7 port 9008");
+        batch.outcomes = {ok, refused};
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        store.applyPollBatch(batch);
+        QCOMPARE(changed.size(), 1); // one signal for the round, not one per engine
+        QCOMPARE(changed.first().at(0).toModelIndex().row(), 3);
+        QCOMPARE(changed.first().at(1).toModelIndex().row(), 40);
+        QCOMPARE(model.index(3, EngineTableModel::StatusColumn).data().toString(), QStringLiteral("responding"));
+        QCOMPARE(model.index(3, EngineTableModel::RunningColumn).data().toInt(), 3);
+        QCOMPARE(model.index(3, EngineTableModel::WaitingColumn).data().toInt(), 1);
+        QCOMPARE(model.index(3, EngineTableModel::KvColumn).data().toString(), QStringLiteral("12.5 %"));
+        QCOMPARE(model.index(40, EngineTableModel::StatusColumn).data().toString(), QStringLiteral("refused"));
+        QVERIFY(model.index(40, EngineTableModel::StatusColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("port 9008")));
+        QVERIFY(!model.index(40, EngineTableModel::RunningColumn).data().isValid());
+
+        // Unhealthy: metrics answer but /health says 500.
+        ok.healthStatus = 500;
+        batch.outcomes = {ok};
+        store.applyPollBatch(batch);
+        QCOMPARE(model.index(3, EngineTableModel::StatusColumn).data().toString(), QStringLiteral("unhealthy (/health 500)"));
+        QVERIFY(!model.index(3, EngineTableModel::StatusColumn).data(HealthyRole).toBool());
+        // An outcome for an engine the profile does not have is ignored.
+        batch.outcomes[0].engine = 500;
+        store.applyPollBatch(batch);
+        QCOMPARE(store.observations().size(), 72);
+    }
+
     void nodeModelSummarisesNodes()
     {
         ClusterStore store;

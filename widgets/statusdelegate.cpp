@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "statusdelegate.h"
+
+#include "models/modelroles.h"
+#include "net/polltypes.h"
+
+#include <QPainter>
+
+namespace pd {
+
+QColor StatusDelegate::statusColor(int pollStatus, bool healthy)
+{
+    if (pollStatus < 0)
+        return QColor(0x9e, 0x9e, 0x9e); // never polled
+    switch (PollStatus(pollStatus)) {
+    case PollStatus::Ok: return healthy ? QColor(0x1e, 0x7e, 0x34) : QColor(0xb3, 0x26, 0x1e);
+    case PollStatus::Refused: return QColor(0x60, 0x60, 0x60);
+    case PollStatus::Timeout: return QColor(0xc0, 0x64, 0x12);
+    case PollStatus::HttpError:
+    case PollStatus::Malformed:
+    case PollStatus::Failed: return QColor(0xb3, 0x26, 0x1e);
+    }
+    return Qt::gray;
+}
+
+QSize StatusDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    const QSize base = QStyledItemDelegate::sizeHint(option, index);
+    return {base.width() + 18, base.height()};
+}
+
+void StatusDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QString text = opt.text;
+    opt.text.clear();
+    if (opt.widget)
+        opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+    const int status = index.data(PollStatusRole).isValid() ? index.data(PollStatusRole).toInt() : -1;
+    const QColor color = statusColor(status, index.data(HealthyRole).toBool());
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    const int d = opt.fontMetrics.height() - 6;
+    const QRect dot(opt.rect.left() + 5, opt.rect.center().y() - d / 2, d, d);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(color);
+    // Square for failures, circle for serving: a shape cue as well as a colour.
+    if (status == int(PollStatus::Ok) && index.data(HealthyRole).toBool())
+        painter->drawEllipse(dot);
+    else
+        painter->drawRect(dot);
+    painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color() : opt.palette.text().color());
+    painter->drawText(opt.rect.adjusted(d + 10, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+    painter->restore();
+}
+
+} // namespace pd
