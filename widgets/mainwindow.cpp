@@ -249,6 +249,14 @@ void MainWindow::updateFromStore()
     m_issueDock->setVisible(errors + warnings > 0);
     m_nodeView->resizeColumnsToContents();
     m_engineView->resizeColumnsToContents();
+    // Observed columns fill in after the first poll round: leave room for their usual words.
+    const QFontMetrics fm = m_engineView->fontMetrics();
+    m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
+                                 qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
+                                      fm.horizontalAdvance(tr("responding")) + 34));
+    m_engineView->setColumnWidth(EngineTableModel::KvColumn,
+                                 qMax(m_engineView->columnWidth(EngineTableModel::KvColumn),
+                                      fm.horizontalAdvance(QStringLiteral("100.0 %")) + 16));
     m_issueView->resizeColumnsToContents();
     applyEngineFilter();
 }
