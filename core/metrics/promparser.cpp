@@ -436,12 +436,13 @@ void LineParser::run()
 
 bool LineParser::afterEof(const char *p)
 {
+    ++m_lineNo;
+    m_lineStart = p;
     for (; p < m_end; ++p) {
         if (*p == '\n') {
             ++m_lineNo;
             m_lineStart = p + 1;
         } else if (!isBlank(*p) && *p != '\r') {
-            ++m_lineNo;
             return fail(PromErrorKind::DataAfterEof, p, "data after # EOF");
         }
     }
