@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The series store on explicit timestamps: rates with resets, windowed quantiles, gaps, the 10 s ring,
 // wrap-around, pool aggregates, freshness, decimated views and the memory bound.
+#include "metrics/metricsextractor.h"
 #include "metrics/seriesstore.h"
+
+#include <QFile>
 
 #include <QSignalSpy>
 #include <QTest>
@@ -99,6 +102,8 @@ private Q_SLOTS:
     void rateUsesScrapeTime();
     void histogramQuantilesAndMeans();
     void bothGenerations();
+    void bothGenerationsFromSampleBodies_data();
+    void bothGenerationsFromSampleBodies();
     void missedPollsLeaveGaps();
     void lateAndEarlyRounds();
     void tenSecondDownsampling();
@@ -222,6 +227,43 @@ void TestSeriesStore::bothGenerations()
     }
     QVERIFY(std::isnan(store.latest(SeriesId::forEngine(0, Metric::FinishedErrorRate))));
     QCOMPARE(store.latest(SeriesId::forEngine(1, Metric::FinishedErrorRate)), 1.0f);
+}
+
+void TestSeriesStore::bothGenerationsFromSampleBodies_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow("0.9.1") << QStringLiteral("sample-vllm-metrics.txt");
+    QTest::newRow("main") << QStringLiteral("sample-vllm-metrics-main.txt");
+}
+
+void TestSeriesStore::bothGenerationsFromSampleBodies()
+{
+    // The real extractor on the two sample bodies, then one second of traffic added by hand.
+    QFETCH(QString, file);
+    QFile f(QStringLiteral(PD_SOURCE_DIR "/tests/data/metrics/") + file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray body = f.readAll();
+    FakeEngine e;
+    QVERIFY(MetricsExtractor::extract(std::string_view(body.constData(), std::size_t(body.size())), e.m).ok());
+    QVERIFY(!std::isnan(e.m.kvUsage));
+    const HistogramSnapshot &itl = e.m.histogram(Histogram::InterToken);
+    QVERIFY(itl.bucketCount > 2); // time_per_output_token_seconds or inter_token_latency_seconds
+
+    SeriesStore store({Role::Decode});
+    store.ingest(round(T0, {ok(e)}));
+    e.tokens(1000, 500);
+    e.observe(Histogram::InterToken, 0.03, 100); // in (0.025, 0.05]
+    e.m.specDrafts += 100;
+    e.m.specDraftTokens += 100;
+    e.m.specAcceptedTokens += 80;
+    store.ingest(round(T0 + 1000, {ok(e)}));
+    QCOMPARE(store.latest(SeriesId::forEngine(0, Metric::KvUsage)), float(e.m.kvUsage));
+    QCOMPARE(store.latest(SeriesId::forEngine(0, Metric::PromptTokensRate)), 1000.0f);
+    QNEAR(store.latest(SeriesId::forEngine(0, Metric::InterTokenP50)), 0.0375);
+    QNEAR(store.latest(SeriesId::forEngine(0, Metric::InterTokenMean)), 0.03);
+    if (!std::isnan(e.m.specDraftTokens))
+        QNEAR(store.latest(SeriesId::forEngine(0, Metric::SpecAcceptanceRate)), 0.8);
+    QCOMPARE(store.status(0).restarts, 0);
 }
 
 void TestSeriesStore::missedPollsLeaveGaps()
