@@ -13,7 +13,37 @@ namespace pd {
 
 namespace {
 constexpr float kNanF = std::numeric_limits<float>::quiet_NaN();
+
+// Keeps what the next interval reads: the scalars and each histogram's used buckets (a third of the
+// struct's 3.9 KB for vLLM's bucket lists). Entries past bucketCount are never read.
+void keepAsBase(EngineMetrics &dst, const EngineMetrics &src)
+{
+    dst.running = src.running;
+    dst.waiting = src.waiting;
+    dst.kvUsage = src.kvUsage;
+    dst.promptTokens = src.promptTokens;
+    dst.generationTokens = src.generationTokens;
+    dst.requestSuccess = src.requestSuccess;
+    dst.successByReason = src.successByReason;
+    dst.preemptions = src.preemptions;
+    dst.prefixQueries = src.prefixQueries;
+    dst.prefixHits = src.prefixHits;
+    dst.specDrafts = src.specDrafts;
+    dst.specDraftTokens = src.specDraftTokens;
+    dst.specAcceptedTokens = src.specAcceptedTokens;
+    dst.processStartTime = src.processStartTime;
+    for (std::size_t h = 0; h < dst.histograms.size(); ++h) {
+        HistogramSnapshot &d = dst.histograms[h];
+        const HistogramSnapshot &s = src.histograms[h];
+        const std::size_t n = std::size_t(std::clamp(s.bucketCount, 0, HistogramSnapshot::kMaxBuckets));
+        d.bucketCount = int(n);
+        d.count = s.count;
+        d.sum = s.sum;
+        std::memcpy(d.bounds.data(), s.bounds.data(), n * sizeof(double));
+        std::memcpy(d.counts.data(), s.counts.data(), n * sizeof(double));
+    }
 }
+} // namespace
 
 SeriesStore::SeriesStore(std::vector<Role> engineRoles, SeriesStoreConfig config, QObject *parent)
     : QObject(parent)
@@ -75,13 +105,15 @@ void SeriesStore::ingest(const PollRound &round)
         if (pool.coarse.slot != coarseSlot)
             pool.coarse.reset(coarseSlot);
     }
-    const int mismatchesBefore = m_pools[int(Pool::Cluster)].fine.boundMismatches;
+    PoolState &prefill = m_pools[int(Pool::Prefill)];
+    PoolState &decode = m_pools[int(Pool::Decode)];
+    PoolState &cluster = m_pools[int(Pool::Cluster)];
+    const int mismatchesBefore = prefill.fine.boundMismatches + decode.fine.boundMismatches;
 
     float *fineRow = m_engineFine.row(fineSlot);
     float *coarseRow = m_engineCoarse.row(coarseSlot);
     const auto maxRateMs = std::int64_t(m_config.maxRateFactor * m_config.pollIntervalMs);
     IntervalDelta &d = *m_delta;
-    PoolState &cluster = m_pools[int(Pool::Cluster)];
 
     for (int e = 0; e < polled; ++e) {
         const EnginePoll &poll = round.engines[std::size_t(e)];
@@ -115,19 +147,24 @@ void SeriesStore::ingest(const PollRound &round)
             s.coarse.addInterval(d);
             rolePool.fine.addInterval(d);
             rolePool.coarse.addInterval(d);
-            cluster.fine.addInterval(d);
-            cluster.coarse.addInterval(d);
         }
         s.fine.values(fineRow + engineFineColumn(e, 0));
         float *c = coarseRow + engineCoarseColumn(e, 0);
         s.coarse.values(c);
         for (int g = 0; g < kGaugeCount; ++g)
             c[kEngineMetricCount + g] = s.coarse.gaugeMaxValue(g);
-        s.previous = m;
+        keepAsBase(s.previous, m);
         s.previousMs = at;
         updateFreshness(e, poll, t);
     }
-    m_boundMismatches += cluster.fine.boundMismatches - mismatchesBefore;
+    m_boundMismatches += prefill.fine.boundMismatches + decode.fine.boundMismatches - mismatchesBefore;
+    // The cluster's deltas are its two pools' deltas: merged once per round, not added per engine.
+    cluster.fine.reset(fineSlot);
+    cluster.fine.mergeDeltas(prefill.fine);
+    cluster.fine.mergeDeltas(decode.fine);
+    cluster.coarse.reset(coarseSlot);
+    cluster.coarse.mergeDeltas(prefill.coarse);
+    cluster.coarse.mergeDeltas(decode.coarse);
 
     for (int p = 0; p < kPoolCount; ++p)
         writePool(m_pools[p], p, fineSlot, coarseSlot);

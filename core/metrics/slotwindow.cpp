@@ -38,7 +38,8 @@ double counterValue(const EngineMetrics &m, int c)
 
 bool sameBounds(const HistogramSnapshot &a, const HistogramSnapshot &b)
 {
-    return a.bucketCount == b.bucketCount
+    // A bucket count outside the snapshot's capacity is a broken snapshot: not comparable.
+    return a.bucketCount == b.bucketCount && a.bucketCount > 0 && a.bucketCount <= HistogramSnapshot::kMaxBuckets
         && std::memcmp(a.bounds.data(), b.bounds.data(), sizeof(double) * std::size_t(a.bucketCount)) == 0;
 }
 
@@ -159,6 +160,36 @@ void SlotWindow::addInterval(const IntervalDelta &d)
                 acc[std::size_t(b)] += src[b];
         } else {
             ++boundMismatches; // a pool mixing bucket layouts: keep the first layout, leave the other out
+        }
+    }
+}
+
+void SlotWindow::mergeDeltas(const SlotWindow &other)
+{
+    for (int c = 0; c < kCounterCount; ++c) {
+        delta[std::size_t(c)] += other.delta[std::size_t(c)];
+        seconds[std::size_t(c)] += other.seconds[std::size_t(c)];
+    }
+    for (int h = 0; h < kMeanHistograms; ++h) {
+        sum[std::size_t(h)] += other.sum[std::size_t(h)];
+        count[std::size_t(h)] += other.count[std::size_t(h)];
+    }
+    boundMismatches += other.boundMismatches;
+    for (int h = 0; h < kQuantileHistograms; ++h) {
+        const int n = other.bucketCount[std::size_t(h)];
+        int &mine = bucketCount[std::size_t(h)];
+        if (n <= 0)
+            continue;
+        const std::size_t bytes = sizeof(double) * std::size_t(n);
+        if (mine == 0) {
+            mine = n;
+            std::memcpy(bounds[std::size_t(h)].data(), other.bounds[std::size_t(h)].data(), bytes);
+            std::memcpy(buckets[std::size_t(h)].data(), other.buckets[std::size_t(h)].data(), bytes);
+        } else if (mine == n && std::memcmp(bounds[std::size_t(h)].data(), other.bounds[std::size_t(h)].data(), bytes) == 0) {
+            for (int b = 0; b < n; ++b)
+                buckets[std::size_t(h)][std::size_t(b)] += other.buckets[std::size_t(h)][std::size_t(b)];
+        } else {
+            ++boundMismatches;
         }
     }
 }

@@ -61,6 +61,8 @@ struct SlotWindow {
     void reset(std::int64_t newSlot);
     void addGauges(const EngineMetrics &m);
     void addInterval(const IntervalDelta &d);
+    // Adds another window's counter, sum/count and bucket deltas (a pool made of pools).
+    void mergeDeltas(const SlotWindow &other);
     // The series values of this window, kEngineMetricCount floats (NaN where undefined).
     void values(float *out) const;
     float gaugeMaxValue(int gauge) const;

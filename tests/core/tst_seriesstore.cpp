@@ -101,6 +101,7 @@ private Q_SLOTS:
     void ratesAndCounterReset();
     void rateUsesScrapeTime();
     void histogramQuantilesAndMeans();
+    void brokenHistogramIsNotCompared();
     void bothGenerations();
     void bothGenerationsFromSampleBodies_data();
     void bothGenerationsFromSampleBodies();
@@ -202,6 +203,23 @@ void TestSeriesStore::histogramQuantilesAndMeans()
     QNEAR(coarse.at(coarse.lastSlot), 0.1 + 0.4 * (12.5 / 20)); // rank 22.5
     const RingColumn coarseMean = store.column(SeriesId::forEngine(0, Metric::TtftMean), SeriesStore::Resolution::Coarse);
     QNEAR(coarseMean.at(coarseMean.lastSlot), (14.5 + 25) / 45);
+}
+
+void TestSeriesStore::brokenHistogramIsNotCompared()
+{
+    // A snapshot claiming more buckets than it can hold (or a negative count) never reaches the
+    // quantile maths; the other series go on.
+    SeriesStore store({Role::Decode});
+    FakeEngine e;
+    e.m.histogram(Histogram::Ttft).bucketCount = 99;
+    e.m.histogram(Histogram::E2e).bucketCount = -3;
+    store.ingest(round(T0, {ok(e)}));
+    e.tokens(100, 0);
+    e.m.histogram(Histogram::Ttft).count += 5;
+    store.ingest(round(T0 + 1000, {ok(e)}));
+    QVERIFY(std::isnan(store.latest(SeriesId::forEngine(0, Metric::TtftP50))));
+    QVERIFY(std::isnan(store.latest(SeriesId::forEngine(0, Metric::E2eP99))));
+    QCOMPARE(store.latest(SeriesId::forEngine(0, Metric::PromptTokensRate)), 100.0f);
 }
 
 void TestSeriesStore::bothGenerations()
