@@ -10,6 +10,7 @@
 #include "models/validationissuemodel.h"
 #include "net/proxyhealth.h"
 #include "pooldelegate.h"
+#include "poolsview.h"
 #include "statusdelegate.h"
 
 #include <QAction>
@@ -27,6 +28,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -94,6 +96,8 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     , m_summaryLabel(new QLabel(this))
     , m_validationLabel(new QLabel(this))
     , m_proxyLabel(new QLabel(this))
+    , m_poolsView(new PoolsView(this))
+    , m_tabs(new QTabWidget(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_nodeSort->setSourceModel(m_nodeModel);
@@ -148,11 +152,26 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
 
+    m_tabs->setObjectName(QStringLiteral("mainTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(splitter, tr("&Cluster"));
+    m_tabs->addTab(m_poolsView, tr("&Pools"));
+    connect(m_engineView, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        const QModelIndex source = m_engineFilter->mapToSource(index);
+        const int engine = source.row();
+        const Engine &e = m_store->engines().at(engine);
+        m_poolsView->setEngine(engine, QStringLiteral("%1 · %2 · DP rank %3")
+                                           .arg(m_store->profile().nodes.at(e.nodeIndex).name, e.id())
+                                           .arg(e.dpRank));
+        showPools();
+    });
+    m_engineView->setToolTip(tr("Double-click an engine for its charts"));
+
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(8, 8, 8, 4);
     layout->addWidget(m_banner);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
     statusBar()->addWidget(m_summaryLabel, 1);
@@ -183,7 +202,14 @@ void MainWindow::createMenus()
     QAction *problems = m_issueDock->toggleViewAction();
     problems->setText(tr("&Profile Problems"));
     view->addAction(problems);
-    QAction *filter = view->addAction(tr("&Filter Engines"), this, [this] { m_filterEdit->setFocus(); });
+    QAction *clusterTab = view->addAction(tr("&Cluster"), this, [this] { m_tabs->setCurrentIndex(0); });
+    clusterTab->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
+    QAction *poolsTab = view->addAction(tr("P&ools Dashboard"), this, &MainWindow::showPools);
+    poolsTab->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
+    QAction *filter = view->addAction(tr("&Filter Engines"), this, [this] {
+        m_tabs->setCurrentIndex(0);
+        m_filterEdit->setFocus();
+    });
     filter->setShortcut(QKeySequence(Qt::Key_Slash));
 
     QMenu *cluster = menuBar()->addMenu(tr("&Cluster"));
@@ -278,6 +304,12 @@ void MainWindow::showProxyHealth(const ProxyHealth &health)
         m_proxyLabel->setText(tr("<span style='color:#b3261e'>✖ proxy %1 unreachable</span>").arg(where));
         m_proxyLabel->setToolTip(tr("%1 (at %2)").arg(health.error, health.when.toLocalTime().toString(Qt::ISODate)));
     }
+}
+
+void MainWindow::showPools()
+{
+    m_tabs->setCurrentWidget(m_poolsView);
+    m_poolsView->refresh();
 }
 
 void MainWindow::showNote(const QString &text)

@@ -17,6 +17,7 @@ struct ProxyHealth;
 class EngineTableModel;
 class ErrorBanner;
 class NodeTableModel;
+class PoolsView;
 class ValidationIssueModel;
 
 // The console's main window: the opened cluster's nodes and engines, the profile's problems, and the
@@ -34,6 +35,8 @@ public:
     QTableView *nodeView() const { return m_nodeView; }
     QSortFilterProxyModel *engineFilter() const { return m_engineFilter; }
     ErrorBanner *errorBanner() const { return m_banner; }
+    PoolsView *poolsView() const { return m_poolsView; }
+    void showPools();
     QStringList recentProfiles() const;
     // The status bar's proxy section: reachable with its counts, or why not.
     void showProxyHealth(const ProxyHealth &health);
@@ -68,6 +71,8 @@ private:
     QLabel *m_validationLabel;
     QLabel *m_proxyLabel;
     QMenu *m_recentMenu = nullptr;
+    PoolsView *m_poolsView;
+    class QTabWidget *m_tabs;
 };
 
 } // namespace pd

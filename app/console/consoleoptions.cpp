@@ -22,7 +22,9 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
     const QCommandLineOption quitAfter(QStringLiteral("quit-after"),
                                        QStringLiteral("Exit after SECONDS (with --screenshot: when it is taken)."),
                                        QStringLiteral("SECONDS"));
-    parser.addOptions({profile, demo, screenshot, quitAfter});
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view shown first: cluster or pools."),
+                                  QStringLiteral("VIEW"), QStringLiteral("cluster"));
+    parser.addOptions({profile, demo, screenshot, quitAfter, view});
     QTextStream err(stderr);
     if (!parser.parse(arguments)) {
         err << parser.errorText() << "\n\n" << parser.helpText();
@@ -48,6 +50,12 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
     options.profilePath = parser.value(profile);
     options.demo = parser.isSet(demo);
     options.screenshotPath = parser.value(screenshot);
+    options.view = parser.value(view);
+    if (options.view != QLatin1String("cluster") && options.view != QLatin1String("pools")) {
+        err << "pdconsole: --view expects cluster or pools\n";
+        *exitCode = 2;
+        return std::nullopt;
+    }
     if (options.demo && !options.profilePath.isEmpty()) {
         err << "pdconsole: --demo and --profile exclude each other\n";
         *exitCode = 2;

@@ -12,6 +12,7 @@ struct ConsoleOptions {
     bool demo = false;
     QString screenshotPath;
     double quitAfterSeconds = -1; // < 0: run until the window closes
+    QString view = QStringLiteral("cluster"); // the tab shown first: cluster | pools
 };
 
 // Parses argv. Returns nullopt when the process should exit (help, version, usage error); *exitCode

@@ -2,17 +2,14 @@
 // The composition root: builds the store and the window, wires them, and owns shutdown.
 #include "consoleoptions.h"
 #include "democluster.h"
+#include "monitoring.h"
 
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
-#include "metrics/metricsextractor.h"
-#include "net/metricspoller.h"
-#include "net/proxyhealthpoller.h"
 
 #include <QApplication>
 #include <QTextStream>
 #include <QTimer>
-#include <QUrl>
 
 namespace {
 
@@ -44,36 +41,8 @@ int main(int argc, char *argv[])
 
     pd::ClusterStore store;
     pd::MainWindow window(&store);
-    pd::ProxyHealthPoller proxyPoller;
-    QObject::connect(&proxyPoller, &pd::ProxyHealthPoller::updated, &window, &pd::MainWindow::showProxyHealth);
-    QObject::connect(&store, &pd::ClusterStore::profileChanged, &proxyPoller, [&store, &proxyPoller] {
-        const pd::ProxyConfig &proxy = store.profile().proxy;
-        QUrl url;
-        if (store.hasProfile()) {
-            url.setScheme(QStringLiteral("http"));
-            url.setHost(proxy.address); // IPv6 literals get their brackets from QUrl
-            url.setPort(proxy.port);
-        }
-        proxyPoller.setTarget(url);
-    });
-    proxyPoller.start();
-
-    // Every engine's /metrics and /health, off the GUI thread; one batch per round into the store.
-    pd::MetricsPoller enginePoller([](std::string_view body, pd::EngineMetrics *out, QString *error) {
-        const auto result = pd::MetricsExtractor::extract(body, *out);
-        if (!result.ok())
-            *error = QString::fromStdString(result.error.toString());
-        return result.ok();
-    });
-    QObject::connect(&enginePoller, &pd::MetricsPoller::batchReady, &store, &pd::ClusterStore::applyPollBatch);
-    QObject::connect(&store, &pd::ClusterStore::profileChanged, &enginePoller, [&store, &enginePoller] {
-        QList<pd::PollTarget> targets;
-        const QList<pd::Engine> &engines = store.engines();
-        for (qsizetype i = 0; i < engines.size(); ++i)
-            targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port)});
-        enginePoller.setTargets(targets);
-    });
-    enginePoller.start();
+    Monitoring monitoring(&store, &window);
+    monitoring.start();
     DemoCluster demo;
     if (options->demo) {
         QString error;
@@ -94,6 +63,8 @@ int main(int argc, char *argv[])
         }
     } else if (!options->profilePath.isEmpty())
         window.openProfile(options->profilePath);
+    if (options->view == QLatin1String("pools"))
+        window.showPools();
     window.show();
 
     if (options->quitAfterSeconds >= 0) {

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "monitoring.h"
+
+#include "cluster/clusterstore.h"
+#include "mainwindow.h"
+#include "metrics/metricsextractor.h"
+#include "metrics/seriesstore.h"
+#include "net/metricspoller.h"
+#include "net/pollroundadapter.h"
+#include "net/proxyhealthpoller.h"
+#include "poolsview.h"
+
+#include <QDateTime>
+#include <QUrl>
+
+namespace {
+
+bool extractMetrics(std::string_view body, pd::EngineMetrics *out, QString *error)
+{
+    const auto result = pd::MetricsExtractor::extract(body, *out);
+    if (!result.ok())
+        *error = QString::fromStdString(result.error.toString());
+    return result.ok();
+}
+
+} // namespace
+
+Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_window(window)
+    , m_engines(std::make_unique<pd::MetricsPoller>(extractMetrics))
+    , m_proxy(std::make_unique<pd::ProxyHealthPoller>())
+{
+    connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window, &pd::MainWindow::showProxyHealth);
+    connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window->poolsView(), &pd::PoolsView::showProxyHealth);
+    connect(m_engines.get(), &pd::MetricsPoller::batchReady, this, [this](const pd::PollBatch &batch) {
+        m_store->applyPollBatch(batch);
+        if (m_series)
+            m_series->ingest(pd::toPollRound(batch, m_series->engineCount(), QDateTime::currentMSecsSinceEpoch()));
+    });
+    connect(m_store, &pd::ClusterStore::profileChanged, this, &Monitoring::retarget);
+}
+
+Monitoring::~Monitoring()
+{
+    m_window->poolsView()->setSeriesStore(nullptr);
+}
+
+void Monitoring::start()
+{
+    m_proxy->start();
+    m_engines->start();
+    retarget();
+}
+
+void Monitoring::retarget()
+{
+    const pd::ProxyConfig &proxy = m_store->profile().proxy;
+    QUrl url;
+    if (m_store->hasProfile()) {
+        url.setScheme(QStringLiteral("http"));
+        url.setHost(proxy.address); // IPv6 literals get their brackets from QUrl
+        url.setPort(proxy.port);
+    }
+    m_proxy->setTarget(url);
+
+    QList<pd::PollTarget> targets;
+    const QList<pd::Engine> &engines = m_store->engines();
+    for (qsizetype i = 0; i < engines.size(); ++i)
+        targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port)});
+    m_engines->setTargets(targets);
+
+    m_window->poolsView()->setSeriesStore(nullptr);
+    m_series = std::make_unique<pd::SeriesStore>(pd::SeriesStore::rolesOf(m_store->profile()));
+    m_window->poolsView()->setSeriesStore(m_series.get());
+}

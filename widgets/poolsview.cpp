@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "poolsview.h"
+
+#include "charts/timeserieschart.h"
+#include "metrics/seriesstore.h"
+#include "net/proxyhealth.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace pd {
+
+namespace {
+
+const QColor kBlue(0x2b, 0x6c, 0xb0);
+const QColor kOrange(0xc0, 0x64, 0x12);
+
+} // namespace
+
+const QList<PoolsView::Row> &PoolsView::rows()
+{
+    static const QList<Row> table{
+        {tr("Requests"), 1.0, QString(),
+         {{tr("running"), Metric::Running, Agg::Value, Agg::Value, kBlue},
+          {tr("waiting"), Metric::Waiting, Agg::Value, Agg::Value, kOrange}}},
+        {tr("KV cache usage"), 100.0, QStringLiteral("%"),
+         {{tr("mean"), Metric::KvUsage, Agg::Mean, Agg::Value, kBlue},
+          {tr("max"), Metric::KvUsage, Agg::Max, Agg::Max, kOrange}}},
+        {tr("Tokens per second"), 1.0, QStringLiteral("tok/s"),
+         {{tr("prompt"), Metric::PromptTokensRate, Agg::Value, Agg::Value, kBlue},
+          {tr("generation"), Metric::GenerationTokensRate, Agg::Value, Agg::Value, kOrange}}},
+        {tr("Time to first token"), 1000.0, QStringLiteral("ms"),
+         {{tr("p50"), Metric::TtftP50, Agg::Value, Agg::Value, kBlue},
+          {tr("p99"), Metric::TtftP99, Agg::Value, Agg::Value, kOrange}}},
+        {tr("Time per output token"), 1000.0, QStringLiteral("ms"),
+         {{tr("p50"), Metric::InterTokenP50, Agg::Value, Agg::Value, kBlue},
+          {tr("p99"), Metric::InterTokenP99, Agg::Value, Agg::Value, kOrange}}},
+        {tr("End-to-end latency"), 1.0, QStringLiteral("s"),
+         {{tr("p50"), Metric::E2eP50, Agg::Value, Agg::Value, kBlue},
+          {tr("p99"), Metric::E2eP99, Agg::Value, Agg::Value, kOrange}}},
+        {tr("Preemptions"), 1.0, QStringLiteral("/s"),
+         {{tr("preemptions"), Metric::PreemptionRate, Agg::Value, Agg::Value, kOrange}}},
+        {tr("MTP acceptance"), 100.0, QStringLiteral("%"),
+         {{tr("accepted draft tokens"), Metric::SpecAcceptanceRate, Agg::Value, Agg::Value, kBlue}}},
+    };
+    return table;
+}
+
+int PoolsView::rowCount()
+{
+    return int(rows().size());
+}
+
+PoolsView::PoolsView(QWidget *parent)
+    : QWidget(parent)
+    , m_range(new QComboBox(this))
+    , m_title(new QLabel(this))
+    , m_proxy(new QLabel(this))
+    , m_back(new QPushButton(tr("Back to pools"), this))
+{
+    setObjectName(QStringLiteral("poolsView"));
+    m_range->addItem(tr("Last 5 minutes"), qint64(5 * 60 * 1000));
+    m_range->addItem(tr("Last hour"), qint64(3600 * 1000));
+    m_range->addItem(tr("Last 24 hours"), qint64(24 * 3600 * 1000));
+    connect(m_range, &QComboBox::currentIndexChanged, this, [this](int i) { setRangeMs(m_range->itemData(i).toLongLong()); });
+    m_back->hide();
+    connect(m_back, &QPushButton::clicked, this, [this] { setEngine(-1, QString()); });
+
+    auto *header = new QHBoxLayout;
+    header->addWidget(m_title);
+    header->addWidget(m_back);
+    header->addStretch(1);
+    header->addWidget(m_proxy);
+    header->addSpacing(16);
+    header->addWidget(m_range);
+
+    auto *grid = new QGridLayout;
+    grid->setSpacing(6);
+    const QStringList columns{tr("Prefill pool"), tr("Decode pool")};
+    for (int c = 0; c < 2; ++c) {
+        auto *title = new QLabel(QStringLiteral("<b>%1</b>").arg(columns.at(c)), this);
+        title->setAlignment(Qt::AlignCenter);
+        grid->addWidget(title, 0, c);
+        m_columnTitles.append(title);
+        QList<TimeSeriesChart *> column;
+        for (int r = 0; r < rows().size(); ++r) {
+            const Row &row = rows().at(r);
+            const QString unit = row.unit;
+            auto *chart = new TimeSeriesChart(row.unit.isEmpty() ? row.title : QStringLiteral("%1 (%2)").arg(row.title, row.unit),
+                                              [unit](double v) {
+                                                  return std::isfinite(v) ? QStringLiteral("%1 %2").arg(v, 0, 'g', 4).arg(unit)
+                                                                          : tr("no data");
+                                              }, this);
+            chart->setScale(row.scale);
+            for (const Line &line : row.lines)
+                chart->addLine(line.name, line.color);
+            grid->addWidget(chart, r + 1, c);
+            column.append(chart);
+        }
+        m_charts.append(column);
+    }
+    auto *content = new QWidget(this);
+    content->setLayout(grid);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(content);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addLayout(header);
+    layout->addWidget(scroll, 1);
+    setEngine(-1, QString());
+}
+
+TimeSeriesChart *PoolsView::chart(int column, int row) const
+{
+    return m_charts.value(column).value(row);
+}
+
+void PoolsView::setSeriesStore(SeriesStore *store)
+{
+    m_store = store;
+    if (m_store)
+        connect(m_store, &SeriesStore::roundIngested, this, [this] {
+            if (isVisible())
+                refresh();
+        });
+    if (m_engine >= 0 && (!m_store || m_engine >= m_store->engineCount()))
+        setEngine(-1, QString());
+    refresh();
+}
+
+void PoolsView::setEngine(int engine, const QString &label)
+{
+    m_engine = engine;
+    const bool single = engine >= 0;
+    m_title->setText(single ? tr("<b>Engine %1</b>").arg(label.toHtmlEscaped()) : tr("<b>Pools</b>"));
+    m_back->setVisible(single);
+    m_columnTitles.at(0)->setVisible(!single);
+    m_columnTitles.at(1)->setVisible(!single);
+    for (TimeSeriesChart *chart : std::as_const(m_charts[1]))
+        chart->setVisible(!single);
+    refresh();
+}
+
+void PoolsView::setRangeMs(qint64 rangeMs)
+{
+    m_rangeMs = rangeMs;
+    const int index = m_range->findData(rangeMs);
+    if (index >= 0 && index != m_range->currentIndex())
+        m_range->setCurrentIndex(index);
+    refresh();
+}
+
+void PoolsView::showProxyHealth(const ProxyHealth &health)
+{
+    if (!health.reachable) {
+        m_proxy->setText(tr("<span style='color:#b3261e'>proxy unreachable</span>"));
+        m_proxy->setToolTip(health.error);
+        return;
+    }
+    m_proxy->setText(tr("proxy: %1 prefill · %2 decode instances%3")
+                         .arg(health.prefillInstances)
+                         .arg(health.decodeInstances)
+                         .arg(health.requestNum ? tr(" · %n request(s) in flight", nullptr, *health.requestNum) : QString()));
+    m_proxy->setToolTip(QString());
+}
+
+void PoolsView::refresh()
+{
+    if (!m_store)
+        return;
+    const qint64 to = m_store->lastRoundMs() > 0 ? m_store->lastRoundMs() : QDateTime::currentMSecsSinceEpoch();
+    const qint64 from = to - m_rangeMs;
+    const int columns = m_engine >= 0 ? 1 : 2;
+    for (int c = 0; c < columns; ++c) {
+        const Pool pool = c == 0 ? Pool::Prefill : Pool::Decode;
+        for (int r = 0; r < rows().size(); ++r) {
+            TimeSeriesChart *chart = m_charts[c][r];
+            const QList<Line> &lines = rows().at(r).lines;
+            const int maxPoints = 2 * chart->plotWidth();
+            for (int l = 0; l < lines.size(); ++l) {
+                const Line &line = lines.at(l);
+                const SeriesId id = m_engine >= 0 ? SeriesId::forEngine(m_engine, line.metric, line.engineAgg)
+                                                  : SeriesId::forPool(pool, line.metric, line.poolAgg);
+                chart->setPoints(l, m_store->seriesView(id, from, to, maxPoints).points);
+            }
+            chart->setTimeRange(from, to);
+        }
+    }
+}
+
+} // namespace pd

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "metrics/seriesid.h"
+
+#include <QList>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace pd {
+
+class SeriesStore;
+class TimeSeriesChart;
+struct ProxyHealth;
+
+// The Pools dashboard: prefill and decode side by side (requests running and waiting, KV cache, token
+// throughput, TTFT / TPOT / E2E p50 and p99, preemptions, MTP acceptance) over 5 min, 1 h or 24 h, and
+// the proxy's counts. Selecting an engine shows the same charts for that engine alone.
+// Redraws once per ingested round, only while visible; every line is one seriesView() + one replace().
+class PoolsView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit PoolsView(QWidget *parent = nullptr);
+
+    void setSeriesStore(SeriesStore *store);   // nullptr: nothing to show
+    void setEngine(int engine, const QString &label); // -1: back to the pools
+    void setRangeMs(qint64 rangeMs);
+    void showProxyHealth(const ProxyHealth &health);
+    void refresh();
+
+    int engine() const { return m_engine; }
+    qint64 rangeMs() const { return m_rangeMs; }
+    TimeSeriesChart *chart(int column, int row) const;
+    static int rowCount();
+
+private:
+    struct Line {
+        QString name;
+        Metric metric;
+        Agg poolAgg;     // how the pool line aggregates
+        Agg engineAgg;   // the same line for one engine
+        QColor color;
+    };
+    struct Row {
+        QString title;
+        double scale;
+        QString unit;
+        QList<Line> lines;
+    };
+    static const QList<Row> &rows();
+
+    SeriesStore *m_store = nullptr;
+    int m_engine = -1;
+    qint64 m_rangeMs = 5 * 60 * 1000;
+    QComboBox *m_range;
+    QLabel *m_title;
+    QLabel *m_proxy;
+    QPushButton *m_back;
+    QList<QList<TimeSeriesChart *>> m_charts; // [column][row]
+    QList<QLabel *> m_columnTitles;
+};
+
+} // namespace pd
