@@ -95,6 +95,7 @@ struct CurlPollLoop::Impl {
     bool targetsChanged = false;
     int baseIntervalMs = 1000;
     int timeoutMs = 2000;
+    bool spread = true;
     bool stopRequested = false;
 
     std::vector<std::unique_ptr<Target>> targets;
@@ -229,7 +230,7 @@ struct CurlPollLoop::Impl {
             curl_easy_setopt(e, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_1_1));
             curl_easy_setopt(e, CURLOPT_PROXY, "");   // never through an http_proxy from the environment
             // Spread the first round over the interval so 1,000 engines do not start in one burst.
-            t->dueMs = now + (list.size() > 1 ? (interval * i) / list.size() : 0);
+            t->dueMs = now + (spread && list.size() > 1 ? (interval * i) / list.size() : 0);
             t->delayMs = interval;
             targets.push_back(std::move(t));
         }
@@ -342,6 +343,12 @@ void CurlPollLoop::setTimeout(int ms)
 {
     std::lock_guard lock(d->mutex);
     d->timeoutMs = std::max(50, ms);
+}
+
+void CurlPollLoop::setSpread(bool spread)
+{
+    std::lock_guard lock(d->mutex);
+    d->spread = spread;
 }
 
 void CurlPollLoop::start()

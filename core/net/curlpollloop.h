@@ -30,6 +30,9 @@ public:
     void setTargets(const QList<PollTarget> &targets, quint64 generation);
     void setInterval(int ms);       // base interval; relaxed for large fleets (effectiveIntervalMs)
     void setTimeout(int ms);
+    // true (default): the first round is spread over the interval; false: every target starts at once
+    // (for benchmarks that time a whole round). Takes effect with the next setTargets().
+    void setSpread(bool spread);
     void start();
     void stop();                    // joins the thread
 

@@ -44,6 +44,11 @@ void MetricsPoller::setTimeout(int ms)
     m_loop->setTimeout(ms);
 }
 
+void MetricsPoller::setSpread(bool spread)
+{
+    m_loop->setSpread(spread);
+}
+
 void MetricsPoller::start()
 {
     m_loop->start();

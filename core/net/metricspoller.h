@@ -24,6 +24,7 @@ public:
     void setTargets(const QList<PollTarget> &targets);
     void setInterval(int ms);
     void setTimeout(int ms);
+    void setSpread(bool spread); // see CurlPollLoop::setSpread
     void start();
     void stop();
 
