@@ -153,8 +153,10 @@ void SeriesStore::ingest(const PollRound &round)
         s.coarse.values(c);
         for (int g = 0; g < kGaugeCount; ++g)
             c[kEngineMetricCount + g] = s.coarse.gaugeMaxValue(g);
-        keepAsBase(s.previous, m);
-        s.previousMs = at;
+        if (at > s.previousMs) { // a body repeated or stamped earlier does not move the base back
+            keepAsBase(s.previous, m);
+            s.previousMs = at;
+        }
         updateFreshness(e, poll, t);
     }
     m_boundMismatches += prefill.fine.boundMismatches + decode.fine.boundMismatches - mismatchesBefore;

@@ -174,6 +174,12 @@ void TestSeriesStore::rateUsesScrapeTime()
     store.ingest(round(T0 + 1000, {ok(e, T0 + 1400)})); // the body came 1.3 s after the previous one
     QCOMPARE(store.latest(SeriesId::forEngine(0, Metric::PromptTokensRate)), 100.0f);
     QCOMPARE(store.status(0).lastGoodMs, T0 + 1400);
+    // The same body delivered again, stamped earlier: no rate, and the base does not move back.
+    store.ingest(round(T0 + 2000, {ok(e, T0 + 1200)}));
+    QVERIFY(std::isnan(store.latest(SeriesId::forEngine(0, Metric::PromptTokensRate))));
+    e.tokens(200, 0);
+    store.ingest(round(T0 + 3000, {ok(e, T0 + 3400)}));
+    QCOMPARE(store.latest(SeriesId::forEngine(0, Metric::PromptTokensRate)), 100.0f); // 200 over 2 s
 }
 
 void TestSeriesStore::histogramQuantilesAndMeans()
