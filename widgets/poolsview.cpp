@@ -6,6 +6,10 @@
 #include "net/proxyhealth.h"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QMap>
+#include <QMessageBox>
+#include <QSaveFile>
 #include <QDateTime>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -63,7 +67,16 @@ PoolsView::PoolsView(QWidget *parent)
     , m_title(new QLabel(this))
     , m_proxy(new QLabel(this))
     , m_back(new QPushButton(tr("Back to pools"), this))
+    , m_export(new QPushButton(tr("Export CSV…"), this))
 {
+    m_export->setToolTip(tr("Save the visible series as CSV (right-click a chart to save it as PNG)"));
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export series"), QStringLiteral("pdconsole-series.csv"),
+                                                          tr("CSV files (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
     setObjectName(QStringLiteral("poolsView"));
     m_range->addItem(tr("Last 5 minutes"), qint64(5 * 60 * 1000));
     m_range->addItem(tr("Last hour"), qint64(3600 * 1000));
@@ -78,6 +91,7 @@ PoolsView::PoolsView(QWidget *parent)
     header->addStretch(1);
     header->addWidget(m_proxy);
     header->addSpacing(16);
+    header->addWidget(m_export);
     header->addWidget(m_range);
 
     auto *grid = new QGridLayout;
@@ -195,6 +209,69 @@ void PoolsView::refresh()
             chart->setTimeRange(from, to);
         }
     }
+}
+
+} // namespace pd
+
+namespace pd {
+
+bool PoolsView::exportCsv(const QString &path, QString *error) const
+{
+    if (!m_store) {
+        *error = tr("no cluster is open");
+        return false;
+    }
+    const qint64 to = m_store->lastRoundMs() > 0 ? m_store->lastRoundMs() : QDateTime::currentMSecsSinceEpoch();
+    const qint64 from = to - m_rangeMs;
+    const int resolution = m_store->resolutionFor(from, to) == SeriesStore::Resolution::Fine
+                               ? m_store->config().fineResolutionMs
+                               : m_store->config().coarseResolutionMs;
+    const int slots = int(m_rangeMs / resolution) + 2;
+    QStringList header{QStringLiteral("time")};
+    QMap<qint64, QStringList> rowsByTime;
+    int column = 0;
+    const int columns = m_engine >= 0 ? 1 : 2;
+    for (int c = 0; c < columns; ++c) {
+        const Pool pool = c == 0 ? Pool::Prefill : Pool::Decode;
+        const QString prefix = m_engine >= 0 ? QStringLiteral("engine") : (c == 0 ? QStringLiteral("prefill") : QStringLiteral("decode"));
+        for (const Row &row : rows()) {
+            for (const Line &line : row.lines) {
+                const SeriesId id = m_engine >= 0 ? SeriesId::forEngine(m_engine, line.metric, line.engineAgg)
+                                                  : SeriesId::forPool(pool, line.metric, line.poolAgg);
+                header.append(QStringLiteral("%1 %2 %3%4").arg(prefix, row.title, line.name,
+                                                              row.unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(row.unit)));
+                // Full resolution: one point per slot, no decimation.
+                const QList<QPointF> points = m_store->seriesView(id, from, to, 2 * slots).points;
+                for (const QPointF &p : points) {
+                    QStringList &cells = rowsByTime[qint64(p.x())];
+                    while (cells.size() < column)
+                        cells.append(QString());
+                    if (cells.size() == column)
+                        cells.append(std::isfinite(p.y()) ? QString::number(p.y() * row.scale, 'g', 8) : QString());
+                }
+                ++column;
+            }
+        }
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(header.join(QLatin1Char(',')).toUtf8() + '\n');
+    for (auto it = rowsByTime.cbegin(); it != rowsByTime.cend(); ++it) {
+        QStringList cells = it.value();
+        while (cells.size() < column)
+            cells.append(QString());
+        file.write((QDateTime::fromMSecsSinceEpoch(it.key()).toUTC().toString(Qt::ISODateWithMs) + QLatin1Char(',') +
+                    cells.join(QLatin1Char(',')))
+                       .toUtf8() + '\n');
+    }
+    if (!file.commit()) {
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
 }
 
 } // namespace pd

@@ -30,6 +30,8 @@ public:
     void setRangeMs(qint64 rangeMs);
     void showProxyHealth(const ProxyHealth &health);
     void refresh();
+    // Every line of every visible chart over the shown range, full resolution, one row per time.
+    bool exportCsv(const QString &path, QString *error) const;
 
     int engine() const { return m_engine; }
     qint64 rangeMs() const { return m_rangeMs; }
@@ -59,6 +61,7 @@ private:
     QLabel *m_title;
     QLabel *m_proxy;
     QPushButton *m_back;
+    QPushButton *m_export;
     QList<QList<TimeSeriesChart *>> m_charts; // [column][row]
     QList<QLabel *> m_columnTitles;
 };

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "charts/timeserieschart.h"
 
+#include <QAction>
 #include <QChart>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QChartView>
 #include <QDateTime>
 #include <QDateTimeAxis>
@@ -60,6 +63,20 @@ TimeSeriesChart::TimeSeriesChart(const QString &title, Format format, QWidget *p
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
+    setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *save = new QAction(tr("Save Chart as PNG…"), this);
+    connect(save, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), m_chart->title() + QStringLiteral(".png"),
+                                                          tr("PNG images (*.png)"));
+        if (!path.isEmpty() && !savePng(path))
+            QMessageBox::warning(this, tr("Save failed"), tr("Could not write %1").arg(path));
+    });
+    addAction(save);
+}
+
+bool TimeSeriesChart::savePng(const QString &path) const
+{
+    return m_view->grab().save(path, "PNG");
 }
 
 int TimeSeriesChart::addLine(const QString &name, const QColor &color)

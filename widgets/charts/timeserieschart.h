@@ -36,6 +36,7 @@ public:
     // Width of the plot area in pixels: the store decimates to at most two points per column.
     int plotWidth() const;
     QString title() const;
+    bool savePng(const QString &path) const;
     int lineCount() const { return int(m_lines.size()); }
     int pointCount(int line) const;
 
