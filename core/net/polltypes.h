@@ -35,7 +35,7 @@ struct PollOutcome {
     int engine = 0;
     PollStatus status = PollStatus::Failed;
     int httpStatus = 0;             // of /metrics
-    int healthStatus = 0;           // of /health: 200 healthy, 500/503 dead, 0 no answer
+    int healthStatus = 0;           // of the latest /health probe: 200 healthy, 500/503 dead, 0 none yet
     QString error;                  // empty when Ok
     double latencyMs = 0;           // /metrics request time
     qint64 finishedAtMs = 0;        // poller clock (ms since the poller started)
