@@ -90,7 +90,10 @@ struct CurlPollLoop::Impl {
 
     MetricsBodyParser parser;
     BatchSink sink;
-    std::unordered_set<SocketSlot *> slots; // freed when libcurl forgets a socket, or at cleanup
+    std::unordered_set<SocketSlot *> slots; // the sockets libcurl watches through epoll
+    // Slots libcurl forgot while a batch of epoll events was being handled: later events of the same batch
+    // may still point at them, so they are freed only after the batch (see run()).
+    std::vector<SocketSlot *> retired;
     int epoll = -1;
     int wakeFd = -1;
 
@@ -134,7 +137,8 @@ struct CurlPollLoop::Impl {
                 epoll_ctl(multi->owner->epoll, EPOLL_CTL_DEL, fd, nullptr);
                 curl_multi_assign(multi->handle, fd, nullptr);
                 multi->owner->slots.erase(slot);
-                delete slot;
+                slot->multi = nullptr; // events already fetched for it are skipped
+                multi->owner->retired.push_back(slot);
             }
             return 0;
         }
@@ -194,6 +198,14 @@ struct CurlPollLoop::Impl {
             delete slot;
         }
         slots.clear();
+        freeRetired();
+    }
+
+    void freeRetired()
+    {
+        for (SocketSlot *slot : retired)
+            delete slot;
+        retired.clear();
     }
 
     void applyTargets(const QList<PollTarget> &list, qint64 now, int interval)
@@ -438,6 +450,8 @@ void CurlPollLoop::run()
                 [[maybe_unused]] const auto r = ::read(s.wakeFd, &drain, sizeof drain);
                 continue;
             }
+            if (!slot->multi)
+                continue; // libcurl removed this socket while handling an earlier event of this batch
             int flags = 0;
             if (events[std::size_t(i)].events & EPOLLIN)
                 flags |= CURL_CSELECT_IN;
@@ -449,6 +463,7 @@ void CurlPollLoop::run()
             curl_multi_socket_action(slot->multi->handle, slot->fd, flags, &running);
         }
 
+        s.freeRetired();
         now = monotonicMs();
         for (auto &m : s.multis) {
             int queued = 0;
