@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+// The vocabulary shared by derived state (core/state), the topology, triage, SSH operations and
+// scaling: what the console shows for an engine, and the independent facts it is derived from.
+// The displayed state is always derived from facts, never stored.
+namespace pd {
+
+// What an operator sees for one engine, in rough order of "how bad".
+enum class EngineState {
+    Unknown,          // nothing observed yet
+    Stopped,          // no process (SSH says so) or never started, and nothing listens
+    Starting,         // process running, HTTP not answering yet (loading weights takes minutes)
+    ReadyNotInProxy,  // answers /v1/models and /health, the proxy does not route to it
+    WaitingInProxy,   // added to the proxy, not yet activated by its listener
+    Serving,          // in the proxy's active list and healthy
+    Draining,         // removed from the proxy, still finishing requests
+    Stalled,          // requests running, token and success counters frozen for N polls
+    Unhealthy,        // /health or /metrics answers 5xx
+    Unreachable,      // refused or timed out where it should answer
+};
+
+// The process as SSH (or the local runner) last saw it.
+enum class ProcessFact { Unknown, Running, Exited };
+
+// Proxy membership as the console tracks it (added / removed by the console, reconciled against the
+// proxy's lists and counts; messages are never taken as status).
+enum class MembershipFact {
+    Unknown,     // not reconciled yet
+    Configured,  // in the profile, not in the proxy
+    Waiting,     // in the proxy's waiting list
+    Active,      // in the proxy's active list
+    Draining,    // removal accepted, still in the list
+    Gone,        // removed and out of the lists
+    Dropped,     // an add the proxy silently dropped
+};
+
+QString engineStateName(EngineState state);   // stable lowercase id: "serving", "ready-not-in-proxy", ...
+QString engineStateLabel(EngineState state);  // short English label for views (translated by widgets)
+QString membershipFactName(MembershipFact fact);
+
+} // namespace pd
