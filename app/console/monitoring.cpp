@@ -3,33 +3,21 @@
 
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
-#include "metrics/metricsextractor.h"
 #include "metrics/seriesstore.h"
 #include "net/metricspoller.h"
 #include "net/pollroundadapter.h"
+#include "net/vllmbodyparser.h"
 #include "net/proxyhealthpoller.h"
 #include "poolsview.h"
 
 #include <QDateTime>
 #include <QUrl>
 
-namespace {
-
-bool extractMetrics(std::string_view body, pd::EngineMetrics *out, QString *error)
-{
-    const auto result = pd::MetricsExtractor::extract(body, *out);
-    if (!result.ok())
-        *error = QString::fromStdString(result.error.toString());
-    return result.ok();
-}
-
-} // namespace
-
 Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_window(window)
-    , m_engines(std::make_unique<pd::MetricsPoller>(extractMetrics))
+    , m_engines(std::make_unique<pd::MetricsPoller>(pd::parseVllmMetricsBody))
     , m_proxy(std::make_unique<pd::ProxyHealthPoller>())
 {
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window, &pd::MainWindow::showProxyHealth);

@@ -18,7 +18,8 @@ namespace pd {
 namespace {
 
 constexpr int kTargetsPerMulti = 64;
-constexpr std::size_t kMaxBody = 16u * 1024u * 1024u;
+// vLLM exposes 40-60 KB; a body a hundred times larger is a misbehaving endpoint, not metrics.
+constexpr std::size_t kMaxBody = 4u * 1024u * 1024u;
 constexpr int kFleetForRelax = 1024;
 // /health is 200 on a hung engine and tells little more than /metrics does; probing it every fifth
 // poll halves the requests (measured: a request costs about as much CPU as parsing a body).
@@ -294,10 +295,11 @@ struct CurlPollLoop::Impl {
                 o.status = PollStatus::HttpError;
                 o.error = QStringLiteral("/metrics answered HTTP %1").arg(status);
             } else {
-                o.status = code == CURLE_COULDNT_CONNECT ? PollStatus::Refused
+                o.status = t.overflow                        ? PollStatus::Malformed
+                         : code == CURLE_COULDNT_CONNECT     ? PollStatus::Refused
                          : code == CURLE_OPERATION_TIMEDOUT ? PollStatus::Timeout
                                                             : PollStatus::Failed;
-                const char *why = t.overflow ? "the body exceeds 16 MB" : (t.errorBuffer[0] ? t.errorBuffer : curl_easy_strerror(code));
+                const char *why = t.overflow ? "the body exceeds 4 MiB (vLLM exposes 40-60 KB)" : (t.errorBuffer[0] ? t.errorBuffer : curl_easy_strerror(code));
                 o.error = QStringLiteral("/metrics: %1").arg(QString::fromUtf8(why));
             }
             // /health on the same connection every kHealthEvery polls, and at once when /metrics failed
