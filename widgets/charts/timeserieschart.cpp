@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "charts/timeserieschart.h"
 
+#include "charts/plotlinesitem.h"
+
 #include <QAction>
 #include <QChart>
 #include <QFileDialog>
@@ -10,7 +12,6 @@
 #include <QDateTimeAxis>
 #include <QGraphicsLayout>
 #include <QLineSeries>
-#include <QToolTip>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -63,6 +64,14 @@ TimeSeriesChart::TimeSeriesChart(const QString &title, Format format, QWidget *p
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
+
+    // Qt Charts draws the frame, axes, title and legend; the data is painted by PlotLinesItem.
+    m_plot = new PlotLinesItem([this](double shown) { return m_format(shown / m_scale); });
+    m_view->scene()->addItem(m_plot);
+    m_plot->setZValue(m_chart->zValue() + 100);
+    connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
+        m_plot->setPlotArea(m_chart->mapRectToScene(area));
+    });
     setContextMenuPolicy(Qt::ActionsContextMenu);
     auto *save = new QAction(tr("Save Chart as PNG…"), this);
     connect(save, &QAction::triggered, this, [this] {
@@ -81,6 +90,7 @@ bool TimeSeriesChart::savePng(const QString &path) const
 
 int TimeSeriesChart::addLine(const QString &name, const QColor &color)
 {
+    // An empty series per line gives the legend its marker and keeps the axes attached.
     auto *series = new QLineSeries(m_chart);
     series->setName(name);
     QPen pen(color);
@@ -89,41 +99,31 @@ int TimeSeriesChart::addLine(const QString &name, const QColor &color)
     m_chart->addSeries(series);
     series->attachAxis(m_x);
     series->attachAxis(m_y);
-    const int index = int(m_lines.size());
-    connect(series, &QLineSeries::hovered, this, [this, series](const QPointF &point, bool state) {
-        if (!state) {
-            QToolTip::hideText();
-            return;
-        }
-        const QString when = QDateTime::fromMSecsSinceEpoch(qint64(point.x())).toString(QStringLiteral("HH:mm:ss"));
-        QToolTip::showText(QCursor::pos(), QStringLiteral("%1 — %2: %3").arg(when, series->name(), m_format(point.y() / m_scale)), this);
-    });
     m_lines.append(series);
     m_lineMax.append(0.0);
-    return index;
+    return m_plot->addLine(name, color);
 }
 
 void TimeSeriesChart::setPoints(int line, const QList<QPointF> &points)
 {
-    QLineSeries *series = m_lines.value(line);
-    if (!series)
+    if (line < 0 || line >= m_lines.size())
         return;
     double maxValue = 0.0;
+    QList<QPointF> shown;
     if (m_scale == 1.0) {
+        shown = points;
         for (const QPointF &p : points)
             if (std::isfinite(p.y()))
                 maxValue = std::max(maxValue, p.y());
-        series->replace(points);
     } else {
-        QList<QPointF> scaled;
-        scaled.reserve(points.size());
+        shown.reserve(points.size());
         for (const QPointF &p : points) {
-            scaled.append(QPointF(p.x(), p.y() * m_scale));
+            shown.append(QPointF(p.x(), p.y() * m_scale));
             if (std::isfinite(p.y()))
                 maxValue = std::max(maxValue, p.y() * m_scale);
         }
-        series->replace(scaled);
     }
+    m_plot->setPoints(line, std::move(shown));
     m_lineMax[line] = maxValue;
     rescaleY();
 }
@@ -139,12 +139,16 @@ void TimeSeriesChart::rescaleY()
         // Tick labels at 0, 1/4 .. 1 of the top: as many decimals as a quarter of it needs.
         m_y->setLabelFormat(nice >= 40 ? QStringLiteral("%.0f") : nice >= 4 ? QStringLiteral("%.1f") : QStringLiteral("%.3g"));
     }
+    m_plot->setRanges(m_fromMs, m_toMs, nice);
 }
 
 void TimeSeriesChart::setTimeRange(qint64 fromMs, qint64 toMs)
 {
     m_x->setFormat(toMs - fromMs > 6 * 3600 * 1000 ? QStringLiteral("HH:mm") : QStringLiteral("HH:mm:ss"));
     m_x->setRange(QDateTime::fromMSecsSinceEpoch(fromMs), QDateTime::fromMSecsSinceEpoch(toMs));
+    m_fromMs = double(fromMs);
+    m_toMs = double(toMs);
+    m_plot->setRanges(m_fromMs, m_toMs, m_y->max());
 }
 
 void TimeSeriesChart::setTitle(const QString &title)
@@ -165,8 +169,13 @@ int TimeSeriesChart::plotWidth() const
 
 int TimeSeriesChart::pointCount(int line) const
 {
-    const QLineSeries *series = m_lines.value(line);
-    return series ? int(series->count()) : 0;
+    return m_plot->pointCount(line);
+}
+
+QString TimeSeriesChart::describeAt(double fraction) const
+{
+    const QRectF area = m_plot->boundingRect();
+    return m_plot->describeAt(area.left() + fraction * area.width());
 }
 
 } // namespace pd

@@ -15,10 +15,12 @@ class QValueAxis;
 
 namespace pd {
 
+class PlotLinesItem;
+
 // One time-series chart: a title, a few named lines over wall-clock time, breaks where the data has
 // NaN gaps, a y axis from 0 to a round maximum, a tooltip with the value under the mouse.
 // The only class that knows the chart backend (Qt Charts today): data arrives already decimated by
-// the series store and each line is updated with one replace().
+// the series store; Qt Charts draws axes, title and legend, PlotLinesItem paints the lines.
 class TimeSeriesChart final : public QWidget {
     Q_OBJECT
 public:
@@ -39,6 +41,8 @@ public:
     bool savePng(const QString &path) const;
     int lineCount() const { return int(m_lines.size()); }
     int pointCount(int line) const;
+    // The hover text at a fraction (0..1) of the plot's width (what the tooltip shows there).
+    QString describeAt(double fraction) const;
 
 private:
     void rescaleY();
@@ -47,10 +51,13 @@ private:
     QChartView *m_view;
     QDateTimeAxis *m_x;
     QValueAxis *m_y;
+    PlotLinesItem *m_plot = nullptr;
     QList<QLineSeries *> m_lines;
     QList<double> m_lineMax;
     Format m_format;
     double m_scale = 1.0;
+    double m_fromMs = 0;
+    double m_toMs = 1;
 };
 
 } // namespace pd

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "charts/plotlinesitem.h"
+
+#include <QDateTime>
+#include <QGraphicsSceneHoverEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QVarLengthArray>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pd {
+
+PlotLinesItem::PlotLinesItem(Format format, QGraphicsItem *parent)
+    : QGraphicsObject(parent)
+    , m_format(std::move(format))
+{
+    setAcceptHoverEvents(true);
+    setFlag(QGraphicsItem::ItemClipsToShape, false);
+}
+
+int PlotLinesItem::addLine(const QString &name, const QColor &color)
+{
+    m_lines.append(Line{name, color, {}});
+    return int(m_lines.size()) - 1;
+}
+
+void PlotLinesItem::setPoints(int line, QList<QPointF> points)
+{
+    if (line < 0 || line >= m_lines.size())
+        return;
+    m_lines[line].points = std::move(points);
+    update();
+}
+
+int PlotLinesItem::pointCount(int line) const
+{
+    return line >= 0 && line < m_lines.size() ? int(m_lines.at(line).points.size()) : 0;
+}
+
+void PlotLinesItem::setPlotArea(const QRectF &area)
+{
+    if (area == m_area)
+        return;
+    prepareGeometryChange();
+    m_area = area;
+    update();
+}
+
+void PlotLinesItem::setRanges(double fromMs, double toMs, double yMax)
+{
+    m_from = fromMs;
+    m_to = toMs > fromMs ? toMs : fromMs + 1;
+    m_yMax = yMax > 0 ? yMax : 1;
+    update();
+}
+
+QRectF PlotLinesItem::boundingRect() const
+{
+    return m_area;
+}
+
+double PlotLinesItem::toSceneX(double ms) const
+{
+    return m_area.left() + (ms - m_from) / (m_to - m_from) * m_area.width();
+}
+
+double PlotLinesItem::toSceneY(double value) const
+{
+    return m_area.bottom() - value / m_yMax * m_area.height();
+}
+
+void PlotLinesItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+{
+    if (m_area.isEmpty())
+        return;
+    painter->save();
+    painter->setClipRect(m_area.adjusted(0, -1, 0, 1));
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    QVarLengthArray<QPointF, 2048> run;
+    for (const Line &line : std::as_const(m_lines)) {
+        // A cosmetic one-pixel pen: the raster engine draws it without a stroker (a 1.5 px pen is
+        // stroked into a path per polyline, two orders of magnitude slower).
+        QPen pen(line.color, 1);
+        pen.setCosmetic(true);
+        painter->setPen(pen);
+        run.clear();
+        auto flush = [&] {
+            if (run.size() == 1)
+                painter->drawPoint(run.front());
+            else if (run.size() > 1)
+                painter->drawPolyline(run.constData(), int(run.size()));
+            run.clear();
+        };
+        for (const QPointF &p : line.points) {
+            if (!std::isfinite(p.y())) {
+                flush();
+                continue;
+            }
+            run.append(QPointF(toSceneX(p.x()), toSceneY(p.y())));
+        }
+        flush();
+    }
+    painter->restore();
+}
+
+QString PlotLinesItem::describeAt(double sceneX) const
+{
+    if (m_area.isEmpty() || sceneX < m_area.left() || sceneX > m_area.right())
+        return {};
+    const double ms = m_from + (sceneX - m_area.left()) / m_area.width() * (m_to - m_from);
+    QStringList parts;
+    for (const Line &line : m_lines) {
+        if (line.points.isEmpty())
+            continue;
+        const auto it = std::lower_bound(line.points.cbegin(), line.points.cend(), ms,
+                                         [](const QPointF &p, double x) { return p.x() < x; });
+        // The nearer of the two neighbours.
+        auto best = it;
+        if (best == line.points.cend() || (best != line.points.cbegin() && ms - std::prev(best)->x() < best->x() - ms))
+            best = std::prev(best);
+        parts.append(QStringLiteral("%1: %2").arg(line.name, std::isfinite(best->y()) ? m_format(best->y()) : tr("no data")));
+    }
+    if (parts.isEmpty())
+        return {};
+    const QString when = QDateTime::fromMSecsSinceEpoch(qint64(ms)).toString(QStringLiteral("HH:mm:ss"));
+    return when + QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
+}
+
+void PlotLinesItem::hoverMoveEvent(QGraphicsSceneHoverEvent *event)
+{
+    const QString text = describeAt(event->scenePos().x());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->screenPos(), text);
+}
+
+void PlotLinesItem::hoverLeaveEvent(QGraphicsSceneHoverEvent *)
+{
+    QToolTip::hideText();
+}
+
+} // namespace pd
