@@ -63,6 +63,7 @@ void ObservedStates::observe(const QList<int> &engines)
     }
     if (!changed.isEmpty())
         Q_EMIT statesChanged(changed);
+    Q_EMIT roundObserved();
 }
 
 EngineSummary ObservedStates::summary(int engine) const
