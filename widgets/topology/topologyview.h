@@ -113,6 +113,7 @@ private:
         QString detail;
     };
     enum class Drag { None, Pending, Band, Pan };
+    static constexpr int kLegendSwatch = 16;
 
     QRectF toView(const QRectF &scene) const;
     QColor cellColor(int engine) const;
