@@ -371,7 +371,7 @@ private Q_SLOTS:
             QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
             TopologyView *view = window.topologyPanel()->view();
             view->setStates(mixedStates(72));
-            for (int e = 56; e < 60; ++e)
+            for (int e = 60; e < 64; ++e)
                 view->setState(e, EngineState::Stalled);
             view->setNodeBadges(7, NodeBadge::SshDown | NodeBadge::NetworkCheckFailed);
             ProxyHealth health;
@@ -390,8 +390,8 @@ private Q_SLOTS:
             panel.resize(1500, 950);
             panel.setProfile(syntheticProfile(1024));
             QVector<EngineState> states = mixedStates(1024);
-            for (int e = 600; e < 616; ++e)
-                states[e] = EngineState::Unreachable; // a whole node gone
+            for (int e = 205 + 25 * 16; e < 205 + 26 * 16; ++e)
+                states[e] = EngineState::Unreachable; // all of d25 gone (205 prefill engines come first)
             for (int e : {100, 333, 777, 901})
                 states[e] = EngineState::Stalled;
             panel.view()->setStates(states);

@@ -133,11 +133,12 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
         const int problems = counts[std::size_t(EngineState::Stalled)] + counts[std::size_t(EngineState::Unhealthy)]
             + counts[std::size_t(EngineState::Unreachable)];
         const int nodeCount = int(pool.nodes.size());
-        QString title = (pool.role == Role::Prefill ? tr("Prefill") : tr("Decode"))
-            + (nodeCount == 1 ? tr(" · 1 node") : tr(" · %1 nodes").arg(nodeCount))
-            + (engines == 1 ? tr(" · 1 engine") : tr(" · %1 engines").arg(engines));
+        // Problems first: when the pool is narrow, the title elides its end, never the problem count.
+        QString title = pool.role == Role::Prefill ? tr("Prefill") : tr("Decode");
         if (problems)
             title += problems == 1 ? tr(" · 1 problem") : tr(" · %1 problems").arg(problems);
+        title += (nodeCount == 1 ? tr(" · 1 node") : tr(" · %1 nodes").arg(nodeCount))
+            + (engines == 1 ? tr(" · 1 engine") : tr(" · %1 engines").arg(engines));
         const double px = std::clamp(15 * m_scale, 9.0, 18.0);
         p.setFont(pixelFont(font(), px, true));
         const QFontMetrics fm(p.font());
