@@ -34,7 +34,7 @@ double median(std::vector<double> values)
 // CPU time of this thread: what a frame costs the GUI thread, apart from waiting for a busy core.
 double threadCpuMs()
 {
-    timespec ts{};
+    timespec ts {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
@@ -55,16 +55,16 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.addHelpOption();
     const QCommandLineOption enginesOption(QStringLiteral("engines"), QStringLiteral("Engines (default 5000)."),
-                                           QStringLiteral("N"), QStringLiteral("5000"));
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Repetitions (default 41)."),
-                                        QStringLiteral("R"), QStringLiteral("41"));
+        QStringLiteral("N"), QStringLiteral("5000"));
+    const QCommandLineOption runsOption(
+        QStringLiteral("runs"), QStringLiteral("Repetitions (default 41)."), QStringLiteral("R"), QStringLiteral("41"));
     const QCommandLineOption modeOption(QStringLiteral("mode"), QStringLiteral("auto, boxes or heatmap."),
-                                        QStringLiteral("MODE"), QStringLiteral("auto"));
+        QStringLiteral("MODE"), QStringLiteral("auto"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Widget size (default 1600x1000)."),
-                                        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption saveOption(QStringLiteral("save"), QStringLiteral("Write the last frame to FILE."),
-                                        QStringLiteral("FILE"));
-    parser.addOptions({enginesOption, runsOption, modeOption, sizeOption, saveOption});
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption saveOption(
+        QStringLiteral("save"), QStringLiteral("Write the last frame to FILE."), QStringLiteral("FILE"));
+    parser.addOptions({ enginesOption, runsOption, modeOption, sizeOption, saveOption });
     parser.process(app);
     const int engines = std::max(1, parser.value(enginesOption).toInt());
     const int runs = std::max(1, parser.value(runsOption).toInt());
@@ -117,8 +117,8 @@ int main(int argc, char *argv[])
     std::vector<double> updateCpu;
     for (int r = 0; r < runs * 10; ++r) {
         const int engine = int(random() % unsigned(engines));
-        const pd::EngineState next = view.state(engine) == pd::EngineState::Stalled ? pd::EngineState::Serving
-                                                                                    : pd::EngineState::Stalled;
+        const pd::EngineState next
+            = view.state(engine) == pd::EngineState::Stalled ? pd::EngineState::Serving : pd::EngineState::Stalled;
         const double cpu = threadCpuMs();
         timer.restart();
         view.setState(engine, next);
@@ -147,7 +147,7 @@ int main(int argc, char *argv[])
     double load[3] = {};
     if (getloadavg(load, 3) > 0)
         out << "machine load average " << f(load[0], 2) << " on " << QThread::idealThreadCount() << " cores\n";
-    out << "topology: redraw " << QString::number(redrawMs, 'f', 2) << " ms, update " << QString::number(updateMs, 'f', 3)
-        << " ms, " << engines << " engines\n";
+    out << "topology: redraw " << QString::number(redrawMs, 'f', 2) << " ms, update "
+        << QString::number(updateMs, 'f', 3) << " ms, " << engines << " engines\n";
     return 0;
 }

@@ -17,10 +17,10 @@ namespace pd {
 
 struct EngineSummary {
     EngineState state = EngineState::Unknown;
-    QDateTime since;                         // when the engine entered that state (invalid: unknown)
-    QString evidence;                        // why it is in that state, one line (may be empty)
-    QString lastError;                       // the latest failure seen, even after recovery
-    QList<QPair<QString, QString>> metrics;  // label, formatted value: the key figures
+    QDateTime since; // when the engine entered that state (invalid: unknown)
+    QString evidence; // why it is in that state, one line (may be empty)
+    QString lastError; // the latest failure seen, even after recovery
+    QList<QPair<QString, QString>> metrics; // label, formatted value: the key figures
 };
 
 class EngineInfoProvider {

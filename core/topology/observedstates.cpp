@@ -14,9 +14,11 @@ EngineState stateFromObservation(const EngineObservation &observation)
         return observation.last.healthStatus >= 500 ? EngineState::Unhealthy : EngineState::Serving;
     case PollStatus::Refused:
     case PollStatus::Timeout:
-    case PollStatus::Failed: return EngineState::Unreachable;
+    case PollStatus::Failed:
+        return EngineState::Unreachable;
     case PollStatus::HttpError:
-    case PollStatus::Malformed: return EngineState::Unhealthy;
+    case PollStatus::Malformed:
+        return EngineState::Unhealthy;
     }
     return EngineState::Unknown;
 }
@@ -76,7 +78,10 @@ EngineSummary ObservedStates::summary(int engine) const
     s.since = m_since.at(engine);
     if (o.polled) {
         s.evidence = o.last.status == PollStatus::Ok
-            ? tr("/metrics %1 in %2 ms, /health %3").arg(o.last.httpStatus).arg(o.last.latencyMs, 0, 'f', 1).arg(o.last.healthStatus)
+            ? tr("/metrics %1 in %2 ms, /health %3")
+                  .arg(o.last.httpStatus)
+                  .arg(o.last.latencyMs, 0, 'f', 1)
+                  .arg(o.last.healthStatus)
             : tr("%1 for %n poll(s)", nullptr, o.consecutiveFailures).arg(pollStatusName(o.last.status));
         if (!o.last.error.isEmpty())
             s.lastError = o.last.error;
@@ -86,9 +91,13 @@ EngineSummary ObservedStates::summary(int engine) const
         if (status.lastError)
             s.lastError = status.lastError->message;
     }
-    const auto add = [&s](const QString &label, double value, const QString &format) {
+    // Figures of an engine that no longer answers are its last good scrape: say so.
+    const QString stale = o.polled && o.last.status != PollStatus::Ok && o.lastOkAt.isValid()
+        ? tr(" (at %1)").arg(o.lastOkAt.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
+        : QString();
+    const auto add = [&s, &stale](const QString &label, double value, const QString &format) {
         if (!std::isnan(value))
-            s.metrics.append({label, format.arg(value, 0, 'f', value == std::floor(value) ? 0 : 1)});
+            s.metrics.append({ label, format.arg(value, 0, 'f', value == std::floor(value) ? 0 : 1) + stale });
     };
     add(tr("running"), metricValue(engine, Metric::Running), QStringLiteral("%1"));
     add(tr("waiting"), metricValue(engine, Metric::Waiting), QStringLiteral("%1"));
@@ -111,10 +120,14 @@ double ObservedStates::metricValue(int engine, Metric metric) const
     if (!m)
         return kAbsent;
     switch (metric) {
-    case Metric::Running: return m->running;
-    case Metric::Waiting: return m->waiting;
-    case Metric::KvUsage: return m->kvUsage;
-    default: return kAbsent;
+    case Metric::Running:
+        return m->running;
+    case Metric::Waiting:
+        return m->waiting;
+    case Metric::KvUsage:
+        return m->kvUsage;
+    default:
+        return kAbsent;
     }
 }
 

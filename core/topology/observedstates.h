@@ -31,8 +31,8 @@ public:
 
 Q_SIGNALS:
     void statesReset(const QVector<EngineState> &states); // a different cluster
-    void statesChanged(const QList<int> &engines);        // one batch per poll round, changed ones only
-    void roundObserved();                                 // after every round (metrics moved)
+    void statesChanged(const QList<int> &engines); // one batch per poll round, changed ones only
+    void roundObserved(); // after every round (metrics moved)
 
 private:
     void reset();

@@ -37,11 +37,10 @@ void SpatialIndex::build(const std::vector<QRectF> &rects, double bucket)
 
 SpatialIndex::Span SpatialIndex::spanOf(const QRectF &area) const
 {
-    auto column = [this](double x) {
-        return std::clamp(int(std::floor((x - m_bounds.left()) / m_bucket)), 0, m_columns - 1);
-    };
+    auto column
+        = [this](double x) { return std::clamp(int(std::floor((x - m_bounds.left()) / m_bucket)), 0, m_columns - 1); };
     auto row = [this](double y) { return std::clamp(int(std::floor((y - m_bounds.top()) / m_bucket)), 0, m_rows - 1); };
-    return {column(area.left()), row(area.top()), column(area.right()), row(area.bottom())};
+    return { column(area.left()), row(area.top()), column(area.right()), row(area.bottom()) };
 }
 
 int SpatialIndex::at(const QPointF &point) const

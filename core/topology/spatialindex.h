@@ -34,7 +34,7 @@ private:
     double m_bucket = 1;
     int m_columns = 0;
     int m_rows = 0;
-    std::vector<int> m_start;   // m_columns * m_rows + 1 offsets into m_entries
+    std::vector<int> m_start; // m_columns * m_rows + 1 offsets into m_entries
     std::vector<int> m_entries; // rectangle indices, bucket by bucket
 };
 

@@ -13,7 +13,7 @@ Profile syntheticProfile(int engines, int enginesPerNode, double prefillShare)
     enginesPerNode = std::max(1, enginesPerNode);
     engines = std::max(0, engines);
     const int prefill = engines > 1 ? std::clamp(int(std::lround(engines * prefillShare)), 1, engines - 1) : 0;
-    const int counts[2] = {prefill, engines - prefill};
+    const int counts[2] = { prefill, engines - prefill };
     for (int pool = 0; pool < 2; ++pool) {
         const Role role = pool == 0 ? Role::Prefill : Role::Decode;
         const QString prefix = pool == 0 ? QStringLiteral("p") : QStringLiteral("d");

@@ -16,9 +16,9 @@ namespace pd {
 
 struct TopologyFilter {
     QList<EngineState> states; // empty: any state
-    int node = -1;             // profile node index, -1: any node
+    int node = -1; // profile node index, -1: any node
     std::optional<Role> role;
-    QString text;              // case-insensitive, whitespace-separated words that must all match
+    QString text; // case-insensitive, whitespace-separated words that must all match
 
     bool isEmpty() const { return states.isEmpty() && node < 0 && !role && text.trimmed().isEmpty(); }
     // searchKey: searchKey(profile, engine) of the engine, computed once per profile.

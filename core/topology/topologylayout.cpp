@@ -72,7 +72,7 @@ TopologyLayout TopologyLayout::build(const Profile &profile, const TopologyLayou
 
     const double poolTop = kProxyHeight + kProxyGap;
     double x = 0;
-    for (Role role : {Role::Prefill, Role::Decode}) {
+    for (Role role : { Role::Prefill, Role::Decode }) {
         PoolGroup pool;
         pool.role = role;
         for (int n = 0; n < profile.nodes.size(); ++n) {
@@ -116,8 +116,7 @@ void TopologyLayout::layoutBoxes(const Profile &, PoolGroup &pool, QPointF origi
         for (int i = 0; i < box.cellCount; ++i) {
             EngineCell &cell = m_cells[std::size_t(box.firstCell + i)];
             cell.rect = QRectF(left + kNodePadding + (i % columns) * (kCellWidth + kCellGap),
-                               top + kNodeTitleHeight + (i / columns) * (kCellHeight + kCellGap), kCellWidth,
-                               kCellHeight);
+                top + kNodeTitleHeight + (i / columns) * (kCellHeight + kCellGap), kCellWidth, kCellHeight);
         }
     }
     const int nodeRows = count ? (count + nodeColumns - 1) / nodeColumns : 0;
@@ -143,7 +142,7 @@ void TopologyLayout::layoutHeatmap(const Profile &, PoolGroup &pool, QPointF ori
     const QPointF first(origin.x() + kPoolPadding, origin.y() + kPoolTitleHeight + kHeatHeaderHeight);
     for (int b = 0; b < bands && count; ++b) {
         pool.headerRects.append(QRectF(first.x() + b * (bandWidth + kBandGap) + cellsLeft,
-                                       origin.y() + kPoolTitleHeight, columns * kHeatPitch, kHeatHeaderHeight));
+            origin.y() + kPoolTitleHeight, columns * kHeatPitch, kHeatHeaderHeight));
     }
     for (int k = 0; k < count; ++k) {
         NodeBox &box = m_nodes[std::size_t(pool.nodes.at(k))];
@@ -168,13 +167,14 @@ void TopologyLayout::finish(const Profile &)
     const PoolGroup &decode = m_pools[1];
     const double width = decode.rect.right();
     m_proxyRect = QRectF((width - kProxyWidth) / 2, 0, kProxyWidth, kProxyHeight);
-    for (const PoolGroup *pool : {&prefill, &decode}) {
+    for (const PoolGroup *pool : { &prefill, &decode }) {
         const double fromX = m_proxyRect.center().x() + (pool == &prefill ? -kProxyWidth / 4 : kProxyWidth / 4);
-        m_arrows.push_back({ArrowKind::Requests, QLineF(QPointF(fromX, m_proxyRect.bottom()),
-                                                        QPointF(pool->rect.center().x(), pool->rect.top()))});
+        m_arrows.push_back({ ArrowKind::Requests,
+            QLineF(QPointF(fromX, m_proxyRect.bottom()), QPointF(pool->rect.center().x(), pool->rect.top())) });
     }
     const double kvY = prefill.rect.top() + std::min(prefill.rect.height(), decode.rect.height()) / 2;
-    m_arrows.push_back({ArrowKind::KvTransfer, QLineF(QPointF(prefill.rect.right(), kvY), QPointF(decode.rect.left(), kvY))});
+    m_arrows.push_back(
+        { ArrowKind::KvTransfer, QLineF(QPointF(prefill.rect.right(), kvY), QPointF(decode.rect.left(), kvY)) });
 
     m_bounds = m_proxyRect.united(prefill.rect).united(decode.rect).adjusted(-kMargin, -kMargin, kMargin, kMargin);
 
@@ -233,10 +233,22 @@ int TopologyLayout::neighbour(int engine, NavigationDirection direction) const
         double along = 0;
         double across = 0;
         switch (direction) {
-        case NavigationDirection::Left: along = -d.x(); across = d.y(); break;
-        case NavigationDirection::Right: along = d.x(); across = d.y(); break;
-        case NavigationDirection::Up: along = -d.y(); across = d.x(); break;
-        case NavigationDirection::Down: along = d.y(); across = d.x(); break;
+        case NavigationDirection::Left:
+            along = -d.x();
+            across = d.y();
+            break;
+        case NavigationDirection::Right:
+            along = d.x();
+            across = d.y();
+            break;
+        case NavigationDirection::Up:
+            along = -d.y();
+            across = d.x();
+            break;
+        case NavigationDirection::Down:
+            along = d.y();
+            across = d.x();
+            break;
         }
         // Ahead of the cell, inside a wide cone; straight lines win over diagonals.
         if (along < 0.5 || std::abs(across) > 2 * along)

@@ -31,16 +31,16 @@ struct TopologyLayoutOptions {
 struct EngineCell {
     QRectF rect;
     int engine = -1; // index in Profile::engines()
-    int node = -1;   // index in Profile::nodes
-    int slot = 0;    // position inside its node (launcher order): the heatmap column
+    int node = -1; // index in Profile::nodes
+    int slot = 0; // position inside its node (launcher order): the heatmap column
 };
 
 struct NodeBox {
     int node = -1;
     Role role = Role::Decode;
-    QRectF rect;       // the whole box (Boxes) or the whole row (Heatmap)
-    QRectF titleRect;  // name, address (Boxes); name and DP ranks (Heatmap)
-    QRectF badgeRect;  // room for node badges (SSH, NPU, network checks)
+    QRectF rect; // the whole box (Boxes) or the whole row (Heatmap)
+    QRectF titleRect; // name, address (Boxes); name and DP ranks (Heatmap)
+    QRectF badgeRect; // room for node badges (SSH, NPU, network checks)
     int firstCell = 0; // the node's cells are cells()[firstCell, firstCell + cellCount)
     int cellCount = 0;
 };
@@ -49,8 +49,8 @@ struct PoolGroup {
     Role role = Role::Decode;
     QRectF rect;
     QRectF titleRect;
-    QList<int> nodes;          // node indices, in profile order
-    int columns = 0;           // cells per row in a node box (Boxes) or per node row (Heatmap)
+    QList<int> nodes; // node indices, in profile order
+    int columns = 0; // cells per row in a node box (Boxes) or per node row (Heatmap)
     QList<QRectF> headerRects; // Heatmap: one per band, above its cell columns (DP rank offsets)
 };
 
@@ -69,11 +69,14 @@ public:
     QRectF bounds() const { return m_bounds; }
     QRectF proxyRect() const { return m_proxyRect; }
     const std::vector<EngineCell> &cells() const { return m_cells; }
-    const std::vector<NodeBox> &nodes() const { return m_nodes; }         // index: profile node index
-    const std::vector<PoolGroup> &pools() const { return m_pools; }       // prefill, then decode
+    const std::vector<NodeBox> &nodes() const { return m_nodes; } // index: profile node index
+    const std::vector<PoolGroup> &pools() const { return m_pools; } // prefill, then decode
     const std::vector<TopologyArrow> &arrows() const { return m_arrows; }
     int engineCount() const { return int(m_cells.size()); }
-    const EngineCell &cellOfEngine(int engine) const { return m_cells[std::size_t(m_cellOfEngine[std::size_t(engine)])]; }
+    const EngineCell &cellOfEngine(int engine) const
+    {
+        return m_cells[std::size_t(m_cellOfEngine[std::size_t(engine)])];
+    }
     QRectF engineRect(int engine) const { return cellOfEngine(engine).rect; }
 
     // Hit testing, in scene coordinates: the engine or node under a point (-1: none), the engines whose

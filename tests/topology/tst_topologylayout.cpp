@@ -17,7 +17,8 @@ namespace {
 
 Profile bundledProfile()
 {
-    const ProfileLoadResult result = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
+    const ProfileLoadResult result
+        = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
     return result.profile.value_or(Profile());
 }
 
@@ -38,13 +39,16 @@ private Q_SLOTS:
         QTest::addColumn<int>("perNode");
         QTest::addColumn<TopologyMode>("mode");
         QTest::addColumn<TopologyMode>("expected");
-        for (int engines : {8, 64, 1024, 5000}) {
-            for (int perNode : {4, 16}) {
+        for (int engines : { 8, 64, 1024, 5000 }) {
+            for (int perNode : { 4, 16 }) {
                 const QByteArray tag = QByteArray::number(engines) + " x" + QByteArray::number(perNode);
-                QTest::addRow("%s auto", tag.constData()) << engines << perNode << TopologyMode::Auto
-                                             << (engines >= 512 ? TopologyMode::Heatmap : TopologyMode::Boxes);
-                QTest::addRow("%s boxes", tag.constData()) << engines << perNode << TopologyMode::Boxes << TopologyMode::Boxes;
-                QTest::addRow("%s heatmap", tag.constData()) << engines << perNode << TopologyMode::Heatmap << TopologyMode::Heatmap;
+                QTest::addRow("%s auto", tag.constData())
+                    << engines << perNode << TopologyMode::Auto
+                    << (engines >= 512 ? TopologyMode::Heatmap : TopologyMode::Boxes);
+                QTest::addRow("%s boxes", tag.constData())
+                    << engines << perNode << TopologyMode::Boxes << TopologyMode::Boxes;
+                QTest::addRow("%s heatmap", tag.constData())
+                    << engines << perNode << TopologyMode::Heatmap << TopologyMode::Heatmap;
             }
         }
         QTest::newRow("uneven last node") << 37 << 16 << TopologyMode::Boxes << TopologyMode::Boxes;
@@ -59,7 +63,7 @@ private Q_SLOTS:
         QFETCH(TopologyMode, expected);
         const Profile profile = syntheticProfile(engines, perNode);
         QCOMPARE(profile.engines().size(), engines);
-        const TopologyLayout layout = TopologyLayout::build(profile, {mode, 512});
+        const TopologyLayout layout = TopologyLayout::build(profile, { mode, 512 });
         QCOMPARE(layout.mode(), expected);
         checkInvariants(profile, layout);
     }
@@ -76,7 +80,7 @@ private Q_SLOTS:
         QFETCH(TopologyMode, mode);
         const Profile profile = bundledProfile();
         QCOMPARE(profile.engines().size(), 72);
-        const TopologyLayout layout = TopologyLayout::build(profile, {mode, 512});
+        const TopologyLayout layout = TopologyLayout::build(profile, { mode, 512 });
         checkInvariants(profile, layout);
         // The proxy above both pools; prefill left of decode; the KV arrow points from prefill to decode.
         const QRectF prefill = layout.pools().at(0).rect;
@@ -99,7 +103,7 @@ private Q_SLOTS:
     void boxesNavigateAlongRowsAndDownNodes()
     {
         const Profile profile = bundledProfile();
-        const TopologyLayout layout = TopologyLayout::build(profile, {TopologyMode::Boxes, 512});
+        const TopologyLayout layout = TopologyLayout::build(profile, { TopologyMode::Boxes, 512 });
         const QList<Engine> engines = profile.engines();
         // d0 holds 16 engines in rows of 8: the first decode engine is engine 8.
         const int d0first = 8;
@@ -144,7 +148,8 @@ private Q_SLOTS:
         QCOMPARE(layout.neighbour(first.firstCell + 3, NavigationDirection::Right), first.firstCell + 4);
         // Readable: a pool is wrapped into bands instead of one very tall column.
         const QRectF decode = layout.pools().at(1).rect;
-        QVERIFY2(decode.height() < 3 * decode.width(), qPrintable(QStringLiteral("%1 x %2").arg(decode.width()).arg(decode.height())));
+        QVERIFY2(decode.height() < 3 * decode.width(),
+            qPrintable(QStringLiteral("%1 x %2").arg(decode.width()).arg(decode.height())));
         // Every band has a header for its rank columns.
         QVERIFY(!layout.pools().at(1).headerRects.isEmpty());
     }
@@ -152,7 +157,7 @@ private Q_SLOTS:
     void rubberBandSelectsWhatItTouches()
     {
         const Profile profile = syntheticProfile(64, 16);
-        const TopologyLayout layout = TopologyLayout::build(profile, {TopologyMode::Boxes, 512});
+        const TopologyLayout layout = TopologyLayout::build(profile, { TopologyMode::Boxes, 512 });
         // A band from the centre of engine a to the centre of engine b selects the cells in between.
         // 13 prefill engines on p0, then d0's 16 (engines 13-28) in rows of 8.
         const int a = 15; // d0 slot 2: row 0, column 2
@@ -160,7 +165,7 @@ private Q_SLOTS:
         QCOMPARE(layout.cellOfEngine(a).node, layout.cellOfEngine(b).node);
         const QRectF band(layout.engineRect(a).center(), layout.engineRect(b).center());
         const std::vector<int> hit = layout.enginesIn(band);
-        QCOMPARE(hit, (std::vector<int>{15, 16, 23, 24}));
+        QCOMPARE(hit, (std::vector<int> { 15, 16, 23, 24 }));
         // An area between the pools touches nothing.
         const TopologyArrow kv = layout.arrows().back();
         QCOMPARE(kv.kind, ArrowKind::KvTransfer);
@@ -205,7 +210,7 @@ private:
             QVERIFY(strictlyInside(box.titleRect, box.rect));
             QVERIFY(strictlyInside(box.badgeRect, box.rect));
             const std::vector<int> touching = layout.nodesIn(box.rect.adjusted(0.5, 0.5, -0.5, -0.5));
-            QCOMPARE(touching, std::vector<int>{box.node});
+            QCOMPARE(touching, std::vector<int> { box.node });
             QCOMPARE(layout.nodeAt(box.titleRect.center()), box.node);
             // The title is not an engine: clicking it selects nothing.
             QCOMPARE(layout.engineAt(box.titleRect.topLeft() + QPointF(1, 1)), -1);
@@ -227,7 +232,7 @@ private:
             QCOMPARE(layout.engineAt(cell.rect.topLeft() + QPointF(0.25, 0.25)), e);
             QCOMPARE(layout.nodeAt(cell.rect.center()), cell.node);
             const std::vector<int> overlapping = layout.enginesIn(cell.rect.adjusted(0.25, 0.25, -0.25, -0.25));
-            QCOMPARE(overlapping, std::vector<int>{e});
+            QCOMPARE(overlapping, std::vector<int> { e });
         }
         QCOMPARE(int(seen.size()), int(engines.size()));
         QCOMPARE(layout.engineAt(layout.bounds().topLeft() - QPointF(10, 10)), -1);

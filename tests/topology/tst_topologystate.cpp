@@ -79,20 +79,20 @@ private Q_SLOTS:
         QCOMPARE(states.states(), QVector<EngineState>(8, EngineState::Unknown));
 
         PollBatch batch;
-        batch.outcomes = {outcome(0, PollStatus::Ok), outcome(1, PollStatus::Ok), outcome(5, PollStatus::Refused)};
+        batch.outcomes = { outcome(0, PollStatus::Ok), outcome(1, PollStatus::Ok), outcome(5, PollStatus::Refused) };
         store.applyPollBatch(batch);
         QCOMPARE(changed.size(), 1);
-        QCOMPARE(changed.at(0).at(0).value<QList<int>>(), (QList<int>{0, 1, 5}));
+        QCOMPARE(changed.at(0).at(0).value<QList<int>>(), (QList<int> { 0, 1, 5 }));
         QCOMPARE(states.states().at(5), EngineState::Unreachable);
 
         // The same outcomes again change nothing: no signal.
         store.applyPollBatch(batch);
         QCOMPARE(changed.size(), 1);
 
-        batch.outcomes = {outcome(0, PollStatus::Ok), outcome(1, PollStatus::HttpError)};
+        batch.outcomes = { outcome(0, PollStatus::Ok), outcome(1, PollStatus::HttpError) };
         store.applyPollBatch(batch);
         QCOMPARE(changed.size(), 2);
-        QCOMPARE(changed.at(1).at(0).value<QList<int>>(), QList<int>{1});
+        QCOMPARE(changed.at(1).at(0).value<QList<int>>(), QList<int> { 1 });
 
         const EngineSummary serving = states.summary(0);
         QCOMPARE(serving.state, EngineState::Serving);
@@ -109,6 +109,15 @@ private Q_SLOTS:
         QCOMPARE(failing.state, EngineState::Unhealthy);
         QVERIFY(failing.lastError.contains(QStringLiteral("test")));
         QVERIFY(std::isnan(states.metricValue(7, Metric::Running)));
+
+        // An engine that stops answering keeps its last good figures, marked with their time.
+        batch.outcomes = {outcome(0, PollStatus::Timeout)};
+        store.applyPollBatch(batch);
+        const EngineSummary silent = states.summary(0);
+        QCOMPARE(silent.state, EngineState::Unreachable);
+        QVERIFY(!silent.metrics.isEmpty());
+        QVERIFY(silent.metrics.first().second.contains(QStringLiteral("(at ")));
+        QVERIFY(silent.evidence.contains(QStringLiteral("timeout")));
 
         // A different cluster resets.
         store.setProfile(syntheticProfile(16, 4), QString());
@@ -144,7 +153,7 @@ private Q_SLOTS:
         f.node = 0;
         QVERIFY(!f.matches(e, EngineState::Serving, key));
         f.node = -1;
-        f.states = {EngineState::Unreachable, EngineState::Stalled};
+        f.states = { EngineState::Unreachable, EngineState::Stalled };
         QVERIFY(f.matches(e, EngineState::Stalled, key));
         QVERIFY(!f.matches(e, EngineState::Serving, key));
         QVERIFY(!f.isEmpty());

@@ -27,7 +27,8 @@ namespace {
 
 Profile bundledProfile()
 {
-    return loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")).profile.value_or(Profile());
+    return loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"))
+        .profile.value_or(Profile());
 }
 
 // A realistic mix: mostly serving, one engine of every other state, a stalled node's worth of cells.
@@ -48,7 +49,7 @@ public:
         s.since = QDateTime::currentDateTimeUtc().addSecs(-300);
         s.evidence = QStringLiteral("3 running, tokens frozen for 5 polls");
         s.lastError = QStringLiteral("engine %1: no progress").arg(engine);
-        s.metrics = {{QStringLiteral("KV cache"), QStringLiteral("87.5 %")}};
+        s.metrics = { { QStringLiteral("KV cache"), QStringLiteral("87.5 %") } };
         return s;
     }
     double metricValue(int engine, Metric metric) const override
@@ -91,21 +92,21 @@ private Q_SLOTS:
         view.show();
         QSignalSpy selection(&view, &TopologyView::selectionChanged);
         QTest::mouseClick(&view, Qt::LeftButton, {}, centreOf(view, 10));
-        QCOMPARE(view.selectedEngines(), QList<int>{10});
+        QCOMPARE(view.selectedEngines(), QList<int> { 10 });
         QCOMPARE(view.currentEngine(), 10);
-        QCOMPARE(selection.last().at(0).value<QList<int>>(), QList<int>{10});
+        QCOMPARE(selection.last().at(0).value<QList<int>>(), QList<int> { 10 });
 
         QTest::mouseClick(&view, Qt::LeftButton, Qt::ShiftModifier, centreOf(view, 40));
-        QCOMPARE(view.selectedEngines(), (QList<int>{10, 40}));
+        QCOMPARE(view.selectedEngines(), (QList<int> { 10, 40 }));
         QTest::mouseClick(&view, Qt::LeftButton, Qt::ControlModifier, centreOf(view, 41));
-        QCOMPARE(view.selectedEngines(), (QList<int>{10, 40, 41}));
+        QCOMPARE(view.selectedEngines(), (QList<int> { 10, 40, 41 }));
         QTest::mouseClick(&view, Qt::LeftButton, Qt::ShiftModifier, centreOf(view, 10));
-        QCOMPARE(view.selectedEngines(), (QList<int>{40, 41}));
-        QCOMPARE(selection.last().at(0).value<QList<int>>(), (QList<int>{40, 41}));
+        QCOMPARE(view.selectedEngines(), (QList<int> { 40, 41 }));
+        QCOMPARE(selection.last().at(0).value<QList<int>>(), (QList<int> { 40, 41 }));
 
         // A plain click elsewhere replaces; a click on empty canvas clears.
         QTest::mouseClick(&view, Qt::LeftButton, {}, centreOf(view, 5));
-        QCOMPARE(view.selectedEngines(), QList<int>{5});
+        QCOMPARE(view.selectedEngines(), QList<int> { 5 });
         QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(3, 3));
         QVERIFY(view.selectedEngines().isEmpty());
     }
@@ -124,7 +125,7 @@ private Q_SLOTS:
         QTest::mouseMove(&view, from + QPoint(10, 10));
         QTest::mouseMove(&view, to);
         QTest::mouseRelease(&view, Qt::LeftButton, {}, to);
-        QCOMPARE(view.selectedEngines(), (QList<int>{8, 9, 10, 11, 16, 17, 18, 19}));
+        QCOMPARE(view.selectedEngines(), (QList<int> { 8, 9, 10, 11, 16, 17, 18, 19 }));
 
         // Shift keeps what was selected and adds the prefill engines 0-1.
         const QPoint p0 = view.engineViewRect(0).topLeft() + QPoint(2, 2);
@@ -132,7 +133,7 @@ private Q_SLOTS:
         QTest::mousePress(&view, Qt::LeftButton, Qt::ShiftModifier, p0);
         QTest::mouseMove(&view, p1);
         QTest::mouseRelease(&view, Qt::LeftButton, Qt::ShiftModifier, p1);
-        QCOMPARE(view.selectedEngines(), (QList<int>{0, 1, 8, 9, 10, 11, 16, 17, 18, 19}));
+        QCOMPARE(view.selectedEngines(), (QList<int> { 0, 1, 8, 9, 10, 11, 16, 17, 18, 19 }));
 
         // With a filter, a band takes only what the filter shows.
         TopologyFilter filter;
@@ -141,7 +142,7 @@ private Q_SLOTS:
         QTest::mousePress(&view, Qt::LeftButton, {}, from);
         QTest::mouseMove(&view, to);
         QTest::mouseRelease(&view, Qt::LeftButton, {}, to);
-        QCOMPARE(view.selectedEngines(), QList<int>{18});
+        QCOMPARE(view.selectedEngines(), QList<int> { 18 });
     }
 
     void filterDimsWhatDoesNotMatch()
@@ -157,16 +158,17 @@ private Q_SLOTS:
         panel.filterEdit()->setText(QStringLiteral("d1"));
         QCOMPARE(view->matchCount(), 16);
         for (int e = 0; e < 72; ++e)
-            QCOMPARE(view->matchesFilter(e), profile.nodes.at(profile.engines().at(e).nodeIndex).name == QLatin1String("d1"));
+            QCOMPARE(view->matchesFilter(e),
+                profile.nodes.at(profile.engines().at(e).nodeIndex).name == QLatin1String("d1"));
         // A dimmed cell is painted pale, a matching one in its state colour.
         QImage shot = view->grab().toImage();
         const int dimmed = 0; // p0, not d1
         const int shown = 24; // d1's first engine (8 prefill + 16 on d0)
         QVERIFY(view->matchesFilter(shown));
         QCOMPARE(shot.pixelColor(view->engineViewRect(shown).topLeft() + QPoint(6, 14)).rgb(),
-                 StateStyle::fill(view->state(shown)).rgb());
+            StateStyle::fill(view->state(shown)).rgb());
         QVERIFY(shot.pixelColor(view->engineViewRect(dimmed).topLeft() + QPoint(6, 14)).rgb()
-                != StateStyle::fill(view->state(dimmed)).rgb());
+            != StateStyle::fill(view->state(dimmed)).rgb());
 
         panel.filterEdit()->clear();
         panel.stateCombo()->setCurrentIndex(1); // problems: stalled, unhealthy, unreachable
@@ -198,12 +200,12 @@ private Q_SLOTS:
         view.setCurrentEngine(8);
         QTest::keyClick(&view, Qt::Key_Right);
         QCOMPARE(view.currentEngine(), 9);
-        QCOMPARE(view.selectedEngines(), QList<int>{9});
+        QCOMPARE(view.selectedEngines(), QList<int> { 9 });
         QTest::keyClick(&view, Qt::Key_Down);
         QCOMPARE(view.currentEngine(), 17);
         QTest::keyClick(&view, Qt::Key_Left, Qt::ShiftModifier);
         QCOMPARE(view.currentEngine(), 16);
-        QCOMPARE(view.selectedEngines(), (QList<int>{16, 17}));
+        QCOMPARE(view.selectedEngines(), (QList<int> { 16, 17 }));
         QTest::keyClick(&view, Qt::Key_Return);
         QCOMPARE(activated.size(), 1);
         QCOMPARE(activated.at(0).at(0).toInt(), 16);
@@ -222,7 +224,8 @@ private Q_SLOTS:
         view.setProfile(syntheticProfile(1024));
         view.show();
         // Fit shows the whole layout above the legend.
-        const QRectF fitted(view.mapToView(view.layout().bounds().topLeft()), view.mapToView(view.layout().bounds().bottomRight()));
+        const QRectF fitted(
+            view.mapToView(view.layout().bounds().topLeft()), view.mapToView(view.layout().bounds().bottomRight()));
         QVERIFY(QRectF(view.rect()).contains(fitted));
         QVERIFY(fitted.bottom() <= view.legendRect().top());
         const double fit = view.zoom();
@@ -231,7 +234,8 @@ private Q_SLOTS:
         // The wheel zooms around the cursor: the scene point under it stays put.
         const QPoint cursor = centreOf(view, 500);
         const QPointF before = view.mapToScene(cursor);
-        QWheelEvent wheel(cursor, view.mapToGlobal(cursor), {}, QPoint(0, 240), Qt::NoButton, {}, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(
+            cursor, view.mapToGlobal(cursor), {}, QPoint(0, 240), Qt::NoButton, {}, Qt::NoScrollPhase, false);
         QApplication::sendEvent(&view, &wheel);
         QVERIFY(view.zoom() > fit * 1.25);
         QVERIFY((view.mapToScene(cursor) - before).manhattanLength() < 0.01);
@@ -266,13 +270,13 @@ private Q_SLOTS:
         const QRegion dirty = view.lastUpdateRegion();
         QVERIFY(dirty.contains(view.engineViewRect(12)));
         QVERIFY(!dirty.contains(view.engineViewRect(13).center()));
-        QVERIFY(dirty.boundingRect().height() < view.height()); // not the whole widget... 
-        QVERIFY(dirty.rectCount() <= 4);                         // ...but the cell, a title, two legend entries
+        QVERIFY(dirty.boundingRect().height() < view.height()); // not the whole widget...
+        QVERIFY(dirty.rectCount() <= 4); // ...but the cell, a title, two legend entries
         const QImage shot = view.grab().toImage();
         QCOMPARE(shot.pixelColor(view.engineViewRect(12).topLeft() + QPoint(8, 18)).rgb(),
-                 StateStyle::fill(EngineState::Stalled).rgb());
+            StateStyle::fill(EngineState::Stalled).rgb());
         QCOMPARE(shot.pixelColor(view.engineViewRect(13).topLeft() + QPoint(8, 18)).rgb(),
-                 StateStyle::fill(EngineState::Serving).rgb());
+            StateStyle::fill(EngineState::Serving).rgb());
         // Setting the same state again repaints nothing new.
         view.setState(12, EngineState::Stalled);
         QCOMPARE(view.stateCount(EngineState::Stalled), 1);
@@ -309,11 +313,13 @@ private Q_SLOTS:
         view.setNodeBadges(5, {});
         QVERIFY(!view.toolTipFor(title).contains(QStringLiteral("SSH down")));
         // The proxy box.
-        QVERIFY(view.toolTipFor(view.mapToView(view.layout().proxyRect().center()).toPoint()).contains(QStringLiteral("not answered")));
+        QVERIFY(view.toolTipFor(view.mapToView(view.layout().proxyRect().center()).toPoint())
+                    .contains(QStringLiteral("not answered")));
         ProxyHealth down;
         down.error = QStringLiteral("connection refused");
         view.setProxyHealth(down);
-        QVERIFY(view.toolTipFor(view.mapToView(view.layout().proxyRect().center()).toPoint()).contains(QStringLiteral("unreachable")));
+        QVERIFY(view.toolTipFor(view.mapToView(view.layout().proxyRect().center()).toPoint())
+                    .contains(QStringLiteral("unreachable")));
     }
 
     void colourByMetric()
@@ -351,7 +357,7 @@ private Q_SLOTS:
         refused.engine = 4;
         refused.status = PollStatus::Refused;
         refused.error = QStringLiteral("connection refused");
-        batch.outcomes = {ok, refused};
+        batch.outcomes = { ok, refused };
         store.applyPollBatch(batch);
         QCOMPARE(view->state(3), EngineState::Serving);
         QCOMPARE(view->state(4), EngineState::Unreachable);
@@ -381,7 +387,7 @@ private Q_SLOTS:
             health.requestNum = 42;
             health.when = QDateTime::currentDateTimeUtc();
             window.showProxyHealth(health);
-            view->setSelectedEngines({24, 25});
+            view->setSelectedEngines({ 24, 25 });
             window.show();
             QVERIFY(window.grab().save(screenshotPath(QStringLiteral("topology-8.png"))));
         }
@@ -392,7 +398,7 @@ private Q_SLOTS:
             QVector<EngineState> states = mixedStates(1024);
             for (int e = 205 + 25 * 16; e < 205 + 26 * 16; ++e)
                 states[e] = EngineState::Unreachable; // all of d25 gone (205 prefill engines come first)
-            for (int e : {100, 333, 777, 901})
+            for (int e : { 100, 333, 777, 901 })
                 states[e] = EngineState::Stalled;
             panel.view()->setStates(states);
             panel.view()->setNodeBadges(40, NodeBadge::SshDown);

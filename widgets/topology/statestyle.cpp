@@ -2,9 +2,9 @@
 #include "topology/statestyle.h"
 
 #include <QCoreApplication>
-#include <QHash>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPixmapCache>
 
 #include <algorithm>
 #include <array>
@@ -17,16 +17,26 @@ namespace StateStyle {
 QColor fill(EngineState state)
 {
     switch (state) {
-    case EngineState::Unknown: return QColor(0xc9, 0xcd, 0xd3);
-    case EngineState::Stopped: return QColor(0x5f, 0x63, 0x68);
-    case EngineState::Starting: return QColor(0xf0, 0xe4, 0x42);
-    case EngineState::ReadyNotInProxy: return QColor(0x56, 0xb4, 0xe9);
-    case EngineState::WaitingInProxy: return QColor(0x00, 0x72, 0xb2);
-    case EngineState::Serving: return QColor(0x00, 0x9e, 0x73);
-    case EngineState::Draining: return QColor(0xcc, 0x79, 0xa7);
-    case EngineState::Stalled: return QColor(0xe6, 0x9f, 0x00);
-    case EngineState::Unhealthy: return QColor(0xd5, 0x5e, 0x00);
-    case EngineState::Unreachable: return QColor(0x9b, 0x11, 0x1e);
+    case EngineState::Unknown:
+        return QColor(0xc9, 0xcd, 0xd3);
+    case EngineState::Stopped:
+        return QColor(0x5f, 0x63, 0x68);
+    case EngineState::Starting:
+        return QColor(0xf0, 0xe4, 0x42);
+    case EngineState::ReadyNotInProxy:
+        return QColor(0x56, 0xb4, 0xe9);
+    case EngineState::WaitingInProxy:
+        return QColor(0x00, 0x72, 0xb2);
+    case EngineState::Serving:
+        return QColor(0x00, 0x9e, 0x73);
+    case EngineState::Draining:
+        return QColor(0xcc, 0x79, 0xa7);
+    case EngineState::Stalled:
+        return QColor(0xe6, 0x9f, 0x00);
+    case EngineState::Unhealthy:
+        return QColor(0xd5, 0x5e, 0x00);
+    case EngineState::Unreachable:
+        return QColor(0x9b, 0x11, 0x1e);
     }
     return Qt::gray;
 }
@@ -45,16 +55,26 @@ bool isProblem(EngineState state)
 QString label(EngineState state)
 {
     switch (state) {
-    case EngineState::Unknown: return QCoreApplication::translate("StateStyle", "Unknown");
-    case EngineState::Stopped: return QCoreApplication::translate("StateStyle", "Stopped");
-    case EngineState::Starting: return QCoreApplication::translate("StateStyle", "Starting");
-    case EngineState::ReadyNotInProxy: return QCoreApplication::translate("StateStyle", "Ready, not in proxy");
-    case EngineState::WaitingInProxy: return QCoreApplication::translate("StateStyle", "Waiting in proxy");
-    case EngineState::Serving: return QCoreApplication::translate("StateStyle", "Serving");
-    case EngineState::Draining: return QCoreApplication::translate("StateStyle", "Draining");
-    case EngineState::Stalled: return QCoreApplication::translate("StateStyle", "Stalled");
-    case EngineState::Unhealthy: return QCoreApplication::translate("StateStyle", "Unhealthy");
-    case EngineState::Unreachable: return QCoreApplication::translate("StateStyle", "Unreachable");
+    case EngineState::Unknown:
+        return QCoreApplication::translate("StateStyle", "Unknown");
+    case EngineState::Stopped:
+        return QCoreApplication::translate("StateStyle", "Stopped");
+    case EngineState::Starting:
+        return QCoreApplication::translate("StateStyle", "Starting");
+    case EngineState::ReadyNotInProxy:
+        return QCoreApplication::translate("StateStyle", "Ready, not in proxy");
+    case EngineState::WaitingInProxy:
+        return QCoreApplication::translate("StateStyle", "Waiting in proxy");
+    case EngineState::Serving:
+        return QCoreApplication::translate("StateStyle", "Serving");
+    case EngineState::Draining:
+        return QCoreApplication::translate("StateStyle", "Draining");
+    case EngineState::Stalled:
+        return QCoreApplication::translate("StateStyle", "Stalled");
+    case EngineState::Unhealthy:
+        return QCoreApplication::translate("StateStyle", "Unhealthy");
+    case EngineState::Unreachable:
+        return QCoreApplication::translate("StateStyle", "Unreachable");
     }
     return {};
 }
@@ -104,7 +124,8 @@ void drawGlyph(QPainter &p, EngineState state, const QRectF &box, const QColor &
         p.fillPath(path, ink);
         break;
     }
-    case EngineState::Serving: break;
+    case EngineState::Serving:
+        break;
     case EngineState::Draining: {
         QPainterPath path;
         path.moveTo(c.x(), c.y() + k);
@@ -131,20 +152,20 @@ void drawGlyph(QPainter &p, EngineState state, const QRectF &box, const QColor &
     p.restore();
 }
 
-const QPixmap &glyph(EngineState state, int size, const QColor &ink)
+QPixmap glyph(EngineState state, int size, const QColor &ink)
 {
-    static QHash<quint64, QPixmap> cache;
-    const quint64 key = (quint64(ink.rgba()) << 24) | (quint64(size & 0xffff) << 8) | quint64(state);
-    auto it = cache.find(key);
-    if (it == cache.end()) {
-        QPixmap pixmap(size, size);
+    // QPixmapCache: owned by the application, so no pixmap outlives it.
+    const QString key = QStringLiteral("pd-glyph-%1-%2-%3").arg(int(state)).arg(size).arg(ink.rgba(), 0, 16);
+    QPixmap pixmap;
+    if (!QPixmapCache::find(key, &pixmap)) {
+        pixmap = QPixmap(size, size);
         pixmap.fill(Qt::transparent);
         QPainter p(&pixmap);
         drawGlyph(p, state, QRectF(0, 0, size, size), ink);
         p.end();
-        it = cache.insert(key, pixmap);
+        QPixmapCache::insert(key, pixmap);
     }
-    return *it;
+    return pixmap;
 }
 
 } // namespace StateStyle
@@ -152,16 +173,15 @@ const QPixmap &glyph(EngineState state, int size, const QColor &ink)
 QColor metricColor(double fraction)
 {
     // Five stops of a perceptually ordered ramp (viridis-like); NaN is handled by the caller.
-    static const std::array<QColor, 5> stops{QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
-                                             QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62),
-                                             QColor(0xfd, 0xe7, 0x25)};
+    static const std::array<QColor, 5> stops { QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
+        QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62), QColor(0xfd, 0xe7, 0x25) };
     const double f = std::clamp(fraction, 0.0, 1.0) * double(stops.size() - 1);
     const int i = std::min(int(f), int(stops.size()) - 2);
     const double t = f - i;
     const QColor &a = stops[std::size_t(i)];
     const QColor &b = stops[std::size_t(i) + 1];
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+        float(a.greenF() + (b.greenF() - a.greenF()) * t), float(a.blueF() + (b.blueF() - a.blueF()) * t));
 }
 
 } // namespace pd

@@ -21,10 +21,10 @@ inline constexpr int kStateCount = int(EngineState::Unreachable) + 1;
 QColor fill(EngineState state);
 QColor ink(const QColor &fill); // black or white, whichever reads on the fill
 bool isProblem(EngineState state); // stalled, unhealthy, unreachable: drawn with a heavy border too
-QString label(EngineState state);  // translated
+QString label(EngineState state); // translated
 
 // The glyph of a state as a device-pixel pixmap of size x size, cached (paint calls are hot).
-const QPixmap &glyph(EngineState state, int size, const QColor &ink);
+QPixmap glyph(EngineState state, int size, const QColor &ink);
 // Draws the glyph vector-wise (the legend, the tooltip icon).
 void drawGlyph(QPainter &painter, EngineState state, const QRectF &box, const QColor &ink);
 

@@ -73,7 +73,7 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     auto *zoomIn = toolButton(QStringLiteral("+"), tr("Zoom in (+)"), this);
     auto *help = new QLabel(tr("<small>drag: select area · Shift/Ctrl: add · Alt/middle-drag: pan · wheel: zoom · "
                                "arrows, Enter: open</small>"),
-                            this);
+        this);
     help->setObjectName(QStringLiteral("topologyHelp"));
 
     auto *bar = new QHBoxLayout;
@@ -98,12 +98,12 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     layout->addWidget(m_view, 1);
 
     connect(m_text, &QLineEdit::textChanged, this, &TopologyPanel::applyFilter);
-    for (QComboBox *combo : {m_state, m_node, m_role})
+    for (QComboBox *combo : { m_state, m_node, m_role })
         connect(combo, &QComboBox::currentIndexChanged, this, &TopologyPanel::applyFilter);
     connect(m_color, &QComboBox::currentIndexChanged, this,
-            [this] { m_view->setColorBy(TopologyView::ColorBy(m_color->currentData().toInt())); });
+        [this] { m_view->setColorBy(TopologyView::ColorBy(m_color->currentData().toInt())); });
     connect(m_layout, &QComboBox::currentIndexChanged, this,
-            [this] { m_view->setLayoutMode(TopologyMode(m_layout->currentData().toInt())); });
+        [this] { m_view->setLayoutMode(TopologyMode(m_layout->currentData().toInt())); });
     connect(fit, &QToolButton::clicked, m_view, &TopologyView::fitToView);
     connect(zoomIn, &QToolButton::clicked, m_view, &TopologyView::zoomIn);
     connect(zoomOut, &QToolButton::clicked, m_view, &TopologyView::zoomOut);
@@ -118,7 +118,8 @@ void TopologyPanel::setProfile(const Profile &profile)
         m_node->clear();
         m_node->addItem(tr("All nodes"), -1);
         for (int n = 0; n < profile.nodes.size(); ++n)
-            m_node->addItem(QStringLiteral("%1 (%2)").arg(profile.nodes.at(n).name, roleName(profile.nodes.at(n).role)), n);
+            m_node->addItem(
+                QStringLiteral("%1 (%2)").arg(profile.nodes.at(n).name, roleName(profile.nodes.at(n).role)), n);
     }
     m_engines = int(profile.engines().size());
     m_view->setProfile(profile);
@@ -131,9 +132,9 @@ void TopologyPanel::applyFilter()
     filter.text = m_text->text();
     const int state = m_state->currentData().toInt();
     if (state == kProblemsEntry)
-        filter.states = {EngineState::Stalled, EngineState::Unhealthy, EngineState::Unreachable};
+        filter.states = { EngineState::Stalled, EngineState::Unhealthy, EngineState::Unreachable };
     else if (state >= 0)
-        filter.states = {EngineState(state)};
+        filter.states = { EngineState(state) };
     filter.node = m_node->currentData().isValid() ? m_node->currentData().toInt() : -1;
     const int role = m_role->currentData().toInt();
     if (role >= 0)

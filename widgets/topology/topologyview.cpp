@@ -176,7 +176,7 @@ void TopologyView::setNodeBadges(int node, NodeBadges badges, const QString &det
     if (node < 0 || node >= int(m_layout.nodes().size()))
         return;
     if (badges)
-        m_badges.insert(node, {badges, detail});
+        m_badges.insert(node, { badges, detail });
     else
         m_badges.remove(node);
     update(toView(m_layout.nodes().at(std::size_t(node)).rect).toAlignedRect().adjusted(-3, -3, 3, 3));
@@ -319,7 +319,8 @@ void TopologyView::layoutLegend()
     int x = 0;
     int row = m_colorBy != ColorBy::State ? 1 : 0;
     for (int s = 0; s < StateStyle::kStateCount; ++s) {
-        const int w = kLegendSwatch + 6 + fm.horizontalAdvance(StateStyle::label(EngineState(s)) + QStringLiteral(" 00000")) + 14;
+        const int w = kLegendSwatch + 6
+            + fm.horizontalAdvance(StateStyle::label(EngineState(s)) + QStringLiteral(" 00000")) + 14;
         if (x + w > available && x > 0) {
             ++row;
             x = 0;
@@ -332,8 +333,7 @@ void TopologyView::layoutLegend()
     m_legendRect = QRect(8, this->height() - height - 6, width() - 16, height);
     for (int s = 0; s < StateStyle::kStateCount; ++s)
         m_legendItems[std::size_t(s)] = QRect(m_legendRect.left() + 10 + at[std::size_t(s)].x(),
-                                              m_legendRect.top() + 4 + at[std::size_t(s)].y() * rowHeight,
-                                              widths[std::size_t(s)], rowHeight);
+            m_legendRect.top() + 4 + at[std::size_t(s)].y() * rowHeight, widths[std::size_t(s)], rowHeight);
 }
 
 void TopologyView::fitToView()
@@ -342,7 +342,7 @@ void TopologyView::fitToView()
     const QRectF area(0, 0, width(), std::max(50, m_legendRect.top() - 4));
     if (bounds.isEmpty())
         return;
-    m_scale = std::min({area.width() / bounds.width(), area.height() / bounds.height(), 1.5});
+    m_scale = std::min({ area.width() / bounds.width(), area.height() / bounds.height(), 1.5 });
     m_offset = area.center() - bounds.center() * m_scale;
     m_autoFit = true;
     update();
@@ -520,10 +520,18 @@ void TopologyView::keyPressEvent(QKeyEvent *event)
 {
     const bool extend = event->modifiers() & Qt::ShiftModifier;
     switch (event->key()) {
-    case Qt::Key_Left: moveCurrent(NavigationDirection::Left, extend); break;
-    case Qt::Key_Right: moveCurrent(NavigationDirection::Right, extend); break;
-    case Qt::Key_Up: moveCurrent(NavigationDirection::Up, extend); break;
-    case Qt::Key_Down: moveCurrent(NavigationDirection::Down, extend); break;
+    case Qt::Key_Left:
+        moveCurrent(NavigationDirection::Left, extend);
+        break;
+    case Qt::Key_Right:
+        moveCurrent(NavigationDirection::Right, extend);
+        break;
+    case Qt::Key_Up:
+        moveCurrent(NavigationDirection::Up, extend);
+        break;
+    case Qt::Key_Down:
+        moveCurrent(NavigationDirection::Down, extend);
+        break;
     case Qt::Key_Return:
     case Qt::Key_Enter:
         if (m_current >= 0)
@@ -537,12 +545,20 @@ void TopologyView::keyPressEvent(QKeyEvent *event)
             emitSelection();
         }
         break;
-    case Qt::Key_Escape: selectOnly(-1); break;
+    case Qt::Key_Escape:
+        selectOnly(-1);
+        break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomIn(); break;
-    case Qt::Key_Minus: zoomOut(); break;
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
     case Qt::Key_0:
-    case Qt::Key_Home: fitToView(); break;
+    case Qt::Key_Home:
+        fitToView();
+        break;
     case Qt::Key_A:
         if (event->modifiers() & Qt::ControlModifier) {
             std::vector<int> all(std::size_t(m_engines.size()));
@@ -553,7 +569,9 @@ void TopologyView::keyPressEvent(QKeyEvent *event)
         }
         QWidget::keyPressEvent(event);
         return;
-    default: QWidget::keyPressEvent(event); return;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
     event->accept();
 }
@@ -601,7 +619,8 @@ QString TopologyView::toolTipFor(QPoint pos) const
                    .arg(StateStyle::fill(state).name(), StateStyle::label(state).toHtmlEscaped());
         if (summary.since.isValid()) {
             const qint64 secs = summary.since.secsTo(QDateTime::currentDateTimeUtc());
-            const QString ago = secs < 120 ? tr("%n s ago", nullptr, int(secs)) : tr("%n min ago", nullptr, int(secs / 60));
+            const QString ago
+                = secs < 120 ? tr("%n s ago", nullptr, int(secs)) : tr("%n min ago", nullptr, int(secs / 60));
             tip += tr(" since %1 (%2)").arg(summary.since.toLocalTime().toString(QStringLiteral("HH:mm:ss")), ago);
         }
         if (!summary.evidence.isEmpty())
@@ -621,7 +640,7 @@ QString TopologyView::toolTipFor(QPoint pos) const
         const NodeBox &box = m_layout.nodes().at(std::size_t(n));
         QString tip = QStringLiteral("<b>%1</b> · %2<br>%3 · %4 · %5 NPUs · %6")
                           .arg(node.name.toHtmlEscaped(), node.address.toHtmlEscaped(), roleName(node.role),
-                               generationName(node.npuGeneration))
+                              generationName(node.npuGeneration))
                           .arg(node.npuCount)
                           .arg(tr("%n engine(s)", nullptr, box.cellCount));
         const BadgeInfo badge = m_badges.value(n);

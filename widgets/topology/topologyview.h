@@ -7,9 +7,9 @@
 #include "topology/topologylayout.h"
 
 #include <QHash>
+#include <QList>
 #include <QRegion>
 #include <QStaticText>
-#include <QList>
 #include <QVector>
 #include <QWidget>
 
@@ -87,7 +87,7 @@ public:
     QRect legendRect() const { return m_legendRect; }
 
     QString toolTipFor(QPoint pos) const;
-    QSize sizeHint() const override { return {1200, 800}; }
+    QSize sizeHint() const override { return { 1200, 800 }; }
 
 Q_SIGNALS:
     void selectionChanged(const QList<int> &engines);
@@ -142,7 +142,7 @@ private:
     TopologyLayoutOptions m_options;
     TopologyLayout m_layout;
     QVector<EngineState> m_states;
-    std::array<int, 10> m_stateCounts{};
+    std::array<int, 10> m_stateCounts {};
     std::vector<char> m_selected;
     int m_selectedCount = 0;
     int m_current = -1;
@@ -169,12 +169,12 @@ private:
     QRect m_legendRect;
     std::array<QRect, 10> m_legendItems;
     QRegion m_lastDirty;
-    std::array<std::array<int, 10>, 2> m_poolCounts{}; // [prefill, decode][state]
+    std::array<std::array<int, 10>, 2> m_poolCounts {}; // [prefill, decode][state]
     // Text is laid out once per zoom level (drawStaticText), not per frame.
-    QStringList m_nodeLabels;                  // heatmap row labels
+    QStringList m_nodeLabels; // heatmap row labels
     std::vector<QStaticText> m_nodeTexts;
     double m_nodeTextPx = -1;
-    std::vector<QStaticText> m_cellTexts;      // boxes: "DP n" and ":port" per engine
+    std::vector<QStaticText> m_cellTexts; // boxes: "DP n" and ":port" per engine
     double m_cellTextPx = -1;
 };
 

@@ -29,7 +29,7 @@ const QColor kGood(0x1e, 0x7e, 0x34);
 QColor blend(const QColor &a, const QColor &b, double t)
 {
     return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
-                            float(a.blueF() * (1 - t) + b.blueF() * t));
+        float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
 QFont pixelFont(const QFont &base, double pixels, bool bold = false)
@@ -60,10 +60,14 @@ void drawArrow(QPainter &p, const QLineF &line, const QColor &color, double widt
 QString metricLabel(TopologyView::ColorBy colorBy)
 {
     switch (colorBy) {
-    case TopologyView::ColorBy::KvUsage: return TopologyView::tr("KV cache");
-    case TopologyView::ColorBy::Running: return TopologyView::tr("running requests");
-    case TopologyView::ColorBy::GenerationRate: return TopologyView::tr("generation tokens/s");
-    case TopologyView::ColorBy::State: break;
+    case TopologyView::ColorBy::KvUsage:
+        return TopologyView::tr("KV cache");
+    case TopologyView::ColorBy::Running:
+        return TopologyView::tr("running requests");
+    case TopologyView::ColorBy::GenerationRate:
+        return TopologyView::tr("generation tokens/s");
+    case TopologyView::ColorBy::State:
+        break;
     }
     return TopologyView::tr("state");
 }
@@ -147,7 +151,8 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
         if (fm.horizontalAdvance(withServing) <= t.width())
             title = withServing; // only when it fits: the problems count must never be elided away
         p.setPen(problems ? kBadRed : kText);
-        p.drawText(t, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(title, Qt::ElideRight, int(std::max(40.0, t.width()))));
+        p.drawText(
+            t, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(title, Qt::ElideRight, int(std::max(40.0, t.width()))));
         // Heatmap: DP rank offsets above the columns.
         const double pitch = m_layout.mode() == TopologyMode::Heatmap && pool.columns > 0
             ? (pool.headerRects.isEmpty() ? 0 : pool.headerRects.first().width() / pool.columns * m_scale)
@@ -159,8 +164,8 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
             for (const QRectF &header : pool.headerRects) {
                 const QRectF h = toView(header);
                 for (int c = 0; c < pool.columns; c += step)
-                    p.drawText(QRectF(h.left() + c * pitch, h.top(), 3 * pitch, h.height()), Qt::AlignLeft | Qt::AlignBottom,
-                               QStringLiteral("+%1").arg(c));
+                    p.drawText(QRectF(h.left() + c * pitch, h.top(), 3 * pitch, h.height()),
+                        Qt::AlignLeft | Qt::AlignBottom, QStringLiteral("+%1").arg(c));
             }
         }
     }
@@ -203,7 +208,7 @@ void TopologyView::paintProxy(QPainter &p)
     p.drawText(inner, Qt::AlignVCenter | Qt::AlignHCenter, fm.elidedText(line, Qt::ElideRight, int(inner.width())));
     p.setPen(kMutedText);
     p.drawText(inner, Qt::AlignBottom | Qt::AlignHCenter,
-               tr("profile: %1 prefill · %2 decode instances").arg(profilePrefill).arg(profileDecode));
+        tr("profile: %1 prefill · %2 decode instances").arg(profilePrefill).arg(profileDecode));
 }
 
 void TopologyView::paintArrows(QPainter &p)
@@ -225,7 +230,7 @@ void TopologyView::paintArrows(QPainter &p)
         if (kv.contains("kv_connector") && kv["kv_connector"].is_string())
             connector = QString::fromStdString(kv["kv_connector"].get<std::string>());
         p.drawText(label, Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap,
-                   connector.isEmpty() ? tr("KV cache P → D") : tr("KV cache P → D\n%1").arg(connector));
+            connector.isEmpty() ? tr("KV cache P → D") : tr("KV cache P → D\n%1").arg(connector));
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 }
@@ -288,13 +293,14 @@ void TopologyView::paintNodes(QPainter &p, const QRectF &sceneClip)
         const double after = fmBold.horizontalAdvance(name) + titlePx * 0.6;
         if (nameWidth - after > 30)
             p.drawText(t.adjusted(after, titlePx * 0.1, 0, 0), Qt::AlignTop | Qt::AlignLeft,
-                       QFontMetrics(plain).elidedText(node.address, Qt::ElideRight, int(nameWidth - after)));
+                QFontMetrics(plain).elidedText(node.address, Qt::ElideRight, int(nameWidth - after)));
         const int tp = node.engineGroups.isEmpty() ? 0 : node.engineGroups.first().tpSize;
         const QString detail = box.cellCount
             ? (box.cellCount == 1 ? tr("DP %1 · TP %2 · 1 engine").arg(lo).arg(tp)
                                   : tr("DP %1–%2 · TP %3 · %4 engines").arg(lo).arg(hi).arg(tp).arg(box.cellCount))
             : tr("no engines");
-        p.drawText(t, Qt::AlignBottom | Qt::AlignLeft, QFontMetrics(plain).elidedText(detail, Qt::ElideRight, int(t.width())));
+        p.drawText(
+            t, Qt::AlignBottom | Qt::AlignLeft, QFontMetrics(plain).elidedText(detail, Qt::ElideRight, int(t.width())));
     }
 }
 
@@ -320,7 +326,8 @@ void TopologyView::paintBadges(QPainter &p, const NodeBox &box, NodeBadges badge
     const struct {
         NodeBadge badge;
         QString text;
-    } all[] = {{NodeBadge::SshDown, tr("SSH")}, {NodeBadge::NpuUnhealthy, tr("NPU")}, {NodeBadge::NetworkCheckFailed, tr("NET")}};
+    } all[] = { { NodeBadge::SshDown, tr("SSH") }, { NodeBadge::NpuUnhealthy, tr("NPU") },
+        { NodeBadge::NetworkCheckFailed, tr("NET") } };
     p.setFont(pixelFont(font(), area.height() * 0.62, true));
     const double w = area.width() / 3;
     double x = area.right();
@@ -353,7 +360,8 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
         const QRectF r = toView(m_layout.engineRect(engine));
         const int left = int(std::lround(r.left()));
         const int top = int(std::lround(r.top()));
-        return QRect(left, top, std::max(1, int(std::lround(r.right())) - left), std::max(1, int(std::lround(r.bottom())) - top));
+        return QRect(left, top, std::max(1, int(std::lround(r.right())) - left),
+            std::max(1, int(std::lround(r.bottom())) - top));
     };
 
     // 1. Fills (the only pass at tiny zoom).
@@ -458,7 +466,8 @@ void TopologyView::paintLegend(QPainter &p)
         p.drawText(QRect(x, y, fm.horizontalAdvance(title) + 8, rowHeight), Qt::AlignVCenter, title);
         x += fm.horizontalAdvance(title) + 14;
         const QString low = m_colorBy == ColorBy::KvUsage ? QStringLiteral("0 %") : QStringLiteral("0");
-        const QString high = m_colorBy == ColorBy::KvUsage ? QStringLiteral("100 %") : QString::number(m_valueMax, 'f', m_valueMax < 10 ? 1 : 0);
+        const QString high = m_colorBy == ColorBy::KvUsage ? QStringLiteral("100 %")
+                                                           : QString::number(m_valueMax, 'f', m_valueMax < 10 ? 1 : 0);
         p.drawText(QRect(x, y, fm.horizontalAdvance(low) + 4, rowHeight), Qt::AlignVCenter, low);
         x += fm.horizontalAdvance(low) + 6;
         for (int i = 0; i < 160; ++i)
@@ -469,7 +478,8 @@ void TopologyView::paintLegend(QPainter &p)
         const QRect none(x, y + (rowHeight - kLegendSwatch) / 2, kLegendSwatch, kLegendSwatch);
         p.fillRect(none, QColor(0xd8, 0xdb, 0xdf));
         p.fillRect(none, QBrush(QColor(0x9a, 0xa0, 0xa8), Qt::BDiagPattern));
-        p.drawText(QRect(x + kLegendSwatch + 6, y, 200, rowHeight), Qt::AlignVCenter, tr("no data · marks show the state"));
+        p.drawText(
+            QRect(x + kLegendSwatch + 6, y, 200, rowHeight), Qt::AlignVCenter, tr("no data · marks show the state"));
     }
     for (int s = 0; s < StateStyle::kStateCount; ++s) {
         const EngineState state = EngineState(s);
@@ -486,7 +496,8 @@ void TopologyView::paintLegend(QPainter &p)
             p.drawRect(swatch.adjusted(0, 0, -1, -1));
         }
         if (state != EngineState::Serving)
-            p.drawPixmap(swatch.topLeft() + QPoint(2, 2), StateStyle::glyph(state, kLegendSwatch - 4, StateStyle::ink(fill)));
+            p.drawPixmap(
+                swatch.topLeft() + QPoint(2, 2), StateStyle::glyph(state, kLegendSwatch - 4, StateStyle::ink(fill)));
         p.setPen(m_stateCounts[std::size_t(s)] && StateStyle::isProblem(state) ? kBadRed : kText);
         p.drawText(item.adjusted(kLegendSwatch + 6, 0, 0, 0), Qt::AlignVCenter, text);
     }
