@@ -12,6 +12,10 @@
 #include "pooldelegate.h"
 #include "poolsview.h"
 #include "statusdelegate.h"
+#include "topology/observedstates.h"
+#include "topology/topologypanel.h"
+#include "topology/topologystatefeed.h"
+#include "topology/topologyview.h"
 
 #include <QAction>
 #include <QDir>
@@ -97,6 +101,8 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     , m_validationLabel(new QLabel(this))
     , m_proxyLabel(new QLabel(this))
     , m_poolsView(new PoolsView(this))
+    , m_topology(new TopologyPanel(this))
+    , m_observedStates(new ObservedStates(store, this))
     , m_tabs(new QTabWidget(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -154,16 +160,17 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
 
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
+    m_clusterPage = splitter;
+    m_tabs->addTab(m_topology, tr("&Topology"));
     m_tabs->addTab(splitter, tr("&Cluster"));
     m_tabs->addTab(m_poolsView, tr("&Pools"));
-    connect(m_engineView, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
-        const QModelIndex source = m_engineFilter->mapToSource(index);
-        const int engine = source.row();
-        const Engine &e = m_store->engines().at(engine);
-        m_poolsView->setEngine(engine, QStringLiteral("%1 · %2 · DP rank %3")
-                                           .arg(m_store->profile().nodes.at(e.nodeIndex).name, e.id())
-                                           .arg(e.dpRank));
-        showPools();
+    connect(m_engineView, &QTableView::doubleClicked, this,
+            [this](const QModelIndex &index) { showEngineCharts(m_engineFilter->mapToSource(index).row()); });
+    feedTopologyFromObservations(m_observedStates, m_topology->view());
+    connect(m_topology->view(), &TopologyView::activated, this, &MainWindow::showEngineCharts);
+    connect(m_topology->view(), &TopologyView::selectionChanged, this, [this](const QList<int> &engines) {
+        if (engines.size() > 1)
+            statusBar()->showMessage(tr("%n engine(s) selected", nullptr, int(engines.size())), 5000);
     });
     m_engineView->setToolTip(tr("Double-click an engine for its charts"));
 
@@ -202,12 +209,18 @@ void MainWindow::createMenus()
     QAction *problems = m_issueDock->toggleViewAction();
     problems->setText(tr("&Profile Problems"));
     view->addAction(problems);
-    QAction *clusterTab = view->addAction(tr("&Cluster"), this, [this] { m_tabs->setCurrentIndex(0); });
+    QAction *topologyTab = view->addAction(tr("&Topology"), this, &MainWindow::showTopology);
+    topologyTab->setShortcut(QKeySequence(Qt::ALT | Qt::Key_0));
+    QAction *clusterTab = view->addAction(tr("&Cluster"), this, &MainWindow::showCluster);
     clusterTab->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
     QAction *poolsTab = view->addAction(tr("P&ools Dashboard"), this, &MainWindow::showPools);
     poolsTab->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
     QAction *filter = view->addAction(tr("&Filter Engines"), this, [this] {
-        m_tabs->setCurrentIndex(0);
+        if (m_tabs->currentWidget() == m_topology) {
+            m_topology->filterEdit()->setFocus();
+            return;
+        }
+        showCluster();
         m_filterEdit->setFocus();
     });
     filter->setShortcut(QKeySequence(Qt::Key_Slash));
@@ -248,6 +261,8 @@ bool MainWindow::openProfile(const QString &path)
 
 void MainWindow::updateFromStore()
 {
+    m_topology->setProfile(m_store->profile());
+    m_topology->view()->setStates(m_observedStates->states());
     if (!m_store->hasProfile()) {
         setWindowTitle(tr("pdconsole"));
         m_summaryLabel->setText(tr("No cluster open — File ▸ Open Profile…"));
@@ -292,6 +307,7 @@ void MainWindow::showProxyHealth(const ProxyHealth &health)
     const QString where = m_store->hasProfile()
         ? QStringLiteral("%1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port)
         : QString();
+    m_topology->view()->setProxyHealth(health);
     if (health.reachable) {
         const QString inFlight = health.requestNum ? tr(" · %n in flight", nullptr, *health.requestNum) : QString();
         m_proxyLabel->setText(tr("<span style='color:#1e7e34'>●</span> proxy %1: %2 prefill · %3 decode%4")
@@ -304,6 +320,35 @@ void MainWindow::showProxyHealth(const ProxyHealth &health)
         m_proxyLabel->setText(tr("<span style='color:#b3261e'>✖ proxy %1 unreachable</span>").arg(where));
         m_proxyLabel->setToolTip(tr("%1 (at %2)").arg(health.error, health.when.toLocalTime().toString(Qt::ISODate)));
     }
+}
+
+void MainWindow::showEngineCharts(int engine)
+{
+    if (engine < 0 || engine >= m_store->engines().size())
+        return;
+    const Engine &e = m_store->engines().at(engine);
+    m_poolsView->setEngine(engine, QStringLiteral("%1 · %2 · DP rank %3")
+                                       .arg(m_store->profile().nodes.at(e.nodeIndex).name, e.id())
+                                       .arg(e.dpRank));
+    showPools();
+}
+
+void MainWindow::showCluster()
+{
+    m_tabs->setCurrentWidget(m_clusterPage);
+}
+
+void MainWindow::showTopology()
+{
+    m_tabs->setCurrentWidget(m_topology);
+    m_topology->view()->setFocus();
+}
+
+void MainWindow::setSeriesStore(SeriesStore *series)
+{
+    m_poolsView->setSeriesStore(series);
+    m_observedStates->setSeriesStore(series);
+    m_topology->view()->refreshMetrics();
 }
 
 void MainWindow::showPools()

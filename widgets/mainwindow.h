@@ -17,7 +17,10 @@ struct ProxyHealth;
 class EngineTableModel;
 class ErrorBanner;
 class NodeTableModel;
+class ObservedStates;
 class PoolsView;
+class SeriesStore;
+class TopologyPanel;
 class ValidationIssueModel;
 
 // The console's main window: the opened cluster's nodes and engines, the profile's problems, and the
@@ -36,7 +39,15 @@ public:
     QSortFilterProxyModel *engineFilter() const { return m_engineFilter; }
     ErrorBanner *errorBanner() const { return m_banner; }
     PoolsView *poolsView() const { return m_poolsView; }
+    TopologyPanel *topologyPanel() const { return m_topology; }
     void showPools();
+    void showCluster();
+    void showTopology();
+    // The history behind the charts and the topology's metric colours (nullptr: none).
+    void setSeriesStore(SeriesStore *series);
+    // What double-click in the engine table and activating an engine on the topology do: the engine's
+    // own charts on the Pools tab.
+    void showEngineCharts(int engine);
     QStringList recentProfiles() const;
     // The status bar's proxy section: reachable with its counts, or why not.
     void showProxyHealth(const ProxyHealth &health);
@@ -72,6 +83,9 @@ private:
     QLabel *m_proxyLabel;
     QMenu *m_recentMenu = nullptr;
     PoolsView *m_poolsView;
+    TopologyPanel *m_topology;
+    ObservedStates *m_observedStates;
+    QWidget *m_clusterPage = nullptr;
     class QTabWidget *m_tabs;
 };
 

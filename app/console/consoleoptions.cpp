@@ -22,8 +22,8 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
     const QCommandLineOption quitAfter(QStringLiteral("quit-after"),
                                        QStringLiteral("Exit after SECONDS (with --screenshot: when it is taken)."),
                                        QStringLiteral("SECONDS"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view shown first: cluster or pools."),
-                                  QStringLiteral("VIEW"), QStringLiteral("cluster"));
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view shown first: topology, cluster or pools."),
+                                  QStringLiteral("VIEW"), QStringLiteral("topology"));
     parser.addOptions({profile, demo, screenshot, quitAfter, view});
     QTextStream err(stderr);
     if (!parser.parse(arguments)) {
@@ -51,8 +51,9 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
     options.demo = parser.isSet(demo);
     options.screenshotPath = parser.value(screenshot);
     options.view = parser.value(view);
-    if (options.view != QLatin1String("cluster") && options.view != QLatin1String("pools")) {
-        err << "pdconsole: --view expects cluster or pools\n";
+    if (options.view != QLatin1String("topology") && options.view != QLatin1String("cluster")
+        && options.view != QLatin1String("pools")) {
+        err << "pdconsole: --view expects topology, cluster or pools\n";
         *exitCode = 2;
         return std::nullopt;
     }

@@ -12,7 +12,7 @@ struct ConsoleOptions {
     bool demo = false;
     QString screenshotPath;
     double quitAfterSeconds = -1; // < 0: run until the window closes
-    QString view = QStringLiteral("cluster"); // the tab shown first: cluster | pools
+    QString view = QStringLiteral("topology"); // the tab shown first: topology | cluster | pools
 };
 
 // Parses argv. Returns nullopt when the process should exit (help, version, usage error); *exitCode

@@ -65,6 +65,8 @@ int main(int argc, char *argv[])
         window.openProfile(options->profilePath);
     if (options->view == QLatin1String("pools"))
         window.showPools();
+    else if (options->view == QLatin1String("cluster"))
+        window.showCluster();
     window.show();
 
     if (options->quitAfterSeconds >= 0) {

@@ -32,7 +32,7 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject 
 
 Monitoring::~Monitoring()
 {
-    m_window->poolsView()->setSeriesStore(nullptr);
+    m_window->setSeriesStore(nullptr);
 }
 
 void Monitoring::start()
@@ -59,7 +59,7 @@ void Monitoring::retarget()
         targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port)});
     m_engines->setTargets(targets);
 
-    m_window->poolsView()->setSeriesStore(nullptr);
+    m_window->setSeriesStore(nullptr);
     m_series = std::make_unique<pd::SeriesStore>(pd::SeriesStore::rolesOf(m_store->profile()));
-    m_window->poolsView()->setSeriesStore(m_series.get());
+    m_window->setSeriesStore(m_series.get());
 }

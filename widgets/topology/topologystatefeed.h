@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The one place that feeds the topology its engine states. For now the source is ObservedStates
+// (HTTP observations only); the derived-state tracker (core/state) replaces it with the same three
+// connections: a full set of states on reset, changed engines per round, and the info provider.
+namespace pd {
+
+class ObservedStates;
+class TopologyView;
+
+void feedTopologyFromObservations(ObservedStates *source, TopologyView *view);
+
+} // namespace pd

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "net/proxyhealth.h"
+#include "state/enginestate.h"
+#include "topology/topologyfilter.h"
+#include "topology/topologylayout.h"
+
+#include <QHash>
+#include <QList>
+#include <QRegion>
+#include <QStaticText>
+#include <QVector>
+#include <QWidget>
+
+#include <array>
+#include <vector>
+
+namespace pd {
+
+class EngineInfoProvider;
+
+// What the node checks found wrong on a node (filled by the SSH issue's checks).
+enum class NodeBadge { SshDown = 0x1, NpuUnhealthy = 0x2, NetworkCheckFailed = 0x4 };
+Q_DECLARE_FLAGS(NodeBadges, NodeBadge)
+
+// The cluster at a glance: the proxy, the prefill and decode pools, their nodes and every engine as a
+// cell coloured by its state (or by a metric) with a glyph per state, painted with QPainter over a
+// TopologyLayout (QGraphicsScene costs 135 ms per redraw at 5,000 items; this stays under a frame).
+//
+// Input: the profile (layout), per-engine states (setStates / setState; each setState repaints only
+// that cell and the legend), an EngineInfoProvider for tooltips and metric colours, the proxy's
+// /healthcheck, node badges. Interaction: wheel and +/- zoom, 0 fits, middle-, right- or Alt-drag pans;
+// click selects, Shift/Ctrl-click adds or removes, drag draws a rubber band (Shift adds), arrows move
+// through the engines (Shift extends), Enter or double-click activates, Esc clears. The filter dims
+// engines that do not match. GUI thread only.
+class TopologyView final : public QWidget {
+    Q_OBJECT
+public:
+    enum class ColorBy { State, KvUsage, Running, GenerationRate };
+
+    explicit TopologyView(QWidget *parent = nullptr);
+
+    void setProfile(const Profile &profile);
+    const TopologyLayout &layout() const { return m_layout; }
+    void setLayoutMode(TopologyMode mode); // Auto: heatmap from 512 engines
+    TopologyMode layoutMode() const { return m_options.mode; }
+
+    // States, one per engine in Profile::engines() order. A shorter vector leaves the rest Unknown.
+    void setStates(const QVector<EngineState> &states);
+    void setState(int engine, EngineState state);
+    EngineState state(int engine) const { return m_states.value(engine, EngineState::Unknown); }
+    int stateCount(EngineState state) const { return m_stateCounts[std::size_t(state)]; }
+
+    void setInfoProvider(const EngineInfoProvider *provider); // not owned; nullptr: tooltips from the state only
+    void setColorBy(ColorBy colorBy);
+    ColorBy colorBy() const { return m_colorBy; }
+    void refreshMetrics(); // re-reads metric values from the provider (once per poll round)
+
+    void setProxyHealth(const ProxyHealth &health);
+    void setNodeBadges(int node, NodeBadges badges, const QString &detail = {});
+    NodeBadges nodeBadges(int node) const { return m_badges.value(node).badges; }
+
+    void setFilter(const TopologyFilter &filter);
+    const TopologyFilter &filter() const { return m_filter; }
+    bool matchesFilter(int engine) const { return m_match[std::size_t(engine)] != 0; }
+    int matchCount() const { return m_matchCount; }
+
+    QList<int> selectedEngines() const;
+    void setSelectedEngines(const QList<int> &engines);
+    bool isSelected(int engine) const { return m_selected[std::size_t(engine)] != 0; }
+    int currentEngine() const { return m_current; }
+    void setCurrentEngine(int engine); // scrolls it into view
+
+    // Zoom: scene units to pixels. fitToView() shows everything.
+    double zoom() const { return m_scale; }
+    void setZoom(double scale, QPointF anchor);
+    void zoomIn();
+    void zoomOut();
+    void fitToView();
+    // Geometry between the scene and the widget (for tests and the benchmark).
+    QPointF mapToView(QPointF scene) const { return scene * m_scale + m_offset; }
+    QPointF mapToScene(QPointF view) const { return (view - m_offset) / m_scale; }
+    QRect engineViewRect(int engine) const;
+    QRegion dirtyRegion(int engine) const; // the cell, its pool's title and its state's legend entry
+    QRegion lastUpdateRegion() const { return m_lastDirty; } // what the last setState() repainted
+    QRect legendRect() const { return m_legendRect; }
+
+    QString toolTipFor(QPoint pos) const;
+    QSize sizeHint() const override { return { 1200, 800 }; }
+
+Q_SIGNALS:
+    void selectionChanged(const QList<int> &engines);
+    void currentChanged(int engine);
+    void activated(int engine); // double-click or Enter
+    void filterMatchesChanged(int matching);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    struct BadgeInfo {
+        NodeBadges badges;
+        QString detail;
+    };
+    enum class Drag { None, Pending, Band, Pan };
+    static constexpr int kLegendSwatch = 16;
+
+    QRectF toView(const QRectF &scene) const;
+    QColor cellColor(int engine) const;
+    void rebuildLayout();
+    void recomputeMatches();
+    void updateMatch(int engine);
+    void layoutLegend();
+    void selectOnly(int engine);
+    void applySelection(const std::vector<int> &engines, bool add);
+    void emitSelection();
+    void moveCurrent(NavigationDirection direction, bool extend);
+    void ensureVisible(int engine);
+    void updateEngine(int engine);
+
+    void paintPools(QPainter &p, const QRectF &sceneClip);
+    void paintProxy(QPainter &p);
+    void paintArrows(QPainter &p);
+    void paintNodes(QPainter &p, const QRectF &sceneClip);
+    void paintBadges(QPainter &p, const NodeBox &box, NodeBadges badges);
+    void paintCells(QPainter &p, const QRectF &sceneClip);
+    void paintLegend(QPainter &p);
+
+    Profile m_profile;
+    QList<Engine> m_engines;
+    QStringList m_searchKeys;
+    TopologyLayoutOptions m_options;
+    TopologyLayout m_layout;
+    QVector<EngineState> m_states;
+    std::array<int, 10> m_stateCounts {};
+    std::vector<char> m_selected;
+    int m_selectedCount = 0;
+    int m_current = -1;
+    int m_hover = -1;
+    TopologyFilter m_filter;
+    std::vector<char> m_match;
+    int m_matchCount = 0;
+    ColorBy m_colorBy = ColorBy::State;
+    std::vector<float> m_values;
+    double m_valueMax = 1;
+    const EngineInfoProvider *m_provider = nullptr;
+    ProxyHealth m_proxy;
+    bool m_hasProxy = false;
+    QHash<int, BadgeInfo> m_badges;
+
+    double m_scale = 1;
+    QPointF m_offset;
+    bool m_autoFit = true; // fits on resize until the user zooms or pans
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    QPointF m_pressOffset;
+    QRect m_band;
+    bool m_bandAdds = false;
+    QRect m_legendRect;
+    std::array<QRect, 10> m_legendItems;
+    QRegion m_lastDirty;
+    std::array<std::array<int, 10>, 2> m_poolCounts {}; // [prefill, decode][state]
+    // Text is laid out once per zoom level (drawStaticText), not per frame.
+    QStringList m_nodeLabels; // heatmap row labels
+    std::vector<QStaticText> m_nodeTexts;
+    double m_nodeTextPx = -1;
+    std::vector<QStaticText> m_cellTexts; // boxes: "DP n" and ":port" per engine
+    double m_cellTextPx = -1;
+};
+
+} // namespace pd
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(pd::NodeBadges)
