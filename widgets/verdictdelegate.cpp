@@ -32,7 +32,7 @@ QString VerdictDelegate::verdictGlyph(int verdict)
 QSize VerdictDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     if (index.column() == 0)
-        return QStyledItemDelegate::sizeHint(option, index) + QSize(24, 0);
+        return QStyledItemDelegate::sizeHint(option, index) + QSize(44, 0);
     return {qMax(46, option.fontMetrics.horizontalAdvance(index.data().toString()) / 2 + 12), option.fontMetrics.height() * 2 + 10};
 }
 
@@ -63,14 +63,14 @@ void VerdictDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     }
     const QColor c = verdictColor(verdict);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(verdict == int(Verdict::Pass) ? c.lighter(185) : c);
+    painter->setBrush(verdict == int(Verdict::Pass) ? QColor(0xd3, 0xea, 0xd9) : c);
     painter->drawRoundedRect(r, 3, 3);
     if (selected) {
         painter->setPen(QPen(option.palette.highlight().color(), 2));
         painter->setBrush(Qt::NoBrush);
         painter->drawRoundedRect(r.adjusted(1, 1, -1, -1), 3, 3);
     }
-    const QColor ink = verdict == int(Verdict::Pass) ? c.darker(130) : (verdict < 0 ? QColor(Qt::darkGray) : QColor(Qt::white));
+    const QColor ink = verdict == int(Verdict::Pass) ? c : (verdict < 0 ? QColor(Qt::darkGray) : QColor(Qt::white));
     painter->setPen(ink);
     QFont big = option.font;
     big.setBold(true);

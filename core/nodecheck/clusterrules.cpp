@@ -159,14 +159,26 @@ QList<PingPlan> planPings(const QList<NodeCheckTarget> &targets, const QList<Nod
     QList<PingPlan> plans;
     for (int i = 0; i < targets.size(); ++i) {
         PingPlan plan;
+        // The next node of the same generation whose device IPs are known (profile or read from it);
+        // a node that did not answer and has no profile IPs is skipped, not pinged blindly.
         int peer = -1;
+        int sameGeneration = -1;
         for (int k = 1; k < targets.size(); ++k) {
             const int j = (i + k) % targets.size();
-            if (targets.at(j).generation == targets.at(i).generation) {
+            if (targets.at(j).generation != targets.at(i).generation)
+                continue;
+            if (sameGeneration < 0)
+                sameGeneration = j;
+            bool known = false;
+            for (int d = 0; d < targets.at(j).deviceCount && !known; ++d)
+                known = !targets.at(j).npuIps.value(d).isEmpty() || (j < localReports.size() && !deviceIp(localReports.at(j), d).isEmpty());
+            if (known) {
                 peer = j;
                 break;
             }
         }
+        if (peer < 0 && sameGeneration >= 0)
+            peer = sameGeneration; // reports below why nothing can be pinged
         if (peer < 0) {
             plan.skipped = QStringLiteral("no other %1 node to ping").arg(generationName(targets.at(i).generation));
             plans.append(plan);

@@ -24,7 +24,7 @@ struct PingPlan {
     QString skipped;        // why there is no plan (single node, no peer IPs)
 };
 
-// Ring: each node pings the next node of the same generation; device d pings the peer's device d at its
+// Ring: each node pings the next node of the same generation whose device IPs are known; device d pings the peer's device d at its
 // profile NPU IP when the profile has it, else at the address the peer's -ip (A2) / -vnic (A3) check read.
 QList<PingPlan> planPings(const QList<NodeCheckTarget> &targets, const QList<NodeReport> &localReports);
 
