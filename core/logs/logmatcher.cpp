@@ -7,6 +7,9 @@ namespace pd {
 
 namespace {
 
+constexpr std::int32_t kHasOutput = std::int32_t(0x40000000);
+constexpr std::int32_t kStateMask = kHasOutput - 1;
+
 // Generic error markers: vLLM's "ERROR mm-dd ...", Python tracebacks and exceptions, CANN "[ERROR]".
 const char *const kGenericAnchors[] = {"ERROR", "Traceback (most recent call last)", "Error: ", "Exception: "};
 
@@ -80,6 +83,36 @@ void LogMatcher::finish()
             }
         }
     }
+    // Byte classes: bytes that behave the same in every state share a class (class 0: bytes no anchor uses).
+    const size_t states = m_out.size();
+    std::vector<int> firstByteOfClass;
+    for (int b = 0; b < 256; ++b) {
+        int cls = -1;
+        for (size_t c = 0; c < firstByteOfClass.size() && cls < 0; ++c) {
+            bool same = true;
+            for (size_t st = 0; st < states && same; ++st)
+                same = m_delta[st * 256 + size_t(b)] == m_delta[st * 256 + size_t(firstByteOfClass[c])];
+            if (same)
+                cls = int(c);
+        }
+        if (cls < 0) {
+            cls = int(firstByteOfClass.size());
+            firstByteOfClass.push_back(b);
+        }
+        m_class[b] = std::uint8_t(cls);
+    }
+    Q_ASSERT(firstByteOfClass.size() <= 256);
+    m_classes = int(firstByteOfClass.size());
+    m_shift = 0;
+    while ((1 << m_shift) < m_classes)
+        ++m_shift;
+    m_dfa.assign(states << m_shift, 0);
+    for (size_t st = 0; st < states; ++st) {
+        for (int c = 0; c < m_classes; ++c) {
+            const std::int32_t t = m_delta[st * 256 + size_t(firstByteOfClass[size_t(c)])];
+            m_dfa[(st << m_shift) + size_t(c)] = t | (m_out[size_t(t)] ? kHasOutput : 0);
+        }
+    }
 }
 
 LogLineClass LogMatcher::evaluate(QByteArrayView line, std::uint64_t mask) const
@@ -107,8 +140,10 @@ LogLineClass LogMatcher::classify(QByteArrayView line) const
     std::uint64_t mask = 0;
     std::int32_t s = 0;
     for (char ch : line) {
-        s = m_delta[size_t(s) * 256 + std::uint8_t(ch)];
-        mask |= m_out[size_t(s)];
+        const std::int32_t t = m_dfa[(size_t(s) << m_shift) + m_class[std::uint8_t(ch)]];
+        s = t & kStateMask;
+        if (t & kHasOutput)
+            mask |= m_out[size_t(s)];
     }
     return evaluate(line, mask);
 }
@@ -117,7 +152,9 @@ void LogMatcher::scan(QByteArrayView text, const Hit &hit, qint64 firstLine) con
 {
     const char *const data = text.data();
     const qsizetype n = text.size();
-    const std::int32_t *delta = m_delta.data();
+    const std::int32_t *dfa = m_dfa.data();
+    const std::uint8_t *cls = m_class;
+    const int shift = m_shift;
     const std::uint64_t *out = m_out.data();
     qint64 line = firstLine;
     qsizetype lineStart = 0;
@@ -137,8 +174,10 @@ void LogMatcher::scan(QByteArrayView text, const Hit &hit, qint64 firstLine) con
             lineStart = i + 1;
             continue;
         }
-        s = delta[size_t(s) * 256 + b];
-        mask |= out[size_t(s)];
+        const std::int32_t t = dfa[(size_t(s) << shift) + cls[b]];
+        s = t & kStateMask;
+        if (t & kHasOutput) [[unlikely]]
+            mask |= out[size_t(s)];
     }
     if (mask && lineStart < n) {
         const LogLineClass c = evaluate(QByteArrayView(data + lineStart, n - lineStart), mask);
