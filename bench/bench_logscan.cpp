@@ -19,11 +19,16 @@ using namespace pd;
 namespace {
 
 const char *const kInfo[] = {
-    "INFO 06-12 10:11:12 [loggers.py:116] Engine 000: Avg prompt throughput: 1520.3 tokens/s, Avg generation throughput: 310.4 tokens/s, Running: 28 reqs, Waiting: 3 reqs, GPU KV cache usage: 71.2%, Prefix cache hit rate: 12.5%",
+    "INFO 06-12 10:11:12 [loggers.py:116] Engine 000: Avg prompt throughput: 1520.3 tokens/s, Avg generation "
+    "throughput: 310.4 tokens/s, Running: 28 reqs, Waiting: 3 reqs, GPU KV cache usage: 71.2%, Prefix cache hit rate: "
+    "12.5%",
     "INFO:     192.0.0.9:51234 - \"POST /v1/completions HTTP/1.1\" 200 OK",
-    "INFO 06-12 10:11:12 [metrics.py:455] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 912.7 tokens/s, Running: 27 reqs, Swapped: 0 reqs, Pending: 0 reqs",
-    "DEBUG 06-12 10:11:12 [mooncake_connector.py:512] send kv cache for request cmpl-3f9a1c2d-0 to 192.0.0.5:20001 done in 3.1 ms",
-    "[INFO] HCCL(3311,python):2025-06-12-10:11:12.123.456 [hccl_communicator.cc:210] entry-HcclAllReduce: tag[AllReduce_192.0.0.5%enp61s0f0_60000_0_1749700000], count[4096], dataType[bf16]",
+    "INFO 06-12 10:11:12 [metrics.py:455] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 912.7 "
+    "tokens/s, Running: 27 reqs, Swapped: 0 reqs, Pending: 0 reqs",
+    "DEBUG 06-12 10:11:12 [mooncake_connector.py:512] send kv cache for request cmpl-3f9a1c2d-0 to 192.0.0.5:20001 "
+    "done in 3.1 ms",
+    "[INFO] HCCL(3311,python):2025-06-12-10:11:12.123.456 [hccl_communicator.cc:210] entry-HcclAllReduce: "
+    "tag[AllReduce_192.0.0.5%enp61s0f0_60000_0_1749700000], count[4096], dataType[bf16]",
     "WARNING 06-12 10:11:12 [scheduler.py:1180] Sequence group cmpl-1 is preempted by PreemptionMode.RECOMPUTE mode",
 };
 
@@ -54,7 +59,7 @@ QByteArray makeLog(qint64 bytes, int errorsPer10k)
 // Thread CPU time: on a shared, loaded machine wall time mostly measures the neighbours.
 qint64 cpuNs()
 {
-    timespec ts{};
+    timespec ts {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
@@ -73,7 +78,8 @@ int main(int argc, char **argv)
     const int errorsPer10k = argc > 2 ? QByteArray(argv[2]).toInt() : 20;
     const QByteArray log = makeLog(mib * 1024 * 1024, errorsPer10k);
     const LogMatcher matcher;
-    std::printf("log: %.1f MiB, %lld lines, %d error lines per 10k\n", log.size() / 1048576.0, qlonglong(log.count('\n')), errorsPer10k);
+    std::printf("log: %.1f MiB, %lld lines, %d error lines per 10k\n", log.size() / 1048576.0,
+        qlonglong(log.count('\n')), errorsPer10k);
 
     // Floor: find every newline.
     {
@@ -88,7 +94,8 @@ int main(int argc, char **argv)
             ++lines;
             p = static_cast<const char *>(nl) + 1;
         }
-        std::printf("memchr line split        %8.0f MB/s  (%lld lines)\n", mbps(log.size(), (cpuNs() - t0)), qlonglong(lines));
+        std::printf(
+            "memchr line split        %8.0f MB/s  (%lld lines)\n", mbps(log.size(), (cpuNs() - t0)), qlonglong(lines));
     }
     // The matcher, best of 3.
     qint64 best = -1;
@@ -105,7 +112,8 @@ int main(int argc, char **argv)
         const qint64 ns = (cpuNs() - t0);
         best = best < 0 ? ns : qMin(best, ns);
     }
-    std::printf("LogMatcher::scan         %8.0f MB/s  (%lld error lines, %lld diagnosed)\n", mbps(log.size(), best), qlonglong(hits), qlonglong(diagnosed));
+    std::printf("LogMatcher::scan         %8.0f MB/s  (%lld error lines, %lld diagnosed)\n", mbps(log.size(), best),
+        qlonglong(hits), qlonglong(diagnosed));
     // Naive: every pattern on every line (on a slice; it is slow).
     {
         const qint64 slice = qMin<qint64>(log.size(), 4 * 1024 * 1024);
@@ -126,7 +134,8 @@ int main(int argc, char **argv)
                 }
             }
         }
-        std::printf("naive 25 regex per line  %8.1f MB/s  (%lld diagnosed in the first %.0f MiB)\n", mbps(slice, (cpuNs() - t0)), qlonglong(found), slice / 1048576.0);
+        std::printf("naive 25 regex per line  %8.1f MB/s  (%lld diagnosed in the first %.0f MiB)\n",
+            mbps(slice, (cpuNs() - t0)), qlonglong(found), slice / 1048576.0);
     }
     return 0;
 }

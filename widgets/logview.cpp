@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "logview.h"
 
-#include "logs/logtail.h"
 #include "loglinedelegate.h"
+#include "logs/logtail.h"
 
 #include <QCheckBox>
 #include <QGuiApplication>
@@ -72,9 +72,8 @@ LogView::LogView(QWidget *parent)
     layout->addWidget(m_status);
 
     connect(m_pause, &QPushButton::toggled, this, &LogView::setPaused);
-    connect(m_search, &QLineEdit::returnPressed, this, [this] {
-        search(m_search->text(), QGuiApplication::keyboardModifiers() & Qt::ShiftModifier);
-    });
+    connect(m_search, &QLineEdit::returnPressed, this,
+        [this] { search(m_search->text(), QGuiApplication::keyboardModifiers() & Qt::ShiftModifier); });
     connect(m_next, &QPushButton::clicked, this, [this] { search(m_search->text(), false); });
     connect(m_prev, &QPushButton::clicked, this, [this] { search(m_search->text(), true); });
     connect(m_firstError, &QPushButton::clicked, this, &LogView::jumpToFirstError);
@@ -104,7 +103,7 @@ void LogView::setTail(LogTail *tail)
         m_connections.append(connect(tail, &LogTail::polled, this, &LogView::updateStatus));
         m_connections.append(connect(tail, &LogTail::failed, this, &LogView::updateStatus));
         m_connections.append(connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-                                     [this](const QModelIndex &current) { showDiagnosis(current.row()); }));
+            [this](const QModelIndex &current) { showDiagnosis(current.row()); }));
         m_pause->setChecked(tail->isPaused());
     }
     showDiagnosis(-1);
@@ -214,9 +213,10 @@ void LogView::showDiagnosis(int row)
     }
     const LogSignature *s = model && sigRow >= 0 ? logSignature(model->line(sigRow).cls.signatureId) : nullptr;
     if (!s) {
-        m_diagnosis->setHtml(tr("<p><b>No known failure signature selected.</b></p><p>Lines marked with a diamond match one "
-                                "of the %1 known signatures; select one to see its diagnosis and fix.</p>")
-                                 .arg(logSignatures().size()));
+        m_diagnosis->setHtml(
+            tr("<p><b>No known failure signature selected.</b></p><p>Lines marked with a diamond match one "
+               "of the %1 known signatures; select one to see its diagnosis and fix.</p>")
+                .arg(logSignatures().size()));
         return;
     }
     const QString sev = logSeverityName(s->severity);
@@ -225,10 +225,12 @@ void LogView::showDiagnosis(int row)
                        .arg(s->id)
                        .arg(s->title.toHtmlEscaped(), sev)
                        .arg(model->line(sigRow).offset);
-    html += tr("<p><b>Diagnosis</b><br>%1</p><p><b>Fix</b><br>%2</p>").arg(s->diagnosis.toHtmlEscaped(), s->fix.toHtmlEscaped());
+    html += tr("<p><b>Diagnosis</b><br>%1</p><p><b>Fix</b><br>%2</p>")
+                .arg(s->diagnosis.toHtmlEscaped(), s->fix.toHtmlEscaped());
     if (s->triggersNodeChecks)
         html += tr("<p><b>Network</b><br>Run the node checks on both ends of the failing link.</p>");
-    html += QStringLiteral("<pre style='white-space:pre-wrap'>%1</pre>").arg(model->line(sigRow).text.left(600).toHtmlEscaped());
+    html += QStringLiteral("<pre style='white-space:pre-wrap'>%1</pre>")
+                .arg(model->line(sigRow).text.left(600).toHtmlEscaped());
     m_diagnosis->setHtml(html);
 }
 

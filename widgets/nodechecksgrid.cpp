@@ -134,10 +134,12 @@ void NodeChecksGrid::showCell(const QModelIndex &index)
     m_cellChecks = m_model->checksAt(index);
     // Worst first, so the reason for the colour is on top.
     std::stable_sort(m_cellChecks.begin(), m_cellChecks.end(),
-                     [](const CheckResult &a, const CheckResult &b) { return int(a.verdict) > int(b.verdict); });
+        [](const CheckResult &a, const CheckResult &b) { return int(a.verdict) > int(b.verdict); });
     m_checks->clear();
     for (const CheckResult &c : m_cellChecks) {
-        auto *item = new QListWidgetItem(QStringLiteral("%1  %2 \u2014 %3").arg(VerdictDelegate::verdictGlyph(int(c.verdict)), checkKindName(c.kind), c.reason));
+        auto *item = new QListWidgetItem(
+            QStringLiteral("%1  %2 \u2014 %3")
+                .arg(VerdictDelegate::verdictGlyph(int(c.verdict)), checkKindName(c.kind), c.reason));
         item->setForeground(VerdictDelegate::verdictColor(int(c.verdict)));
         m_checks->addItem(item);
     }
@@ -153,7 +155,9 @@ void NodeChecksGrid::showCheck(int row)
         return;
     const CheckResult &c = m_cellChecks.at(row);
     QString text;
-    text += QStringLiteral("%1 on %2%3: %4\n").arg(checkKindName(c.kind), c.node, c.device < 0 ? QString() : QStringLiteral(" device %1").arg(c.device), verdictName(c.verdict));
+    text += QStringLiteral("%1 on %2%3: %4\n")
+                .arg(checkKindName(c.kind), c.node,
+                    c.device < 0 ? QString() : QStringLiteral(" device %1").arg(c.device), verdictName(c.verdict));
     text += QStringLiteral("reason: %1\n").arg(c.reason);
     if (!c.command.isEmpty() && c.kind != CheckKind::Reach)
         text += QStringLiteral("$ %1\n").arg(c.command);
@@ -175,8 +179,11 @@ void NodeChecksGrid::updateStatus()
         s = tr("No nodes");
     else
         s = tr("%1 nodes \u2014 \u2717 %2 fail  ! %3 warning  ? %4 unknown  \u2713 %5 pass")
-                .arg(r.nodes.size()).arg(r.count(Verdict::Fail)).arg(r.count(Verdict::Warning))
-                .arg(r.count(Verdict::Unknown)).arg(r.count(Verdict::Pass));
+                .arg(r.nodes.size())
+                .arg(r.count(Verdict::Fail))
+                .arg(r.count(Verdict::Warning))
+                .arg(r.count(Verdict::Unknown))
+                .arg(r.count(Verdict::Pass));
     m_status->setText(s);
     const bool haveReport = r.finished.isValid();
     m_exportCsv->setEnabled(haveReport);
@@ -214,8 +221,8 @@ void NodeChecksGrid::exportWithDialog(ExportFormat format)
 {
     const bool csv = format == ExportFormat::Csv;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export node-check report"),
-                                                      csv ? QStringLiteral("node-checks.csv") : QStringLiteral("node-checks.json"),
-                                                      csv ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
+        csv ? QStringLiteral("node-checks.csv") : QStringLiteral("node-checks.json"),
+        csv ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
     QString error;

@@ -32,7 +32,7 @@ public:
 
     NodeCheckGridModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
-    QString detailsText() const;       // what the raw-output pane shows
+    QString detailsText() const; // what the raw-output pane shows
     QString statusText() const;
 
 Q_SIGNALS:

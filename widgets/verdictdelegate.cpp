@@ -10,22 +10,32 @@ namespace pd {
 QColor VerdictDelegate::verdictColor(int verdict)
 {
     switch (verdict) {
-    case int(Verdict::Pass): return QColor(0x1e, 0x7e, 0x34);
-    case int(Verdict::Warning): return QColor(0xc0, 0x64, 0x12);
-    case int(Verdict::Fail): return QColor(0xb3, 0x26, 0x1e);
-    case int(Verdict::Unknown): return QColor(0x75, 0x75, 0x75);
-    default: return QColor(0xe0, 0xe0, 0xe0);
+    case int(Verdict::Pass):
+        return QColor(0x1e, 0x7e, 0x34);
+    case int(Verdict::Warning):
+        return QColor(0xc0, 0x64, 0x12);
+    case int(Verdict::Fail):
+        return QColor(0xb3, 0x26, 0x1e);
+    case int(Verdict::Unknown):
+        return QColor(0x75, 0x75, 0x75);
+    default:
+        return QColor(0xe0, 0xe0, 0xe0);
     }
 }
 
 QString VerdictDelegate::verdictGlyph(int verdict)
 {
     switch (verdict) {
-    case int(Verdict::Pass): return QStringLiteral("\u2713");    // ✓
-    case int(Verdict::Warning): return QStringLiteral("!");
-    case int(Verdict::Fail): return QStringLiteral("\u2717");    // ✗
-    case int(Verdict::Unknown): return QStringLiteral("?");
-    default: return QString();
+    case int(Verdict::Pass):
+        return QStringLiteral("\u2713"); // ✓
+    case int(Verdict::Warning):
+        return QStringLiteral("!");
+    case int(Verdict::Fail):
+        return QStringLiteral("\u2717"); // ✗
+    case int(Verdict::Unknown):
+        return QStringLiteral("?");
+    default:
+        return QString();
     }
 }
 
@@ -33,7 +43,8 @@ QSize VerdictDelegate::sizeHint(const QStyleOptionViewItem &option, const QModel
 {
     if (index.column() == 0)
         return QStyledItemDelegate::sizeHint(option, index) + QSize(44, 0);
-    return {qMax(46, option.fontMetrics.horizontalAdvance(index.data().toString()) / 2 + 12), option.fontMetrics.height() * 2 + 10};
+    return { qMax(46, option.fontMetrics.horizontalAdvance(index.data().toString()) / 2 + 12),
+        option.fontMetrics.height() * 2 + 10 };
 }
 
 void VerdictDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
@@ -52,7 +63,7 @@ void VerdictDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
         painter->setPen(selected ? option.palette.highlightedText().color() : option.palette.text().color());
         const QString glyph = pending ? QStringLiteral("\u2026") : verdictGlyph(verdict);
         painter->drawText(r.adjusted(12, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                          glyph + QStringLiteral("  ") + index.data().toString());
+            glyph + QStringLiteral("  ") + index.data().toString());
         painter->restore();
         return;
     }

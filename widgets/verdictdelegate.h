@@ -14,7 +14,7 @@ class VerdictDelegate final : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
-    static QColor verdictColor(int verdict);   // -1: pending / no device
+    static QColor verdictColor(int verdict); // -1: pending / no device
     static QString verdictGlyph(int verdict);
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;

@@ -25,6 +25,9 @@ inline QByteArray shellArg(const QByteArray &word)
     return out;
 }
 
-inline QByteArray shellArg(const QString &word) { return shellArg(word.toUtf8()); }
+inline QByteArray shellArg(const QString &word)
+{
+    return shellArg(word.toUtf8());
+}
 
 } // namespace pd

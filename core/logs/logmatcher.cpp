@@ -11,7 +11,7 @@ constexpr std::int32_t kHasOutput = std::int32_t(0x40000000);
 constexpr std::int32_t kStateMask = kHasOutput - 1;
 
 // Generic error markers: vLLM's "ERROR mm-dd ...", Python tracebacks and exceptions, CANN "[ERROR]".
-const char *const kGenericAnchors[] = {"ERROR", "Traceback (most recent call last)", "Error: ", "Exception: "};
+const char *const kGenericAnchors[] = { "ERROR", "Traceback (most recent call last)", "Error: ", "Exception: " };
 
 } // namespace
 
@@ -29,7 +29,7 @@ LogMatcher::LogMatcher(const QList<LogSignature> &signatures)
         addPattern(QByteArray(g), 0);
     Q_ASSERT(signatures.size() <= 63);
     for (const LogSignature &s : signatures) {
-        m_entries.push_back(Entry{s.id, QRegularExpression(s.pattern)});
+        m_entries.push_back(Entry { s.id, QRegularExpression(s.pattern) });
         m_entries.back().re.optimize();
         for (const QString &a : s.anchors)
             addPattern(a.toUtf8(), int(m_entries.size()));

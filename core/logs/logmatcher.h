@@ -17,8 +17,8 @@
 namespace pd {
 
 struct LogLineClass {
-    int signatureId = 0;  // 1..25, 0 when no known signature matches
-    bool error = false;   // an error line: a signature, "ERROR", a Python traceback or "...Error: "
+    int signatureId = 0; // 1..25, 0 when no known signature matches
+    bool error = false; // an error line: a signature, "ERROR", a Python traceback or "...Error: "
     bool operator==(const LogLineClass &) const = default;
 };
 
@@ -44,16 +44,16 @@ private:
         int id;
         QRegularExpression re;
     };
-    std::vector<Entry> m_entries;                // index = bit - 1
-    std::vector<std::int32_t> m_delta;           // state * 256 + byte -> state (while building)
-    std::vector<std::uint64_t> m_out;            // state -> bits (bit 0: generic error)
+    std::vector<Entry> m_entries; // index = bit - 1
+    std::vector<std::int32_t> m_delta; // state * 256 + byte -> state (while building)
+    std::vector<std::uint64_t> m_out; // state -> bits (bit 0: generic error)
     std::vector<std::int32_t> m_fail;
     // The scanning automaton: bytes folded into the classes the anchors use (a much smaller table that
     // stays in cache); an entry with the high bit set leads to a state with outputs.
     std::uint8_t m_class[256] = {};
     int m_classes = 1;
-    int m_shift = 0;                             // row stride = 1 << m_shift >= m_classes
-    std::vector<std::int32_t> m_dfa;             // state * m_classes + class -> state | kHasOutput
+    int m_shift = 0; // row stride = 1 << m_shift >= m_classes
+    std::vector<std::int32_t> m_dfa; // state * m_classes + class -> state | kHasOutput
 };
 
 } // namespace pd

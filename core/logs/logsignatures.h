@@ -13,13 +13,13 @@ enum class LogSeverity { Info, Warning, Error, Critical };
 QString logSeverityName(LogSeverity severity);
 
 struct LogSignature {
-    int id = 0;                // 1..25, the spec's row number
-    QString title;             // short name for lists ("NPU out of memory")
-    QString pattern;           // the spec's regex (PCRE / QRegularExpression)
+    int id = 0; // 1..25, the spec's row number
+    QString title; // short name for lists ("NPU out of memory")
+    QString pattern; // the spec's regex (PCRE / QRegularExpression)
     QString diagnosis;
     QString fix;
     LogSeverity severity = LogSeverity::Error;
-    QStringList anchors;       // every match contains at least one of these literally
+    QStringList anchors; // every match contains at least one of these literally
     bool triggersNodeChecks = false; // rows 8, 9, 11, 12, 15, 16, 17: run the network checks on both ends
 };
 

@@ -11,7 +11,7 @@ constexpr qsizetype kMaxLineBytes = 64 * 1024; // a "line" longer than this is c
 } // namespace
 
 LogTail::LogTail(CommandRunner *runner, const CommandTarget &target, const QString &path, const LogTailOptions &options,
-                 QObject *parent)
+    QObject *parent)
     : QObject(parent)
     , m_runner(runner)
     , m_target(target)
@@ -41,7 +41,8 @@ QByteArray LogTail::pollCommand(const QString &path, qint64 offset, qint64 backl
     if (backlog < 0)
         c += "[ \"$o\" -lt 0 ] && o=0; ";
     else
-        c += "[ \"$o\" -lt 0 ] && o=$(( s > " + QByteArray::number(backlog) + " ? s - " + QByteArray::number(backlog) + " : 0 )); ";
+        c += "[ \"$o\" -lt 0 ] && o=$(( s > " + QByteArray::number(backlog) + " ? s - " + QByteArray::number(backlog)
+            + " : 0 )); ";
     c += "[ \"$s\" -lt \"$o\" ] && { echo \"" + kHeader + "truncated $s\"; o=0; }; ";
     c += "echo \"" + kHeader + "$s $o\"; ";
     c += "tail -c +$((o + 1)) \"$f\" | head -c " + QByteArray::number(maxChunk);
@@ -88,7 +89,8 @@ void LogTail::pollNow()
     const auto timeout = m_options.commandTimeout;
     m_pool.start([this, generation, command, runner, target, timeout] {
         const CommandResult r = runner->run(target, command, timeout);
-        QMetaObject::invokeMethod(this, [this, generation, r] { onResult(generation, r); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation, r] { onResult(generation, r); }, Qt::QueuedConnection);
     });
 }
 
@@ -100,7 +102,7 @@ void LogTail::onResult(int generation, const CommandResult &r)
     if (!r.ok()) {
         m_lastError = !r.error.isEmpty() ? r.error
             : r.timedOut                 ? QStringLiteral("%1: reading %2 timed out").arg(m_target.node, m_path)
-                                         : QStringLiteral("%1: %2").arg(m_target.node, QString::fromUtf8(r.err).trimmed());
+                         : QStringLiteral("%1: %2").arg(m_target.node, QString::fromUtf8(r.err).trimmed());
         Q_EMIT failed(m_lastError);
         schedule(m_options.pollInterval * 5); // back off while the node or file is missing
         return;

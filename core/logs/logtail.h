@@ -24,7 +24,7 @@ namespace pd {
 struct LogTailOptions {
     std::chrono::milliseconds pollInterval = std::chrono::milliseconds(1000);
     std::chrono::milliseconds commandTimeout = std::chrono::seconds(15);
-    qint64 backlogBytes = 256 * 1024;  // on start, read this much of the end of the file (-1: whole file)
+    qint64 backlogBytes = 256 * 1024; // on start, read this much of the end of the file (-1: whole file)
     qint64 maxChunkBytes = 4 * 1024 * 1024; // per poll; a bigger backlog is caught up poll after poll
     int maxLines = 20000;
     std::chrono::seconds foldWindow = std::chrono::seconds(60); // same signature within: one event, counted
@@ -34,7 +34,7 @@ class LogTail final : public QObject {
     Q_OBJECT
 public:
     LogTail(CommandRunner *runner, const CommandTarget &target, const QString &path, const LogTailOptions &options = {},
-            QObject *parent = nullptr);
+        QObject *parent = nullptr);
     ~LogTail() override; // waits for a running poll (bounded by commandTimeout)
 
     void setEngine(const QString &engine) { m_engine = engine; }
@@ -43,6 +43,7 @@ public:
     qint64 offset() const { return m_offset; }
     bool isPaused() const { return m_paused; }
     bool isRunning() const { return m_started && !m_paused; }
+    bool isPolling() const { return m_inFlight; } // a poll is on its way (its answer still lands after pause())
     QString lastError() const { return m_lastError; }
 
     void start();
@@ -55,8 +56,8 @@ public:
 
 Q_SIGNALS:
     void polled(qint64 offset, qint64 fileSize);
-    void failed(const QString &message);   // transport or file problem; polling continues
-    void truncated(qint64 newSize);        // the file shrank: reading again from its start
+    void failed(const QString &message); // transport or file problem; polling continues
+    void truncated(qint64 newSize); // the file shrank: reading again from its start
     void diagnosed(const pd::DiagnosisEvent &event);
 
 private:
@@ -73,8 +74,8 @@ private:
     LogMatcher m_matcher;
     QThreadPool m_pool;
     QTimer m_timer;
-    qint64 m_offset = -1;      // -1: not read yet (start from the backlog)
-    QByteArray m_partial;      // a last line without its '\n' yet
+    qint64 m_offset = -1; // -1: not read yet (start from the backlog)
+    QByteArray m_partial; // a last line without its '\n' yet
     qint64 m_partialOffset = 0;
     bool m_skipFirstPartialLine = false;
     bool m_started = false;

@@ -20,10 +20,14 @@ QVariant LogTailModel::data(const QModelIndex &index, int role) const
         return {};
     const LogLine &l = m_lines.at(size_t(index.row()));
     switch (role) {
-    case Qt::DisplayRole: return l.text;
-    case SignatureRole: return l.cls.signatureId;
-    case ErrorRole: return l.cls.error;
-    case OffsetRole: return l.offset;
+    case Qt::DisplayRole:
+        return l.text;
+    case SignatureRole:
+        return l.cls.signatureId;
+    case ErrorRole:
+        return l.cls.error;
+    case OffsetRole:
+        return l.offset;
     case SeverityRole: {
         const LogSignature *s = logSignature(l.cls.signatureId);
         return s ? int(s->severity) : -1;
@@ -32,7 +36,8 @@ QVariant LogTailModel::data(const QModelIndex &index, int role) const
         const LogSignature *s = logSignature(l.cls.signatureId);
         return s ? QVariant(QString(s->title + QStringLiteral(": ") + s->diagnosis)) : QVariant();
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 

@@ -12,7 +12,7 @@
 namespace pd {
 
 struct LogLine {
-    qint64 offset = -1;     // byte offset in the file
+    qint64 offset = -1; // byte offset in the file
     QString text;
     LogLineClass cls;
 };
@@ -22,9 +22,9 @@ class LogTailModel final : public QAbstractListModel {
 public:
     enum Roles {
         SignatureRole = Qt::UserRole + 60, // int: signature id, 0 none
-        ErrorRole,                         // bool
-        OffsetRole,                        // qint64
-        SeverityRole,                      // int(LogSeverity) when a signature matched, -1 otherwise
+        ErrorRole, // bool
+        OffsetRole, // qint64
+        SeverityRole, // int(LogSeverity) when a signature matched, -1 otherwise
     };
 
     explicit LogTailModel(int maxLines = 20000, QObject *parent = nullptr);
@@ -40,7 +40,7 @@ public:
 
     // The next row at or after `from` (before, when backwards) containing text; -1 when none (no wrap).
     int find(const QString &text, int from, bool backwards = false, Qt::CaseSensitivity cs = Qt::CaseInsensitive) const;
-    int firstErrorRow() const;       // first line with a signature, else first generic error line; -1
+    int firstErrorRow() const; // first line with a signature, else first generic error line; -1
     int nextErrorRow(int after) const;
 
 Q_SIGNALS:

@@ -50,15 +50,18 @@ QVariant NodeCheckGridModel::data(const QModelIndex &index, int role) const
         if (!exists || (pending && checks.isEmpty()))
             return -1;
         return checks.isEmpty() ? int(Verdict::Unknown) : int(node.cellVerdict(device));
-    case PendingRole: return pending;
-    case FailingChecksRole: return failing;
+    case PendingRole:
+        return pending;
+    case FailingChecksRole:
+        return failing;
     case Qt::ToolTipRole: {
         if (!exists)
             return QString();
         if (pending && checks.isEmpty())
             return tr("%1: waiting for the node").arg(node.node);
         QStringList lines;
-        lines.append(device < 0 ? tr("%1 (%2)").arg(node.node, node.host) : tr("%1 device %2").arg(node.node).arg(device));
+        lines.append(
+            device < 0 ? tr("%1 (%2)").arg(node.node, node.host) : tr("%1 device %2").arg(node.node).arg(device));
         for (const CheckResult &c : checks) {
             if (c.verdict != Verdict::Pass)
                 lines.append(QStringLiteral("%1 %2: %3").arg(verdictName(c.verdict), checkKindName(c.kind), c.reason));
@@ -67,7 +70,8 @@ QVariant NodeCheckGridModel::data(const QModelIndex &index, int role) const
             lines.append(tr("all %1 checks pass").arg(checks.size()));
         return lines.join(u'\n');
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -83,7 +87,7 @@ QVariant NodeCheckGridModel::headerData(int section, Qt::Orientation orientation
 void NodeCheckGridModel::setTargets(const QList<NodeCheckTarget> &targets)
 {
     beginResetModel();
-    m_report = ClusterReport{};
+    m_report = ClusterReport {};
     m_report.started = QDateTime::currentDateTimeUtc();
     m_pending.clear();
     m_maxDevices = 0;

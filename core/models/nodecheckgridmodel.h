@@ -15,8 +15,8 @@ class NodeCheckGridModel final : public QAbstractTableModel {
 public:
     enum Roles {
         VerdictRole = Qt::UserRole + 40, // int(Verdict); -1 while pending or when the node has no such device
-        PendingRole,                     // bool: the run has not reported this node yet
-        FailingChecksRole,               // QStringList: names of the checks that are not pass
+        PendingRole, // bool: the run has not reported this node yet
+        FailingChecksRole, // QStringList: names of the checks that are not pass
     };
 
     explicit NodeCheckGridModel(QObject *parent = nullptr);
@@ -27,8 +27,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     void setTargets(const QList<NodeCheckTarget> &targets); // a new run: every row pending
-    void updateNode(const NodeReport &report);               // a node reported (or grew)
-    void setReport(const ClusterReport &report);             // final: cross-node rules applied
+    void updateNode(const NodeReport &report); // a node reported (or grew)
+    void setReport(const ClusterReport &report); // final: cross-node rules applied
 
     const ClusterReport &report() const { return m_report; }
     int deviceOf(const QModelIndex &index) const { return index.column() - 1; } // -1: node level
@@ -38,7 +38,7 @@ public:
 private:
     int rowOf(const QString &node) const;
 
-    ClusterReport m_report;   // one NodeReport per row, in target order
+    ClusterReport m_report; // one NodeReport per row, in target order
     QList<bool> m_pending;
     int m_maxDevices = 0;
 };

@@ -82,7 +82,8 @@ void judgeLldp(Ctx &c)
 
 void judgeLink(Ctx &c, const JudgeContext &ctx)
 {
-    static const RE re(QStringLiteral("^\\s*link status:\\s*(UP|DOWN)\\b"), RE::MultilineOption | RE::CaseInsensitiveOption);
+    static const RE re(
+        QStringLiteral("^\\s*link status:\\s*(UP|DOWN)\\b"), RE::MultilineOption | RE::CaseInsensitiveOption);
     const auto m = find(c.out, re);
     if (!m.hasMatch())
         return c.set(Verdict::Fail, QStringLiteral("no 'link status:' line"));
@@ -91,13 +92,15 @@ void judgeLink(Ctx &c, const JudgeContext &ctx)
     if (s == QLatin1String("UP"))
         return c.set(Verdict::Pass, QStringLiteral("link status: UP"));
     if (ctx.generation == NpuGeneration::A3 && ctx.roceOptional)
-        return c.set(Verdict::Warning, QStringLiteral("link status: DOWN (RoCE plane marked not used on this cluster)"));
+        return c.set(
+            Verdict::Warning, QStringLiteral("link status: DOWN (RoCE plane marked not used on this cluster)"));
     c.set(Verdict::Fail, QStringLiteral("link status: DOWN"));
 }
 
 void judgeNetHealth(Ctx &c)
 {
-    static const RE re(QStringLiteral("^\\s*net health status:\\s*(.+?)\\s*$"), RE::MultilineOption | RE::CaseInsensitiveOption);
+    static const RE re(
+        QStringLiteral("^\\s*net health status:\\s*(.+?)\\s*$"), RE::MultilineOption | RE::CaseInsensitiveOption);
     const auto m = find(c.out, re);
     if (!m.hasMatch())
         return c.set(Verdict::Fail, QStringLiteral("no 'net health status:' line"));
@@ -115,21 +118,24 @@ void judgeNetHealth(Ctx &c)
 
 void judgeNetDetect(Ctx &c)
 {
-    static const RE re(QStringLiteral("^\\s*netdetect addr(?:ess)?:\\s*(\\S*)"), RE::MultilineOption | RE::CaseInsensitiveOption);
+    static const RE re(
+        QStringLiteral("^\\s*netdetect addr(?:ess)?:\\s*(\\S*)"), RE::MultilineOption | RE::CaseInsensitiveOption);
     const auto m = find(c.out, re);
     if (!m.hasMatch())
         return c.set(Verdict::Fail, QStringLiteral("no 'netdetect addr:' line"));
     const QString ip = m.captured(1);
     c.r.values.insert(QStringLiteral("netdetect"), ip);
     if (!validNonZeroIpv4(ip))
-        return c.set(Verdict::Fail, QStringLiteral("netdetect address not configured (%1)").arg(ip.isEmpty() ? QStringLiteral("empty") : ip));
+        return c.set(Verdict::Fail,
+            QStringLiteral("netdetect address not configured (%1)").arg(ip.isEmpty() ? QStringLiteral("empty") : ip));
     c.set(Verdict::Pass, QStringLiteral("netdetect ") + ip);
 }
 
 void judgeGateway(Ctx &c)
 {
-    static const RE re(QStringLiteral("^\\s*(?:default )?gateway:\\s*([0-9A-Fa-f.:]+?)\\s*(?:,\\s*Iface:\\s*(\\S+))?\\s*$"),
-                       RE::MultilineOption);
+    static const RE re(
+        QStringLiteral("^\\s*(?:default )?gateway:\\s*([0-9A-Fa-f.:]+?)\\s*(?:,\\s*Iface:\\s*(\\S+))?\\s*$"),
+        RE::MultilineOption);
     const auto m = find(c.out, re);
     if (!m.hasMatch())
         return c.set(Verdict::Fail, QStringLiteral("no 'default gateway:' line"));
@@ -154,7 +160,8 @@ void judgeIp(Ctx &c)
 
 void judgeVnic(Ctx &c)
 {
-    static const RE link(QStringLiteral("^\\s*vnic link status:\\s*(UP|DOWN)\\b"), RE::MultilineOption | RE::CaseInsensitiveOption);
+    static const RE link(
+        QStringLiteral("^\\s*vnic link status:\\s*(UP|DOWN)\\b"), RE::MultilineOption | RE::CaseInsensitiveOption);
     static const RE ip(QStringLiteral("^\\s*vnic ipaddr:\\s*([\\d.]+)"), RE::MultilineOption);
     static const RE mask(QStringLiteral("^\\s*vnic netmask:\\s*([\\d.]+)"), RE::MultilineOption);
     const auto l = find(c.out, link);
@@ -183,7 +190,10 @@ void judgeTls(Ctx &c)
     if (const auto p = find(c.out, pre); p.hasMatch())
         c.r.values.insert(QStringLiteral("tls_preconfigured"), p.captured(1));
     // Consistency across the cluster is decided by the cluster rule; on its own a value is fine.
-    c.set(Verdict::Pass, QStringLiteral("tls switch %1 (%2)").arg(m.captured(1), m.captured(1) == QLatin1String("0") ? QStringLiteral("disabled") : QStringLiteral("enabled")));
+    c.set(Verdict::Pass,
+        QStringLiteral("tls switch %1 (%2)")
+            .arg(m.captured(1),
+                m.captured(1) == QLatin1String("0") ? QStringLiteral("disabled") : QStringLiteral("enabled")));
 }
 
 void judgeNpuHealth(Ctx &c)
@@ -212,8 +222,9 @@ void judgeNpuHealth(Ctx &c)
 
 void judgeSpod(Ctx &c)
 {
-    static const RE kv(QStringLiteral("^\\s*(SDID|Super\\s*Pod\\s*Size|Super\\s*Pod\\s*ID|Server\\s*Index|Chassis\\s*ID|Super\\s*Pod\\s*Type)\\s*:\\s*(\\d+)"),
-                       RE::MultilineOption);
+    static const RE kv(QStringLiteral("^\\s*(SDID|Super\\s*Pod\\s*Size|Super\\s*Pod\\s*ID|Server\\s*Index|Chassis\\s*"
+                                      "ID|Super\\s*Pod\\s*Type)\\s*:\\s*(\\d+)"),
+        RE::MultilineOption);
     auto it = kv.globalMatch(c.out);
     while (it.hasNext()) {
         const auto m = it.next();
@@ -223,9 +234,10 @@ void judgeSpod(Ctx &c)
     }
     if (!c.r.values.contains(QStringLiteral("sdid")))
         return c.set(Verdict::Fail, QStringLiteral("no SDID in spod-info"));
-    c.set(Verdict::Pass, QStringLiteral("SDID %1, super pod %2, server %3")
-                             .arg(c.r.values.value(QStringLiteral("sdid")), c.r.values.value(QStringLiteral("superpodid")),
-                                  c.r.values.value(QStringLiteral("serverindex"))));
+    c.set(Verdict::Pass,
+        QStringLiteral("SDID %1, super pod %2, server %3")
+            .arg(c.r.values.value(QStringLiteral("sdid")), c.r.values.value(QStringLiteral("superpodid")),
+                c.r.values.value(QStringLiteral("serverindex"))));
 }
 
 void judgePing(Ctx &c, bool hccs)
@@ -233,10 +245,12 @@ void judgePing(Ctx &c, bool hccs)
     static const RE loss(QStringLiteral("(\\d+) packets transmitted, (\\d+) received, ([\\d.]+)% packets? loss"));
     static const RE timeout(QStringLiteral("recv time out seq"));
     static const RE l1(QStringLiteral("L1 plane check result = (0x[0-9a-fA-F]+)"));
-    static const RE badPkt(QStringLiteral("^This pkt (send fail|check recv msg fail|ping not start to send)!"), RE::MultilineOption);
+    static const RE badPkt(
+        QStringLiteral("^This pkt (send fail|check recv msg fail|ping not start to send)!"), RE::MultilineOption);
     const auto m = find(c.out, loss);
     if (c.out.contains(QLatin1String("Destination Host Unreachable")))
-        return c.set(Verdict::Fail, QStringLiteral("ping %1: Destination Host Unreachable").arg(c.r.values.value(QStringLiteral("peer"))));
+        return c.set(Verdict::Fail,
+            QStringLiteral("ping %1: Destination Host Unreachable").arg(c.r.values.value(QStringLiteral("peer"))));
     if (!m.hasMatch())
         return c.set(c.r.exitCode != 0 ? Verdict::Fail : Verdict::Unknown, QStringLiteral("no ping summary line"));
     const int sent = m.captured(1).toInt();
@@ -245,7 +259,11 @@ void judgePing(Ctx &c, bool hccs)
     c.r.values.insert(QStringLiteral("received"), m.captured(2));
     c.r.values.insert(QStringLiteral("loss_pct"), m.captured(3));
     const QString peer = c.r.values.value(QStringLiteral("peer"));
-    QString reason = QStringLiteral("%1 -> %2: %3/%4 received, %5% loss").arg(hccs ? QStringLiteral("hccs_ping") : QStringLiteral("ping"), peer).arg(recv).arg(sent).arg(m.captured(3));
+    QString reason = QStringLiteral("%1 -> %2: %3/%4 received, %5% loss")
+                         .arg(hccs ? QStringLiteral("hccs_ping") : QStringLiteral("ping"), peer)
+                         .arg(recv)
+                         .arg(sent)
+                         .arg(m.captured(3));
     if (sent == 0 || recv == 0)
         return c.set(Verdict::Fail, reason);
     if (recv < sent)
@@ -288,9 +306,13 @@ void judgeNpuTable(Ctx &c, const JudgeContext &ctx)
     c.r.values.insert(QStringLiteral("platform"), a3 ? QStringLiteral("A3") : QStringLiteral("A2"));
     const bool profileA3 = ctx.generation == NpuGeneration::A3;
     if (a3 != profileA3)
-        return c.set(Verdict::Fail, QStringLiteral("node is %1 (npu-smi), the profile says %2").arg(a3 ? QStringLiteral("A3") : QStringLiteral("A2"), profileA3 ? QStringLiteral("A3") : QStringLiteral("A2")));
+        return c.set(Verdict::Fail,
+            QStringLiteral("node is %1 (npu-smi), the profile says %2")
+                .arg(a3 ? QStringLiteral("A3") : QStringLiteral("A2"),
+                    profileA3 ? QStringLiteral("A3") : QStringLiteral("A2")));
     if (t.devices.size() != ctx.deviceCount)
-        return c.set(Verdict::Fail, QStringLiteral("npu-smi lists %1 devices, expected %2").arg(t.devices.size()).arg(ctx.deviceCount));
+        return c.set(Verdict::Fail,
+            QStringLiteral("npu-smi lists %1 devices, expected %2").arg(t.devices.size()).arg(ctx.deviceCount));
     QStringList bad;
     Verdict v = Verdict::Pass;
     for (const NpuSmiDevice &d : t.devices) {
@@ -299,7 +321,10 @@ void judgeNpuTable(Ctx &c, const JudgeContext &ctx)
         v = worse(v, d.health == QLatin1String("Warning") ? Verdict::Warning : Verdict::Fail);
         bad.append(QStringLiteral("NPU %1 chip %2 %3").arg(d.npu).arg(d.chip).arg(d.health));
     }
-    QString reason = QStringLiteral("npu-smi %1: %2 devices, %3 processes").arg(t.version).arg(t.devices.size()).arg(t.processes.size());
+    QString reason = QStringLiteral("npu-smi %1: %2 devices, %3 processes")
+                         .arg(t.version)
+                         .arg(t.devices.size())
+                         .arg(t.processes.size());
     if (!bad.isEmpty())
         reason += QStringLiteral("; ") + bad.join(QStringLiteral(", "));
     if (t.driverWarning) {
@@ -312,11 +337,15 @@ void judgeNpuTable(Ctx &c, const JudgeContext &ctx)
 void judgeHccnConf(Ctx &c)
 {
     if (c.r.exitCode != 0)
-        return c.set(Verdict::Warning, QStringLiteral("hccn.conf not readable (%1): hccn_tool reads the driver directly; containers often lack the mount").arg(firstLine(c.err)));
+        return c.set(Verdict::Warning,
+            QStringLiteral(
+                "hccn.conf not readable (%1): hccn_tool reads the driver directly; containers often lack the mount")
+                .arg(firstLine(c.err)));
     const auto conf = parseHccnConf(c.r.out);
     c.r.values.insert(QStringLiteral("devices"), QString::number(conf.size()));
     c.set(conf.isEmpty() ? Verdict::Warning : Verdict::Pass,
-          conf.isEmpty() ? QStringLiteral("hccn.conf has no device entries") : QStringLiteral("hccn.conf: %1 devices").arg(conf.size()));
+        conf.isEmpty() ? QStringLiteral("hccn.conf has no device entries")
+                       : QStringLiteral("hccn.conf: %1 devices").arg(conf.size()));
 }
 
 } // namespace
@@ -381,29 +410,62 @@ CheckResult judgeSection(const CheckSection &section, const SectionOutput &outpu
         if (output.exitCode == 0 && !c.out.trimmed().isEmpty()) {
             Ctx again = c;
             switch (section.kind) {
-            case CheckKind::Ip: judgeIp(again); break;
-            case CheckKind::Vnic: judgeVnic(again); break;
-            case CheckKind::Tls: judgeTls(again); break;
-            default: break;
+            case CheckKind::Ip:
+                judgeIp(again);
+                break;
+            case CheckKind::Vnic:
+                judgeVnic(again);
+                break;
+            case CheckKind::Tls:
+                judgeTls(again);
+                break;
+            default:
+                break;
             }
             c.r.values = again.r.values;
         }
         return c.r;
     }
     switch (section.kind) {
-    case CheckKind::Lldp: judgeLldp(c); break;
-    case CheckKind::Link: judgeLink(c, context); break;
-    case CheckKind::NetHealth: judgeNetHealth(c); break;
-    case CheckKind::NetDetect: judgeNetDetect(c); break;
-    case CheckKind::Gateway: judgeGateway(c); break;
-    case CheckKind::Ip: judgeIp(c); break;
-    case CheckKind::Vnic: judgeVnic(c); break;
-    case CheckKind::Tls: judgeTls(c); break;
-    case CheckKind::NpuHealth: judgeNpuHealth(c); break;
-    case CheckKind::SpodInfo: judgeSpod(c); break;
-    case CheckKind::Ping: judgePing(c, false); break;
-    case CheckKind::HccsPing: judgePing(c, true); break;
-    default: c.set(Verdict::Unknown, QStringLiteral("no rule for this check")); break;
+    case CheckKind::Lldp:
+        judgeLldp(c);
+        break;
+    case CheckKind::Link:
+        judgeLink(c, context);
+        break;
+    case CheckKind::NetHealth:
+        judgeNetHealth(c);
+        break;
+    case CheckKind::NetDetect:
+        judgeNetDetect(c);
+        break;
+    case CheckKind::Gateway:
+        judgeGateway(c);
+        break;
+    case CheckKind::Ip:
+        judgeIp(c);
+        break;
+    case CheckKind::Vnic:
+        judgeVnic(c);
+        break;
+    case CheckKind::Tls:
+        judgeTls(c);
+        break;
+    case CheckKind::NpuHealth:
+        judgeNpuHealth(c);
+        break;
+    case CheckKind::SpodInfo:
+        judgeSpod(c);
+        break;
+    case CheckKind::Ping:
+        judgePing(c, false);
+        break;
+    case CheckKind::HccsPing:
+        judgePing(c, true);
+        break;
+    default:
+        c.set(Verdict::Unknown, QStringLiteral("no rule for this check"));
+        break;
     }
     if (ping && transientBusy(c.err) && c.r.verdict != Verdict::Pass)
         c.set(Verdict::Warning, firstLine(c.err) + QStringLiteral(" (run the checks again)"));
@@ -415,11 +477,16 @@ CheckResult judgeSection(const CheckSection &section, const SectionOutput &outpu
 NpuSmiTable parseNpuSmiTable(const QByteArray &bytes)
 {
     static const RE version(QStringLiteral("npu-smi\\s+(\\S+)\\s+Version:\\s*(\\S+)"));
-    static const RE dev1(QStringLiteral("^\\|\\s*(\\d+)\\s+(\\S+)\\s*\\|\\s*(OK|Warning|Alarm|Critical|UNKNOWN)\\s*\\|\\s*([\\d.]+|-)\\s+(\\d+)\\s+(\\d+)\\s*/\\s*(\\d+)\\s*\\|"));
-    static const RE dev2(QStringLiteral("^\\|\\s*(\\d+)\\s+(?:(\\d+)\\s*)?\\|\\s*([0-9A-Fa-f]{4}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\\.\\d)\\s*\\|\\s*(\\d+)\\s+(\\d+)\\s*/\\s*(\\d+)\\s+(\\d+)\\s*/\\s*(\\d+)\\s*\\|"));
-    static const RE proc(QStringLiteral("^\\|\\s*(\\d+)\\s+(\\d+)\\s*\\|\\s*(\\d+)\\s*\\|\\s*(.*?)\\s*\\|\\s*(\\d+)\\s*\\|"));
+    static const RE dev1(QStringLiteral("^\\|\\s*(\\d+)\\s+(\\S+)\\s*\\|\\s*(OK|Warning|Alarm|Critical|UNKNOWN)\\s*\\|"
+                                        "\\s*([\\d.]+|-)\\s+(\\d+)\\s+(\\d+)\\s*/\\s*(\\d+)\\s*\\|"));
+    static const RE dev2(
+        QStringLiteral("^\\|\\s*(\\d+)\\s+(?:(\\d+)\\s*)?\\|\\s*([0-9A-Fa-f]{4}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\\.\\d)"
+                       "\\s*\\|\\s*(\\d+)\\s+(\\d+)\\s*/\\s*(\\d+)\\s+(\\d+)\\s*/\\s*(\\d+)\\s*\\|"));
+    static const RE proc(
+        QStringLiteral("^\\|\\s*(\\d+)\\s+(\\d+)\\s*\\|\\s*(\\d+)\\s*\\|\\s*(.*?)\\s*\\|\\s*(\\d+)\\s*\\|"));
     static const RE a3Header(QStringLiteral("^\\|\\s*Chip\\s+Phy-ID\\s*\\|"));
-    static const RE errors(QStringLiteral("(dcmi module initialize failed.*|dcmi model initialized failed.*|There is no NPU card on this server\\.?)"));
+    static const RE errors(QStringLiteral(
+        "(dcmi module initialize failed.*|dcmi model initialized failed.*|There is no NPU card on this server\\.?)"));
     NpuSmiTable t;
     const QString s = text(bytes);
     if (const auto e = errors.match(s); e.hasMatch())
@@ -439,11 +506,11 @@ NpuSmiTable parseNpuSmiTable(const QByteArray &bytes)
             t.driverWarning = true;
         if (inProcesses) {
             if (const auto p = proc.match(line); p.hasMatch())
-                t.processes.append({p.captured(1).toInt(), p.captured(3).toInt()});
+                t.processes.append({ p.captured(1).toInt(), p.captured(3).toInt() });
             continue;
         }
         if (const auto m = dev1.match(line); m.hasMatch()) {
-            pending = NpuSmiDevice{};
+            pending = NpuSmiDevice {};
             pending.npu = m.captured(1).toInt();
             pending.name = m.captured(2);
             pending.health = m.captured(3);

@@ -13,7 +13,7 @@ namespace pd {
 struct JudgeContext {
     NpuGeneration generation = NpuGeneration::A3;
     int deviceCount = 16;
-    bool roceOptional = false;  // A3 cluster that does not use the RoCE plane: link DOWN is a warning
+    bool roceOptional = false; // A3 cluster that does not use the RoCE plane: link DOWN is a warning
 };
 
 // The verdict of one section's output (the common rule first: a timeout, a non-zero exit code or a
@@ -24,7 +24,7 @@ CheckResult judgeSection(const CheckSection &section, const SectionOutput &outpu
 struct NpuSmiDevice {
     int npu = -1;
     int chip = -1;
-    int phyId = -1;       // A3 only
+    int phyId = -1; // A3 only
     QString name;
     QString health;
     QString busId;
@@ -36,7 +36,7 @@ struct NpuSmiTable {
     bool a3Layout = false; // "Chip  Phy-ID" header row
     QList<NpuSmiDevice> devices;
     QList<QPair<int, int>> processes; // (npu, pid)
-    QString error;        // dcmi / no-card message instead of a table
+    QString error; // dcmi / no-card message instead of a table
     bool driverWarning = false;
 };
 NpuSmiTable parseNpuSmiTable(const QByteArray &text);

@@ -29,7 +29,7 @@ QString idFor(CheckKind kind, int device)
 
 CheckSection section(CheckKind kind, int device, const QString &command, const QString &peer = {})
 {
-    return CheckSection{idFor(kind, device), kind, device, command, peer};
+    return CheckSection { idFor(kind, device), kind, device, command, peer };
 }
 
 QByteArray marker(const QByteArray &token)
@@ -43,11 +43,11 @@ QList<CheckSection> localSuite(NpuGeneration generation, int deviceCount, const 
 {
     QList<CheckSection> s;
     s.append(section(CheckKind::Tools, -1,
-                     QStringLiteral("sh -c 'for t in hccn_tool npu-smi; do command -v \"$t\" || "
-                                    "echo \"$t: not found on PATH ($PATH)\" >&2; done'")));
+        QStringLiteral("sh -c 'for t in hccn_tool npu-smi; do command -v \"$t\" || "
+                       "echo \"$t: not found on PATH ($PATH)\" >&2; done'")));
     s.append(section(CheckKind::NpuTable, -1, QStringLiteral("npu-smi info")));
-    s.append(section(CheckKind::HccnConf, -1,
-                     QStringLiteral("cat ") + QString::fromUtf8(shellArg(options.hccnConfPath))));
+    s.append(
+        section(CheckKind::HccnConf, -1, QStringLiteral("cat ") + QString::fromUtf8(shellArg(options.hccnConfPath))));
     const bool a3 = generation == NpuGeneration::A3;
     for (int d = 0; d < deviceCount; ++d) {
         s.append(section(CheckKind::Lldp, d, hccn(d, QStringLiteral("-lldp -g"))));
@@ -76,8 +76,9 @@ QList<CheckSection> pingSuite(NpuGeneration generation, const QStringList &peerI
         if (peerIps.at(d).isEmpty())
             continue;
         const QString addr = QString::fromUtf8(shellArg(peerIps.at(d)));
-        s.append(section(kind, d, hccn(d, (a3 ? QStringLiteral("-hccs_ping -g address ") : QStringLiteral("-ping -g address ")) + addr),
-                         peerIps.at(d)));
+        s.append(section(kind, d,
+            hccn(d, (a3 ? QStringLiteral("-hccs_ping -g address ") : QStringLiteral("-ping -g address ")) + addr),
+            peerIps.at(d)));
     }
     return s;
 }
@@ -93,9 +94,12 @@ QByteArray suiteScript(const QList<CheckSection> &sections, const QByteArray &to
     sh += "\"$PATH\":/usr/local/Ascend/driver/tools:/usr/local/sbin:/usr/local/bin:/usr/sbin:/sbin; export PATH\n";
     sh += "__d=$(mktemp -d 2>/dev/null) || { __d=/tmp/pdchk.$$; mkdir -p \"$__d\"; }\n";
     sh += "trap 'rm -rf \"$__d\"' EXIT\n";
-    sh += "__t=; if command -v timeout >/dev/null 2>&1; then __t=\"timeout " + QByteArray::number(options.sectionTimeoutSec) + "\"; fi\n";
-    sh += "__s() { __id=$1; shift; printf '%s BEGIN %s\\n' '" + m + "' \"$__id\"; $__t \"$@\" 2>\"$__d/e\" </dev/null; __rc=$?; "
-          "printf '\\n%s STDERR %s\\n' '" + m + "' \"$__id\"; cat \"$__d/e\"; printf '\\n%s END %s %d\\n' '" + m + "' \"$__id\" \"$__rc\"; }\n";
+    sh += "__t=; if command -v timeout >/dev/null 2>&1; then __t=\"timeout "
+        + QByteArray::number(options.sectionTimeoutSec) + "\"; fi\n";
+    sh += "__s() { __id=$1; shift; printf '%s BEGIN %s\\n' '" + m
+        + "' \"$__id\"; $__t \"$@\" 2>\"$__d/e\" </dev/null; __rc=$?; "
+          "printf '\\n%s STDERR %s\\n' '"
+        + m + "' \"$__id\"; cat \"$__d/e\"; printf '\\n%s END %s %d\\n' '" + m + "' \"$__id\" \"$__rc\"; }\n";
     for (const CheckSection &s : sections)
         sh += "__s " + s.id.toUtf8() + ' ' + s.command.toUtf8() + '\n';
     return sh;
@@ -129,7 +133,7 @@ QMap<QString, SectionOutput> splitSuiteOutput(const QByteArray &bytes, const QBy
             const QString id = QString::fromUtf8(words.value(1));
             if (what == "BEGIN") {
                 current = id;
-                result[current] = SectionOutput{};
+                result[current] = SectionOutput {};
                 state = State::Out;
             } else if (what == "STDERR" && id == current && state == State::Out) {
                 result[current].out = bodyUntil(pos);

@@ -13,11 +13,11 @@
 namespace pd {
 
 struct CheckSection {
-    QString id;          // unique within a suite: "link.3", "npu_smi", "hccs_ping.5"
+    QString id; // unique within a suite: "link.3", "npu_smi", "hccs_ping.5"
     CheckKind kind = CheckKind::Reach;
-    int device = -1;     // hccn device id; -1 node level
-    QString command;     // shell words, already quoted
-    QString peer;        // ping target address
+    int device = -1; // hccn device id; -1 node level
+    QString command; // shell words, already quoted
+    QString peer; // ping target address
 };
 
 struct SectionOutput {
@@ -29,7 +29,7 @@ struct SectionOutput {
 
 struct SuiteOptions {
     QString hccnConfPath = QStringLiteral("/etc/hccn.conf");
-    QString toolDir;            // prepended to PATH on the node (fake tools in tests); empty: none
+    QString toolDir; // prepended to PATH on the node (fake tools in tests); empty: none
     int sectionTimeoutSec = 30; // per command, through timeout(1) when the node has it
 };
 

@@ -6,10 +6,14 @@ namespace pd {
 QString verdictName(Verdict verdict)
 {
     switch (verdict) {
-    case Verdict::Pass: return QStringLiteral("pass");
-    case Verdict::Unknown: return QStringLiteral("unknown");
-    case Verdict::Warning: return QStringLiteral("warning");
-    case Verdict::Fail: return QStringLiteral("fail");
+    case Verdict::Pass:
+        return QStringLiteral("pass");
+    case Verdict::Unknown:
+        return QStringLiteral("unknown");
+    case Verdict::Warning:
+        return QStringLiteral("warning");
+    case Verdict::Fail:
+        return QStringLiteral("fail");
     }
     return QStringLiteral("unknown");
 }
@@ -17,22 +21,38 @@ QString verdictName(Verdict verdict)
 QString checkKindName(CheckKind kind)
 {
     switch (kind) {
-    case CheckKind::Reach: return QStringLiteral("reach");
-    case CheckKind::Tools: return QStringLiteral("tools");
-    case CheckKind::NpuTable: return QStringLiteral("npu_smi");
-    case CheckKind::HccnConf: return QStringLiteral("hccn_conf");
-    case CheckKind::Lldp: return QStringLiteral("lldp");
-    case CheckKind::Link: return QStringLiteral("link");
-    case CheckKind::NetHealth: return QStringLiteral("net_health");
-    case CheckKind::NetDetect: return QStringLiteral("netdetect");
-    case CheckKind::Gateway: return QStringLiteral("gateway");
-    case CheckKind::Ip: return QStringLiteral("ip");
-    case CheckKind::Vnic: return QStringLiteral("vnic");
-    case CheckKind::Tls: return QStringLiteral("tls");
-    case CheckKind::NpuHealth: return QStringLiteral("health");
-    case CheckKind::SpodInfo: return QStringLiteral("spod_info");
-    case CheckKind::Ping: return QStringLiteral("ping");
-    case CheckKind::HccsPing: return QStringLiteral("hccs_ping");
+    case CheckKind::Reach:
+        return QStringLiteral("reach");
+    case CheckKind::Tools:
+        return QStringLiteral("tools");
+    case CheckKind::NpuTable:
+        return QStringLiteral("npu_smi");
+    case CheckKind::HccnConf:
+        return QStringLiteral("hccn_conf");
+    case CheckKind::Lldp:
+        return QStringLiteral("lldp");
+    case CheckKind::Link:
+        return QStringLiteral("link");
+    case CheckKind::NetHealth:
+        return QStringLiteral("net_health");
+    case CheckKind::NetDetect:
+        return QStringLiteral("netdetect");
+    case CheckKind::Gateway:
+        return QStringLiteral("gateway");
+    case CheckKind::Ip:
+        return QStringLiteral("ip");
+    case CheckKind::Vnic:
+        return QStringLiteral("vnic");
+    case CheckKind::Tls:
+        return QStringLiteral("tls");
+    case CheckKind::NpuHealth:
+        return QStringLiteral("health");
+    case CheckKind::SpodInfo:
+        return QStringLiteral("spod_info");
+    case CheckKind::Ping:
+        return QStringLiteral("ping");
+    case CheckKind::HccsPing:
+        return QStringLiteral("hccs_ping");
     }
     return QStringLiteral("unknown");
 }

@@ -11,7 +11,7 @@ namespace {
 
 QString deviceIp(const NodeReport &node, int device)
 {
-    for (CheckKind kind : {CheckKind::Ip, CheckKind::Vnic}) {
+    for (CheckKind kind : { CheckKind::Ip, CheckKind::Vnic }) {
         if (const CheckResult *c = node.find(kind, device))
             return c->values.value(QStringLiteral("ip"));
     }
@@ -66,7 +66,8 @@ void applyNodeRules(NodeReport &node)
         for (auto it = entry.begin(); it != entry.end(); ++it)
             r.values.insert(it.key(), it.value());
         r.verdict = diffs.isEmpty() ? Verdict::Pass : Verdict::Fail;
-        r.reason = diffs.isEmpty() ? QStringLiteral("hccn.conf agrees with the device") : diffs.join(QStringLiteral("; "));
+        r.reason
+            = diffs.isEmpty() ? QStringLiteral("hccn.conf agrees with the device") : diffs.join(QStringLiteral("; "));
         node.checks.append(r);
     }
 }
@@ -93,11 +94,15 @@ void applyClusterRules(ClusterReport &report, TlsPolicy policy)
             if (v == expected)
                 continue;
             demote(c, Verdict::Fail,
-                   policy == TlsPolicy::AllOff && on + off > 0 && off == 0
-                       ? QStringLiteral("TLS must be disabled on every device (policy)")
-                       : QStringLiteral("differs from the cluster (%1 devices disabled, %2 enabled): TLS-on and TLS-off devices cannot link; "
-                                        "hccn_tool -i %3 -tls -s enable %4")
-                             .arg(off).arg(on).arg(c.device).arg(expected));
+                policy == TlsPolicy::AllOff && on + off > 0 && off == 0
+                    ? QStringLiteral("TLS must be disabled on every device (policy)")
+                    : QStringLiteral("differs from the cluster (%1 devices disabled, %2 enabled): TLS-on and TLS-off "
+                                     "devices cannot link; "
+                                     "hccn_tool -i %3 -tls -s enable %4")
+                          .arg(off)
+                          .arg(on)
+                          .arg(c.device)
+                          .arg(expected));
         }
     }
 
@@ -105,7 +110,8 @@ void applyClusterRules(ClusterReport &report, TlsPolicy policy)
     QHash<QString, QStringList> owners;
     for (const NodeReport &n : report.nodes) {
         for (const CheckResult &c : n.checks) {
-            if ((c.kind == CheckKind::Ip || c.kind == CheckKind::Vnic) && !c.values.value(QStringLiteral("ip")).isEmpty())
+            if ((c.kind == CheckKind::Ip || c.kind == CheckKind::Vnic)
+                && !c.values.value(QStringLiteral("ip")).isEmpty())
                 owners[c.values.value(QStringLiteral("ip"))].append(QStringLiteral("%1/%2").arg(n.node).arg(c.device));
         }
     }
@@ -124,8 +130,8 @@ void applyClusterRules(ClusterReport &report, TlsPolicy policy)
     for (const NodeReport &n : report.nodes) {
         for (const CheckResult &c : n.checks) {
             if (c.kind == CheckKind::SpodInfo && c.values.contains(QStringLiteral("sdid")))
-                sdids[c.values.value(QStringLiteral("superpodid")) + u'/' + c.values.value(QStringLiteral("sdid"))].append(
-                    QStringLiteral("%1/%2").arg(n.node).arg(c.device));
+                sdids[c.values.value(QStringLiteral("superpodid")) + u'/' + c.values.value(QStringLiteral("sdid"))]
+                    .append(QStringLiteral("%1/%2").arg(n.node).arg(c.device));
         }
     }
     for (NodeReport &n : report.nodes) {
@@ -145,11 +151,14 @@ void applyClusterRules(ClusterReport &report, TlsPolicy policy)
         for (CheckResult &c : n.checks) {
             if (c.kind != CheckKind::SpodInfo || !c.values.contains(QStringLiteral("sdid")))
                 continue;
-            const QStringList same = sdids.value(c.values.value(QStringLiteral("superpodid")) + u'/' + c.values.value(QStringLiteral("sdid")));
+            const QStringList same = sdids.value(
+                c.values.value(QStringLiteral("superpodid")) + u'/' + c.values.value(QStringLiteral("sdid")));
             if (same.size() > 1)
-                demote(c, Verdict::Fail, QStringLiteral("duplicate SDID in super pod (also ") + same.join(QStringLiteral(", ")) + u')');
+                demote(c, Verdict::Fail,
+                    QStringLiteral("duplicate SDID in super pod (also ") + same.join(QStringLiteral(", ")) + u')');
             if (c.values.value(QStringLiteral("serverindex")) != majority)
-                demote(c, Verdict::Warning, QStringLiteral("Server Index differs from the node's other devices (%1)").arg(majority));
+                demote(c, Verdict::Warning,
+                    QStringLiteral("Server Index differs from the node's other devices (%1)").arg(majority));
         }
     }
 }
@@ -171,7 +180,8 @@ QList<PingPlan> planPings(const QList<NodeCheckTarget> &targets, const QList<Nod
                 sameGeneration = j;
             bool known = false;
             for (int d = 0; d < targets.at(j).deviceCount && !known; ++d)
-                known = !targets.at(j).npuIps.value(d).isEmpty() || (j < localReports.size() && !deviceIp(localReports.at(j), d).isEmpty());
+                known = !targets.at(j).npuIps.value(d).isEmpty()
+                    || (j < localReports.size() && !deviceIp(localReports.at(j), d).isEmpty());
             if (known) {
                 peer = j;
                 break;

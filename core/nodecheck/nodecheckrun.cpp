@@ -21,7 +21,8 @@ void parallelFor(int n, int parallel, const std::function<void(int)> &fn)
     pool.waitForDone();
 }
 
-CheckResult transportCheck(const QString &node, Verdict v, const QString &reason, const CommandResult &r, const QByteArray &script)
+CheckResult transportCheck(
+    const QString &node, Verdict v, const QString &reason, const CommandResult &r, const QByteArray &script)
 {
     CheckResult c;
     c.node = node;
@@ -35,8 +36,8 @@ CheckResult transportCheck(const QString &node, Verdict v, const QString &reason
 }
 
 // Judges every section of a suite from the node's output; returns how many sections completed.
-int judgeAll(NodeReport &report, const QList<CheckSection> &sections, const CommandResult &result, const QByteArray &token,
-             const JudgeContext &context)
+int judgeAll(NodeReport &report, const QList<CheckSection> &sections, const CommandResult &result,
+    const QByteArray &token, const JudgeContext &context)
 {
     const QMap<QString, SectionOutput> outputs = splitSuiteOutput(result.out, token);
     int complete = 0;
@@ -66,7 +67,7 @@ QList<NodeCheckTarget> nodeCheckTargets(const Profile &profile, const QStringLis
         if (!onlyNodes.isEmpty() && !onlyNodes.contains(n.name))
             continue;
         NodeCheckTarget t;
-        t.target = CommandTarget{n.name, n.address, n.ssh.port, n.ssh.user};
+        t.target = CommandTarget { n.name, n.address, n.ssh.port, n.ssh.user };
         t.generation = n.npuGeneration;
         t.deviceCount = n.npuCount > 0 ? n.npuCount : (n.npuGeneration == NpuGeneration::A3 ? 16 : 8);
         t.npuIps = n.npuIps;
@@ -91,33 +92,37 @@ NodeReport runLocalChecks(CommandRunner &runner, const NodeCheckTarget &target, 
     report.elapsedMs = clock.elapsed();
     if (!r.started) {
         report.transportError = r.error.isEmpty() ? QStringLiteral("the command did not start") : r.error;
-        report.checks.append(transportCheck(report.node, Verdict::Fail, QStringLiteral("unreachable: ") + report.transportError, r, script));
+        report.checks.append(transportCheck(
+            report.node, Verdict::Fail, QStringLiteral("unreachable: ") + report.transportError, r, script));
         return report;
     }
     report.reachable = true;
     report.timedOut = r.timedOut;
-    const JudgeContext context{target.generation, target.deviceCount, options.roceOptional};
+    const JudgeContext context { target.generation, target.deviceCount, options.roceOptional };
     const int complete = judgeAll(report, sections, r, token, context);
     if (r.timedOut) {
         report.checks.prepend(transportCheck(report.node, Verdict::Warning,
-                                             QStringLiteral("timed out after %1: %2 of %3 checks finished")
-                                                 .arg(seconds(options.localTimeout)).arg(complete).arg(sections.size()),
-                                             r, script));
+            QStringLiteral("timed out after %1: %2 of %3 checks finished")
+                .arg(seconds(options.localTimeout))
+                .arg(complete)
+                .arg(sections.size()),
+            r, script));
     } else if (complete == 0) {
         report.checks.prepend(transportCheck(report.node, Verdict::Fail,
-                                             QStringLiteral("the node shell printed no check output (exit %1): %2")
-                                                 .arg(r.exitStatus).arg(QString::fromUtf8(r.err.left(300)).trimmed()),
-                                             r, script));
+            QStringLiteral("the node shell printed no check output (exit %1): %2")
+                .arg(r.exitStatus)
+                .arg(QString::fromUtf8(r.err.left(300)).trimmed()),
+            r, script));
     } else {
-        report.checks.prepend(transportCheck(report.node, Verdict::Pass,
-                                             QStringLiteral("reached in %1 ms").arg(report.elapsedMs), r, script));
+        report.checks.prepend(transportCheck(
+            report.node, Verdict::Pass, QStringLiteral("reached in %1 ms").arg(report.elapsedMs), r, script));
     }
     applyNodeRules(report);
     return report;
 }
 
-void runPingChecks(CommandRunner &runner, const NodeCheckTarget &target, const PingPlan &plan, const NodeCheckOptions &options,
-                   NodeReport &report)
+void runPingChecks(CommandRunner &runner, const NodeCheckTarget &target, const PingPlan &plan,
+    const NodeCheckOptions &options, NodeReport &report)
 {
     const CheckKind kind = target.generation == NpuGeneration::A3 ? CheckKind::HccsPing : CheckKind::Ping;
     auto note = [&](int device, Verdict v, const QString &why) {
@@ -147,15 +152,16 @@ void runPingChecks(CommandRunner &runner, const NodeCheckTarget &target, const P
             note(s.device, Verdict::Unknown, QStringLiteral("not run: ") + r.error);
         return;
     }
-    const JudgeContext context{target.generation, target.deviceCount, options.roceOptional};
+    const JudgeContext context { target.generation, target.deviceCount, options.roceOptional };
     const qsizetype before = report.checks.size();
     judgeAll(report, sections, r, token, context);
     for (qsizetype i = before; i < report.checks.size(); ++i)
         report.checks[i].values.insert(QStringLiteral("peer_node"), plan.peerNode);
 }
 
-ClusterReport runNodeChecks(CommandRunner &runner, const QList<NodeCheckTarget> &targets, const NodeCheckOptions &options,
-                            const std::function<void(const NodeReport &)> &onNode, const std::atomic_bool *cancelled)
+ClusterReport runNodeChecks(CommandRunner &runner, const QList<NodeCheckTarget> &targets,
+    const NodeCheckOptions &options, const std::function<void(const NodeReport &)> &onNode,
+    const std::atomic_bool *cancelled)
 {
     ClusterReport cluster;
     cluster.started = QDateTime::currentDateTimeUtc();

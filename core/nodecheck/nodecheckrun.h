@@ -19,7 +19,7 @@ namespace pd {
 
 struct NodeCheckOptions {
     SuiteOptions suite;
-    int maxParallel = 16;                                          // nodes checked at once
+    int maxParallel = 16; // nodes checked at once
     std::chrono::milliseconds localTimeout = std::chrono::minutes(3); // whole local suite on one node
     std::chrono::milliseconds pingTimeout = std::chrono::minutes(3);
     bool pingPeers = true;
@@ -32,11 +32,11 @@ QList<NodeCheckTarget> nodeCheckTargets(const Profile &profile, const QStringLis
 
 NodeReport runLocalChecks(CommandRunner &runner, const NodeCheckTarget &target, const NodeCheckOptions &options);
 void runPingChecks(CommandRunner &runner, const NodeCheckTarget &target, const PingPlan &plan,
-                   const NodeCheckOptions &options, NodeReport &report);
+    const NodeCheckOptions &options, NodeReport &report);
 
 // The whole cluster. onNode is called (from worker threads, serialized) whenever a node's report grew.
-ClusterReport runNodeChecks(CommandRunner &runner, const QList<NodeCheckTarget> &targets, const NodeCheckOptions &options,
-                            const std::function<void(const NodeReport &)> &onNode = {},
-                            const std::atomic_bool *cancelled = nullptr);
+ClusterReport runNodeChecks(CommandRunner &runner, const QList<NodeCheckTarget> &targets,
+    const NodeCheckOptions &options, const std::function<void(const NodeReport &)> &onNode = {},
+    const std::atomic_bool *cancelled = nullptr);
 
 } // namespace pd

@@ -33,18 +33,24 @@ int NodeCheckRunner::start(const QList<NodeCheckTarget> &targets)
             [this, job, cancelFlag](const NodeReport &node) {
                 if (cancelFlag->load())
                     return;
-                QMetaObject::invokeMethod(this, [this, job, node] {
-                    if (job == m_job)
-                        Q_EMIT nodeUpdated(job, node);
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, job, node] {
+                        if (job == m_job)
+                            Q_EMIT nodeUpdated(job, node);
+                    },
+                    Qt::QueuedConnection);
             },
             cancelFlag.get());
-        QMetaObject::invokeMethod(this, [this, job, report, cancelFlag] {
-            if (job != m_job || cancelFlag->load())
-                return;
-            m_running = false;
-            Q_EMIT finished(job, report);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, job, report, cancelFlag] {
+                if (job != m_job || cancelFlag->load())
+                    return;
+                m_running = false;
+                Q_EMIT finished(job, report);
+            },
+            Qt::QueuedConnection);
     });
     return job;
 }

@@ -38,16 +38,11 @@ QByteArray reportToCsv(const ClusterReport &report)
     QByteArray out = "node,host,device,check,verdict,reason,command,exit_code,stdout,stderr\r\n";
     for (const NodeReport &n : report.nodes) {
         for (const CheckResult &c : n.checks) {
-            QList<QByteArray> row{csvField(n.node),
-                                  csvField(n.host),
-                                  c.device < 0 ? QByteArray() : QByteArray::number(c.device),
-                                  csvField(checkKindName(c.kind)),
-                                  csvField(verdictName(c.verdict)),
-                                  csvField(c.reason),
-                                  csvField(c.kind == CheckKind::Reach ? QString() : c.command),
-                                  c.exitCode < 0 ? QByteArray() : QByteArray::number(c.exitCode),
-                                  csvField(c.out),
-                                  csvField(c.err)};
+            QList<QByteArray> row { csvField(n.node), csvField(n.host),
+                c.device < 0 ? QByteArray() : QByteArray::number(c.device), csvField(checkKindName(c.kind)),
+                csvField(verdictName(c.verdict)), csvField(c.reason),
+                csvField(c.kind == CheckKind::Reach ? QString() : c.command),
+                c.exitCode < 0 ? QByteArray() : QByteArray::number(c.exitCode), csvField(c.out), csvField(c.err) };
             out += row.join(',') + "\r\n";
         }
     }
@@ -59,10 +54,8 @@ QByteArray reportToJson(const ClusterReport &report)
     nlohmann::ordered_json root;
     root["started"] = u8(report.started.toString(Qt::ISODateWithMs));
     root["finished"] = u8(report.finished.toString(Qt::ISODateWithMs));
-    root["summary"] = {{"pass", report.count(Verdict::Pass)},
-                       {"warning", report.count(Verdict::Warning)},
-                       {"fail", report.count(Verdict::Fail)},
-                       {"unknown", report.count(Verdict::Unknown)}};
+    root["summary"] = { { "pass", report.count(Verdict::Pass) }, { "warning", report.count(Verdict::Warning) },
+        { "fail", report.count(Verdict::Fail) }, { "unknown", report.count(Verdict::Unknown) } };
     nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
     for (const NodeReport &n : report.nodes) {
         nlohmann::ordered_json node;

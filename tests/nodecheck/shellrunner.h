@@ -21,7 +21,7 @@ class ShellRunner final : public pd::CommandRunner {
 public:
     QHash<QString, QHash<QString, QString>> env; // node -> VAR -> value
     QSet<QString> refused;
-    std::atomic<int> calls{0};
+    std::atomic<int> calls { 0 };
 
     QHash<QString, int> callsPerNode() const
     {
@@ -29,7 +29,8 @@ public:
         return m_perNode;
     }
 
-    pd::CommandResult run(const pd::CommandTarget &target, const QByteArray &command, std::chrono::milliseconds timeout) override
+    pd::CommandResult run(
+        const pd::CommandTarget &target, const QByteArray &command, std::chrono::milliseconds timeout) override
     {
         ++calls;
         {
@@ -50,7 +51,7 @@ public:
             e.insert(it.key(), it.value());
         p.setProcessEnvironment(e);
         p.setChildProcessModifier([] { ::setpgid(0, 0); });
-        p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QString::fromUtf8(command)});
+        p.start(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), QString::fromUtf8(command) });
         if (!p.waitForStarted(5000)) {
             r.error = target.node + QStringLiteral(": /bin/sh did not start: ") + p.errorString();
             return r;

@@ -54,7 +54,7 @@ void TestLogTail::followsAGrowingFile()
     const QString path = m_dir.filePath(QStringLiteral("engine-9000.log"));
     append(path, "INFO 06-12 10:00:00 [api_server.py:1] Started server process [4242]\n");
     ShellRunner runner;
-    LogTail tail(&runner, CommandTarget{QStringLiteral("d1"), QStringLiteral("127.0.0.1"), 22, {}}, path, fast());
+    LogTail tail(&runner, CommandTarget { QStringLiteral("d1"), QStringLiteral("127.0.0.1"), 22, {} }, path, fast());
     tail.setEngine(QStringLiteral("127.0.0.5:9000"));
     QAbstractItemModelTester tester(tail.model());
     QSignalSpy diagnosed(&tail, &LogTail::diagnosed);
@@ -68,7 +68,8 @@ void TestLogTail::followsAGrowingFile()
     append(path, "Tried to allocate 898.00 MiB\nINFO 06-12 more\n");
     QTRY_COMPARE(tail.model()->rowCount(), 3);
     QCOMPARE(tail.model()->index(1, 0).data().toString(),
-             QStringLiteral("ERROR 06-12 10:00:01 [core.py:1] RuntimeError: NPU out of memory. Tried to allocate 898.00 MiB"));
+        QStringLiteral(
+            "ERROR 06-12 10:00:01 [core.py:1] RuntimeError: NPU out of memory. Tried to allocate 898.00 MiB"));
     QCOMPARE(tail.model()->index(1, 0).data(LogTailModel::SignatureRole).toInt(), 1);
     QCOMPARE(tail.model()->firstErrorRow(), 1);
 
@@ -77,7 +78,8 @@ void TestLogTail::followsAGrowingFile()
     QCOMPARE(e.node, QStringLiteral("d1"));
     QCOMPARE(e.engine, QStringLiteral("127.0.0.5:9000"));
     QCOMPARE(e.signatureId, 1);
-    QCOMPARE(e.offset, qint64(QByteArray("INFO 06-12 10:00:00 [api_server.py:1] Started server process [4242]\n").size()));
+    QCOMPARE(
+        e.offset, qint64(QByteArray("INFO 06-12 10:00:00 [api_server.py:1] Started server process [4242]\n").size()));
     QVERIFY(e.time.isValid());
 
     // The same signature again within the fold window: no second event; another signature: an event.
@@ -93,12 +95,13 @@ void TestLogTail::backlogStartsAtALineBoundary()
     const QString path = m_dir.filePath(QStringLiteral("big.log"));
     QByteArray body;
     for (int i = 0; i < 1000; ++i)
-        body += QByteArray("line ") + QByteArray::number(i).rightJustified(4, '0') + " padding padding padding\n"; // 35 bytes
+        body += QByteArray("line ") + QByteArray::number(i).rightJustified(4, '0')
+            + " padding padding padding\n"; // 35 bytes
     append(path, body);
     ShellRunner runner;
     LogTailOptions o = fast();
     o.backlogBytes = 1000; // ~28 lines, the first of them cut
-    LogTail tail(&runner, CommandTarget{QStringLiteral("n"), QStringLiteral("127.0.0.1"), 22, {}}, path, o);
+    LogTail tail(&runner, CommandTarget { QStringLiteral("n"), QStringLiteral("127.0.0.1"), 22, {} }, path, o);
     QSignalSpy polled(&tail, &LogTail::polled);
     tail.start();
     QTRY_VERIFY(polled.size() >= 1);
@@ -114,7 +117,7 @@ void TestLogTail::truncationRestartsFromTheTop()
     const QString path = m_dir.filePath(QStringLiteral("rotate.log"));
     append(path, "one\ntwo\nthree\n");
     ShellRunner runner;
-    LogTail tail(&runner, CommandTarget{QStringLiteral("n"), QStringLiteral("127.0.0.1"), 22, {}}, path, fast());
+    LogTail tail(&runner, CommandTarget { QStringLiteral("n"), QStringLiteral("127.0.0.1"), 22, {} }, path, fast());
     QSignalSpy truncated(&tail, &LogTail::truncated);
     tail.start();
     QTRY_COMPARE(tail.model()->rowCount(), 3);
@@ -133,12 +136,12 @@ void TestLogTail::pauseLosesNothing()
     const QString path = m_dir.filePath(QStringLiteral("pause.log"));
     append(path, "a\n");
     ShellRunner runner;
-    LogTail tail(&runner, CommandTarget{QStringLiteral("n"), QStringLiteral("127.0.0.1"), 22, {}}, path, fast());
+    LogTail tail(&runner, CommandTarget { QStringLiteral("n"), QStringLiteral("127.0.0.1"), 22, {} }, path, fast());
     tail.start();
     QTRY_COMPARE(tail.model()->rowCount(), 1);
     QTRY_VERIFY(!tail.isPaused());
     tail.pause();
-    QTest::qWait(150); // let a poll that was in flight land
+    QTRY_VERIFY(!tail.isPolling()); // a poll that was in flight has landed
     const int callsPaused = runner.calls.load();
     const int rowsPaused = tail.model()->rowCount();
     append(path, "b\nc\n");
@@ -181,12 +184,13 @@ void TestLogTail::boundedBufferAndSearch()
 void TestLogTail::missingFileIsReported()
 {
     ShellRunner runner;
-    LogTail tail(&runner, CommandTarget{QStringLiteral("n7"), QStringLiteral("127.0.0.1"), 22, {}},
-                 m_dir.filePath(QStringLiteral("absent.log")), fast());
+    LogTail tail(&runner, CommandTarget { QStringLiteral("n7"), QStringLiteral("127.0.0.1"), 22, {} },
+        m_dir.filePath(QStringLiteral("absent.log")), fast());
     QSignalSpy failed(&tail, &LogTail::failed);
     tail.start();
     QTRY_VERIFY(failed.size() >= 1);
-    QVERIFY2(failed.first().first().toString().contains(QLatin1String("n7")), qPrintable(failed.first().first().toString()));
+    QVERIFY2(
+        failed.first().first().toString().contains(QLatin1String("n7")), qPrintable(failed.first().first().toString()));
     QVERIFY(failed.first().first().toString().contains(QLatin1String("cannot read")));
 }
 
@@ -195,7 +199,7 @@ void TestLogTail::pathWithQuotesAndSpaces()
     const QString path = m_dir.filePath(QStringLiteral("it's a $(log) `x`.log"));
     append(path, "quoted\n");
     ShellRunner runner;
-    LogTail tail(&runner, CommandTarget{QStringLiteral("n"), QStringLiteral("127.0.0.1"), 22, {}}, path, fast());
+    LogTail tail(&runner, CommandTarget { QStringLiteral("n"), QStringLiteral("127.0.0.1"), 22, {} }, path, fast());
     tail.start();
     QTRY_COMPARE(tail.model()->rowCount(), 1);
     QCOMPARE(tail.model()->index(0, 0).data().toString(), QStringLiteral("quoted"));

@@ -49,7 +49,7 @@ NodeReport tlsNode(const QString &name, const QList<int> &switches)
 QString sh(const QByteArray &script)
 {
     QProcess p;
-    p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QString::fromUtf8(script)});
+    p.start(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), QString::fromUtf8(script) });
     p.waitForFinished(30000);
     return QString::fromUtf8(p.readAllStandardOutput());
 }
@@ -66,23 +66,25 @@ void TestNodeCheckRules::suitesFollowTheSeeds()
     for (const CheckSection &s : a3)
         a3Commands.append(s.command);
     // Seed 000's A2 tab: -lldp -link -net_health -netdetect -gateway, cat /etc/hccn.conf, -ip; seed 001: -tls.
-    for (const char *c : {"hccn_tool -i 7 -lldp -g", "hccn_tool -i 7 -link -g", "hccn_tool -i 7 -net_health -g", "hccn_tool -i 7 -netdetect -g",
-                          "hccn_tool -i 7 -gateway -g", "hccn_tool -i 7 -ip -g", "hccn_tool -i 7 -tls -g", "cat '/etc/hccn.conf'", "npu-smi info",
-                          "npu-smi info -t health -i 7 -c 0"})
+    for (const char *c : { "hccn_tool -i 7 -lldp -g", "hccn_tool -i 7 -link -g", "hccn_tool -i 7 -net_health -g",
+             "hccn_tool -i 7 -netdetect -g", "hccn_tool -i 7 -gateway -g", "hccn_tool -i 7 -ip -g",
+             "hccn_tool -i 7 -tls -g", "cat '/etc/hccn.conf'", "npu-smi info", "npu-smi info -t health -i 7 -c 0" })
         QVERIFY2(a2Commands.contains(QString::fromUtf8(c)), c);
     QVERIFY(!a2Commands.contains(QStringLiteral("hccn_tool -i 8 -link -g")));
     QVERIFY(!a2Commands.join(u'\n').contains(QLatin1String("-vnic")));
     // A3 tab: devices 0..15, -vnic instead of -ip, spod-info per die (NPU 0..7 x chip 0..1, spec §1).
-    for (const char *c : {"hccn_tool -i 15 -vnic -g", "hccn_tool -i 15 -link -g", "npu-smi info -t spod-info -i 7 -c 1", "npu-smi info -t spod-info -i 0 -c 0"})
+    for (const char *c : { "hccn_tool -i 15 -vnic -g", "hccn_tool -i 15 -link -g",
+             "npu-smi info -t spod-info -i 7 -c 1", "npu-smi info -t spod-info -i 0 -c 0" })
         QVERIFY2(a3Commands.contains(QString::fromUtf8(c)), c);
     QVERIFY(!a3Commands.join(u'\n').contains(QLatin1String("-ip -g")));
     QVERIFY(!a3Commands.join(u'\n').contains(QLatin1String("-i 8 -c")));
     // Pings: A2 -ping, A3 -hccs_ping, empty peer entries skipped.
-    const QList<CheckSection> p2 = pingSuite(NpuGeneration::A2, {QStringLiteral("29.1.2.10"), QString(), QStringLiteral("29.1.2.12")});
+    const QList<CheckSection> p2
+        = pingSuite(NpuGeneration::A2, { QStringLiteral("29.1.2.10"), QString(), QStringLiteral("29.1.2.12") });
     QCOMPARE(p2.size(), 2);
     QCOMPARE(p2.at(1).command, QStringLiteral("hccn_tool -i 2 -ping -g address '29.1.2.12'"));
-    QCOMPARE(pingSuite(NpuGeneration::A3, {QStringLiteral("192.168.2.100")}).first().command,
-             QStringLiteral("hccn_tool -i 0 -hccs_ping -g address '192.168.2.100'"));
+    QCOMPARE(pingSuite(NpuGeneration::A3, { QStringLiteral("192.168.2.100") }).first().command,
+        QStringLiteral("hccn_tool -i 0 -hccs_ping -g address '192.168.2.100'"));
 }
 
 void TestNodeCheckRules::scriptOutputRoundTripsThroughSh()
@@ -90,13 +92,14 @@ void TestNodeCheckRules::scriptOutputRoundTripsThroughSh()
     // Sections whose output lacks a final newline, has blank lines, prints a fake delimiter, writes to
     // stderr, exits non-zero: each comes back byte for byte with its own exit code.
     const QByteArray token = newSuiteToken();
-    QList<CheckSection> sections{
-        {QStringLiteral("a"), CheckKind::Link, 0, QStringLiteral("printf 'no newline'"), {}},
-        {QStringLiteral("b"), CheckKind::Link, 1, QStringLiteral("printf 'x\\n\\n\\ny\\n'"), {}},
-        {QStringLiteral("c"), CheckKind::Link, 2, QStringLiteral("sh -c 'echo \"@@PDCHK:0 END a 0\"; echo oops >&2; exit 3'"), {}},
-        {QStringLiteral("d"), CheckKind::Link, 3, QStringLiteral("true"), {}},
+    QList<CheckSection> sections {
+        { QStringLiteral("a"), CheckKind::Link, 0, QStringLiteral("printf 'no newline'"), {} },
+        { QStringLiteral("b"), CheckKind::Link, 1, QStringLiteral("printf 'x\\n\\n\\ny\\n'"), {} },
+        { QStringLiteral("c"), CheckKind::Link, 2,
+            QStringLiteral("sh -c 'echo \"@@PDCHK:0 END a 0\"; echo oops >&2; exit 3'"), {} },
+        { QStringLiteral("d"), CheckKind::Link, 3, QStringLiteral("true"), {} },
     };
-    const QByteArray out = sh(suiteScript(sections, token, SuiteOptions{})).toUtf8();
+    const QByteArray out = sh(suiteScript(sections, token, SuiteOptions {})).toUtf8();
     const auto parts = splitSuiteOutput(out, token);
     QCOMPARE(parts.size(), 4);
     QCOMPARE(parts.value(QStringLiteral("a")).out, QByteArray("no newline"));
@@ -113,34 +116,36 @@ void TestNodeCheckRules::scriptOutputRoundTripsThroughSh()
 void TestNodeCheckRules::splitKeepsPartialSections()
 {
     const QByteArray t = "tok";
-    const QByteArray out = "@@PDCHK:tok BEGIN link.0\nlink status: UP\n\n@@PDCHK:tok STDERR link.0\n\n@@PDCHK:tok END link.0 0\n"
-                           "@@PDCHK:tok BEGIN link.1\nlink sta";
+    const QByteArray out
+        = "@@PDCHK:tok BEGIN link.0\nlink status: UP\n\n@@PDCHK:tok STDERR link.0\n\n@@PDCHK:tok END link.0 0\n"
+          "@@PDCHK:tok BEGIN link.1\nlink sta";
     const auto parts = splitSuiteOutput(out, t);
     QVERIFY(parts.value(QStringLiteral("link.0")).complete);
     QCOMPARE(parts.value(QStringLiteral("link.0")).out, QByteArray("link status: UP\n"));
     QVERIFY(!parts.value(QStringLiteral("link.1")).complete);
     QCOMPARE(parts.value(QStringLiteral("link.1")).out, QByteArray("link sta"));
-    const CheckResult r = judgeSection(CheckSection{QStringLiteral("link.1"), CheckKind::Link, 1, {}, {}}, parts.value(QStringLiteral("link.1")), {});
+    const CheckResult r = judgeSection(CheckSection { QStringLiteral("link.1"), CheckKind::Link, 1, {}, {} },
+        parts.value(QStringLiteral("link.1")), {});
     QCOMPARE(r.verdict, Verdict::Unknown);
 }
 
 void TestNodeCheckRules::tlsMajority()
 {
     ClusterReport r;
-    r.nodes = {tlsNode(QStringLiteral("a"), {0, 0, 0, 0}), tlsNode(QStringLiteral("b"), {0, 1, 0, 0})};
+    r.nodes = { tlsNode(QStringLiteral("a"), { 0, 0, 0, 0 }), tlsNode(QStringLiteral("b"), { 0, 1, 0, 0 }) };
     applyClusterRules(r, TlsPolicy::Majority);
     QCOMPARE(r.nodes.at(1).find(CheckKind::Tls, 1)->verdict, Verdict::Fail);
     QVERIFY(r.nodes.at(1).find(CheckKind::Tls, 1)->reason.contains(QLatin1String("hccn_tool -i 1 -tls -s enable 0")));
     QCOMPARE(r.count(Verdict::Fail), 1);
     // Everything enabled is consistent, so fine under the majority policy...
     ClusterReport on;
-    on.nodes = {tlsNode(QStringLiteral("a"), {1, 1}), tlsNode(QStringLiteral("b"), {1, 1})};
+    on.nodes = { tlsNode(QStringLiteral("a"), { 1, 1 }), tlsNode(QStringLiteral("b"), { 1, 1 }) };
     applyClusterRules(on, TlsPolicy::Majority);
     QCOMPARE(on.count(Verdict::Fail), 0);
     QCOMPARE(on.nodes.at(0).find(CheckKind::Tls, 0)->values.value(QStringLiteral("tls_expected")), QStringLiteral("1"));
     // ...and the majority wins when most are enabled.
     ClusterReport most;
-    most.nodes = {tlsNode(QStringLiteral("a"), {1, 1, 1}), tlsNode(QStringLiteral("b"), {0, 1, 1})};
+    most.nodes = { tlsNode(QStringLiteral("a"), { 1, 1, 1 }), tlsNode(QStringLiteral("b"), { 0, 1, 1 }) };
     applyClusterRules(most, TlsPolicy::Majority);
     QCOMPARE(most.nodes.at(1).find(CheckKind::Tls, 0)->verdict, Verdict::Fail);
     QCOMPARE(most.count(Verdict::Fail), 1);
@@ -149,7 +154,7 @@ void TestNodeCheckRules::tlsMajority()
 void TestNodeCheckRules::tlsAllOffPolicy()
 {
     ClusterReport on;
-    on.nodes = {tlsNode(QStringLiteral("a"), {1, 1}), tlsNode(QStringLiteral("b"), {1, 1})};
+    on.nodes = { tlsNode(QStringLiteral("a"), { 1, 1 }), tlsNode(QStringLiteral("b"), { 1, 1 }) };
     applyClusterRules(on, TlsPolicy::AllOff);
     QCOMPARE(on.count(Verdict::Fail), 4);
     QVERIFY(on.nodes.at(0).find(CheckKind::Tls, 0)->reason.contains(QLatin1String("policy")));
@@ -158,7 +163,7 @@ void TestNodeCheckRules::tlsAllOffPolicy()
 void TestNodeCheckRules::tlsTieFavoursDisabled()
 {
     ClusterReport r;
-    r.nodes = {tlsNode(QStringLiteral("a"), {0, 0}), tlsNode(QStringLiteral("b"), {1, 1})};
+    r.nodes = { tlsNode(QStringLiteral("a"), { 0, 0 }), tlsNode(QStringLiteral("b"), { 1, 1 }) };
     applyClusterRules(r, TlsPolicy::Majority);
     QCOMPARE(r.nodes.at(0).find(CheckKind::Tls, 0)->verdict, Verdict::Pass);
     QCOMPARE(r.nodes.at(1).find(CheckKind::Tls, 0)->verdict, Verdict::Fail);
@@ -174,7 +179,7 @@ void TestNodeCheckRules::pingPlanPrefersProfileIps()
     c.generation = NpuGeneration::A3;
     a.deviceCount = b.deviceCount = 2;
     c.deviceCount = 16;
-    b.npuIps = {QStringLiteral("10.0.0.1"), QString()};
+    b.npuIps = { QStringLiteral("10.0.0.1"), QString() };
     NodeReport rb;
     rb.node = QStringLiteral("b");
     CheckResult ip1;
@@ -182,9 +187,9 @@ void TestNodeCheckRules::pingPlanPrefersProfileIps()
     ip1.device = 1;
     ip1.values.insert(QStringLiteral("ip"), QStringLiteral("29.1.2.11"));
     rb.checks.append(ip1);
-    const QList<PingPlan> plans = planPings({a, b, c}, {NodeReport{}, rb, NodeReport{}});
+    const QList<PingPlan> plans = planPings({ a, b, c }, { NodeReport {}, rb, NodeReport {} });
     QCOMPARE(plans.at(0).peerNode, QStringLiteral("b"));
-    QCOMPARE(plans.at(0).peerIps, (QStringList{QStringLiteral("10.0.0.1"), QStringLiteral("29.1.2.11")}));
+    QCOMPARE(plans.at(0).peerIps, (QStringList { QStringLiteral("10.0.0.1"), QStringLiteral("29.1.2.11") }));
     QCOMPARE(plans.at(1).peerNode, QStringLiteral("a")); // a has no IPs anywhere: said so
     QVERIFY(plans.at(1).skipped.contains(QLatin1String("no NPU IPs known for a")));
     QVERIFY(plans.at(2).skipped.contains(QLatin1String("no other A3 node")));
@@ -192,11 +197,12 @@ void TestNodeCheckRules::pingPlanPrefersProfileIps()
 
 void TestNodeCheckRules::roceOptionalLinkIsAWarning()
 {
-    const CheckSection s{QStringLiteral("link.0"), CheckKind::Link, 0, {}, {}};
-    const SectionOutput down{"link status: DOWN\n", {}, 0, true};
-    QCOMPARE(judgeSection(s, down, JudgeContext{NpuGeneration::A3, 16, true}).verdict, Verdict::Warning);
-    QCOMPARE(judgeSection(s, down, JudgeContext{NpuGeneration::A3, 16, false}).verdict, Verdict::Fail);
-    QCOMPARE(judgeSection(s, down, JudgeContext{NpuGeneration::A2, 8, true}).verdict, Verdict::Fail); // A2 needs RoCE
+    const CheckSection s { QStringLiteral("link.0"), CheckKind::Link, 0, {}, {} };
+    const SectionOutput down { "link status: DOWN\n", {}, 0, true };
+    QCOMPARE(judgeSection(s, down, JudgeContext { NpuGeneration::A3, 16, true }).verdict, Verdict::Warning);
+    QCOMPARE(judgeSection(s, down, JudgeContext { NpuGeneration::A3, 16, false }).verdict, Verdict::Fail);
+    QCOMPARE(
+        judgeSection(s, down, JudgeContext { NpuGeneration::A2, 8, true }).verdict, Verdict::Fail); // A2 needs RoCE
 }
 
 void TestNodeCheckRules::targetsFromProfile()
@@ -209,19 +215,19 @@ void TestNodeCheckRules::targetsFromProfile()
     n1.ssh.user = QStringLiteral("ops");
     n1.npuGeneration = NpuGeneration::A2;
     n1.npuCount = 8;
-    n1.npuIps = {QStringLiteral("29.1.1.10")};
+    n1.npuIps = { QStringLiteral("29.1.1.10") };
     Node n2 = n1;
     n2.name = QStringLiteral("d1");
     n2.npuGeneration = NpuGeneration::A3;
     n2.npuCount = 16;
-    p.nodes = {n1, n2};
+    p.nodes = { n1, n2 };
     const auto all = nodeCheckTargets(p);
     QCOMPARE(all.size(), 2);
     QCOMPARE(all.at(0).target.port, 2222);
     QCOMPARE(all.at(0).target.user, QStringLiteral("ops"));
     QCOMPARE(all.at(0).npuIps, n1.npuIps);
     QCOMPARE(all.at(1).deviceCount, 16);
-    QCOMPARE(nodeCheckTargets(p, {QStringLiteral("d1")}).size(), 1);
+    QCOMPARE(nodeCheckTargets(p, { QStringLiteral("d1") }).size(), 1);
 }
 
 void TestNodeCheckRules::shellArgQuotes()

@@ -45,7 +45,7 @@ namespace {
 NodeCheckTarget target(const QString &node, const QString &host, NpuGeneration gen)
 {
     NodeCheckTarget t;
-    t.target = CommandTarget{node, host, 22, QString()};
+    t.target = CommandTarget { node, host, 22, QString() };
     t.generation = gen;
     t.deviceCount = gen == NpuGeneration::A3 ? 16 : 8;
     return t;
@@ -60,12 +60,14 @@ void TestNodeCheckWidgets::gridRunClickAndExport()
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(text);
-        runner.env[node] = {{QStringLiteral("FAKE_ASCEND_CONF"), path}};
+        runner.env[node] = { { QStringLiteral("FAKE_ASCEND_CONF"), path } };
     };
     conf(QStringLiteral("p1"), "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=1\n");
     conf(QStringLiteral("p2"), "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=2\nFAKE_LINK_DOWN=3\nFAKE_TLS_ON=6\n");
-    conf(QStringLiteral("d1"), "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=3\nFAKE_HEALTH=10=Warning\nFAKE_PING_LOSS=12=partial\n");
-    conf(QStringLiteral("d2"), "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=4\nFAKE_NET_HEALTH=0=Init\nFAKE_PING_LOSS=5=total\n");
+    conf(QStringLiteral("d1"),
+        "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=3\nFAKE_HEALTH=10=Warning\nFAKE_PING_LOSS=12=partial\n");
+    conf(QStringLiteral("d2"),
+        "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=4\nFAKE_NET_HEALTH=0=Init\nFAKE_PING_LOSS=5=total\n");
     runner.refused.insert(QStringLiteral("d3"));
     NodeCheckRunner checks(&runner);
     NodeCheckOptions o;
@@ -76,11 +78,11 @@ void TestNodeCheckWidgets::gridRunClickAndExport()
     NodeChecksGrid grid(&checks);
     QAbstractItemModelTester tester(grid.model());
     grid.resize(1500, 560);
-    grid.setTargets({target(QStringLiteral("p1"), QStringLiteral("192.0.0.1"), NpuGeneration::A3),
-                     target(QStringLiteral("p2"), QStringLiteral("192.0.0.2"), NpuGeneration::A3),
-                     target(QStringLiteral("d1"), QStringLiteral("192.0.0.5"), NpuGeneration::A3),
-                     target(QStringLiteral("d2"), QStringLiteral("192.0.0.6"), NpuGeneration::A3),
-                     target(QStringLiteral("d3"), QStringLiteral("192.0.0.7"), NpuGeneration::A3)});
+    grid.setTargets({ target(QStringLiteral("p1"), QStringLiteral("192.0.0.1"), NpuGeneration::A3),
+        target(QStringLiteral("p2"), QStringLiteral("192.0.0.2"), NpuGeneration::A3),
+        target(QStringLiteral("d1"), QStringLiteral("192.0.0.5"), NpuGeneration::A3),
+        target(QStringLiteral("d2"), QStringLiteral("192.0.0.6"), NpuGeneration::A3),
+        target(QStringLiteral("d3"), QStringLiteral("192.0.0.7"), NpuGeneration::A3) });
     grid.show();
     QCOMPARE(grid.model()->rowCount(), 5);
     QCOMPARE(grid.model()->columnCount(), 17);
@@ -128,22 +130,24 @@ void TestNodeCheckWidgets::logViewSearchAndFirstError()
     {
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("INFO 06-12 10:00:00 [api_server.py:1046] vLLM API server version 0.9.1\n"
-                "INFO 06-12 10:00:01 [config.py:823] This model supports multiple tasks\n"
-                "INFO 06-12 10:00:05 [parallel_state.py:1064] rank 3 in world size 64 is assigned as DP rank 3\n"
-                "INFO 06-12 10:00:09 [model_runner.py:1203] Loading model weights took 38.1 GiB\n"
-                "[ERROR] HCCL(3311,python):2025-06-12-10:02:10 [transport_manager.cc:412] wait socket establish timeout, role[0] rank[3] timeout[120]\n"
-                "ERROR 06-12 10:02:10 [core.py:515] EngineCore failed to start.\n"
-                "Traceback (most recent call last):\n"
-                "  File \"/usr/local/lib/python3.11/site-packages/vllm/v1/engine/core.py\", line 506, in run_engine_core\n"
-                "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
-                "EI0006: Getting socket times out. Reason: The remote does not initiate a connect request.\n"
-                "INFO 06-12 10:02:11 [launcher.py:29] shutting down\n");
+        f.write(
+            "INFO 06-12 10:00:00 [api_server.py:1046] vLLM API server version 0.9.1\n"
+            "INFO 06-12 10:00:01 [config.py:823] This model supports multiple tasks\n"
+            "INFO 06-12 10:00:05 [parallel_state.py:1064] rank 3 in world size 64 is assigned as DP rank 3\n"
+            "INFO 06-12 10:00:09 [model_runner.py:1203] Loading model weights took 38.1 GiB\n"
+            "[ERROR] HCCL(3311,python):2025-06-12-10:02:10 [transport_manager.cc:412] wait socket establish timeout, "
+            "role[0] rank[3] timeout[120]\n"
+            "ERROR 06-12 10:02:10 [core.py:515] EngineCore failed to start.\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/usr/local/lib/python3.11/site-packages/vllm/v1/engine/core.py\", line 506, in run_engine_core\n"
+            "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
+            "EI0006: Getting socket times out. Reason: The remote does not initiate a connect request.\n"
+            "INFO 06-12 10:02:11 [launcher.py:29] shutting down\n");
     }
     ShellRunner runner;
     LogTailOptions o;
     o.pollInterval = std::chrono::milliseconds(50);
-    LogTail tail(&runner, CommandTarget{QStringLiteral("d1"), QStringLiteral("127.0.0.1"), 22, {}}, path, o);
+    LogTail tail(&runner, CommandTarget { QStringLiteral("d1"), QStringLiteral("127.0.0.1"), 22, {} }, path, o);
     LogView view;
     view.resize(1400, 420);
     view.setTail(&tail);
