@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// The node checks grid and the log view, offscreen: a run over the fake tools fills the grid, a click on
+// a red cell shows the raw output behind it; the log view finds text and the first error and explains it.
+// Both views are also rendered to PNG (build/dev/tests/nodecheck/*.png) to be looked at.
+#include "logs/logtail.h"
+#include "logview.h"
+#include "models/nodecheckgridmodel.h"
+#include "nodechecksgrid.h"
+#include "shellrunner.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QListView>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pd;
+
+class TestNodeCheckWidgets final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void gridRunClickAndExport();
+    void logViewSearchAndFirstError();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestNodeCheckWidgets::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 9));
+}
+
+namespace {
+NodeCheckTarget target(const QString &node, const QString &host, NpuGeneration gen)
+{
+    NodeCheckTarget t;
+    t.target = CommandTarget { node, host, 22, QString() };
+    t.generation = gen;
+    t.deviceCount = gen == NpuGeneration::A3 ? 16 : 8;
+    return t;
+}
+} // namespace
+
+void TestNodeCheckWidgets::gridRunClickAndExport()
+{
+    ShellRunner runner;
+    auto conf = [&](const QString &node, const QByteArray &text) {
+        const QString path = m_dir.filePath(node + QStringLiteral(".conf"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        runner.env[node] = { { QStringLiteral("FAKE_ASCEND_CONF"), path } };
+    };
+    conf(QStringLiteral("p1"), "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=1\n");
+    conf(QStringLiteral("p2"), "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=2\nFAKE_LINK_DOWN=3\nFAKE_TLS_ON=6\n");
+    conf(QStringLiteral("d1"),
+        "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=3\nFAKE_HEALTH=10=Warning\nFAKE_PING_LOSS=12=partial\n");
+    conf(QStringLiteral("d2"),
+        "FAKE_ASCEND_GEN=A3\nFAKE_ASCEND_NODE=4\nFAKE_NET_HEALTH=0=Init\nFAKE_PING_LOSS=5=total\n");
+    runner.refused.insert(QStringLiteral("d3"));
+    NodeCheckRunner checks(&runner);
+    NodeCheckOptions o;
+    o.suite.toolDir = QStringLiteral(PD_SOURCE_DIR "/tests/data/fake-ascend");
+    o.suite.hccnConfPath = QStringLiteral("/nonexistent/hccn.conf");
+    checks.setOptions(o);
+
+    NodeChecksGrid grid(&checks);
+    QAbstractItemModelTester tester(grid.model());
+    grid.resize(1500, 560);
+    grid.setTargets({ target(QStringLiteral("p1"), QStringLiteral("192.0.0.1"), NpuGeneration::A3),
+        target(QStringLiteral("p2"), QStringLiteral("192.0.0.2"), NpuGeneration::A3),
+        target(QStringLiteral("d1"), QStringLiteral("192.0.0.5"), NpuGeneration::A3),
+        target(QStringLiteral("d2"), QStringLiteral("192.0.0.6"), NpuGeneration::A3),
+        target(QStringLiteral("d3"), QStringLiteral("192.0.0.7"), NpuGeneration::A3) });
+    grid.show();
+    QCOMPARE(grid.model()->rowCount(), 5);
+    QCOMPARE(grid.model()->columnCount(), 17);
+    QCOMPARE(grid.model()->index(1, 4).data(NodeCheckGridModel::PendingRole).toBool(), true);
+
+    QSignalSpy finished(&grid, &NodeChecksGrid::runFinished);
+    QTest::mouseClick(grid.findChild<QPushButton *>(QStringLiteral("runChecks")), Qt::LeftButton);
+    QVERIFY(finished.wait(120000));
+
+    // p2 device 3: link DOWN -> red cell, and the click shows the raw text behind it.
+    const QModelIndex cell = grid.model()->index(1, 1 + 3);
+    QCOMPARE(cell.data(NodeCheckGridModel::VerdictRole).toInt(), int(Verdict::Fail));
+    QVERIFY(cell.data(NodeCheckGridModel::FailingChecksRole).toStringList().contains(QStringLiteral("link")));
+    QTableView *table = grid.table();
+    table->scrollTo(cell);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(cell).center());
+    QVERIFY2(grid.detailsText().contains(QLatin1String("$ hccn_tool -i 3 -link -g")), qPrintable(grid.detailsText()));
+    QVERIFY(grid.detailsText().contains(QLatin1String("link status: DOWN")));
+    // A clean cell says every check passed.
+    QCOMPARE(grid.model()->index(0, 1 + 2).data(NodeCheckGridModel::VerdictRole).toInt(), int(Verdict::Pass));
+    // TLS differing on p2 device 6 is a failure; the unreachable node is red on its node column.
+    QCOMPARE(grid.model()->index(1, 1 + 6).data(NodeCheckGridModel::VerdictRole).toInt(), int(Verdict::Fail));
+    QCOMPARE(grid.model()->index(4, 0).data(NodeCheckGridModel::VerdictRole).toInt(), int(Verdict::Fail));
+    QVERIFY(grid.model()->index(4, 0).data(Qt::ToolTipRole).toString().contains(QLatin1String("connection refused")));
+    QCOMPARE(grid.model()->index(3, 1 + 0).data(NodeCheckGridModel::VerdictRole).toInt(), int(Verdict::Warning));
+    QVERIFY(grid.statusText().contains(QLatin1String("fail")));
+
+    const QString json = m_dir.filePath(QStringLiteral("report.json"));
+    QVERIFY(grid.findChild<QPushButton *>(QStringLiteral("exportJson"))->isEnabled());
+    QVERIFY(grid.exportReport(json, NodeChecksGrid::ExportFormat::Json));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("nodes")).toArray().size(), 5);
+    QString error;
+    QVERIFY(!grid.exportReport(QStringLiteral("/nonexistent-dir/x.csv"), NodeChecksGrid::ExportFormat::Csv, &error));
+    QVERIFY(error.contains(QLatin1String("/nonexistent-dir/x.csv")));
+
+    const QString png = QStringLiteral(PD_BINARY_DIR "/tests/nodecheck/nodechecksgrid.png");
+    QVERIFY(grid.grab().save(png));
+}
+
+void TestNodeCheckWidgets::logViewSearchAndFirstError()
+{
+    const QString path = m_dir.filePath(QStringLiteral("decode-9003.log"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "INFO 06-12 10:00:00 [api_server.py:1046] vLLM API server version 0.9.1\n"
+            "INFO 06-12 10:00:01 [config.py:823] This model supports multiple tasks\n"
+            "INFO 06-12 10:00:05 [parallel_state.py:1064] rank 3 in world size 64 is assigned as DP rank 3\n"
+            "INFO 06-12 10:00:09 [model_runner.py:1203] Loading model weights took 38.1 GiB\n"
+            "[ERROR] HCCL(3311,python):2025-06-12-10:02:10 [transport_manager.cc:412] wait socket establish timeout, "
+            "role[0] rank[3] timeout[120]\n"
+            "ERROR 06-12 10:02:10 [core.py:515] EngineCore failed to start.\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/usr/local/lib/python3.11/site-packages/vllm/v1/engine/core.py\", line 506, in run_engine_core\n"
+            "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
+            "EI0006: Getting socket times out. Reason: The remote does not initiate a connect request.\n"
+            "INFO 06-12 10:02:11 [launcher.py:29] shutting down\n");
+    }
+    ShellRunner runner;
+    LogTailOptions o;
+    o.pollInterval = std::chrono::milliseconds(50);
+    LogTail tail(&runner, CommandTarget { QStringLiteral("d1"), QStringLiteral("127.0.0.1"), 22, {} }, path, o);
+    LogView view;
+    view.resize(1400, 420);
+    view.setTail(&tail);
+    view.show();
+    tail.start();
+    QTRY_COMPARE(tail.model()->rowCount(), 11);
+    QVERIFY(view.isFollowing());
+    // Before anything is selected the panel explains the first known signature.
+    QTRY_VERIFY(view.diagnosisText().contains(QLatin1String("HCCL link setup timeout")));
+
+    // Search from the box: Enter finds the next match.
+    auto *box = view.findChild<QLineEdit *>(QStringLiteral("logSearch"));
+    box->setText(QStringLiteral("dp rank"));
+    QTest::keyClick(box, Qt::Key_Return);
+    QCOMPARE(view.currentRow(), 2);
+    QVERIFY(!view.isFollowing()); // looking at a line stops following
+    QVERIFY(!view.search(QStringLiteral("dp rank"))); // no further match below
+    QVERIFY(view.statusText().contains(QLatin1String("not found")));
+    QVERIFY(view.search(QStringLiteral("INFO"), true));
+    QCOMPARE(view.currentRow(), 1);
+
+    // First error: the HCCL line (the wrapper RuntimeError of row 19 never wins), with diagnosis and fix.
+    QTest::mouseClick(view.findChild<QPushButton *>(QStringLiteral("logFirstError")), Qt::LeftButton);
+    QCOMPARE(view.currentRow(), 4);
+    QVERIFY(view.diagnosisText().contains(QLatin1String("#8 HCCL link setup timeout")));
+    QVERIFY(view.diagnosisText().contains(QLatin1String("HCCL_CONNECT_TIMEOUT")));
+    QVERIFY(view.diagnosisText().contains(QLatin1String("Run the node checks")));
+    QVERIFY(view.jumpToNextError());
+    QCOMPARE(view.currentRow(), 5);
+
+    // Pause stops the tail; the button says so.
+    auto *pause = view.findChild<QPushButton *>(QStringLiteral("logPause"));
+    QTest::mouseClick(pause, Qt::LeftButton);
+    QVERIFY(tail.isPaused());
+    QCOMPARE(pause->text(), QStringLiteral("Resume"));
+    QVERIFY(view.statusText().contains(QLatin1String("paused")));
+    QTest::mouseClick(pause, Qt::LeftButton);
+    QVERIFY(!tail.isPaused());
+
+    view.jumpToFirstError();
+    const QString png = QStringLiteral(PD_BINARY_DIR "/tests/nodecheck/logview.png");
+    QVERIFY(view.grab().save(png));
+}
+
+QTEST_MAIN(TestNodeCheckWidgets)
+#include "tst_nodecheckwidgets.moc"
