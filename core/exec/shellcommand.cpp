@@ -21,6 +21,14 @@ QByteArray quoteShellWord(const QString &word)
     return quoted;
 }
 
+QByteArray quoteShellWordIfNeeded(const QString &word)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:,@%+-][A-Za-z0-9_./:=,@%+-]*$"));
+    if (plain.match(word).hasMatch())
+        return word.toLatin1();
+    return quoteShellWord(word);
+}
+
 void ShellCommand::separate()
 {
     if (!m_line.isEmpty() && !m_line.endsWith(' ') && !m_line.endsWith('\n') && !m_glue)
@@ -85,17 +93,53 @@ ShellCommand &ShellCommand::gluedWord(const QString &field, const QString &value
     return *this;
 }
 
-ShellCommand &ShellCommand::variable(const QString &field, const QString &name)
+bool ShellCommand::acceptIdentifier(const QString &field, const QString &name)
 {
     static const QRegularExpression identifier(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     if (!m_error.isEmpty())
-        return *this;
+        return false;
     if (!identifier.match(name).hasMatch()) {
         m_error = QStringLiteral("field %1: '%2' is not a shell variable name").arg(field, name);
-        return *this;
+        return false;
     }
+    return true;
+}
+
+ShellCommand &ShellCommand::variable(const QString &field, const QString &name)
+{
+    if (!acceptIdentifier(field, name))
+        return *this;
     separate();
     m_line.append("\"${" + name.toLatin1() + "}\"");
+    return *this;
+}
+
+ShellCommand &ShellCommand::requireVariable(const QString &field, const QString &name)
+{
+    if (!acceptIdentifier(field, name))
+        return *this;
+    separate();
+    m_line.append(": \"${" + name.toLatin1() + ":?" + name.toLatin1() + " is not set or empty}\"");
+    return *this;
+}
+
+ShellCommand &ShellCommand::assignment(const QString &field, const QString &name, const QString &value)
+{
+    if (!acceptIdentifier(field, name) || !accept(field, value))
+        return *this;
+    separate();
+    m_line.append(name.toLatin1() + '=' + quoteShellWord(value));
+    return *this;
+}
+
+ShellCommand &ShellCommand::assignmentFromVariable(const QString &field, const QString &name, const QString &source)
+{
+    if (!acceptIdentifier(field, name) || !acceptIdentifier(field, source))
+        return *this;
+    separate();
+    // ${SOURCE:?...}: an unset or empty variable stops the command with a message naming it, instead
+    // of passing an empty value on.
+    m_line.append(name.toLatin1() + "=\"${" + source.toLatin1() + ":?" + source.toLatin1() + " is not set or empty}\"");
     return *this;
 }
 

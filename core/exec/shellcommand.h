@@ -16,6 +16,9 @@ namespace pd {
 // is ever expanded, split or globbed by sh, dash or bash. The caller must have refused NUL bytes
 // (ShellCommand does).
 QByteArray quoteShellWord(const QString &word);
+// The same, but a word made only of characters no shell treats specially ([A-Za-z0-9_./:=,@%+-],
+// not empty, not starting with '~' or '=') stays bare: for scripts people read.
+QByteArray quoteShellWordIfNeeded(const QString &word);
 
 class ShellCommand final {
 public:
@@ -34,6 +37,13 @@ public:
     ShellCommand &gluedWord(const QString &field, const QString &value);
     // "${NAME}" for a variable whose name is a validated identifier (refused otherwise).
     ShellCommand &variable(const QString &field, const QString &name);
+    // NAME='value' as one word (a prefix assignment or after `export`); the name must be an identifier.
+    ShellCommand &assignment(const QString &field, const QString &name, const QString &value);
+    // NAME="${SOURCE:?...}": passes a variable of the node's shell on under another name; the command
+    // stops with "SOURCE is not set or empty" when it is.
+    ShellCommand &assignmentFromVariable(const QString &field, const QString &name, const QString &source);
+    // `: "${NAME:?NAME is not set or empty}"`: stops the command, naming the variable, when it is unset.
+    ShellCommand &requireVariable(const QString &field, const QString &name);
     // A here-document whose body is passed verbatim: `<<'TAG'` + newline + body + TAG. The body must
     // not contain a line equal to the tag, NUL bytes, and must end with a newline (added if missing).
     ShellCommand &hereDocument(const QString &field, const QByteArray &body, const QByteArray &tag);
@@ -51,6 +61,7 @@ public:
 private:
     void appendSyntax(const QByteArray &text);
     bool accept(const QString &field, const QString &value);
+    bool acceptIdentifier(const QString &field, const QString &name);
     void separate();
 
     QByteArray m_line;

@@ -64,6 +64,23 @@ private Q_SLOTS:
         QCOMPARE(seen.size(), 1);
         QCOMPARE(QString::fromUtf8(seen.first()), value);
         QVERIFY2(!QFile::exists(canary()), "a metacharacter was executed by the shell");
+
+        // The minimal quoting used in generated scripts is just as safe.
+        const pd::CommandResult r = m_runner.run(pd::CommandTarget(), "printf '%s\\0' " + pd::quoteShellWordIfNeeded(value), 10s);
+        QVERIFY(r.ok());
+        QCOMPARE(QString::fromUtf8(r.out), value + QChar(0));
+        QVERIFY(!QFile::exists(canary()));
+    }
+
+    void plainWordsStayBare()
+    {
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("--enable-expert-parallel")), QByteArray("--enable-expert-parallel"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("expandable_segments:True")), QByteArray("expandable_segments:True"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("vllm-ascend/DeepSeek-R1-W8A8")), QByteArray("vllm-ascend/DeepSeek-R1-W8A8"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("~root")), QByteArray("'~root'"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("=x")), QByteArray("'=x'"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QString()), QByteArray("''"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("it's")), QByteArray("'it'\\''s'"));
     }
 
     void everyValueInOneCommandStaysItsOwnWord()
