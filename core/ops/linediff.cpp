@@ -56,10 +56,10 @@ QString unifiedDiff(const QByteArray &before, const QByteArray &after, const QSt
     while (i < n || j < m) {
         if (i < n && j < m && a.at(i) == b.at(j)) {
             edits.append({' ', i++, j++});
-        } else if (j < m && (i == n || lcs[size_t(i)][size_t(j + 1)] >= lcs[size_t(i + 1)][size_t(j)])) {
-            edits.append({'+', i, j++});
+        } else if (i < n && (j == m || lcs[size_t(i + 1)][size_t(j)] >= lcs[size_t(i)][size_t(j + 1)])) {
+            edits.append({'-', i++, j}); // removals first, as diff -u prints them
         } else {
-            edits.append({'-', i++, j});
+            edits.append({'+', i, j++});
         }
     }
     QString out = QStringLiteral("--- %1\n+++ %2\n").arg(beforeName, afterName);

@@ -31,7 +31,9 @@ QString failure(const CommandTarget &target, const QString &path, const CommandR
 
 QString shownPath(const QString &runDir, const QString &path)
 {
-    return path.startsWith(QLatin1Char('/')) ? path : runDir + QLatin1Char('/') + path;
+    if (path.startsWith(QLatin1Char('/')))
+        return path;
+    return runDir + QLatin1Char('/') + (path.startsWith(QLatin1String("./")) ? path.mid(2) : path);
 }
 
 } // namespace
