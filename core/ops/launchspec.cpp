@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ops/launchspec.h"
 
+#include <QUrl>
+
 #include <cmath>
 
 namespace pd {
@@ -16,6 +18,13 @@ QString joinPath(const QString &dir, const QString &relative)
     if (dir.endsWith(QLatin1Char('/')))
         return dir + relative;
     return dir + QLatin1Char('/') + relative;
+}
+
+// The marker is matched as one whole environment entry by `grep -xzF`: keep it to characters that
+// mean nothing to grep or the shell (names are validated, but the check must not depend on it).
+QString markerPart(const QString &text)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(text));
 }
 
 struct Instance {
@@ -131,7 +140,7 @@ DetachedProcess engineProcess(const Profile &profile, const Engine &engine)
     p.runDir = profile.runDir;
     p.pidFile = joinPath(profile.runDir, stem + QStringLiteral(".pid"));
     p.logFile = joinPath(profile.runDir, stem + QStringLiteral(".log"));
-    p.marker = QStringLiteral("engine:%1:%2:%3").arg(profile.name, node.name).arg(engine.port);
+    p.marker = QStringLiteral("engine:%1:%2:%3").arg(markerPart(profile.name), markerPart(node.name)).arg(engine.port);
     p.env = {{QStringLiteral("PDCONSOLE_NODE"), node.name},
              {QStringLiteral("PDCONSOLE_NODE_ADDRESS"), node.address},
              {QStringLiteral("PDCONSOLE_ROLE"), roleName(engine.role)},
@@ -196,7 +205,7 @@ std::optional<DetachedProcess> proxyProcess(const Profile &profile, const ProxyL
     const QString stem = QStringLiteral("proxy/proxy-%1").arg(proxy.port);
     p.pidFile = joinPath(profile.runDir, stem + QStringLiteral(".pid"));
     p.logFile = joinPath(profile.runDir, stem + QStringLiteral(".log"));
-    p.marker = QStringLiteral("proxy:%1:%2").arg(profile.name).arg(proxy.port);
+    p.marker = QStringLiteral("proxy:%1:%2").arg(markerPart(profile.name)).arg(proxy.port);
     p.apiKeyVariable = proxy.apiKeyEnv;
     p.requiredFile = joinPath(profile.runDir, proxy.scriptPath);
     if (proxy.scriptPath.endsWith(QLatin1String(".py")))
