@@ -152,6 +152,10 @@ QByteArray startCommand(const DetachedProcess &process, const ControlTimings &ti
     c.syntax("setsid nohup").words(QStringLiteral("command of ") + label, process.program);
     c.syntax(">").word(logField, process.logFile).syntax("2>&1 </dev/null &").newline();
     c.syntax("pid=$!").newline();
+    // Until setsid has run the child is neither a session leader nor carrying the marker: wait for
+    // that (or its end) before judging it, so a slow fork is not taken for a failed start.
+    c.syntax("pd_n=0; while [ \"$pd_n\" -lt 100 ]; do pd_s=$(ps -o sid= -p \"$pid\" 2>/dev/null | tr -d ' ');"
+             " [ \"$pd_s\" = \"$pid\" ] || [ -z \"$pd_s\" ] && break; sleep 0.05; pd_n=$((pd_n+1)); done").newline();
     c.syntax("echo \"$pid\" >\"$pidfile.tmp\" && mv -f \"$pidfile.tmp\" \"$pidfile\" || exit 92").newline();
     // Verify: alive after the delay (a template that fails at once is dead by then).
     c.syntax("pd_n=0; while [ \"$pd_n\" -lt").word(QStringLiteral("verify delay"), tenths(timings.verifyDelay))
