@@ -55,10 +55,14 @@ std::optional<pd::Profile> loadChecked(const QString &path, QTextStream &err)
 
 void addTimingOptions(QCommandLineParser &parser)
 {
-    parser.addOption({QStringLiteral("profile"), QStringLiteral("Cluster profile."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("parallel"), QStringLiteral("Commands at once (default 8)."), QStringLiteral("N"), QStringLiteral("8")});
-    parser.addOption({QStringLiteral("grace"), QStringLiteral("Seconds between SIGTERM and SIGKILL (default 30)."), QStringLiteral("S"), QStringLiteral("30")});
-    parser.addOption({QStringLiteral("verify"), QStringLiteral("Seconds a started process must stay alive (default 2)."), QStringLiteral("S"), QStringLiteral("2")});
+    parser.addOption({ QStringLiteral("profile"), QStringLiteral("Cluster profile."), QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("parallel"), QStringLiteral("Commands at once (default 8)."), QStringLiteral("N"),
+        QStringLiteral("8") });
+    parser.addOption({ QStringLiteral("grace"), QStringLiteral("Seconds between SIGTERM and SIGKILL (default 30)."),
+        QStringLiteral("S"), QStringLiteral("30") });
+    parser.addOption(
+        { QStringLiteral("verify"), QStringLiteral("Seconds a started process must stay alive (default 2)."),
+            QStringLiteral("S"), QStringLiteral("2") });
 }
 
 std::optional<pd::ControlTimings> timingsFrom(const QCommandLineParser &parser, QTextStream &err)
@@ -79,9 +83,12 @@ std::optional<pd::ControlTimings> timingsFrom(const QCommandLineParser &parser, 
 const char *factName(pd::ProcessFact fact)
 {
     switch (fact) {
-    case pd::ProcessFact::Running: return "running";
-    case pd::ProcessFact::Exited: return "stopped";
-    case pd::ProcessFact::Unknown: break;
+    case pd::ProcessFact::Running:
+        return "running";
+    case pd::ProcessFact::Exited:
+        return "stopped";
+    case pd::ProcessFact::Unknown:
+        break;
     }
     return "unknown";
 }
@@ -95,17 +102,17 @@ pd::OperationSummary runOperation(pd::EngineController &controller, const std::f
     int done = 0;
     QObject::connect(&controller, &pd::EngineController::progress, &loop, [&total](int, int, int t) { total = t; });
     QObject::connect(&controller, &pd::EngineController::processFinished, &loop,
-                     [&out, &done, &total](int, const pd::ProcessOutcome &o) {
-                         ++done;
-                         out << '[' << done << '/' << total << "] " << (o.ok ? "ok     " : "FAILED ") << o.label << ": "
-                             << (o.ok ? o.detail : o.error) << '\n';
-                         out.flush();
-                     });
+        [&out, &done, &total](int, const pd::ProcessOutcome &o) {
+            ++done;
+            out << '[' << done << '/' << total << "] " << (o.ok ? "ok     " : "FAILED ") << o.label << ": "
+                << (o.ok ? o.detail : o.error) << '\n';
+            out.flush();
+        });
     QObject::connect(&controller, &pd::EngineController::operationFinished, &loop,
-                     [&result, &loop](const pd::OperationSummary &summary) {
-                         result = summary;
-                         loop.quit();
-                     });
+        [&result, &loop](const pd::OperationSummary &summary) {
+            result = summary;
+            loop.quit();
+        });
     start();
     loop.exec();
     return result;
@@ -117,17 +124,22 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
 {
     QCommandLineParser parser;
     addTimingOptions(parser);
-    parser.addOption({QStringLiteral("node"), QStringLiteral("Only the engines of this node (repeatable)."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("pool"), QStringLiteral("Only this pool: prefill or decode."), QStringLiteral("ROLE")});
-    parser.addOption({QStringLiteral("engine"), QStringLiteral("Only this engine, host:port or node:port (repeatable)."), QStringLiteral("ID")});
-    if (!parser.parse(QStringList{QStringLiteral("pdctl")} + args) || parser.positionalArguments().size() != 1) {
+    parser.addOption({ QStringLiteral("node"), QStringLiteral("Only the engines of this node (repeatable)."),
+        QStringLiteral("NAME") });
+    parser.addOption(
+        { QStringLiteral("pool"), QStringLiteral("Only this pool: prefill or decode."), QStringLiteral("ROLE") });
+    parser.addOption({ QStringLiteral("engine"),
+        QStringLiteral("Only this engine, host:port or node:port (repeatable)."), QStringLiteral("ID") });
+    if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1) {
         err << (parser.errorText().isEmpty() ? QString() : parser.errorText() + QLatin1Char('\n'))
             << "usage: pdctl engine start|stop|restart|status --profile FILE [--node NAME]... [--pool ROLE]\n"
                "                   [--engine ID]... [--parallel N] [--grace S] [--verify S]\n";
         return kUsage;
     }
     const QString action = parser.positionalArguments().first();
-    if (!QStringList{QStringLiteral("start"), QStringLiteral("stop"), QStringLiteral("restart"), QStringLiteral("status")}.contains(action)) {
+    if (!QStringList {
+            QStringLiteral("start"), QStringLiteral("stop"), QStringLiteral("restart"), QStringLiteral("status") }
+             .contains(action)) {
         err << "pdctl engine: unknown action '" << action << "' (start, stop, restart or status)\n";
         return kUsage;
     }
@@ -147,7 +159,8 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
     const QStringList nodes = parser.values(QStringLiteral("node"));
     for (const QString &node : nodes) {
         if (controller.enginesOfNode(node).isEmpty()) {
-            err << "pdctl engine: no node named '" << node << "' with engines in " << parser.value(QStringLiteral("profile")) << '\n';
+            err << "pdctl engine: no node named '" << node << "' with engines in "
+                << parser.value(QStringLiteral("profile")) << '\n';
             return 1;
         }
     }
@@ -180,13 +193,17 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
 
     pd::OperationSummary summary;
     if (action == QLatin1String("status")) {
-        summary = runOperation(controller, [&] { return controller.refreshEngines(engines); }, out);
+        summary = runOperation(
+            controller, [&] { return controller.refreshEngines(engines); }, out);
     } else if (action == QLatin1String("start")) {
-        summary = runOperation(controller, [&] { return controller.startEngines(engines); }, out);
+        summary = runOperation(
+            controller, [&] { return controller.startEngines(engines); }, out);
     } else if (action == QLatin1String("stop")) {
-        summary = runOperation(controller, [&] { return controller.stopEngines(engines); }, out);
+        summary = runOperation(
+            controller, [&] { return controller.stopEngines(engines); }, out);
     } else {
-        summary = runOperation(controller, [&] { return controller.restartEngines(engines); }, out);
+        summary = runOperation(
+            controller, [&] { return controller.restartEngines(engines); }, out);
     }
     if (action == QLatin1String("status")) {
         out << "\nengine                 node         process  pid\n";
@@ -204,12 +221,13 @@ int runProxyCommand(const QStringList &args, pd::RunnerFactory &runners, QTextSt
 {
     QCommandLineParser parser;
     addTimingOptions(parser);
-    parser.addOption({QStringLiteral("engine-load-seconds"),
-                      QStringLiteral("How long engines may take to load; sizes --max-waiting-retries (default 900)."),
-                      QStringLiteral("S"), QStringLiteral("900")});
-    parser.addOption({QStringLiteral("print"), QStringLiteral("With start: print the command line and do nothing.")});
-    if (!parser.parse(QStringList{QStringLiteral("pdctl")} + args) || parser.positionalArguments().size() != 1
-        || !QStringList{QStringLiteral("start"), QStringLiteral("stop"), QStringLiteral("status")}.contains(parser.positionalArguments().first())) {
+    parser.addOption({ QStringLiteral("engine-load-seconds"),
+        QStringLiteral("How long engines may take to load; sizes --max-waiting-retries (default 900)."),
+        QStringLiteral("S"), QStringLiteral("900") });
+    parser.addOption({ QStringLiteral("print"), QStringLiteral("With start: print the command line and do nothing.") });
+    if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1
+        || !QStringList { QStringLiteral("start"), QStringLiteral("stop"), QStringLiteral("status") }.contains(
+            parser.positionalArguments().first())) {
         err << "usage: pdctl proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print] [--grace S]\n";
         return kUsage;
     }
@@ -229,8 +247,8 @@ int runProxyCommand(const QStringList &args, pd::RunnerFactory &runners, QTextSt
             err << "pdctl proxy: " << error << '\n';
             return 1;
         }
-        out << "# on " << process->target.node << " (" << process->target.host << "), in " << process->runDir << ", log "
-            << process->logFile << '\n';
+        out << "# on " << process->target.node << " (" << process->target.host << "), in " << process->runDir
+            << ", log " << process->logFile << '\n';
         if (!process->apiKeyVariable.isEmpty())
             out << "OPENAI_API_KEY=\"${" << process->apiKeyVariable << "}\" ";
         out << process->program.join(QLatin1Char(' ')) << '\n';
@@ -241,11 +259,14 @@ int runProxyCommand(const QStringList &args, pd::RunnerFactory &runners, QTextSt
     controller.setProxyLaunchOptions(options);
     pd::OperationSummary summary;
     if (action == QLatin1String("start"))
-        summary = runOperation(controller, [&] { return controller.startProxy(); }, out);
+        summary = runOperation(
+            controller, [&] { return controller.startProxy(); }, out);
     else if (action == QLatin1String("stop"))
-        summary = runOperation(controller, [&] { return controller.stopProxy(); }, out);
+        summary = runOperation(
+            controller, [&] { return controller.stopProxy(); }, out);
     else
-        summary = runOperation(controller, [&] { return controller.refreshProxy(); }, out);
+        summary = runOperation(
+            controller, [&] { return controller.refreshProxy(); }, out);
     out << '\n' << summary.text();
     return summary.failed() == 0 ? 0 : 1;
 }
@@ -253,13 +274,16 @@ int runProxyCommand(const QStringList &args, pd::RunnerFactory &runners, QTextSt
 int runScriptCommand(const QStringList &args, pd::RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("profile"), QStringLiteral("Cluster profile."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("node"), QStringLiteral("The node (repeatable; default all)."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("yes"), QStringLiteral("Upload without asking.")});
-    if (!parser.parse(QStringList{QStringLiteral("pdctl")} + args) || parser.positionalArguments().size() != 1
-        || !QStringList{QStringLiteral("show"), QStringLiteral("diff"), QStringLiteral("upload")}.contains(parser.positionalArguments().first())) {
+    parser.addOption({ QStringLiteral("profile"), QStringLiteral("Cluster profile."), QStringLiteral("FILE") });
+    parser.addOption(
+        { QStringLiteral("node"), QStringLiteral("The node (repeatable; default all)."), QStringLiteral("NAME") });
+    parser.addOption({ QStringLiteral("yes"), QStringLiteral("Upload without asking.") });
+    if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1
+        || !QStringList { QStringLiteral("show"), QStringLiteral("diff"), QStringLiteral("upload") }.contains(
+            parser.positionalArguments().first())) {
         err << "usage: pdctl script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
-               "  show: the generated run_dp_template.sh; diff: against each node's copy; upload: diff, confirm, write\n";
+               "  show: the generated run_dp_template.sh; diff: against each node's copy; upload: diff, confirm, "
+               "write\n";
         return kUsage;
     }
     const QString action = parser.positionalArguments().first();
@@ -316,7 +340,7 @@ int runScriptCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
             continue;
         }
         out << plan.diff;
-        uploads.append({node, plan});
+        uploads.append({ node, plan });
     }
     if (action == QLatin1String("diff") || uploads.isEmpty())
         return failures == 0 ? 0 : 1;
@@ -336,7 +360,8 @@ int runScriptCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
     for (const auto &[node, plan] : std::as_const(uploads)) {
         QString error;
         const std::shared_ptr<pd::CommandRunner> runner = runners.runner(pd::nodeTarget(node), &error);
-        const QString problem = runner ? pd::applyTemplateScript(*runner, *profile, node, plan, std::chrono::seconds(30)) : error;
+        const QString problem
+            = runner ? pd::applyTemplateScript(*runner, *profile, node, plan, std::chrono::seconds(30)) : error;
         if (problem.isEmpty()) {
             out << node.name << ": " << plan.path << " uploaded\n";
         } else {

@@ -15,7 +15,8 @@ namespace {
 QString where(const CommandTarget &target)
 {
     const QString node = target.node.isEmpty() ? QStringLiteral("local") : target.node;
-    return QStringLiteral("%1 (%2, local shell)").arg(node, target.host.isEmpty() ? QStringLiteral("localhost") : target.host);
+    return QStringLiteral("%1 (%2, local shell)")
+        .arg(node, target.host.isEmpty() ? QStringLiteral("localhost") : target.host);
 }
 
 // Appends what fits under the cap; counts the rest as dropped.
@@ -33,8 +34,8 @@ LocalRunner::LocalRunner(qsizetype captureLimit)
 {
 }
 
-CommandResult LocalRunner::run(const CommandTarget &target, const QByteArray &shellCommand,
-                               std::chrono::milliseconds timeout)
+CommandResult LocalRunner::run(
+    const CommandTarget &target, const QByteArray &shellCommand, std::chrono::milliseconds timeout)
 {
     CommandResult result;
     QElapsedTimer clock;
@@ -45,7 +46,7 @@ CommandResult LocalRunner::run(const CommandTarget &target, const QByteArray &sh
     }
     QProcess process;
     process.setProgram(QStringLiteral("/bin/sh"));
-    process.setArguments({QStringLiteral("-c"), QString::fromUtf8(shellCommand)});
+    process.setArguments({ QStringLiteral("-c"), QString::fromUtf8(shellCommand) });
     process.setStandardInputFile(QProcess::nullDevice());
     process.setChildProcessModifier([] { ::setpgid(0, 0); });
     process.start();
@@ -78,16 +79,17 @@ CommandResult LocalRunner::run(const CommandTarget &target, const QByteArray &sh
     // pipes open and outlive a command that should be over: end them.
     ::kill(pid_t(-group), SIGKILL);
     if (droppedOut > 0 || droppedErr > 0) {
-        result.err.append(QStringLiteral("\n[pdconsole: output over %1 bytes dropped: %2 bytes of stdout, %3 of stderr]\n")
-                              .arg(m_captureLimit)
-                              .arg(droppedOut)
-                              .arg(droppedErr)
-                              .toUtf8());
+        result.err.append(
+            QStringLiteral("\n[pdconsole: output over %1 bytes dropped: %2 bytes of stdout, %3 of stderr]\n")
+                .arg(m_captureLimit)
+                .arg(droppedOut)
+                .arg(droppedErr)
+                .toUtf8());
     }
     result.elapsedMs = clock.elapsed();
     if (result.timedOut) {
-        result.error = where(target) + QStringLiteral(": timed out after %1 ms; the command's process group was killed")
-                                           .arg(timeout.count());
+        result.error = where(target)
+            + QStringLiteral(": timed out after %1 ms; the command's process group was killed").arg(timeout.count());
         return result;
     }
     if (process.exitStatus() == QProcess::CrashExit) {

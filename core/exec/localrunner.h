@@ -19,8 +19,8 @@ public:
 
     explicit LocalRunner(qsizetype captureLimit = kDefaultCaptureLimit);
 
-    CommandResult run(const CommandTarget &target, const QByteArray &shellCommand,
-                      std::chrono::milliseconds timeout) override;
+    CommandResult run(
+        const CommandTarget &target, const QByteArray &shellCommand, std::chrono::milliseconds timeout) override;
 
 private:
     qsizetype m_captureLimit;

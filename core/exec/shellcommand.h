@@ -23,8 +23,7 @@ QByteArray quoteShellWordIfNeeded(const QString &word);
 class ShellCommand final {
 public:
     // Literal shell syntax written in the source: `mkdir -p`, `&&`, `>`, `2>&1 </dev/null &`.
-    template<std::size_t N>
-    ShellCommand &syntax(const char (&text)[N])
+    template<std::size_t N> ShellCommand &syntax(const char (&text)[N])
     {
         appendSyntax(QByteArray(text, qsizetype(N - 1)));
         return *this;

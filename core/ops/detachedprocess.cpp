@@ -62,8 +62,12 @@ ShellCommand preamble(const DetachedProcess &process)
 {
     ShellCommand c;
     c.syntax(kPrelude);
-    c.syntax("mkdir -p").word(QStringLiteral("run_dir"), process.runDir).syntax("&& cd")
-        .word(QStringLiteral("run_dir"), process.runDir).syntax("|| exit 90").newline();
+    c.syntax("mkdir -p")
+        .word(QStringLiteral("run_dir"), process.runDir)
+        .syntax("&& cd")
+        .word(QStringLiteral("run_dir"), process.runDir)
+        .syntax("|| exit 90")
+        .newline();
     c.syntax("key=").gluedWord(QStringLiteral("marker of ") + process.label, markerLine(process)).newline();
     c.syntax("pidfile=").gluedWord(QStringLiteral("pid file of ") + process.label, process.pidFile).newline();
     return c;
@@ -101,7 +105,9 @@ QString transportError(const DetachedProcess &process, const CommandResult &resu
 {
     if (!result.error.isEmpty())
         return QStringLiteral("%1: %2: %3").arg(where(process), QLatin1String(what), result.error);
-    QString text = QStringLiteral("%1: %2 failed with exit status %3").arg(where(process), QLatin1String(what)).arg(result.exitStatus);
+    QString text = QStringLiteral("%1: %2 failed with exit status %3")
+                       .arg(where(process), QLatin1String(what))
+                       .arg(result.exitStatus);
     const QByteArray err = result.err.trimmed();
     if (!err.isEmpty())
         text += QStringLiteral(": ") + QString::fromUtf8(err.right(600));
@@ -113,10 +119,14 @@ QString transportError(const DetachedProcess &process, const CommandResult &resu
 QString processActionName(ProcessAction action)
 {
     switch (action) {
-    case ProcessAction::Start: return QStringLiteral("start");
-    case ProcessAction::Stop: return QStringLiteral("stop");
-    case ProcessAction::Restart: return QStringLiteral("restart");
-    case ProcessAction::Status: return QStringLiteral("status");
+    case ProcessAction::Start:
+        return QStringLiteral("start");
+    case ProcessAction::Stop:
+        return QStringLiteral("stop");
+    case ProcessAction::Restart:
+        return QStringLiteral("restart");
+    case ProcessAction::Status:
+        return QStringLiteral("status");
     }
     return QString();
 }
@@ -126,28 +136,40 @@ QByteArray startCommand(const DetachedProcess &process, const ControlTimings &ti
     const QString label = process.label;
     const QString logField = QStringLiteral("log file of ") + label;
     ShellCommand c = preamble(process);
-    c.syntax("mkdir -p").word(QStringLiteral("pid file directory"), directoryOf(process.pidFile))
-        .word(QStringLiteral("log directory"), directoryOf(process.logFile)).syntax("|| exit 90").newline();
+    c.syntax("mkdir -p")
+        .word(QStringLiteral("pid file directory"), directoryOf(process.pidFile))
+        .word(QStringLiteral("log directory"), directoryOf(process.logFile))
+        .syntax("|| exit 90")
+        .newline();
     // Never a second copy: the recorded PID, else any live process carrying the marker.
     c.syntax("pid=$(pd_pid \"$pidfile\")").newline();
-    c.syntax("if [ -n \"$pid\" ] && pd_alive \"$pid\" \"$key\"; then echo \"pd-already-running $pid\"; exit 0; fi").newline();
-    c.syntax("if pid=$(pd_find \"$key\"); then echo \"$pid\" >\"$pidfile\"; echo \"pd-already-running $pid found\"; exit 0; fi").newline();
+    c.syntax("if [ -n \"$pid\" ] && pd_alive \"$pid\" \"$key\"; then echo \"pd-already-running $pid\"; exit 0; fi")
+        .newline();
+    c.syntax("if pid=$(pd_find \"$key\"); then echo \"$pid\" >\"$pidfile\"; echo \"pd-already-running $pid found\"; "
+             "exit 0; fi")
+        .newline();
     if (!process.requiredFile.isEmpty()) {
         // The script (template or proxy) must exist: say which, rather than a bare log line.
-        c.syntax("[ -f").word(QStringLiteral("script of ") + label, process.requiredFile)
-            .syntax("] || { echo pd-missing; exit 91; }").newline();
+        c.syntax("[ -f")
+            .word(QStringLiteral("script of ") + label, process.requiredFile)
+            .syntax("] || { echo pd-missing; exit 91; }")
+            .newline();
     }
     if (!process.apiKeyVariable.isEmpty())
         c.requireVariable(QStringLiteral("api_key_env of ") + label, process.apiKeyVariable).newline();
     // Keep the previous run's log beside the new one.
-    c.syntax("[ -f").word(logField, process.logFile).syntax("] && mv -f").word(logField, process.logFile)
-        .word(logField, process.logFile + QStringLiteral(".1")).newline();
+    c.syntax("[ -f")
+        .word(logField, process.logFile)
+        .syntax("] && mv -f")
+        .word(logField, process.logFile)
+        .word(logField, process.logFile + QStringLiteral(".1"))
+        .newline();
     c.assignment(QStringLiteral("marker of ") + label, QLatin1String(kMarkerVariable), process.marker);
     for (const auto &[name, value] : process.env)
         c.assignment(QStringLiteral("environment %1 of %2").arg(name, label), name, value);
     if (!process.apiKeyVariable.isEmpty()) {
-        c.assignmentFromVariable(QStringLiteral("api_key_env of ") + label, QStringLiteral("OPENAI_API_KEY"),
-                                 process.apiKeyVariable);
+        c.assignmentFromVariable(
+            QStringLiteral("api_key_env of ") + label, QStringLiteral("OPENAI_API_KEY"), process.apiKeyVariable);
     }
     c.syntax("setsid nohup").words(QStringLiteral("command of ") + label, process.program);
     c.syntax(">").word(logField, process.logFile).syntax("2>&1 </dev/null &").newline();
@@ -155,15 +177,21 @@ QByteArray startCommand(const DetachedProcess &process, const ControlTimings &ti
     // Until setsid has run the child is neither a session leader nor carrying the marker: wait for
     // that (or its end) before judging it, so a slow fork is not taken for a failed start.
     c.syntax("pd_n=0; while [ \"$pd_n\" -lt 100 ]; do pd_s=$(ps -o sid= -p \"$pid\" 2>/dev/null | tr -d ' ');"
-             " [ \"$pd_s\" = \"$pid\" ] || [ -z \"$pd_s\" ] && break; sleep 0.05; pd_n=$((pd_n+1)); done").newline();
+             " [ \"$pd_s\" = \"$pid\" ] || [ -z \"$pd_s\" ] && break; sleep 0.05; pd_n=$((pd_n+1)); done")
+        .newline();
     c.syntax("echo \"$pid\" >\"$pidfile.tmp\" && mv -f \"$pidfile.tmp\" \"$pidfile\" || exit 92").newline();
     // Verify: alive after the delay (a template that fails at once is dead by then). The leader's PID
     // is polled cheaply; the marker is checked once at the end.
-    c.syntax("pd_n=0; while [ \"$pd_n\" -lt").word(QStringLiteral("verify delay"), tenths(timings.verifyDelay))
-        .syntax("]; do sleep 0.1; pd_n=$((pd_n+1)); kill -0 \"$pid\" 2>/dev/null || break; done").newline();
+    c.syntax("pd_n=0; while [ \"$pd_n\" -lt")
+        .word(QStringLiteral("verify delay"), tenths(timings.verifyDelay))
+        .syntax("]; do sleep 0.1; pd_n=$((pd_n+1)); kill -0 \"$pid\" 2>/dev/null || break; done")
+        .newline();
     c.syntax("if pd_alive \"$pid\" \"$key\"; then echo \"pd-started $pid\"; exit 0; fi").newline();
-    c.syntax("rm -f \"$pidfile\"; echo \"pd-exited $pid\"; tail -n").word(QStringLiteral("log tail lines"), QString::number(timings.logTailLines))
-        .word(logField, process.logFile).syntax("; exit 93").newline();
+    c.syntax("rm -f \"$pidfile\"; echo \"pd-exited $pid\"; tail -n")
+        .word(QStringLiteral("log tail lines"), QString::number(timings.logTailLines))
+        .word(logField, process.logFile)
+        .syntax("; exit 93")
+        .newline();
     if (!c.isValid()) {
         if (error)
             *error = where(process) + QStringLiteral(": ") + c.error();
@@ -179,19 +207,26 @@ QByteArray stopCommand(const DetachedProcess &process, const ControlTimings &tim
     c.syntax("if [ -z \"$pid\" ] || ! pd_alive \"$pid\" \"$key\"; then").newline();
     // No live recorded process: one carrying the marker without a pid file is still ours to stop.
     c.syntax("  if found=$(pd_find \"$key\"); then pid=$found; else").newline();
-    c.syntax("    if [ -n \"$pid\" ]; then rm -f \"$pidfile\"; echo \"pd-stale $pid\"; else echo pd-not-running; fi; exit 0").newline();
+    c.syntax("    if [ -n \"$pid\" ]; then rm -f \"$pidfile\"; echo \"pd-stale $pid\"; else echo pd-not-running; fi; "
+             "exit 0")
+        .newline();
     c.syntax("  fi").newline();
     c.syntax("fi").newline();
     c.syntax("how=term").newline();
     c.syntax("kill -s TERM -- \"-$pid\" 2>/dev/null || kill -s TERM \"$pid\" 2>/dev/null").newline();
-    c.syntax("pd_n=0; while [ \"$pd_n\" -lt").word(QStringLiteral("stop grace"), tenths(timings.stopGrace))
-        .syntax("] && pd_alive \"$pid\" \"$key\"; do sleep 0.1; pd_n=$((pd_n+1)); done").newline();
+    c.syntax("pd_n=0; while [ \"$pd_n\" -lt")
+        .word(QStringLiteral("stop grace"), tenths(timings.stopGrace))
+        .syntax("] && pd_alive \"$pid\" \"$key\"; do sleep 0.1; pd_n=$((pd_n+1)); done")
+        .newline();
     c.syntax("if pd_alive \"$pid\" \"$key\"; then").newline();
     c.syntax("  how=kill").newline();
     c.syntax("  kill -s KILL -- \"-$pid\" 2>/dev/null").newline();
     // Members that left the group but stayed in the session get SIGKILL one by one.
-    c.syntax("  for pd_p in $(ps -o pid= -s \"$pid\" 2>/dev/null); do kill -s KILL \"$pd_p\" 2>/dev/null; done").newline();
-    c.syntax("  pd_n=0; while [ \"$pd_n\" -lt 100 ] && pd_alive \"$pid\" \"$key\"; do sleep 0.1; pd_n=$((pd_n+1)); done").newline();
+    c.syntax("  for pd_p in $(ps -o pid= -s \"$pid\" 2>/dev/null); do kill -s KILL \"$pd_p\" 2>/dev/null; done")
+        .newline();
+    c.syntax(
+         "  pd_n=0; while [ \"$pd_n\" -lt 100 ] && pd_alive \"$pid\" \"$key\"; do sleep 0.1; pd_n=$((pd_n+1)); done")
+        .newline();
     c.syntax("fi").newline();
     c.syntax("if pd_alive \"$pid\" \"$key\"; then echo \"pd-still-running $pid\"; exit 94; fi").newline();
     c.syntax("rm -f \"$pidfile\"; echo \"pd-stopped $pid $how\"").newline();
@@ -208,8 +243,7 @@ QByteArray statusCommand(const QList<DetachedProcess> &processes, QString *error
     ShellCommand c;
     c.syntax(kPrelude);
     if (!processes.isEmpty()) {
-        c.syntax("cd").word(QStringLiteral("run_dir"), processes.first().runDir)
-            .syntax("2>/dev/null").newline();
+        c.syntax("cd").word(QStringLiteral("run_dir"), processes.first().runDir).syntax("2>/dev/null").newline();
     }
     c.syntax(R"(pd_status() {
   pid=$(pd_pid "$2")
@@ -220,9 +254,11 @@ QByteArray statusCommand(const QList<DetachedProcess> &processes, QString *error
 )");
     for (int i = 0; i < processes.size(); ++i) {
         const DetachedProcess &p = processes.at(i);
-        c.syntax("pd_status").word(QStringLiteral("index"), QString::number(i))
+        c.syntax("pd_status")
+            .word(QStringLiteral("index"), QString::number(i))
             .word(QStringLiteral("pid file of ") + p.label, p.pidFile)
-            .word(QStringLiteral("marker of ") + p.label, markerLine(p)).newline();
+            .word(QStringLiteral("marker of ") + p.label, markerLine(p))
+            .newline();
     }
     if (!c.isValid()) {
         if (error)
@@ -276,7 +312,8 @@ ProcessOutcome startProcess(CommandRunner &runner, const DetachedProcess &proces
             : QStringLiteral("already running as PID %1").arg(outcome.pid);
     } else if (reply.word == "pd-missing") {
         outcome.process = ProcessFact::Exited;
-        outcome.error = QStringLiteral("%1: %2 does not exist in %3").arg(where(process), process.requiredFile, process.runDir);
+        outcome.error
+            = QStringLiteral("%1: %2 does not exist in %3").arg(where(process), process.requiredFile, process.runDir);
     } else if (reply.word == "pd-exited") {
         outcome.process = ProcessFact::Exited;
         outcome.logTail = reply.rest;
@@ -313,7 +350,9 @@ ProcessOutcome stopProcess(CommandRunner &runner, const DetachedProcess &process
         outcome.ok = true;
         outcome.process = ProcessFact::Exited;
         outcome.detail = reply.args.value(1) == "kill"
-            ? QStringLiteral("killed (SIGKILL) after a %1 s grace period, PID %2").arg(seconds(timings.stopGrace)).arg(outcome.pid)
+            ? QStringLiteral("killed (SIGKILL) after a %1 s grace period, PID %2")
+                  .arg(seconds(timings.stopGrace))
+                  .arg(outcome.pid)
             : QStringLiteral("stopped by SIGTERM, PID %1").arg(outcome.pid);
     } else if (reply.word == "pd-not-running") {
         outcome.ok = true;
@@ -332,8 +371,8 @@ ProcessOutcome stopProcess(CommandRunner &runner, const DetachedProcess &process
     return outcome;
 }
 
-QList<ProcessOutcome> processStatus(CommandRunner &runner, const QList<DetachedProcess> &processes,
-                                    std::chrono::milliseconds timeout)
+QList<ProcessOutcome> processStatus(
+    CommandRunner &runner, const QList<DetachedProcess> &processes, std::chrono::milliseconds timeout)
 {
     QList<ProcessOutcome> outcomes;
     for (const DetachedProcess &p : processes) {
@@ -366,8 +405,9 @@ QList<ProcessOutcome> processStatus(CommandRunner &runner, const QList<DetachedP
         o.pid = w.value(3).toLongLong();
         if (w.value(2) == "running") {
             o.process = ProcessFact::Running;
-            o.detail = w.value(4) == "found" ? QStringLiteral("running, PID %1 (found by its marker, no pid file)").arg(o.pid)
-                                             : QStringLiteral("running, PID %1").arg(o.pid);
+            o.detail = w.value(4) == "found"
+                ? QStringLiteral("running, PID %1 (found by its marker, no pid file)").arg(o.pid)
+                : QStringLiteral("running, PID %1").arg(o.pid);
         } else if (w.value(2) == "stale") {
             o.process = ProcessFact::Exited;
             o.detail = QStringLiteral("not running (stale pid file %1 names PID %2)").arg(p.pidFile).arg(o.pid);

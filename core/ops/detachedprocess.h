@@ -20,39 +20,39 @@
 namespace pd {
 
 struct DetachedProcess {
-    QString label;                          // "engine d1:9000" in messages
-    CommandTarget target;                   // where it runs
-    QString runDir;                         // working directory on the node (created)
-    QString pidFile;                        // absolute paths on the node
+    QString label; // "engine d1:9000" in messages
+    CommandTarget target; // where it runs
+    QString runDir; // working directory on the node (created)
+    QString pidFile; // absolute paths on the node
     QString logFile;
-    QString marker;                         // value of PDCONSOLE_PROCESS, unique per process
-    QList<QPair<QString, QString>> env;     // further variables for the process, values quoted
-    QString apiKeyVariable;                 // when set: OPENAI_API_KEY="${apiKeyVariable}" on the node
-    QStringList program;                    // program and arguments, one word each
-    QString requiredFile;                   // checked before starting (the template, the proxy script)
+    QString marker; // value of PDCONSOLE_PROCESS, unique per process
+    QList<QPair<QString, QString>> env; // further variables for the process, values quoted
+    QString apiKeyVariable; // when set: OPENAI_API_KEY="${apiKeyVariable}" on the node
+    QStringList program; // program and arguments, one word each
+    QString requiredFile; // checked before starting (the template, the proxy script)
 };
 
 enum class ProcessAction { Start, Stop, Restart, Status };
 QString processActionName(ProcessAction action); // "start" | "stop" | "restart" | "status"
 
 struct ControlTimings {
-    std::chrono::milliseconds verifyDelay{2000};  // after start: still alive this much later = started
-    std::chrono::milliseconds stopGrace{30000};   // SIGTERM -> SIGKILL
-    std::chrono::milliseconds commandSlack{30000}; // transport allowance on top of the waits
+    std::chrono::milliseconds verifyDelay { 2000 }; // after start: still alive this much later = started
+    std::chrono::milliseconds stopGrace { 30000 }; // SIGTERM -> SIGKILL
+    std::chrono::milliseconds commandSlack { 30000 }; // transport allowance on top of the waits
     int logTailLines = 30;
 };
 
 // What one action did to one process.
 struct ProcessOutcome {
-    QString id;          // the caller's key: an engine id "host:port", "proxy"
+    QString id; // the caller's key: an engine id "host:port", "proxy"
     QString label;
     ProcessAction action = ProcessAction::Status;
     bool ok = false;
     ProcessFact process = ProcessFact::Unknown;
     qint64 pid = 0;
-    QString detail;      // "started", "already running", "stopped (SIGTERM)", "killed after the grace period" ...
-    QString error;       // why it failed, naming the node
-    QByteArray logTail;  // the log's last lines when a start failed
+    QString detail; // "started", "already running", "stopped (SIGTERM)", "killed after the grace period" ...
+    QString error; // why it failed, naming the node
+    QByteArray logTail; // the log's last lines when a start failed
 };
 
 // Commands (pure: no effects, testable as text) ---------------------------------------------------
@@ -73,7 +73,7 @@ QByteArray listPidFilesCommand(const QString &runDir, const QString &directory, 
 ProcessOutcome startProcess(CommandRunner &runner, const DetachedProcess &process, const ControlTimings &timings);
 ProcessOutcome stopProcess(CommandRunner &runner, const DetachedProcess &process, const ControlTimings &timings);
 // The state of several processes on ONE node with one command.
-QList<ProcessOutcome> processStatus(CommandRunner &runner, const QList<DetachedProcess> &processes,
-                                    std::chrono::milliseconds timeout);
+QList<ProcessOutcome> processStatus(
+    CommandRunner &runner, const QList<DetachedProcess> &processes, std::chrono::milliseconds timeout);
 
 } // namespace pd

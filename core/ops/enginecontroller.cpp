@@ -11,7 +11,8 @@ namespace {
 
 constexpr char kProxyId[] = "proxy";
 
-ProcessOutcome failedOutcome(const QString &id, const DetachedProcess &process, ProcessAction action, const QString &error)
+ProcessOutcome failedOutcome(
+    const QString &id, const DetachedProcess &process, ProcessAction action, const QString &error)
 {
     ProcessOutcome o;
     o.id = id;
@@ -23,7 +24,7 @@ ProcessOutcome failedOutcome(const QString &id, const DetachedProcess &process, 
 
 // Runs on a worker thread.
 QList<ProcessOutcome> execute(RunnerFactory &runners, ProcessAction action, const QStringList &ids,
-                              const QList<DetachedProcess> &processes, const ControlTimings &timings)
+    const QList<DetachedProcess> &processes, const ControlTimings &timings)
 {
     QList<ProcessOutcome> outcomes;
     if (processes.isEmpty())
@@ -63,8 +64,8 @@ QList<ProcessOutcome> execute(RunnerFactory &runners, ProcessAction action, cons
     return outcomes;
 }
 
-QStringList unknownPidFiles(RunnerFactory &runners, const DetachedProcess &any, const QStringList &known,
-                            const ControlTimings &timings)
+QStringList unknownPidFiles(
+    RunnerFactory &runners, const DetachedProcess &any, const QStringList &known, const ControlTimings &timings)
 {
     QString error;
     const std::shared_ptr<CommandRunner> runner = runners.runner(any.target, &error);
@@ -239,12 +240,12 @@ int EngineController::proxyOperation(ProcessAction action)
         o.label = QStringLiteral("proxy");
         o.action = action;
         o.error = error;
-        return finishImmediately(action, {o});
+        return finishImmediately(action, { o });
     }
     Job job;
     job.ids << QLatin1String(kProxyId);
     job.processes << *process;
-    return launch(action, {job});
+    return launch(action, { job });
 }
 
 int EngineController::finishImmediately(ProcessAction action, const QList<ProcessOutcome> &outcomes)
@@ -255,7 +256,8 @@ int EngineController::finishImmediately(ProcessAction action, const QList<Proces
     operation.summary.action = action;
     operation.total = int(outcomes.size());
     m_operations.insert(id, operation);
-    QMetaObject::invokeMethod(this, [this, id, outcomes] { jobDone(id, outcomes, {}); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, id, outcomes] { jobDone(id, outcomes, {}); }, Qt::QueuedConnection);
     return id;
 }
 
@@ -279,7 +281,8 @@ int EngineController::launch(ProcessAction action, const QList<Job> &jobs)
     operation.total = int(operation.summary.outcomes.size());
     m_operations.insert(id, operation);
     if (jobs.isEmpty()) {
-        QMetaObject::invokeMethod(this, [this, id] { jobDone(id, {}, {}); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id] { jobDone(id, {}, {}); }, Qt::QueuedConnection);
         return id;
     }
     Q_EMIT progress(id, 0, operation.total);
@@ -293,10 +296,13 @@ int EngineController::launch(ProcessAction action, const QList<Job> &jobs)
             if (job.listPidFiles && !job.processes.isEmpty())
                 notes = unknownPidFiles(*runners, job.processes.first(), job.knownPidFiles, timings);
             if (self) {
-                QMetaObject::invokeMethod(self.data(), [self, id, outcomes, notes] {
-                    if (self)
-                        self->jobDone(id, outcomes, notes);
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    self.data(),
+                    [self, id, outcomes, notes] {
+                        if (self)
+                            self->jobDone(id, outcomes, notes);
+                    },
+                    Qt::QueuedConnection);
             }
         });
     }
@@ -341,7 +347,7 @@ void EngineController::record(const ProcessOutcome &outcome)
     if (outcome.process == ProcessFact::Unknown)
         return;
     const qint64 pid = outcome.process == ProcessFact::Running ? outcome.pid : 0;
-    const QPair<ProcessFact, qint64> fact{outcome.process, pid};
+    const QPair<ProcessFact, qint64> fact { outcome.process, pid };
     if (m_facts.value(outcome.id) == fact && m_facts.contains(outcome.id))
         return;
     m_facts.insert(outcome.id, fact);
@@ -353,12 +359,12 @@ void EngineController::record(const ProcessOutcome &outcome)
 
 ProcessFact EngineController::processFact(const QString &engineId) const
 {
-    return m_facts.value(engineId, {ProcessFact::Unknown, 0}).first;
+    return m_facts.value(engineId, { ProcessFact::Unknown, 0 }).first;
 }
 
 qint64 EngineController::pid(const QString &engineId) const
 {
-    return m_facts.value(engineId, {ProcessFact::Unknown, 0}).second;
+    return m_facts.value(engineId, { ProcessFact::Unknown, 0 }).second;
 }
 
 } // namespace pd

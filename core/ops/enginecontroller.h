@@ -73,9 +73,9 @@ Q_SIGNALS:
 
 private:
     struct Job {
-        QStringList ids;                  // engine ids or "proxy", one per process
+        QStringList ids; // engine ids or "proxy", one per process
         QList<DetachedProcess> processes; // one, or a node's worth for status
-        QStringList knownPidFiles;        // with listPidFiles: the pid files the profile names
+        QStringList knownPidFiles; // with listPidFiles: the pid files the profile names
         bool listPidFiles = false;
     };
     struct Operation {

@@ -44,7 +44,7 @@ std::optional<Instance> parseInstance(const QString &id)
     QString host = id.left(colon);
     if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
         host = host.mid(1, host.size() - 2);
-    return Instance{host, port};
+    return Instance { host, port };
 }
 
 bool appendRole(QStringList &args, const Profile &profile, Role role, bool compact, QString *error)
@@ -52,7 +52,8 @@ bool appendRole(QStringList &args, const Profile &profile, Role role, bool compa
     const QString flag = role == Role::Prefill ? QStringLiteral("--prefiller") : QStringLiteral("--decoder");
     const QStringList ids = profile.proxyInstances(role);
     if (ids.isEmpty()) {
-        *error = QStringLiteral("proxy: the %1 pool has no engines; the proxy needs at least one per pool").arg(roleName(role));
+        *error = QStringLiteral("proxy: the %1 pool has no engines; the proxy needs at least one per pool")
+                     .arg(roleName(role));
         return false;
     }
     QList<Instance> instances;
@@ -77,7 +78,7 @@ bool appendRole(QStringList &args, const Profile &profile, Role role, bool compa
     for (qsizetype i = 0; i < instances.size();) {
         qsizetype j = i + 1;
         while (j < instances.size() && instances.at(j).host == instances.at(i).host
-               && instances.at(j).port == instances.at(j - 1).port + 1)
+            && instances.at(j).port == instances.at(j - 1).port + 1)
             ++j;
         hosts << instances.at(i).host;
         ports << QString::number(instances.at(i).port);
@@ -141,12 +142,12 @@ DetachedProcess engineProcess(const Profile &profile, const Engine &engine)
     p.pidFile = joinPath(profile.runDir, stem + QStringLiteral(".pid"));
     p.logFile = joinPath(profile.runDir, stem + QStringLiteral(".log"));
     p.marker = QStringLiteral("engine:%1:%2:%3").arg(markerPart(profile.name), markerPart(node.name)).arg(engine.port);
-    p.env = {{QStringLiteral("PDCONSOLE_NODE"), node.name},
-             {QStringLiteral("PDCONSOLE_NODE_ADDRESS"), node.address},
-             {QStringLiteral("PDCONSOLE_ROLE"), roleName(engine.role)},
-             {QStringLiteral("PDCONSOLE_LAUNCH_FLAVOR"), flavorName(profile.launchFlavor)}};
+    p.env
+        = { { QStringLiteral("PDCONSOLE_NODE"), node.name }, { QStringLiteral("PDCONSOLE_NODE_ADDRESS"), node.address },
+              { QStringLiteral("PDCONSOLE_ROLE"), roleName(engine.role) },
+              { QStringLiteral("PDCONSOLE_LAUNCH_FLAVOR"), flavorName(profile.launchFlavor) } };
     p.requiredFile = joinPath(profile.runDir, profile.templatePath);
-    p.program = QStringList{QStringLiteral("bash"), profile.templatePath} + profile.launcherArguments(engine);
+    p.program = QStringList { QStringLiteral("bash"), profile.templatePath } + profile.launcherArguments(engine);
     return p;
 }
 
@@ -163,9 +164,11 @@ QStringList proxyArguments(const Profile &profile, const ProxyLaunchOptions &opt
 {
     const ProxyConfig &proxy = profile.proxy;
     const bool v091 = proxy.generation == ProxyGeneration::V091Dev;
-    QStringList args{QStringLiteral("--host"), proxy.bindHost, QStringLiteral("--port"), QString::number(proxy.port)};
+    QStringList args { QStringLiteral("--host"), proxy.bindHost, QStringLiteral("--port"),
+        QString::number(proxy.port) };
     QString problem;
-    if (!appendRole(args, profile, Role::Prefill, v091, &problem) || !appendRole(args, profile, Role::Decode, v091, &problem)) {
+    if (!appendRole(args, profile, Role::Prefill, v091, &problem)
+        || !appendRole(args, profile, Role::Decode, v091, &problem)) {
         if (error)
             *error = problem;
         return {};
@@ -188,7 +191,8 @@ std::optional<DetachedProcess> proxyProcess(const Profile &profile, const ProxyL
     if (proxy.scriptPath.isEmpty()) {
         if (error)
             *error = QStringLiteral("proxy: script_path is empty; the profile must say where "
-                                    "load_balance_proxy_server_example.py is on %1").arg(proxy.address);
+                                    "load_balance_proxy_server_example.py is on %1")
+                         .arg(proxy.address);
         return std::nullopt;
     }
     QString problem;
@@ -209,11 +213,11 @@ std::optional<DetachedProcess> proxyProcess(const Profile &profile, const ProxyL
     p.apiKeyVariable = proxy.apiKeyEnv;
     p.requiredFile = joinPath(profile.runDir, proxy.scriptPath);
     if (proxy.scriptPath.endsWith(QLatin1String(".py")))
-        p.program = QStringList{options.python, proxy.scriptPath} + args;
+        p.program = QStringList { options.python, proxy.scriptPath } + args;
     else if (proxy.scriptPath.endsWith(QLatin1String(".sh")))
-        p.program = QStringList{QStringLiteral("bash"), proxy.scriptPath} + args;
+        p.program = QStringList { QStringLiteral("bash"), proxy.scriptPath } + args;
     else
-        p.program = QStringList{proxy.scriptPath} + args;
+        p.program = QStringList { proxy.scriptPath } + args;
     return p;
 }
 

@@ -18,7 +18,7 @@ CommandTarget nodeTarget(const Node &node);
 // The node whose address is the proxy's, else the proxy's address with the default SSH settings.
 CommandTarget proxyTarget(const Profile &profile);
 
-QString engineFileStem(const Profile &profile, const Engine &engine);  // "engines/d1-9000"
+QString engineFileStem(const Profile &profile, const Engine &engine); // "engines/d1-9000"
 DetachedProcess engineProcess(const Profile &profile, const Engine &engine);
 
 struct ProxyLaunchOptions {

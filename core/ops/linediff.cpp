@@ -19,8 +19,8 @@ QList<QByteArray> splitLines(const QByteArray &text)
 
 struct Edit {
     char kind; // ' ', '-', '+'
-    int a;     // line index in before (for ' ' and '-')
-    int b;     // line index in after (for ' ' and '+')
+    int a; // line index in before (for ' ' and '-')
+    int b; // line index in after (for ' ' and '+')
 };
 
 QString hunkRange(int start, int count)
@@ -35,8 +35,8 @@ QString hunkRange(int start, int count)
 
 } // namespace
 
-QString unifiedDiff(const QByteArray &before, const QByteArray &after, const QString &beforeName,
-                    const QString &afterName, int context)
+QString unifiedDiff(
+    const QByteArray &before, const QByteArray &after, const QString &beforeName, const QString &afterName, int context)
 {
     if (before == after)
         return QString();
@@ -48,18 +48,19 @@ QString unifiedDiff(const QByteArray &before, const QByteArray &after, const QSt
     std::vector<std::vector<int>> lcs(size_t(n + 1), std::vector<int>(size_t(m + 1), 0));
     for (int i = n - 1; i >= 0; --i) {
         for (int j = m - 1; j >= 0; --j)
-            lcs[size_t(i)][size_t(j)] = a.at(i) == b.at(j) ? lcs[size_t(i + 1)][size_t(j + 1)] + 1
-                                                             : std::max(lcs[size_t(i + 1)][size_t(j)], lcs[size_t(i)][size_t(j + 1)]);
+            lcs[size_t(i)][size_t(j)] = a.at(i) == b.at(j)
+                ? lcs[size_t(i + 1)][size_t(j + 1)] + 1
+                : std::max(lcs[size_t(i + 1)][size_t(j)], lcs[size_t(i)][size_t(j + 1)]);
     }
     QList<Edit> edits;
     int i = 0, j = 0;
     while (i < n || j < m) {
         if (i < n && j < m && a.at(i) == b.at(j)) {
-            edits.append({' ', i++, j++});
+            edits.append({ ' ', i++, j++ });
         } else if (i < n && (j == m || lcs[size_t(i + 1)][size_t(j)] >= lcs[size_t(i)][size_t(j + 1)])) {
-            edits.append({'-', i++, j}); // removals first, as diff -u prints them
+            edits.append({ '-', i++, j }); // removals first, as diff -u prints them
         } else {
-            edits.append({'+', i, j++});
+            edits.append({ '+', i, j++ });
         }
     }
     QString out = QStringLiteral("--- %1\n+++ %2\n").arg(beforeName, afterName);

@@ -9,6 +9,6 @@
 namespace pd {
 
 QString unifiedDiff(const QByteArray &before, const QByteArray &after, const QString &beforeName,
-                    const QString &afterName, int context = 3);
+    const QString &afterName, int context = 3);
 
 } // namespace pd

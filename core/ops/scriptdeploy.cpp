@@ -26,7 +26,10 @@ QString failure(const CommandTarget &target, const QString &path, const CommandR
 {
     if (!result.error.isEmpty())
         return where(target, path) + QStringLiteral(": ") + result.error;
-    return where(target, path) + QStringLiteral(": exit status %1: %2").arg(result.exitStatus).arg(QString::fromUtf8(result.err.trimmed().right(400)));
+    return where(target, path)
+        + QStringLiteral(": exit status %1: %2")
+              .arg(result.exitStatus)
+              .arg(QString::fromUtf8(result.err.trimmed().right(400)));
 }
 
 QString shownPath(const QString &runDir, const QString &path)
@@ -39,12 +42,18 @@ QString shownPath(const QString &runDir, const QString &path)
 } // namespace
 
 RemoteFile fetchRemoteFile(CommandRunner &runner, const CommandTarget &target, const QString &runDir,
-                           const QString &path, std::chrono::milliseconds timeout)
+    const QString &path, std::chrono::milliseconds timeout)
 {
     RemoteFile file;
     ShellCommand c;
-    c.syntax("cd").word(QStringLiteral("run_dir"), runDir).syntax("2>/dev/null || { echo pd-absent; exit 0; }").newline();
-    c.syntax("if [ -f").word(QStringLiteral("path"), path).syntax("]; then echo pd-file && cat --").word(QStringLiteral("path"), path)
+    c.syntax("cd")
+        .word(QStringLiteral("run_dir"), runDir)
+        .syntax("2>/dev/null || { echo pd-absent; exit 0; }")
+        .newline();
+    c.syntax("if [ -f")
+        .word(QStringLiteral("path"), path)
+        .syntax("]; then echo pd-file && cat --")
+        .word(QStringLiteral("path"), path)
         .syntax("; else echo pd-absent; fi");
     if (!c.isValid()) {
         file.error = where(target, path) + QStringLiteral(": ") + c.error();
@@ -64,13 +73,14 @@ RemoteFile fetchRemoteFile(CommandRunner &runner, const CommandTarget &target, c
     return file;
 }
 
-QString uploadRemoteFile(CommandRunner &runner, const CommandTarget &target, const QString &runDir,
-                         const QString &path, const QByteArray &content, const QString &mode,
-                         std::chrono::milliseconds timeout)
+QString uploadRemoteFile(CommandRunner &runner, const CommandTarget &target, const QString &runDir, const QString &path,
+    const QByteArray &content, const QString &mode, std::chrono::milliseconds timeout)
 {
     if (content.size() > kMaxUpload)
-        return where(target, path) + QStringLiteral(": %1 bytes is more than the %2 bytes an upload through the shell carries")
-                                         .arg(content.size()).arg(kMaxUpload);
+        return where(target, path)
+            + QStringLiteral(": %1 bytes is more than the %2 bytes an upload through the shell carries")
+                  .arg(content.size())
+                  .arg(kMaxUpload);
     static const QRegularExpression octal(QStringLiteral("^[0-7]{3,4}$"));
     if (!octal.match(mode).hasMatch())
         return where(target, path) + QStringLiteral(": mode '%1' is not octal").arg(mode);
@@ -81,12 +91,20 @@ QString uploadRemoteFile(CommandRunner &runner, const CommandTarget &target, con
     const QByteArray sum = QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex();
 
     ShellCommand c;
-    c.syntax("mkdir -p").word(QStringLiteral("run_dir"), runDir).syntax("&& cd").word(QStringLiteral("run_dir"), runDir)
-        .syntax("|| exit 90").newline();
+    c.syntax("mkdir -p")
+        .word(QStringLiteral("run_dir"), runDir)
+        .syntax("&& cd")
+        .word(QStringLiteral("run_dir"), runDir)
+        .syntax("|| exit 90")
+        .newline();
     c.syntax("target=").gluedWord(QStringLiteral("path"), path).newline();
     c.syntax("tmp=\"$target.pdconsole-upload.$$\"").newline();
-    c.syntax("base64 -d >\"$tmp\"").hereDocument(QStringLiteral("content"), encoded, "PDCONSOLE_EOF")
-        .syntax("&& chmod").word(QStringLiteral("mode"), mode).syntax("\"$tmp\" && mv -f \"$tmp\" \"$target\" || { rm -f \"$tmp\"; exit 91; }").newline();
+    c.syntax("base64 -d >\"$tmp\"")
+        .hereDocument(QStringLiteral("content"), encoded, "PDCONSOLE_EOF")
+        .syntax("&& chmod")
+        .word(QStringLiteral("mode"), mode)
+        .syntax("\"$tmp\" && mv -f \"$tmp\" \"$target\" || { rm -f \"$tmp\"; exit 91; }")
+        .newline();
     c.syntax("sha256sum \"$target\"").newline();
     if (!c.isValid())
         return where(target, path) + QStringLiteral(": ") + c.error();
@@ -94,13 +112,14 @@ QString uploadRemoteFile(CommandRunner &runner, const CommandTarget &target, con
     if (!result.ok())
         return failure(target, path, result);
     if (!result.out.startsWith(sum))
-        return where(target, path) + QStringLiteral(": written, but its SHA-256 is %1 instead of %2")
-                                         .arg(QString::fromLatin1(result.out.left(64)), QString::fromLatin1(sum));
+        return where(target, path)
+            + QStringLiteral(": written, but its SHA-256 is %1 instead of %2")
+                  .arg(QString::fromLatin1(result.out.left(64)), QString::fromLatin1(sum));
     return QString();
 }
 
-ScriptPlan planTemplateScript(CommandRunner &runner, const Profile &profile, const Node &node,
-                              std::chrono::milliseconds timeout)
+ScriptPlan planTemplateScript(
+    CommandRunner &runner, const Profile &profile, const Node &node, std::chrono::milliseconds timeout)
 {
     ScriptPlan plan;
     plan.node = node.name;
@@ -119,17 +138,17 @@ ScriptPlan planTemplateScript(CommandRunner &runner, const Profile &profile, con
     }
     const QString label = QStringLiteral("%1:%2").arg(node.name, plan.path);
     plan.diff = unifiedDiff(plan.current.exists ? plan.current.content : QByteArray(), plan.generated,
-                            plan.current.exists ? label : QStringLiteral("/dev/null"), label + QStringLiteral(" (generated)"));
+        plan.current.exists ? label : QStringLiteral("/dev/null"), label + QStringLiteral(" (generated)"));
     return plan;
 }
 
 QString applyTemplateScript(CommandRunner &runner, const Profile &profile, const Node &node, const ScriptPlan &plan,
-                            std::chrono::milliseconds timeout)
+    std::chrono::milliseconds timeout)
 {
     if (!plan.error.isEmpty())
         return plan.error;
-    return uploadRemoteFile(runner, nodeTarget(node), profile.runDir, profile.templatePath, plan.generated,
-                            QStringLiteral("755"), timeout);
+    return uploadRemoteFile(
+        runner, nodeTarget(node), profile.runDir, profile.templatePath, plan.generated, QStringLiteral("755"), timeout);
 }
 
 } // namespace pd

@@ -13,9 +13,9 @@
 namespace pd {
 
 struct GeneratedScript {
-    QByteArray text;    // empty when error is set
-    QStringList notes;  // what the generator decided for the operator (a corrected kv_role, a missing NIC)
-    QString error;      // why no script could be generated, naming the node and field
+    QByteArray text; // empty when error is set
+    QStringList notes; // what the generator decided for the operator (a corrected kv_role, a missing NIC)
+    QString error; // why no script could be generated, naming the node and field
 };
 
 GeneratedScript generateTemplateScript(const Profile &profile, const Node &node);

@@ -4,8 +4,8 @@
 #include "exec/localrunner.h"
 
 #include <QFile>
-#include <QThreadPool>
 #include <QTest>
+#include <QThreadPool>
 
 #include <atomic>
 #include <csignal>
@@ -92,7 +92,8 @@ private Q_SLOTS:
         QVERIFY(r.started);
         QVERIFY(r.timedOut);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error.contains(QLatin1String("n1")) && r.error.contains(QLatin1String("timed out")), qPrintable(r.error));
+        QVERIFY2(
+            r.error.contains(QLatin1String("n1")) && r.error.contains(QLatin1String("timed out")), qPrintable(r.error));
         bool isNumber = false;
         const qint64 child = r.out.trimmed().toLongLong(&isNumber);
         QVERIFY2(isNumber, r.out.constData());
@@ -125,7 +126,7 @@ private Q_SLOTS:
     {
         QThreadPool pool;
         pool.setMaxThreadCount(8);
-        std::atomic<int> good{0};
+        std::atomic<int> good { 0 };
         for (int i = 0; i < 40; ++i) {
             pool.start([this, i, &good] {
                 const pd::CommandResult r = m_runner.run(kTarget, "echo " + QByteArray::number(i), 20s);

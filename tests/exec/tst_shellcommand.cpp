@@ -66,7 +66,8 @@ private Q_SLOTS:
         QVERIFY2(!QFile::exists(canary()), "a metacharacter was executed by the shell");
 
         // The minimal quoting used in generated scripts is just as safe.
-        const pd::CommandResult r = m_runner.run(pd::CommandTarget(), "printf '%s\\0' " + pd::quoteShellWordIfNeeded(value), 10s);
+        const pd::CommandResult r
+            = m_runner.run(pd::CommandTarget(), "printf '%s\\0' " + pd::quoteShellWordIfNeeded(value), 10s);
         QVERIFY(r.ok());
         QCOMPARE(QString::fromUtf8(r.out), value + QChar(0));
         QVERIFY(!QFile::exists(canary()));
@@ -74,9 +75,12 @@ private Q_SLOTS:
 
     void plainWordsStayBare()
     {
-        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("--enable-expert-parallel")), QByteArray("--enable-expert-parallel"));
-        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("expandable_segments:True")), QByteArray("expandable_segments:True"));
-        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("vllm-ascend/DeepSeek-R1-W8A8")), QByteArray("vllm-ascend/DeepSeek-R1-W8A8"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("--enable-expert-parallel")),
+            QByteArray("--enable-expert-parallel"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("expandable_segments:True")),
+            QByteArray("expandable_segments:True"));
+        QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("vllm-ascend/DeepSeek-R1-W8A8")),
+            QByteArray("vllm-ascend/DeepSeek-R1-W8A8"));
         QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("~root")), QByteArray("'~root'"));
         QCOMPARE(pd::quoteShellWordIfNeeded(QStringLiteral("=x")), QByteArray("'=x'"));
         QCOMPARE(pd::quoteShellWordIfNeeded(QString()), QByteArray("''"));
@@ -110,7 +114,8 @@ private Q_SLOTS:
     void nulBytesAreRefusedNamingTheField()
     {
         pd::ShellCommand command;
-        command.syntax("echo").word(QStringLiteral("node d1 model_path"), QStringLiteral("a") + QChar(0) + QStringLiteral("b"));
+        command.syntax("echo").word(
+            QStringLiteral("node d1 model_path"), QStringLiteral("a") + QChar(0) + QStringLiteral("b"));
         QVERIFY(!command.isValid());
         QVERIFY2(command.error().contains(QLatin1String("node d1 model_path")), qPrintable(command.error()));
         QVERIFY(command.error().contains(QLatin1String("NUL")));
@@ -165,7 +170,9 @@ private Q_SLOTS:
             body += value.toUtf8() + '\n';
         const QString target = m_dir.filePath(QStringLiteral("it's here;.txt"));
         pd::ShellCommand command;
-        command.syntax("cat >").word(QStringLiteral("target"), target).hereDocument(QStringLiteral("body"), body, "PDCONSOLE_EOF");
+        command.syntax("cat >")
+            .word(QStringLiteral("target"), target)
+            .hereDocument(QStringLiteral("body"), body, "PDCONSOLE_EOF");
         command.syntax("&& echo written");
         QVERIFY2(command.isValid(), qPrintable(command.error()));
         const pd::CommandResult result = m_runner.run({}, command.line(), 10s);

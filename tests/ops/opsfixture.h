@@ -78,7 +78,7 @@ inline int freePortRun(const QString &host, int count)
 }
 
 inline pd::Node loopbackNode(const QString &name, const QString &address, pd::Role role, int engines, int dpSize,
-                             int rankStart, const QString &master, int tp = 1)
+    int rankStart, const QString &master, int tp = 1)
 {
     pd::Node node;
     node.name = name;

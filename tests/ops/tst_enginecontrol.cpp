@@ -39,16 +39,21 @@ private:
         auto c = std::make_unique<pd::EngineController>(m_profile, m_runners);
         c->setTimings(fastTimings());
         c->setMaxParallel(4);
-        connect(c.get(), &pd::EngineController::processFinished, this,
-                [this](int, const pd::ProcessOutcome &o) { if (o.pid > 0) m_pids << o.pid; });
+        connect(c.get(), &pd::EngineController::processFinished, this, [this](int, const pd::ProcessOutcome &o) {
+            if (o.pid > 0)
+                m_pids << o.pid;
+        });
         return c;
     }
 
     std::optional<pd::OperationSummary> wait(pd::EngineController &c, int id)
     {
         std::optional<pd::OperationSummary> got;
-        const auto connection = connect(&c, &pd::EngineController::operationFinished, this,
-                                        [&got, id](const pd::OperationSummary &s) { if (s.id == id) got = s; });
+        const auto connection
+            = connect(&c, &pd::EngineController::operationFinished, this, [&got, id](const pd::OperationSummary &s) {
+                  if (s.id == id)
+                      got = s;
+              });
         [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, 120000);
         disconnect(connection);
         return got;
@@ -84,17 +89,17 @@ private Q_SLOTS:
         m_dir = std::make_unique<QTemporaryDir>();
         QVERIFY(m_dir->isValid());
         QVERIFY(QFile::copy(QStringLiteral(PD_SOURCE_DIR "/resources/sim/run_dp_template.sh"),
-                            runPath(QStringLiteral("run_dp_template.sh"))));
+            runPath(QStringLiteral("run_dp_template.sh"))));
         m_profile = pd::Profile();
         m_profile.name = QStringLiteral("ops-test");
         m_profile.runDir = m_dir->path();
         m_profile.launchFlavor = pd::LaunchFlavor::V091;
-        m_profile.nodes = {pdtest::loopbackNode(QStringLiteral("p1"), QStringLiteral("127.0.0.41"), pd::Role::Prefill, 1, 1, 0,
-                                                QStringLiteral("127.0.0.41")),
-                           pdtest::loopbackNode(QStringLiteral("d1"), QStringLiteral("127.0.0.42"), pd::Role::Decode, 2, 4, 0,
-                                                QStringLiteral("127.0.0.42")),
-                           pdtest::loopbackNode(QStringLiteral("d2"), QStringLiteral("127.0.0.43"), pd::Role::Decode, 1, 4, 2,
-                                                QStringLiteral("127.0.0.42"))};
+        m_profile.nodes = { pdtest::loopbackNode(QStringLiteral("p1"), QStringLiteral("127.0.0.41"), pd::Role::Prefill,
+                                1, 1, 0, QStringLiteral("127.0.0.41")),
+            pdtest::loopbackNode(QStringLiteral("d1"), QStringLiteral("127.0.0.42"), pd::Role::Decode, 2, 4, 0,
+                QStringLiteral("127.0.0.42")),
+            pdtest::loopbackNode(QStringLiteral("d2"), QStringLiteral("127.0.0.43"), pd::Role::Decode, 1, 4, 2,
+                QStringLiteral("127.0.0.42")) };
         for (const pd::Node &n : std::as_const(m_profile.nodes))
             QVERIFY(n.engineGroups.first().engineStartPort > 0);
     }
@@ -111,7 +116,8 @@ private Q_SLOTS:
     {
         auto c = controller();
         QList<int> progressSeen;
-        connect(c.get(), &pd::EngineController::progress, this, [&progressSeen](int, int done, int) { progressSeen << done; });
+        connect(c.get(), &pd::EngineController::progress, this,
+            [&progressSeen](int, int done, int) { progressSeen << done; });
         const QList<pd::Engine> engines = c->allEngines();
         QCOMPARE(engines.size(), 4);
 
@@ -134,7 +140,8 @@ private Q_SLOTS:
         QFile log(pd::engineProcess(m_profile, d2).logFile);
         QVERIFY(log.open(QIODevice::ReadOnly));
         const QByteArray logText = log.readAll();
-        QVERIFY2(logText.contains(QByteArray("decode engine, DP rank 2, on 127.0.0.43:" + QByteArray::number(d2.port))), logText.constData());
+        QVERIFY2(logText.contains(QByteArray("decode engine, DP rank 2, on 127.0.0.43:" + QByteArray::number(d2.port))),
+            logText.constData());
 
         auto status = wait(*c, c->refreshEngines(engines));
         QVERIFY(status && status->failed() == 0);
@@ -152,7 +159,7 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(pdtest::httpStatus(e.host, e.port, "/health"), 200, 15000);
         }
         QVERIFY(QFile::exists(pd::engineProcess(m_profile, c->enginesOfNode(QStringLiteral("d1")).first()).logFile
-                              + QStringLiteral(".1"))); // the previous run's log is kept
+            + QStringLiteral(".1"))); // the previous run's log is kept
 
         QList<qint64> running;
         for (const pd::Engine &e : engines)
@@ -185,8 +192,10 @@ private Q_SLOTS:
         QVERIFY(log.open(QIODevice::ReadOnly));
         const QByteArray text = log.readAll();
         // main: devices, port, dp size, rank, address, rpc port, tp size
-        QVERIFY2(text.contains("data-parallel size 2 rank 1 address 127.0.0.42 rpc port 13395, tensor-parallel size 1, devices 1"),
-                 text.constData());
+        QVERIFY2(
+            text.contains(
+                "data-parallel size 2 rank 1 address 127.0.0.42 rpc port 13395, tensor-parallel size 1, devices 1"),
+            text.constData());
         QVERIFY2(text.contains("(pdsim, main): decode engine, DP rank 1"), text.constData());
         auto stopped = wait(*c, c->stopEngines(engines));
         QVERIFY(stopped && stopped->failed() == 0);
@@ -229,10 +238,10 @@ private Q_SLOTS:
         // A lost pid file: the engine is still found by its marker and not started twice.
         const pd::Engine lost = engines.first();
         QVERIFY(QFile::remove(pd::engineProcess(m_profile, lost).pidFile));
-        auto refound = wait(*second, second->startEngines({lost}));
+        auto refound = wait(*second, second->startEngines({ lost }));
         QVERIFY(refound && refound->failed() == 0);
         QVERIFY2(refound->outcomes.first().detail.contains(QLatin1String("found by its marker")),
-                 qPrintable(refound->outcomes.first().detail));
+            qPrintable(refound->outcomes.first().detail));
         QCOMPARE(refound->outcomes.first().pid, pids.value(lost.id()));
         QCOMPARE(pidFileValue(lost), pids.value(lost.id())); // rewritten
 
@@ -264,33 +273,36 @@ private Q_SLOTS:
         pidFile.write(QByteArray::number(QCoreApplication::applicationPid()) + '\n');
         pidFile.close();
 
-        auto status = wait(*c, c->refreshEngines({engine}));
+        auto status = wait(*c, c->refreshEngines({ engine }));
         QVERIFY(status && status->failed() == 0);
         QCOMPARE(status->outcomes.first().process, pd::ProcessFact::Exited);
-        QVERIFY2(status->outcomes.first().detail.contains(QLatin1String("stale")), qPrintable(status->outcomes.first().detail));
+        QVERIFY2(status->outcomes.first().detail.contains(QLatin1String("stale")),
+            qPrintable(status->outcomes.first().detail));
 
-        auto stopped = wait(*c, c->stopEngines({engine})); // must not signal the PID in the stale file
+        auto stopped = wait(*c, c->stopEngines({ engine })); // must not signal the PID in the stale file
         QVERIFY(stopped && stopped->failed() == 0);
-        QVERIFY2(stopped->outcomes.first().detail.contains(QLatin1String("stale")), qPrintable(stopped->outcomes.first().detail));
+        QVERIFY2(stopped->outcomes.first().detail.contains(QLatin1String("stale")),
+            qPrintable(stopped->outcomes.first().detail));
         QVERIFY(!QFile::exists(process.pidFile));
 
         // A stale file with a dead PID does not block a start either.
         QVERIFY(pidFile.open(QIODevice::WriteOnly));
         pidFile.write("999999999\n");
         pidFile.close();
-        auto started = wait(*c, c->startEngines({engine}));
+        auto started = wait(*c, c->startEngines({ engine }));
         QVERIFY(started);
         QVERIFY2(started->failed() == 0, qPrintable(started->text()));
         QVERIFY(started->outcomes.first().detail.startsWith(QLatin1String("started")));
         QCOMPARE(pidFileValue(engine), c->pid(engine.id()));
-        auto stopped2 = wait(*c, c->stopEngines({engine}));
+        auto stopped2 = wait(*c, c->stopEngines({ engine }));
         QVERIFY(stopped2 && stopped2->failed() == 0);
         QVERIFY(pdtest::processGone(started->outcomes.first().pid));
     }
 
     void aTemplateThatExitsAtOnceIsReportedWithTheLogTail()
     {
-        writeTemplate("#!/bin/bash\necho \"loading model from $6\"\necho 'RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB' >&2\nexit 1\n");
+        writeTemplate("#!/bin/bash\necho \"loading model from $6\"\necho 'RuntimeError: NPU out of memory. Tried to "
+                      "allocate 2.00 GiB' >&2\nexit 1\n");
         auto c = controller();
         const QList<pd::Engine> engines = c->enginesOfNode(QStringLiteral("d1"));
         auto started = wait(*c, c->startEngines(engines));
@@ -298,10 +310,13 @@ private Q_SLOTS:
         QCOMPARE(started->failed(), 2);
         const pd::ProcessOutcome o = started->outcomes.first();
         QCOMPARE(o.process, pd::ProcessFact::Exited);
-        QVERIFY2(o.error.contains(QLatin1String("exited within")) && o.error.contains(QLatin1String("d1")), qPrintable(o.error));
+        QVERIFY2(o.error.contains(QLatin1String("exited within")) && o.error.contains(QLatin1String("d1")),
+            qPrintable(o.error));
         QVERIFY2(o.logTail.contains("NPU out of memory"), o.logTail.constData());
-        QVERIFY2(o.logTail.contains(QByteArray("loading model from " + QByteArray::number(engines.first().port))), o.logTail.constData());
-        QVERIFY2(started->text().contains(QLatin1String("| RuntimeError: NPU out of memory")), qPrintable(started->text()));
+        QVERIFY2(o.logTail.contains(QByteArray("loading model from " + QByteArray::number(engines.first().port))),
+            o.logTail.constData());
+        QVERIFY2(
+            started->text().contains(QLatin1String("| RuntimeError: NPU out of memory")), qPrintable(started->text()));
         QCOMPARE(c->processFact(engines.first().id()), pd::ProcessFact::Exited);
         QVERIFY(!QFile::exists(pd::engineProcess(m_profile, engines.first()).pidFile));
     }
@@ -310,11 +325,11 @@ private Q_SLOTS:
     {
         QVERIFY(QFile::remove(runPath(QStringLiteral("run_dp_template.sh"))));
         auto c = controller();
-        auto started = wait(*c, c->startEngines({m_profile.engines().first()}));
+        auto started = wait(*c, c->startEngines({ m_profile.engines().first() }));
         QVERIFY(started);
         QCOMPARE(started->failed(), 1);
         QVERIFY2(started->outcomes.first().error.contains(QLatin1String("run_dp_template.sh does not exist")),
-                 qPrintable(started->outcomes.first().error));
+            qPrintable(started->outcomes.first().error));
     }
 
     void aRemoteNodeWithoutRunnerFailsNamingTheNode()
@@ -325,7 +340,7 @@ private Q_SLOTS:
         QVERIFY(started);
         QCOMPARE(started->failed(), 1);
         QVERIFY2(started->outcomes.first().error.contains(QLatin1String("p1 (192.0.2.10)")),
-                 qPrintable(started->outcomes.first().error));
+            qPrintable(started->outcomes.first().error));
     }
 
     void selections()
@@ -333,11 +348,12 @@ private Q_SLOTS:
         auto c = controller();
         QStringList unknown;
         const QList<pd::Engine> picked = c->enginesById(
-            {m_profile.engines().at(2).id(), QStringLiteral("d2:%1").arg(m_profile.engines().at(3).port), QStringLiteral("nope:1")},
+            { m_profile.engines().at(2).id(), QStringLiteral("d2:%1").arg(m_profile.engines().at(3).port),
+                QStringLiteral("nope:1") },
             &unknown);
         QCOMPARE(picked.size(), 2);
         QCOMPARE(picked.at(1).dpRank, 2);
-        QCOMPARE(unknown, QStringList{QStringLiteral("nope:1")});
+        QCOMPARE(unknown, QStringList { QStringLiteral("nope:1") });
         QCOMPARE(c->enginesOfPool(pd::Role::Decode).size(), 3);
         QCOMPARE(c->enginesOfNode(QStringLiteral("d1")).size(), 2);
     }

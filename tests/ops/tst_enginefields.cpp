@@ -3,8 +3,8 @@
 // run directory, template path, node name, profile name, and a launcher argument (the DP master
 // address). A template that records what it received proves each value arrived as one literal word;
 // the engine is then found, stopped, and gone. Nothing in the table may ever be executed.
-#include "ops/launchspec.h"
 #include "exec/localrunner.h"
+#include "ops/launchspec.h"
 
 #include "../exec/metacharacters.h"
 #include "opsfixture.h"
@@ -46,12 +46,14 @@ private Q_SLOTS:
         QFETCH(QString, value);
         pd::Profile profile;
         profile.name = QStringLiteral("profile ") + value;
-        profile.runDir = m_dir.filePath(QStringLiteral("run ") + QString::fromLatin1(QTest::currentDataTag()) + QLatin1Char('/') + value);
+        profile.runDir = m_dir.filePath(
+            QStringLiteral("run ") + QString::fromLatin1(QTest::currentDataTag()) + QLatin1Char('/') + value);
         profile.templatePath = QStringLiteral("t-") + value;
         profile.launchFlavor = pd::LaunchFlavor::V091;
-        pd::Node node = pdtest::loopbackNode(QStringLiteral("n-") + value, QStringLiteral("127.0.0.1"), pd::Role::Decode, 1, 1, 0, value);
+        pd::Node node = pdtest::loopbackNode(
+            QStringLiteral("n-") + value, QStringLiteral("127.0.0.1"), pd::Role::Decode, 1, 1, 0, value);
         node.engineGroups[0].engineStartPort = 9000;
-        profile.nodes = {node};
+        profile.nodes = { node };
         const pd::Engine engine = profile.engines().first();
 
         // The template: record the arguments and the node name, then stay alive like an engine.
@@ -78,7 +80,7 @@ private Q_SLOTS:
         QCOMPARE(QString::fromUtf8(readFile(profile.runDir + QStringLiteral("/node.bin"))), node.name);
         QCOMPARE(readFile(process.pidFile).trimmed().toLongLong(), started.pid);
 
-        const QList<pd::ProcessOutcome> status = pd::processStatus(m_runner, {process}, 10s);
+        const QList<pd::ProcessOutcome> status = pd::processStatus(m_runner, { process }, 10s);
         QCOMPARE(status.first().process, pd::ProcessFact::Running);
         QCOMPARE(status.first().pid, started.pid);
 
@@ -93,12 +95,14 @@ private Q_SLOTS:
         pd::Profile profile;
         profile.name = QStringLiteral("p");
         profile.runDir = m_dir.filePath(QStringLiteral("nul"));
-        profile.nodes = {pdtest::loopbackNode(QStringLiteral("n"), QStringLiteral("127.0.0.1"), pd::Role::Decode, 1, 1, 0,
-                                              QStringLiteral("a") + QChar(0) + QStringLiteral("b"))};
-        const pd::ProcessOutcome started = pd::startProcess(m_runner, pd::engineProcess(profile, profile.engines().first()), {});
+        profile.nodes = { pdtest::loopbackNode(QStringLiteral("n"), QStringLiteral("127.0.0.1"), pd::Role::Decode, 1, 1,
+            0, QStringLiteral("a") + QChar(0) + QStringLiteral("b")) };
+        const pd::ProcessOutcome started
+            = pd::startProcess(m_runner, pd::engineProcess(profile, profile.engines().first()), {});
         QVERIFY(!started.ok);
-        QVERIFY2(started.error.contains(QLatin1String("NUL")) && started.error.contains(QLatin1String("command of engine")),
-                 qPrintable(started.error));
+        QVERIFY2(
+            started.error.contains(QLatin1String("NUL")) && started.error.contains(QLatin1String("command of engine")),
+            qPrintable(started.error));
         QVERIFY(!QFile::exists(profile.runDir));
     }
 };

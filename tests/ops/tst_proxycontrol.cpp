@@ -44,7 +44,8 @@ private:
 
     pd::Profile seedProfile()
     {
-        const pd::ProfileLoadResult loaded = pd::loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
+        const pd::ProfileLoadResult loaded
+            = pd::loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
         if (!loaded.profile)
             qFatal("cannot load the seed profile");
         return *loaded.profile;
@@ -53,8 +54,11 @@ private:
     std::optional<pd::OperationSummary> wait(pd::EngineController &c, int id)
     {
         std::optional<pd::OperationSummary> got;
-        const auto connection = connect(&c, &pd::EngineController::operationFinished, this,
-                                        [&got, id](const pd::OperationSummary &s) { if (s.id == id) got = s; });
+        const auto connection
+            = connect(&c, &pd::EngineController::operationFinished, this, [&got, id](const pd::OperationSummary &s) {
+                  if (s.id == id)
+                      got = s;
+              });
         [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, 60000);
         disconnect(connection);
         if (got) {
@@ -71,10 +75,10 @@ private:
         pd::Profile p;
         p.name = QStringLiteral("proxy-test");
         p.runDir = m_dir->path();
-        p.nodes = {pdtest::loopbackNode(QStringLiteral("p1"), QStringLiteral("127.0.0.45"), pd::Role::Prefill, 2, 2, 0,
-                                        QStringLiteral("127.0.0.45")),
-                   pdtest::loopbackNode(QStringLiteral("d1"), QStringLiteral("127.0.0.46"), pd::Role::Decode, 3, 3, 0,
-                                        QStringLiteral("127.0.0.46"))};
+        p.nodes = { pdtest::loopbackNode(QStringLiteral("p1"), QStringLiteral("127.0.0.45"), pd::Role::Prefill, 2, 2, 0,
+                        QStringLiteral("127.0.0.45")),
+            pdtest::loopbackNode(QStringLiteral("d1"), QStringLiteral("127.0.0.46"), pd::Role::Decode, 3, 3, 0,
+                QStringLiteral("127.0.0.46")) };
         p.proxy.address = QStringLiteral("127.0.0.47");
         p.proxy.bindHost = QStringLiteral("127.0.0.47");
         p.proxy.port = pdtest::freePortRun(p.proxy.address, 1);
@@ -82,8 +86,9 @@ private:
         p.proxy.scriptPath = QStringLiteral("run_proxy.sh");
         QFile wrapper(m_dir->filePath(QStringLiteral("run_proxy.sh")));
         if (wrapper.open(QIODevice::WriteOnly)) {
-            wrapper.write("#!/bin/bash\n# pdsim stands in for load_balance_proxy_server_example.py\nexec \"$PDSIM\" proxy --generation "
-                          + pd::proxyGenerationName(generation).toLatin1() + " \"$@\"\n");
+            wrapper.write("#!/bin/bash\n# pdsim stands in for load_balance_proxy_server_example.py\nexec \"$PDSIM\" "
+                          "proxy --generation "
+                + pd::proxyGenerationName(generation).toLatin1() + " \"$@\"\n");
         }
         return p;
     }
@@ -117,12 +122,13 @@ private Q_SLOTS:
         const QStringList args = pd::proxyArguments(profile, pd::ProxyLaunchOptions(), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         // spec proxy-api §4.1 worked example, then the retry flags v0.9.1-dev knows (no waiting list there).
-        const QStringList expected = words("--host 0.0.0.0 --port 8000"
-                                           " --prefiller-hosts 192.0.0.1 192.0.0.2 192.0.0.3 192.0.0.4 --prefiller-hosts-num 2 2 2 2"
-                                           " --prefiller-ports 9000 9000 9000 9000 --prefiller-ports-inc 2 2 2 2"
-                                           " --decoder-hosts 192.0.0.5 192.0.0.6 192.0.0.7 192.0.0.8 --decoder-hosts-num 16 16 16 16"
-                                           " --decoder-ports 9000 9000 9000 9000 --decoder-ports-inc 16 16 16 16"
-                                           " --max-retries 3 --retry-delay 0.001");
+        const QStringList expected
+            = words("--host 0.0.0.0 --port 8000"
+                    " --prefiller-hosts 192.0.0.1 192.0.0.2 192.0.0.3 192.0.0.4 --prefiller-hosts-num 2 2 2 2"
+                    " --prefiller-ports 9000 9000 9000 9000 --prefiller-ports-inc 2 2 2 2"
+                    " --decoder-hosts 192.0.0.5 192.0.0.6 192.0.0.7 192.0.0.8 --decoder-hosts-num 16 16 16 16"
+                    " --decoder-ports 9000 9000 9000 9000 --decoder-ports-inc 16 16 16 16"
+                    " --max-retries 3 --retry-delay 0.001");
         QCOMPARE(args, expected);
     }
 
@@ -134,32 +140,34 @@ private Q_SLOTS:
         const QStringList args = pd::proxyArguments(profile, pd::ProxyLaunchOptions(), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QStringList prefillHosts, decodeHosts, decodePorts;
-        for (const char *h : {"192.0.0.1", "192.0.0.2", "192.0.0.3", "192.0.0.4"})
+        for (const char *h : { "192.0.0.1", "192.0.0.2", "192.0.0.3", "192.0.0.4" })
             prefillHosts << QString::fromLatin1(h) << QString::fromLatin1(h);
-        for (const char *h : {"192.0.0.5", "192.0.0.6", "192.0.0.7", "192.0.0.8"})
-            decodeHosts += repeat({QString::fromLatin1(h)}, 16);
+        for (const char *h : { "192.0.0.5", "192.0.0.6", "192.0.0.7", "192.0.0.8" })
+            decodeHosts += repeat({ QString::fromLatin1(h) }, 16);
         for (int i = 0; i < 16; ++i)
             decodePorts << QString::number(9000 + i);
         const QStringList expected = words("--host 0.0.0.0 --port 8000 --prefiller-hosts") + prefillHosts
             + words("--prefiller-ports") + repeat(words("9000 9001"), 4) + words("--decoder-hosts") + decodeHosts
-            + words("--decoder-ports") + repeat(decodePorts, 4)
+            + words("--decoder-ports")
+            + repeat(decodePorts, 4)
             // 900 s of loading at a 10 s interval: 91 probes before the proxy gives up on an engine.
             + words("--max-retries 3 --retry-delay 0.001 --max-waiting-retries 91 --waiting-retry-interval 10.0");
         QCOMPARE(args, expected);
-        QCOMPARE(pd::proxyWaitingRetries(profile, pd::ProxyLaunchOptions{0, QStringLiteral("python3")}), 3);
+        QCOMPARE(pd::proxyWaitingRetries(profile, pd::ProxyLaunchOptions { 0, QStringLiteral("python3") }), 3);
     }
 
     void explicitListsAreCompressedIntoRuns()
     {
         pd::Profile profile = seedProfile();
-        profile.proxy.prefillInstances = {QStringLiteral("10.0.0.1:7100"), QStringLiteral("10.0.0.1:7101"),
-                                          QStringLiteral("10.0.0.2:7100"), QStringLiteral("10.0.0.1:7102")};
+        profile.proxy.prefillInstances = { QStringLiteral("10.0.0.1:7100"), QStringLiteral("10.0.0.1:7101"),
+            QStringLiteral("10.0.0.2:7100"), QStringLiteral("10.0.0.1:7102") };
         QString error;
         const QStringList args = pd::proxyArguments(profile, pd::ProxyLaunchOptions(), &error);
         const qsizetype at = args.indexOf(QStringLiteral("--prefiller-hosts"));
-        QCOMPARE(args.mid(at, 16), words("--prefiller-hosts 10.0.0.1 10.0.0.2 10.0.0.1 --prefiller-hosts-num 2 1 1"
-                                         " --prefiller-ports 7100 7100 7102 --prefiller-ports-inc 2 1 1"));
-        profile.proxy.decodeInstances = {QStringLiteral("10.0.0.9")};
+        QCOMPARE(args.mid(at, 16),
+            words("--prefiller-hosts 10.0.0.1 10.0.0.2 10.0.0.1 --prefiller-hosts-num 2 1 1"
+                  " --prefiller-ports 7100 7100 7102 --prefiller-ports-inc 2 1 1"));
+        profile.proxy.decodeInstances = { QStringLiteral("10.0.0.9") };
         QVERIFY(pd::proxyArguments(profile, pd::ProxyLaunchOptions(), &error).isEmpty());
         QVERIFY2(error.contains(QLatin1String("10.0.0.9")), qPrintable(error));
     }
@@ -204,7 +212,8 @@ private Q_SLOTS:
         const qint64 pid = started->outcomes.first().pid;
         QCOMPARE(c.processFact(QStringLiteral("proxy")), pd::ProcessFact::Running);
         QByteArray body;
-        QTRY_COMPARE_WITH_TIMEOUT(pdtest::httpStatus(profile.proxy.address, profile.proxy.port, "/healthcheck", &body), 200, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            pdtest::httpStatus(profile.proxy.address, profile.proxy.port, "/healthcheck", &body), 200, 10000);
         const nlohmann::json health = nlohmann::json::parse(body.toStdString());
         QCOMPARE(health["prefill_instances"].get<int>(), 2);
         QCOMPARE(health["decode_instances"].get<int>(), 3);
@@ -234,8 +243,9 @@ private Q_SLOTS:
         auto started = wait(c, c.startProxy());
         QVERIFY(started);
         QCOMPARE(started->failed(), 1);
-        QVERIFY2(started->outcomes.first().error.contains(QLatin1String("PDTEST_UNSET_KEY_VARIABLE is not set or empty")),
-                 qPrintable(started->outcomes.first().error));
+        QVERIFY2(
+            started->outcomes.first().error.contains(QLatin1String("PDTEST_UNSET_KEY_VARIABLE is not set or empty")),
+            qPrintable(started->outcomes.first().error));
         QCOMPARE(pdtest::httpStatus(profile.proxy.address, profile.proxy.port, "/healthcheck"), 0);
     }
 };

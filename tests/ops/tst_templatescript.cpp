@@ -23,7 +23,8 @@ namespace {
 
 pd::Profile seedProfile()
 {
-    const pd::ProfileLoadResult loaded = pd::loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
+    const pd::ProfileLoadResult loaded
+        = pd::loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
     if (!loaded.profile)
         qFatal("cannot load the seed profile");
     return *loaded.profile;
@@ -67,7 +68,7 @@ VllmCall runWithFakeVllm(const QByteArray &script, const QStringList &args)
     env.insert(QStringLiteral("PATH"), dir.path() + QStringLiteral(":/usr/bin:/bin"));
     env.insert(QStringLiteral("FAKE_OUT"), dir.path());
     bash.setProcessEnvironment(env);
-    bash.start(QStringLiteral("/bin/bash"), QStringList{s.fileName()} + args);
+    bash.start(QStringLiteral("/bin/bash"), QStringList { s.fileName() } + args);
     bash.waitForFinished(10000);
     VllmCall call;
     call.argv = readFile(dir.filePath(QStringLiteral("argv"))).split('\0');
@@ -112,14 +113,16 @@ private Q_SLOTS:
         profile.launchFlavor = flavor;
         const pd::GeneratedScript script = pd::generateTemplateScript(profile, nodeNamed(profile, node));
         QVERIFY2(script.error.isEmpty(), qPrintable(script.error));
-        const QString path = QStringLiteral(PD_SOURCE_DIR "/tests/data/ops/run_dp_template-%1.sh").arg(QString::fromLatin1(QTest::currentDataTag()));
+        const QString path = QStringLiteral(PD_SOURCE_DIR "/tests/data/ops/run_dp_template-%1.sh")
+                                 .arg(QString::fromLatin1(QTest::currentDataTag()));
         if (qEnvironmentVariableIsSet("PD_UPDATE_GOLDEN")) {
             QFile out(path);
             QVERIFY(out.open(QIODevice::WriteOnly));
             out.write(script.text);
         }
         const QByteArray golden = readFile(path);
-        QVERIFY2(golden == script.text, qPrintable(pd::unifiedDiff(golden, script.text, path, QStringLiteral("generated"))));
+        QVERIFY2(
+            golden == script.text, qPrintable(pd::unifiedDiff(golden, script.text, path, QStringLiteral("generated"))));
     }
 
     void v091ScriptGivesVllmWhatTheSeedTemplateGives()
@@ -127,10 +130,12 @@ private Q_SLOTS:
         const pd::Profile profile = seedProfile();
         const pd::Node &d1 = nodeNamed(profile, QStringLiteral("d1"));
         const pd::GeneratedScript script = pd::generateTemplateScript(profile, d1);
-        // launch_dp_program.py on d1: dp_size 64, master 192.0.0.5:13395, local rank 3, rank 19, port 9003, local size 16
-        const VllmCall call = runWithFakeVllm(script.text, QString::fromLatin1("64 192.0.0.5 13395 3 19 9003 16").split(QLatin1Char(' ')));
+        // launch_dp_program.py on d1: dp_size 64, master 192.0.0.5:13395, local rank 3, rank 19, port 9003, local size
+        // 16
+        const VllmCall call = runWithFakeVllm(
+            script.text, QString::fromLatin1("64 192.0.0.5 13395 3 19 9003 16").split(QLatin1Char(' ')));
         QVERIFY2(!call.argv.isEmpty(), "vllm was not called");
-        QCOMPARE(call.argv.mid(0, 2), (QList<QByteArray>{"serve", "vllm-ascend/DeepSeek-R1-W8A8"}));
+        QCOMPARE(call.argv.mid(0, 2), (QList<QByteArray> { "serve", "vllm-ascend/DeepSeek-R1-W8A8" }));
         QCOMPARE(optionValue(call.argv, "--port"), QByteArray("9003"));
         QCOMPARE(optionValue(call.argv, "--tensor-parallel-size"), QByteArray("1"));
         QCOMPARE(optionValue(call.argv, "--max-num-seqs"), QByteArray("28"));
@@ -160,7 +165,8 @@ private Q_SLOTS:
         const pd::Node &p0 = nodeNamed(profile, QStringLiteral("p0"));
         const pd::GeneratedScript script = pd::generateTemplateScript(profile, p0);
         // launch_online_dp.py on p0, engine 1 with tp 8: devices 8..15, port 9001, dp 2, rank 1, address, rpc port, tp
-        const VllmCall call = runWithFakeVllm(script.text, QString::fromLatin1("8,9,10,11,12,13,14,15 9001 2 1 192.0.0.1 13395 8").split(QLatin1Char(' ')));
+        const VllmCall call = runWithFakeVllm(script.text,
+            QString::fromLatin1("8,9,10,11,12,13,14,15 9001 2 1 192.0.0.1 13395 8").split(QLatin1Char(' ')));
         QVERIFY2(!call.argv.isEmpty(), "vllm was not called");
         QCOMPARE(call.env.value("ASCEND_RT_VISIBLE_DEVICES"), QByteArray("8,9,10,11,12,13,14,15"));
         QCOMPARE(optionValue(call.argv, "--port"), QByteArray("9001"));
@@ -179,7 +185,8 @@ private Q_SLOTS:
     {
         pd::Profile profile = seedProfile();
         profile.decode.kvTransferConfig["kv_role"] = "kv_producer";
-        const pd::GeneratedScript script = pd::generateTemplateScript(profile, nodeNamed(profile, QStringLiteral("d0")));
+        const pd::GeneratedScript script
+            = pd::generateTemplateScript(profile, nodeNamed(profile, QStringLiteral("d0")));
         QVERIFY(script.text.contains("\"kv_role\":\"kv_consumer\""));
         QCOMPARE(script.notes.size(), 1);
         QVERIFY2(script.notes.first().contains(QLatin1String("kv_producer")), qPrintable(script.notes.first()));
@@ -188,10 +195,13 @@ private Q_SLOTS:
     void hostileValuesStayInsideTheirWords()
     {
         pd::Profile profile = seedProfile();
-        profile.decode.env.append({QStringLiteral("PD_TRAP"), QStringLiteral("$(touch /tmp/pdconsole-canary) `id` ' \" ; | &")});
+        profile.decode.env.append(
+            { QStringLiteral("PD_TRAP"), QStringLiteral("$(touch /tmp/pdconsole-canary) `id` ' \" ; | &") });
         profile.decode.extraArgs << QStringLiteral("--note") << QStringLiteral("a b; $(touch /tmp/pdconsole-canary)");
-        const pd::GeneratedScript script = pd::generateTemplateScript(profile, nodeNamed(profile, QStringLiteral("d0")));
-        const VllmCall call = runWithFakeVllm(script.text, QString::fromLatin1("64 192.0.0.5 13395 0 0 9000 16").split(QLatin1Char(' ')));
+        const pd::GeneratedScript script
+            = pd::generateTemplateScript(profile, nodeNamed(profile, QStringLiteral("d0")));
+        const VllmCall call = runWithFakeVllm(
+            script.text, QString::fromLatin1("64 192.0.0.5 13395 0 0 9000 16").split(QLatin1Char(' ')));
         QCOMPARE(call.env.value("PD_TRAP"), QByteArray("$(touch /tmp/pdconsole-canary) `id` ' \" ; | &"));
         QCOMPARE(optionValue(call.argv, "--note"), QByteArray("a b; $(touch /tmp/pdconsole-canary)"));
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/pdconsole-canary")));
@@ -201,9 +211,11 @@ private Q_SLOTS:
     {
         pd::Profile profile = seedProfile();
         profile.prefill.modelPath.clear();
-        const pd::GeneratedScript script = pd::generateTemplateScript(profile, nodeNamed(profile, QStringLiteral("p2")));
+        const pd::GeneratedScript script
+            = pd::generateTemplateScript(profile, nodeNamed(profile, QStringLiteral("p2")));
         QVERIFY(script.text.isEmpty());
-        QVERIFY2(script.error.contains(QLatin1String("node p2")) && script.error.contains(QLatin1String("model_path")), qPrintable(script.error));
+        QVERIFY2(script.error.contains(QLatin1String("node p2")) && script.error.contains(QLatin1String("model_path")),
+            qPrintable(script.error));
     }
 
     void unifiedDiffShowsTheChange()
@@ -212,9 +224,9 @@ private Q_SLOTS:
         const QByteArray after = "a\nb\nc\nD\ne\nf\ng\nh\ni\n";
         QCOMPARE(pd::unifiedDiff(before, before, QStringLiteral("x"), QStringLiteral("y")), QString());
         QCOMPARE(pd::unifiedDiff(before, after, QStringLiteral("node"), QStringLiteral("generated")),
-                 QStringLiteral("--- node\n+++ generated\n@@ -1,8 +1,9 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n h\n+i\n"));
+            QStringLiteral("--- node\n+++ generated\n@@ -1,8 +1,9 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n h\n+i\n"));
         QCOMPARE(pd::unifiedDiff(QByteArray(), "x\n", QStringLiteral("/dev/null"), QStringLiteral("new")),
-                 QStringLiteral("--- /dev/null\n+++ new\n@@ -0,0 +1 @@\n+x\n"));
+            QStringLiteral("--- /dev/null\n+++ new\n@@ -0,0 +1 @@\n+x\n"));
     }
 
     void planDiffAndUploadThroughTheRunner()
@@ -251,7 +263,8 @@ private Q_SLOTS:
         f.close();
         plan = pd::planTemplateScript(runner, profile, node, 10s);
         QVERIFY(plan.needsUpload());
-        QVERIFY2(plan.diff.contains(QLatin1String("\n-export HCCL_BUFFSIZE=2048\n+export HCCL_BUFFSIZE=1024\n")), qPrintable(plan.diff));
+        QVERIFY2(plan.diff.contains(QLatin1String("\n-export HCCL_BUFFSIZE=2048\n+export HCCL_BUFFSIZE=1024\n")),
+            qPrintable(plan.diff));
         QCOMPARE(pd::applyTemplateScript(runner, profile, node, plan, 10s), QString());
         QCOMPARE(readFile(onNode), plan.generated);
     }
