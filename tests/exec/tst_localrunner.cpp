@@ -2,6 +2,9 @@
 // LocalRunner: exit status and both streams, bounded capture, a timeout that ends the whole process
 // group (checked by PID), detached children that survive, and many runs from worker threads at once.
 #include "exec/localrunner.h"
+#include "exec/runnerfactory.h"
+
+#include <QNetworkInterface>
 
 #include <QFile>
 #include <QTest>
@@ -120,6 +123,32 @@ private Q_SLOTS:
         QVERIFY(!r.started);
         QVERIFY(r.error.contains(QLatin1String("NUL")));
         QVERIFY(r.error.contains(QLatin1String("n1")));
+    }
+
+    void theFactoryPicksTheRunnerByAddress()
+    {
+        pd::DefaultRunnerFactory factory;
+        pd::CommandTarget target = kTarget;
+        QString error;
+        for (const char *local : { "127.0.0.1", "127.0.0.42", "localhost", "::1" }) {
+            target.host = QString::fromLatin1(local);
+            QVERIFY2(factory.runner(target, &error) != nullptr, local);
+        }
+        const QList<QHostAddress> own = QNetworkInterface::allAddresses();
+        for (const QHostAddress &address : own) {
+            target.host = address.toString();
+            QVERIFY2(pd::DefaultRunnerFactory::isLocalAddress(target.host), qPrintable(target.host));
+        }
+        target.node = QStringLiteral("d7");
+        target.host = QStringLiteral("192.0.2.7");
+        QVERIFY(factory.runner(target, &error) == nullptr);
+        QVERIFY2(error.contains(QLatin1String("d7 (192.0.2.7)")), qPrintable(error));
+        // The composition root plugs the SSH runner in for every other node.
+        auto remote = std::make_shared<pd::LocalRunner>();
+        factory.setRemoteRunner(remote);
+        QCOMPARE(factory.runner(target, &error).get(), remote.get());
+        target.host = QStringLiteral("127.0.0.1");
+        QVERIFY(factory.runner(target, &error).get() != remote.get());
     }
 
     void manyWorkerThreadsAtOnce()
