@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include "opscommands.h"
 #include "profilecommands.h"
+
+#include "exec/runnerfactory.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -17,6 +20,14 @@ void printUsage(QTextStream &out)
            "                                build a profile from the proxy command line, launcher\n"
            "                                parameters and ranktable.json\n"
            "  profile format FILE [-o FILE] rewrite a profile in canonical form\n"
+           "\n"
+           "  engine start|stop|restart|status --profile FILE [--node NAME]... [--pool ROLE] [--engine ID]...\n"
+           "                 [--parallel N] [--grace S] [--verify S]\n"
+           "                                start, stop or find engines as the launcher would run them\n"
+           "  proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print]\n"
+           "                                the proxy, its command line generated from the profile\n"
+           "  script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
+           "                                run_dp_template.sh generated from the profile\n"
            "\n"
            "  --version, --help\n";
 }
@@ -43,6 +54,14 @@ int main(int argc, char *argv[])
     }
     if (command == QLatin1String("profile"))
         return pdctl::runProfileCommand(args.mid(1), out, err);
+    // Nodes on this machine go to the local runner; the SSH runner is plugged in here for the rest.
+    pd::DefaultRunnerFactory runners;
+    if (command == QLatin1String("engine"))
+        return pdctl::runEngineCommand(args.mid(1), runners, out, err);
+    if (command == QLatin1String("proxy"))
+        return pdctl::runProxyCommand(args.mid(1), runners, out, err);
+    if (command == QLatin1String("script"))
+        return pdctl::runScriptCommand(args.mid(1), runners, out, err);
     printUsage(err);
     return 2;
 }

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Shared by the engine-control tests: loopback profiles with free ports, a blocking HTTP status probe,
+// and "is this PID gone" from /proc.
+#include "cluster/profile.h"
+
+#include <QFile>
+#include <QHostAddress>
+#include <QRandomGenerator>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+#include <csignal>
+
+namespace pdtest {
+
+// Gone: no /proc entry, or a zombie waiting for a reaper that may never come in a container.
+inline bool processGone(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid <= 0 || !stat.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray line = stat.readAll();
+    const qsizetype close = line.lastIndexOf(')');
+    return close < 0 || line.mid(close + 2, 1) == "Z";
+}
+
+// Ends a process this test started and its process group, but only if it is still what the test
+// started: alive and the leader of its own session (setsid), so a reused or bogus PID is never hit.
+inline void killSessionLeader(qint64 pid)
+{
+    if (pid <= 1 || processGone(pid))
+        return;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return;
+    const QByteArray line = stat.readAll();
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    // after ")": state ppid pgrp session
+    if (fields.size() > 3 && fields.at(3).toLongLong() == pid)
+        ::kill(pid_t(-pid), SIGKILL);
+}
+
+// HTTP status of GET path, 0 when nothing answers (refused, timeout).
+inline int httpStatus(const QString &host, int port, const QByteArray &path, QByteArray *body = nullptr)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress(host), quint16(port));
+    if (!socket.waitForConnected(2000))
+        return 0;
+    socket.write("GET " + path + " HTTP/1.1\r\nHost: " + host.toLatin1() + "\r\nConnection: close\r\n\r\n");
+    QByteArray reply;
+    while (socket.waitForReadyRead(3000))
+        reply += socket.readAll();
+    reply += socket.readAll();
+    if (body)
+        *body = reply.mid(reply.indexOf("\r\n\r\n") + 4);
+    if (!reply.startsWith("HTTP/1.1 "))
+        return 0;
+    return reply.mid(9, 3).toInt();
+}
+
+// `count` consecutive free ports on `host`, somewhere in 20000-29999.
+inline int freePortRun(const QString &host, int count)
+{
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        const int base = 20000 + int(QRandomGenerator::global()->bounded(9900));
+        bool free = true;
+        for (int i = 0; i < count && free; ++i) {
+            QTcpServer probe;
+            free = probe.listen(QHostAddress(host), quint16(base + i));
+        }
+        if (free)
+            return base;
+    }
+    return 0;
+}
+
+inline pd::Node loopbackNode(const QString &name, const QString &address, pd::Role role, int engines, int dpSize,
+    int rankStart, const QString &master, int tp = 1)
+{
+    pd::Node node;
+    node.name = name;
+    node.address = address;
+    node.role = role;
+    node.npuCount = 16;
+    pd::EngineGroup group;
+    group.dpSize = dpSize;
+    group.dpSizeLocal = engines;
+    group.dpRankStart = rankStart;
+    group.dpAddress = master;
+    group.dpPort = 13395;
+    group.tpSize = tp;
+    group.engineStartPort = freePortRun(address, engines);
+    node.engineGroups.append(group);
+    return node;
+}
+
+} // namespace pdtest

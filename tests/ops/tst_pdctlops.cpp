@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// pdctl engine/proxy/script as an operator runs them, against pdsim engines on 127.0.0.x through the
+// local runner; a node on another machine fails with its name while the SSH runner is not wired.
+#include "cluster/profileformat.h"
+
+#include "opsfixture.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString kPdctl = QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl");
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run pdctl(const QStringList &args)
+{
+    QProcess process;
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.start(kPdctl, args);
+    Run run;
+    if (!process.waitForFinished(90000) || process.exitStatus() != QProcess::NormalExit)
+        return run;
+    run.exitCode = process.exitCode();
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+QList<qint64> pidsIn(const QString &text)
+{
+    QList<qint64> pids;
+    static const QRegularExpression pid(QStringLiteral("PID (\\d+)"));
+    for (auto it = pid.globalMatch(text); it.hasNext();)
+        pids << it.next().captured(1).toLongLong();
+    return pids;
+}
+
+} // namespace
+
+class TestPdctlOps : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_profilePath;
+    pd::Profile m_profile;
+    QList<qint64> m_pids;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("PDSIM", PD_BINARY_DIR "/sim/pdsim");
+        qputenv("PDSIM_ENGINE_ARGS", "--grace-seconds 1");
+        QVERIFY(m_dir.isValid());
+        QVERIFY(QFile::copy(QStringLiteral(PD_SOURCE_DIR "/resources/sim/run_dp_template.sh"),
+            m_dir.filePath(QStringLiteral("run_dp_template.sh"))));
+        QFile wrapper(m_dir.filePath(QStringLiteral("run_proxy.sh")));
+        QVERIFY(wrapper.open(QIODevice::WriteOnly));
+        wrapper.write("#!/bin/bash\nexec \"$PDSIM\" proxy --generation main \"$@\"\n");
+        wrapper.close();
+        m_profile.name = QStringLiteral("pdctl-ops");
+        m_profile.runDir = m_dir.path();
+        m_profile.prefill.modelPath = QStringLiteral("m");
+        m_profile.decode.modelPath = QStringLiteral("m");
+        m_profile.prefill.kvTransferConfig = { { "kv_role", "kv_producer" } };
+        m_profile.decode.kvTransferConfig = { { "kv_role", "kv_consumer" } };
+        m_profile.nodes = { pdtest::loopbackNode(QStringLiteral("p1"), QStringLiteral("127.0.0.55"), pd::Role::Prefill,
+                                1, 1, 0, QStringLiteral("127.0.0.55")),
+            pdtest::loopbackNode(QStringLiteral("d1"), QStringLiteral("127.0.0.56"), pd::Role::Decode, 2, 2, 0,
+                QStringLiteral("127.0.0.56")) };
+        m_profile.nodes[0].engineGroups[0].dpPort = 13400;
+        m_profile.nodes[1].engineGroups[0].dpPort = 13401;
+        m_profile.proxy.address = QStringLiteral("127.0.0.57");
+        m_profile.proxy.bindHost = QStringLiteral("127.0.0.57");
+        m_profile.proxy.port = pdtest::freePortRun(m_profile.proxy.address, 1);
+        m_profile.proxy.scriptPath = QStringLiteral("run_proxy.sh");
+        m_profilePath = m_dir.filePath(QStringLiteral("profile.json"));
+        QString error;
+        QVERIFY2(pd::saveProfileFile(m_profile, m_profilePath, &error), qPrintable(error));
+        const Run check = pdctl({ QStringLiteral("profile"), QStringLiteral("validate"), m_profilePath });
+        QVERIFY2(check.exitCode == 0, qPrintable(check.out + check.err));
+    }
+
+    void cleanupTestCase()
+    {
+        for (const qint64 pid : std::as_const(m_pids))
+            pdtest::killSessionLeader(pid);
+    }
+
+    void engineStartStatusStop()
+    {
+        const Run start
+            = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"), m_profilePath,
+                QStringLiteral("--node"), QStringLiteral("d1"), QStringLiteral("--verify"), QStringLiteral("1") });
+        m_pids += pidsIn(start.out);
+        QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
+        QVERIFY2(start.out.contains(QLatin1String("start 2 processes: 2 ok, 0 failed")), qPrintable(start.out));
+        const QList<qint64> pids = pidsIn(start.out);
+        QCOMPARE(pids.size(), 2);
+        const pd::Engine first = m_profile.engines(pd::Role::Decode).first();
+        QTRY_COMPARE_WITH_TIMEOUT(pdtest::httpStatus(first.host, first.port, "/health"), 200, 15000);
+
+        const Run status
+            = pdctl({ QStringLiteral("engine"), QStringLiteral("status"), QStringLiteral("--profile"), m_profilePath });
+        QCOMPARE(status.exitCode, 0);
+        for (int i = 0; i < 2; ++i) {
+            const QString row
+                = QStringLiteral("%1 +d1 +running +%2")
+                      .arg(QRegularExpression::escape(QStringLiteral("127.0.0.56:%1").arg(first.port + i)));
+            const bool listed = status.out.contains(QRegularExpression(row.arg(pids.at(0))))
+                || status.out.contains(QRegularExpression(row.arg(pids.at(1))));
+            QVERIFY2(listed, qPrintable(status.out));
+        }
+        QVERIFY2(status.out.contains(QRegularExpression(QStringLiteral("127\\.0\\.0\\.55:\\d+ +p1 +stopped +-"))),
+            qPrintable(status.out));
+
+        const Run stop = pdctl({ QStringLiteral("engine"), QStringLiteral("stop"), QStringLiteral("--profile"),
+            m_profilePath, QStringLiteral("--engine"), first.id(), QStringLiteral("--engine"),
+            QStringLiteral("d1:%1").arg(first.port + 1) });
+        QVERIFY2(stop.exitCode == 0, qPrintable(stop.out + stop.err));
+        for (const qint64 pid : pids)
+            QVERIFY(pdtest::processGone(pid));
+    }
+
+    void proxyStartStop()
+    {
+        const Run start = pdctl({ QStringLiteral("proxy"), QStringLiteral("start"), QStringLiteral("--profile"),
+            m_profilePath, QStringLiteral("--verify"), QStringLiteral("1") });
+        m_pids += pidsIn(start.out);
+        QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
+        QCOMPARE(pdtest::httpStatus(m_profile.proxy.address, m_profile.proxy.port, "/healthcheck"), 200);
+        const Run stop
+            = pdctl({ QStringLiteral("proxy"), QStringLiteral("stop"), QStringLiteral("--profile"), m_profilePath });
+        QVERIFY2(stop.exitCode == 0, qPrintable(stop.out + stop.err));
+        QVERIFY(pdtest::processGone(pidsIn(start.out).value(0)));
+    }
+
+    void failuresAndUsage()
+    {
+        const Run unknown = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"),
+            m_profilePath, QStringLiteral("--engine"), QStringLiteral("nope:1") });
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY(unknown.err.contains(QLatin1String("nope:1")));
+        QCOMPARE(pdctl({ QStringLiteral("engine"), QStringLiteral("launch") }).exitCode, 2);
+        QCOMPARE(pdctl({ QStringLiteral("engine"), QStringLiteral("start") }).exitCode, 1); // no --profile
+
+        // A node on another machine: refused naming it (no SSH runner in this build yet).
+        pd::Profile remote = m_profile;
+        remote.nodes[0].address = QStringLiteral("192.0.2.7");
+        remote.nodes[0].localIp.clear();
+        remote.nodes[0].engineGroups[0].dpAddress = QStringLiteral("192.0.2.7");
+        const QString path = m_dir.filePath(QStringLiteral("remote.json"));
+        QString error;
+        QVERIFY(pd::saveProfileFile(remote, path, &error));
+        const Run r = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"), path,
+            QStringLiteral("--node"), QStringLiteral("p1") });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QLatin1String("p1 (192.0.2.7)")), qPrintable(r.out + r.err));
+    }
+
+    void scriptDiffAndUpload()
+    {
+        const Run diff = pdctl({ QStringLiteral("script"), QStringLiteral("diff"), QStringLiteral("--profile"),
+            m_profilePath, QStringLiteral("--node"), QStringLiteral("d1") });
+        QCOMPARE(diff.exitCode, 0);
+        QVERIFY2(diff.out.contains(QLatin1String("+exec vllm serve m \\")), qPrintable(diff.out));
+        // Not a terminal and no --yes: nothing is written.
+        const Run refused = pdctl({ QStringLiteral("script"), QStringLiteral("upload"), QStringLiteral("--profile"),
+            m_profilePath, QStringLiteral("--node"), QStringLiteral("d1") });
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY(refused.err.contains(QLatin1String("--yes")));
+        QFile stand_in(m_dir.filePath(QStringLiteral("run_dp_template.sh")));
+        QVERIFY(stand_in.open(QIODevice::ReadOnly));
+        QVERIFY(stand_in.readAll().contains("pdsim"));
+        stand_in.close();
+        const Run shown = pdctl({ QStringLiteral("script"), QStringLiteral("show"), QStringLiteral("--profile"),
+            m_profilePath, QStringLiteral("--node"), QStringLiteral("d1") });
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY(shown.out.startsWith(QLatin1String("#!/bin/bash\n")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPdctlOps)
+#include "tst_pdctlops.moc"
