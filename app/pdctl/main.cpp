@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "profilecommands.h"
+#include "scalecommands.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -17,6 +18,12 @@ void printUsage(QTextStream &out)
            "                                build a profile from the proxy command line, launcher\n"
            "                                parameters and ranktable.json\n"
            "  profile format FILE [-o FILE] rewrite a profile in canonical form\n"
+           "\n"
+           "  status --profile FILE [--json] the proxy and every engine: membership, serving\n"
+           "  scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
+           "        [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n"
+           "                                plan, confirm and run a pool resize through the proxy\n"
+           "  audit [--file FILE] [--json]  print the audit log of mutating actions\n"
            "\n"
            "  --version, --help\n";
 }
@@ -43,6 +50,12 @@ int main(int argc, char *argv[])
     }
     if (command == QLatin1String("profile"))
         return pdctl::runProfileCommand(args.mid(1), out, err);
+    if (command == QLatin1String("status"))
+        return pdctl::runStatusCommand(args.mid(1), out, err);
+    if (command == QLatin1String("scale"))
+        return pdctl::runScaleCommand(args.mid(1), out, err);
+    if (command == QLatin1String("audit"))
+        return pdctl::runAuditCommand(args.mid(1), out, err);
     printUsage(err);
     return 2;
 }
