@@ -102,12 +102,16 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
                 m_error.clear();
                 const ProxyLists now = *reply.lists;
                 if (m_wasUnreachable && m_lastKnownGood) {
-                    // Anything active before that the proxy no longer lists: it restarted (or was replaced).
-                    bool lost = false;
-                    for (const Role role : {Role::Prefill, Role::Decode})
+                    // Back after an outage with other lists: it restarted (or was replaced) and
+                    // forgot the runtime adds and removes.
+                    bool changed = false;
+                    for (const Role role : {Role::Prefill, Role::Decode}) {
                         for (const QString &id : m_lastKnownGood->of(role))
-                            lost = lost || !listedIn(now, id, role);
-                    if (lost)
+                            changed = changed || !listedIn(now, id, role);
+                        for (const QString &id : now.of(role))
+                            changed = changed || !listedIn(*m_lastKnownGood, id, role);
+                    }
+                    if (changed)
                         Q_EMIT restartDetected(*m_lastKnownGood, now);
                 }
                 m_wasUnreachable = false;

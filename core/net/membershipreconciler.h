@@ -65,8 +65,8 @@ public:
 Q_SIGNALS:
     void factChanged(const QString &id, pd::Role role, pd::MembershipFact fact);
     void dropped(const QString &id, pd::Role role);
-    // The proxy was unreachable and came back with instances missing that were active before:
-    // it restarted and forgot the runtime adds. `previous` is the membership before.
+    // The proxy was unreachable and came back with other lists than before: it restarted and
+    // forgot the runtime adds and removes. `previous` is the last membership read before.
     void restartDetected(const pd::ProxyLists &previous, const pd::ProxyLists &now);
     void reconciled();
 
