@@ -215,8 +215,13 @@ int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const int parallel = option(args, QStringLiteral("--parallel")).toInt(&okParallel);
     if (okParallel)
         runner.setParallelCap(parallel);
-    QObject::connect(&runner, &ScaleRunner::operationChanged, &runner, [&out](ScaleOperation *op, int step) {
+    QHash<QPair<ScaleOperation *, int>, StepStatus> printed; // progress lines only when a step changes status
+    QObject::connect(&runner, &ScaleRunner::operationChanged, &runner, [&out, &printed](ScaleOperation *op, int step) {
         const OperationStep &st = op->steps().at(step);
+        const auto key = qMakePair(op, step);
+        if (printed.contains(key) && printed.value(key) == st.status)
+            return;
+        printed.insert(key, st.status);
         out << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")) << "  " << op->engine().id << "  " << st.label << ": "
             << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
     });
