@@ -11,6 +11,7 @@
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 #include "ops/scaleprobe.h"
+#include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 #include "ops/scalesimcontrol.h"
 
@@ -313,6 +314,43 @@ private Q_SLOTS:
         QVERIFY(waitIdle(30000));
         QVERIFY2(back->outcome() == OperationOutcome::Succeeded, qPrintable(describe(back)));
         QCOMPARE(back->steps().at(ScaleOut::StartEngine).status, StepStatus::Skipped);
+    }
+
+    void aRollingRestartKeepsTheFloor()
+    {
+        QVERIFY(reconcile());
+        QList<EngineRef> members;
+        for (const EngineRef &e : m_refs)
+            if (e.role == Role::Decode && m_table->fact(e.id, Role::Decode) == MembershipFact::Active)
+                members << e;
+        const int n = int(members.size());
+        QVERIFY(n >= 2);
+
+        RollingRestart tooHigh(members, n, &m_ctx, m_runner);
+        QSignalSpy paused(&tooHigh, &RollingRestart::paused);
+        tooHigh.start();
+        QTRY_COMPARE_WITH_TIMEOUT(paused.count(), 1, 10000);
+        QCOMPARE(tooHigh.state(), RollingRestart::State::Paused);
+        QVERIFY2(tooHigh.reason().contains(QLatin1String("below the floor")), qPrintable(tooHigh.reason()));
+        QCOMPARE(tooHigh.done(), 0);
+
+        const int failedBefore = clusterState()["load"]["failed"].get<int>();
+        // A light load: the proxy finalises a drain only in a moment with no request in flight (§8.3),
+        // and a restarted engine can only be added back after that (§8.12).
+        setLoad(1);
+        RollingRestart rolling(members.mid(0, 2), n - 1, &m_ctx, m_runner);
+        QSignalSpy finished(&rolling, &RollingRestart::finished);
+        rolling.start();
+        QSignalSpy rollingPaused(&rolling, &RollingRestart::paused);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1 || rollingPaused.count() == 1, 240000);
+        QVERIFY2(rolling.state() == RollingRestart::State::Finished, qPrintable(rolling.reason()));
+        QCOMPARE(rolling.done(), 2);
+        setLoad(0);
+        QTRY_COMPARE_WITH_TIMEOUT(clusterState()["load"]["in_flight"].get<int>(), 0, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(reconcile() && m_table->activeCount(Role::Decode) == n, 20000);
+        const json load = clusterState()["load"];
+        QCOMPARE(load["failed"].get<int>(), failedBefore);
+        QCOMPARE(load["empty_ok"].get<int>(), 0);
     }
 
     void aDroppedAddIsReported()
