@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "opscommands.h"
 #include "profilecommands.h"
+#include "scalecommands.h"
 
 #include "exec/runnerfactory.h"
 
@@ -28,6 +29,11 @@ void printUsage(QTextStream &out)
            "                                the proxy, its command line generated from the profile\n"
            "  script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
            "                                run_dp_template.sh generated from the profile\n"
+           "  status --profile FILE [--json] the proxy and every engine: membership, serving\n"
+           "  scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
+           "        [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n"
+           "                                plan, confirm and run a pool resize through the proxy\n"
+           "  audit [--file FILE] [--json]  print the audit log of mutating actions\n"
            "\n"
            "  --version, --help\n";
 }
@@ -62,6 +68,12 @@ int main(int argc, char *argv[])
         return pdctl::runProxyCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("script"))
         return pdctl::runScriptCommand(args.mid(1), runners, out, err);
+    if (command == QLatin1String("status"))
+        return pdctl::runStatusCommand(args.mid(1), out, err);
+    if (command == QLatin1String("scale"))
+        return pdctl::runScaleCommand(args.mid(1), out, err);
+    if (command == QLatin1String("audit"))
+        return pdctl::runAuditCommand(args.mid(1), out, err);
     printUsage(err);
     return 2;
 }

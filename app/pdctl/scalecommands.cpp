@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+#include "scalecommands.h"
+
+#include "audit/auditlog.h"
+#include "cluster/profileformat.h"
+#include "net/membershipreconciler.h"
+#include "net/proxyclient.h"
+#include "ops/scaleprobe.h"
+#include "ops/scalerunner.h"
+#include "ops/scalesimcontrol.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <unistd.h>
+
+namespace pdctl {
+
+namespace {
+
+using namespace pd;
+
+// Runs the event loop until `ready()` or the timeout.
+bool spin(const std::function<bool()> &ready, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!ready() && t.elapsed() < timeoutMs)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    return ready();
+}
+
+struct Session {
+    Profile profile;
+    QList<EngineRef> refs;
+    std::unique_ptr<ProxyClient> proxy;
+    std::unique_ptr<MembershipReconciler> table;
+    std::unique_ptr<EngineProbe> probe;
+    std::optional<ProxyCapabilities> caps;
+};
+
+// Loads the profile, connects to its proxy, detects the generation and reads the membership.
+std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err)
+{
+    const ProfileLoadResult loaded = loadProfileFile(profilePath);
+    if (!loaded.profile) {
+        for (const ProfileError &e : loaded.errors)
+            err << profilePath << ": " << e.message << '\n';
+        if (loaded.errors.isEmpty())
+            err << profilePath << ": cannot load the profile\n";
+        return nullptr;
+    }
+    auto s = std::make_unique<Session>();
+    s->profile = *loaded.profile;
+    s->refs = engineRefs(s->profile);
+    QByteArray token;
+    if (!s->profile.proxy.apiKeyEnv.isEmpty())
+        token = qgetenv(s->profile.proxy.apiKeyEnv.toLocal8Bit().constData());
+    s->proxy = std::make_unique<ProxyClient>();
+    s->proxy->setEndpoint({QUrl(QStringLiteral("http://%1:%2").arg(s->profile.proxy.address).arg(s->profile.proxy.port)), token, {}, 5000});
+    s->probe = std::make_unique<EngineProbe>();
+    s->probe->setBearerToken(token);
+    s->table = std::make_unique<MembershipReconciler>(s->proxy.get());
+    s->table->setListenerTiming(int(s->profile.proxy.waitingRetryInterval * 1000), s->profile.proxy.maxWaitingRetries, 5000);
+    QList<QPair<QString, Role>> configured;
+    for (const EngineRef &e : s->refs)
+        configured.append({e.id, e.role});
+    s->table->setConfigured(configured);
+    s->proxy->detectCapabilities([&s](const ProxyCapabilities &c) { s->caps = c; });
+    spin([&s] { return s->caps.has_value(); }, 20000);
+    if (!s->caps || !s->caps->reachable) {
+        err << "proxy " << s->proxy->endpoint().base.toString() << ": " << (s->caps ? s->caps->error : QStringLiteral("no answer")) << '\n';
+        return nullptr;
+    }
+    if (s->caps->hasInstancesApi) {
+        std::optional<bool> ok;
+        s->table->reconcileNow([&ok](bool listed) { ok = listed; });
+        spin([&ok] { return ok.has_value(); }, 20000);
+    }
+    return s;
+}
+
+QString option(const QStringList &args, const QString &name)
+{
+    const qsizetype i = args.indexOf(name);
+    return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : QString();
+}
+
+} // namespace
+
+int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const QString profile = option(args, QStringLiteral("--profile"));
+    if (profile.isEmpty()) {
+        err << "usage: pdctl status --profile FILE [--json]\n";
+        return 2;
+    }
+    auto s = connect(profile, err);
+    if (!s)
+        return 1;
+    QHash<QString, EngineReadiness> ready;
+    int pending = int(s->refs.size());
+    for (const EngineRef &e : s->refs)
+        s->probe->readiness(e, [&ready, &pending, id = e.id](const EngineReadiness &r) {
+            ready.insert(id, r);
+            --pending;
+        });
+    spin([&pending] { return pending == 0; }, 30000);
+    const ProxyHealth &h = s->table->health();
+    auto http = [&ready](const QString &id) {
+        const EngineReadiness r = ready.value(id);
+        return r.ready() ? QStringLiteral("serving") : r.listening ? QStringLiteral("not-ready") : QStringLiteral("down");
+    };
+    if (args.contains(QStringLiteral("--json"))) {
+        nlohmann::ordered_json engines = nlohmann::ordered_json::array();
+        for (const EngineRef &e : s->refs)
+            engines.push_back({{"id", e.id.toStdString()}, {"role", roleName(e.role).toStdString()}, {"node", e.node.toStdString()},
+                               {"dp_rank", e.dpRank}, {"membership", membershipFactName(s->table->fact(e.id, e.role)).toStdString()},
+                               {"http", http(e.id).toStdString()}});
+        nlohmann::ordered_json proxy{{"address", s->proxy->endpoint().base.toString().toStdString()},
+                                     {"generation", s->caps->generationLabel().toStdString()},
+                                     {"prefill_instances", h.prefillInstances},
+                                     {"decode_instances", h.decodeInstances}};
+        proxy["request_num"] = h.requestNum ? nlohmann::ordered_json(*h.requestNum) : nlohmann::ordered_json();
+        out << QString::fromStdString(nlohmann::ordered_json{{"proxy", proxy}, {"engines", engines}}.dump(2)) << '\n';
+        return 0;
+    }
+    out << "proxy " << s->proxy->endpoint().base.toString() << "  " << s->caps->generationLabel() << "  prefill "
+        << h.prefillInstances << "  decode " << h.decodeInstances << "  in flight "
+        << (h.requestNum ? QString::number(*h.requestNum) : QStringLiteral("?")) << '\n';
+    out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("ENGINE"), -22).arg(QStringLiteral("ROLE"), -8)
+               .arg(QStringLiteral("NODE"), -8).arg(QStringLiteral("RANK"), 4).arg(QStringLiteral("MEMBERSHIP"), -11).arg(QStringLiteral("HTTP"));
+    for (const EngineRef &e : s->refs)
+        out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(e.id, -22).arg(roleName(e.role), -8).arg(e.node, -8).arg(e.dpRank, 4)
+                   .arg(membershipFactName(s->table->fact(e.id, e.role)), -11).arg(http(e.id));
+    return 0;
+}
+
+int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const QString profile = option(args, QStringLiteral("--profile"));
+    const QString pool = option(args, QStringLiteral("--pool"));
+    bool toOk = false;
+    const int to = option(args, QStringLiteral("--to")).toInt(&toOk);
+    if (profile.isEmpty() || (pool != QLatin1String("decode") && pool != QLatin1String("prefill")) || !toOk) {
+        err << "usage: pdctl scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
+               "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n";
+        return 2;
+    }
+    const QString simControl = option(args, QStringLiteral("--sim-control"));
+    if (simControl.isEmpty()) {
+        err << "pdctl scale: no engine control for this cluster. For a pdsim cluster give --sim-control HOST:PORT "
+               "(its control API); starting engines over SSH is not wired into pdctl yet.\n";
+        return 2;
+    }
+    auto s = connect(profile, err);
+    if (!s)
+        return 1;
+    if (!s->caps->hasInstancesApi) {
+        err << "proxy " << s->proxy->endpoint().base.toString() << " (" << s->caps->generationLabel() << ") cannot be scaled at runtime\n";
+        return 1;
+    }
+    SimClusterEngineControl control(QUrl(QStringLiteral("http://") + simControl));
+    const QString auditPath = option(args, QStringLiteral("--audit"));
+    AuditLog audit(auditPath.isEmpty() ? AuditLog::defaultPath() : auditPath);
+    ScaleContext ctx;
+    ctx.proxy = s->proxy.get();
+    ctx.membership = s->table.get();
+    ctx.control = &control;
+    ctx.probe = s->probe.get();
+    ctx.audit = &audit;
+    ctx.settings.verifyTrafficTimeoutMs = 15000;
+    const Role role = pool == QLatin1String("decode") ? Role::Decode : Role::Prefill;
+
+    QList<EngineRef> members;
+    for (const EngineRef &e : s->refs)
+        if (e.role == role && s->table->fact(e.id, role) == MembershipFact::Active)
+            members << e;
+    std::optional<QHash<QString, EngineLoad>> loads;
+    s->probe->loads(members, [&loads](const QHash<QString, EngineLoad> &l) { loads = l; });
+    spin([&loads] { return loads.has_value(); }, 20000);
+    const ScalePlan plan = planPoolScale(role, to, s->refs, *s->table, loads.value_or(QHash<QString, EngineLoad>()), ctx.settings);
+    out << plan.describe() << '\n';
+    const bool override = args.contains(QStringLiteral("--override-last-instance"));
+    if (plan.isNoop())
+        return 0;
+    if (!plan.canApply(override)) {
+        err << "pdctl scale: not applied\n";
+        return 1;
+    }
+    if (!args.contains(QStringLiteral("--yes"))) {
+        if (!isatty(STDIN_FILENO)) {
+            err << "pdctl scale: stdin is not a terminal; confirm with --yes\n";
+            return 2;
+        }
+        out << "Apply? Type yes: " << Qt::flush;
+        QTextStream in(stdin);
+        if (in.readLine().trimmed() != QLatin1String("yes")) {
+            out << "Not applied.\n";
+            return 1;
+        }
+    }
+    out.flush();
+    s->table->start(2000);
+    ScaleRunner runner(&ctx);
+    bool okParallel = false;
+    const int parallel = option(args, QStringLiteral("--parallel")).toInt(&okParallel);
+    if (okParallel)
+        runner.setParallelCap(parallel);
+    QHash<QPair<ScaleOperation *, int>, StepStatus> printed; // progress lines only when a step changes status
+    QObject::connect(&runner, &ScaleRunner::operationChanged, &runner, [&out, &printed](ScaleOperation *op, int step) {
+        const OperationStep &st = op->steps().at(step);
+        const auto key = qMakePair(op, step);
+        if (printed.contains(key) && printed.value(key) == st.status)
+            return;
+        printed.insert(key, st.status);
+        out << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")) << "  " << op->engine().id << "  " << st.label << ": "
+            << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
+    });
+    const QList<ScaleOperation *> ops = runner.apply(plan, override);
+    spin([&runner] { return runner.isIdle(); }, 24 * 3600 * 1000);
+    int failed = 0;
+    for (const ScaleOperation *op : ops) {
+        out << operationOutcomeName(op->outcome()) << "  " << op->engine().id << "  " << op->summary() << '\n';
+        failed += op->outcome() != OperationOutcome::Succeeded;
+    }
+    out << "audit log: " << audit.path() << '\n';
+    return failed ? 1 : 0;
+}
+
+int runAuditCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const QString file = option(args, QStringLiteral("--file"));
+    const AuditReadResult r = readAuditLog(file.isEmpty() ? AuditLog::defaultPath() : file);
+    if (!r.opened) {
+        err << r.error << '\n';
+        return 1;
+    }
+    for (const QString &p : r.problems)
+        err << p << '\n';
+    const bool asJson = args.contains(QStringLiteral("--json"));
+    for (const AuditEntry &e : r.entries) {
+        if (asJson) {
+            out << QString::fromStdString(auditEntryToJson(e).dump()) << '\n';
+            continue;
+        }
+        out << e.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << "  " << e.user << "  " << e.action << "  "
+            << e.target << "  " << e.result << "  " << e.durationMs << " ms" << (e.detail.isEmpty() ? QString() : QStringLiteral("  ") + e.detail)
+            << '\n';
+    }
+    return r.problems.isEmpty() ? 0 : 1;
+}
+
+} // namespace pdctl

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+#include "net/membershipreconciler.h"
+
+#include <QSet>
+
+namespace pd {
+
+MembershipReconciler::MembershipReconciler(ProxyClient *client, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+{
+    connect(&m_timer, &QTimer::timeout, this, [this] { reconcileNow(); });
+}
+
+QString MembershipReconciler::key(const QString &id, Role role)
+{
+    return roleName(role) + QLatin1Char('/') + proxyInstanceKey(id);
+}
+
+InstanceRecord &MembershipReconciler::ensure(const QString &id, Role role)
+{
+    const QString k = key(id, role);
+    auto it = m_records.find(k);
+    if (it == m_records.end()) {
+        InstanceRecord r;
+        r.id = id;
+        r.role = role;
+        r.since = QDateTime::currentDateTimeUtc();
+        it = m_records.insert(k, r);
+        m_order.append(k);
+    }
+    return *it;
+}
+
+void MembershipReconciler::setFact(InstanceRecord &r, MembershipFact fact, const QString &note)
+{
+    if (r.fact == fact)
+        return;
+    r.fact = fact;
+    r.since = QDateTime::currentDateTimeUtc();
+    r.note = note;
+    Q_EMIT factChanged(r.id, r.role, fact);
+    if (fact == MembershipFact::Dropped)
+        Q_EMIT dropped(r.id, r.role);
+}
+
+void MembershipReconciler::setConfigured(const QList<QPair<QString, Role>> &instances)
+{
+    for (const auto &[id, role] : instances) {
+        InstanceRecord &r = ensure(id, role);
+        r.configured = true;
+    }
+    if (m_lists)
+        apply(*m_lists);
+}
+
+void MembershipReconciler::setListenerTiming(int intervalMs, int maxRetries, int marginMs)
+{
+    m_intervalMs = qMax(1, intervalMs);
+    m_maxRetries = qMax(1, maxRetries);
+    m_marginMs = qMax(0, marginMs);
+}
+
+void MembershipReconciler::start(int periodMs)
+{
+    m_timer.start(qMax(100, periodMs));
+    reconcileNow();
+}
+
+void MembershipReconciler::stop()
+{
+    m_timer.stop();
+}
+
+bool MembershipReconciler::listedIn(const ProxyLists &lists, const QString &id, Role role) const
+{
+    const QString k = proxyInstanceKey(id);
+    for (const QString &entry : lists.of(role))
+        if (proxyInstanceKey(entry) == k)
+            return true;
+    return false;
+}
+
+bool MembershipReconciler::isListed(const QString &id, Role role) const
+{
+    return m_lists && listedIn(*m_lists, id, role);
+}
+
+void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
+{
+    if (done)
+        m_waiters.append(std::move(done));
+    if (m_inFlight)
+        return; // the round in flight answers every waiter
+    m_inFlight = true;
+    m_client->listInstances([this](const ProxyReply &reply) {
+        m_client->healthcheck([this, reply](const ProxyHealth &health) {
+            m_inFlight = false;
+            m_health = health;
+            const bool ok = reply.ok && reply.lists;
+            if (ok) {
+                m_error.clear();
+                const ProxyLists now = *reply.lists;
+                if (m_wasUnreachable && m_lastKnownGood) {
+                    // Back after an outage with other lists: it restarted (or was replaced) and
+                    // forgot the runtime adds and removes.
+                    bool changed = false;
+                    for (const Role role : {Role::Prefill, Role::Decode}) {
+                        for (const QString &id : m_lastKnownGood->of(role))
+                            changed = changed || !listedIn(now, id, role);
+                        for (const QString &id : now.of(role))
+                            changed = changed || !listedIn(*m_lastKnownGood, id, role);
+                    }
+                    if (changed)
+                        Q_EMIT restartDetected(*m_lastKnownGood, now);
+                }
+                m_wasUnreachable = false;
+                apply(now);
+                if (health.reachable && health.prefillInstances == now.prefill.size()
+                    && health.decodeInstances == now.decode.size()) {
+                    m_lastKnownGood = now;
+                    m_lastKnownGoodAt = QDateTime::currentDateTimeUtc();
+                }
+            } else {
+                m_error = reply.error.isEmpty() ? health.error : reply.error;
+                if (reply.httpStatus == 0)
+                    m_wasUnreachable = true;
+            }
+            Q_EMIT reconciled();
+            const auto waiters = std::exchange(m_waiters, {});
+            for (const auto &w : waiters)
+                w(ok);
+        });
+    });
+}
+
+void MembershipReconciler::apply(const ProxyLists &lists)
+{
+    m_lists = lists;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QSet<QString> seen;
+    for (const QString &k : std::as_const(m_order)) {
+        InstanceRecord &r = m_records[k];
+        const bool listed = listedIn(lists, r.id, r.role);
+        seen.insert(k);
+        switch (r.fact) {
+        case MembershipFact::Unknown:
+            setFact(r, listed ? MembershipFact::Active : MembershipFact::Configured,
+                    listed ? QStringLiteral("in the proxy's list") : QStringLiteral("not in the proxy's list"));
+            break;
+        case MembershipFact::Configured:
+        case MembershipFact::Gone:
+        case MembershipFact::Dropped:
+            if (listed)
+                setFact(r, MembershipFact::Active, QStringLiteral("appeared in the proxy's list"));
+            break;
+        case MembershipFact::Waiting:
+            if (listed)
+                setFact(r, MembershipFact::Active, QStringLiteral("activated by the proxy's listener"));
+            else if (r.addSentAt.isValid() && r.addSentAt.msecsTo(now) > waitingDeadlineMs())
+                setFact(r, MembershipFact::Dropped,
+                        QStringLiteral("not listed %1 s after the add (interval x (retries + 1) + margin)")
+                            .arg(waitingDeadlineMs() / 1000.0, 0, 'f', 1));
+            break;
+        case MembershipFact::Active:
+            if (!listed)
+                setFact(r, MembershipFact::Gone, QStringLiteral("left the proxy's list without a remove from this console"));
+            break;
+        case MembershipFact::Draining:
+            if (!listed)
+                setFact(r, MembershipFact::Gone, QStringLiteral("drained: left the proxy's list"));
+            break;
+        }
+    }
+    // Instances the proxy holds that the table does not know (started on its command line elsewhere,
+    // or added by another console).
+    for (const Role role : {Role::Prefill, Role::Decode}) {
+        for (const QString &id : lists.of(role)) {
+            if (seen.contains(key(id, role)))
+                continue;
+            InstanceRecord &r = ensure(id, role);
+            seen.insert(key(id, role));
+            setFact(r, MembershipFact::Active, QStringLiteral("in the proxy's list (not in the profile)"));
+        }
+    }
+}
+
+void MembershipReconciler::noteAddSent(const QString &id, Role role, const ProxyReply &reply)
+{
+    InstanceRecord &r = ensure(id, role);
+    r.addSentAt = QDateTime::currentDateTimeUtc();
+    if (reply.lists) {
+        m_lists = reply.lists;
+        if (listedIn(*reply.lists, id, role)) {
+            setFact(r, MembershipFact::Active, QStringLiteral("already in the proxy's list"));
+            return;
+        }
+    }
+    // A fresh add is never in its own answer's lists (§2.2): waiting until a list shows it.
+    r.fact = MembershipFact::Unknown; // force a change signal when re-adding a dropped instance
+    setFact(r, MembershipFact::Waiting, QStringLiteral("add sent; waiting for the proxy's listener"));
+}
+
+void MembershipReconciler::noteRemoveSent(const QString &id, Role role, const ProxyReply &reply)
+{
+    InstanceRecord &r = ensure(id, role);
+    if (reply.lists) {
+        m_lists = reply.lists;
+        if (listedIn(*reply.lists, id, role)) {
+            setFact(r, MembershipFact::Draining, QStringLiteral("remove sent; still listed (draining while the proxy is busy)"));
+            return;
+        }
+    }
+    setFact(r, MembershipFact::Gone, QStringLiteral("removed: not in the proxy's list"));
+}
+
+MembershipFact MembershipReconciler::fact(const QString &id, Role role) const
+{
+    const auto it = m_records.constFind(key(id, role));
+    return it == m_records.constEnd() ? MembershipFact::Unknown : it->fact;
+}
+
+std::optional<InstanceRecord> MembershipReconciler::record(const QString &id, Role role) const
+{
+    const auto it = m_records.constFind(key(id, role));
+    if (it == m_records.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+QList<InstanceRecord> MembershipReconciler::records() const
+{
+    QList<InstanceRecord> out;
+    for (const QString &k : m_order)
+        out.append(m_records.value(k));
+    return out;
+}
+
+int MembershipReconciler::activeCount(Role role) const
+{
+    int n = 0;
+    for (const InstanceRecord &r : m_records)
+        n += r.role == role && r.fact == MembershipFact::Active;
+    return n;
+}
+
+} // namespace pd

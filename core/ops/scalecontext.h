@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "cluster/profile.h"
+
+#include <QHash>
+
+// What every scaling operation shares: the proxy client, the membership table, the engine control
+// seam, the engine probe, the audit log, and the settings (timeouts, guardrails).
+namespace pd {
+
+class AuditLog;
+class EngineControl;
+class EngineProbe;
+class MembershipReconciler;
+class ProxyClient;
+
+struct ScaleSettings {
+    bool readOnly = false;             // every mutating action refused
+    int pollMs = 500;                  // how often steps re-check the engine or the proxy
+    int engineReadyTimeoutMs = 900000; // start -> /v1/models and /health (NPU engines load for minutes)
+    int verifyTrafficTimeoutMs = 30000;
+    int idleTimeoutMs = 600000;        // scale-in: engine's running requests to reach 0
+    int stopTimeoutMs = 60000;         // stop -> nothing listens
+    int listedMarginMs = 5000;         // slack on top of interval x (retries + 1)
+    double minPrefillPerDecode = 0;    // P:D ratio bounds (0: no bound); warning only
+    double maxPrefillPerDecode = 0;
+};
+
+struct ScaleContext {
+    ProxyClient *proxy = nullptr;
+    MembershipReconciler *membership = nullptr;
+    EngineControl *control = nullptr;
+    EngineProbe *probe = nullptr;
+    AuditLog *audit = nullptr;          // may be null only in tests that do not audit
+    ScaleSettings settings;
+    // Removals sent but not yet reflected in the membership table, per role: the last-instance
+    // guard counts them so two parallel scale-ins cannot empty a pool.
+    QHash<Role, int> removalsInFlight;
+};
+
+} // namespace pd

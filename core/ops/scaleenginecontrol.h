@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ops/scaletypes.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+// The seam through which scaling starts and stops engine processes. Asynchronous: callbacks run on
+// the thread the control lives in (the GUI thread). Implementations: SimClusterEngineControl (pdsim
+// cluster's control API, for the demo and tests) and, at merge, one over the engineops runner
+// (SSH or local CommandRunner on worker threads).
+namespace pd {
+
+struct ControlResult {
+    bool ok = false;
+    QString error;            // why not, naming the node / host
+};
+
+struct PreflightReport {
+    bool ok = false;
+    QStringList passed;       // checks that passed, one line each ("node d0 reachable", ...)
+    QString error;            // the first failed check
+};
+
+class EngineControl : public QObject {
+    Q_OBJECT
+public:
+    using Done = std::function<void(const ControlResult &)>;
+    using RunningDone = std::function<void(std::optional<bool> running, const QString &error)>;
+    using PreflightDone = std::function<void(const PreflightReport &)>;
+
+    explicit EngineControl(QObject *parent = nullptr) : QObject(parent) {}
+    ~EngineControl() override = default;
+
+    // Node reachable, NPU health, what the implementation can check before a start.
+    virtual void preflight(const EngineRef &engine, PreflightDone done) = 0;
+    // Starts the engine's process; returns once the start was accepted (not when it serves).
+    virtual void start(const EngineRef &engine, Done done) = 0;
+    // Stops the engine's process.
+    virtual void stop(const EngineRef &engine, Done done) = 0;
+    // Whether the engine's process runs (nullopt + error when that cannot be known now).
+    virtual void isRunning(const EngineRef &engine, RunningDone done) = 0;
+    // "pdsim cluster at 127.0.0.1:40000", "ssh" ...: for the audit log and messages.
+    virtual QString describe() const = 0;
+};
+
+} // namespace pd

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ops/scaleoperation.h"
+
+// Scale in one engine (issue 7; spec proxy-api §2.3, §8.1, §8.3, §13.4-5):
+//   preflight (never remove a WAITING instance, last-instance guard)
+//   -> POST /instances/remove (skipped when it is not in the proxy)
+//   -> drain: show it draining while the proxy still lists it, wait until the engine's own
+//      num_requests_running and num_requests_waiting are 0 on two consecutive reads
+//   -> stop the engine
+//   -> verify: the process is gone and nothing answers on its port.
+// Under steady load the proxy keeps a removed instance listed until it is idle (§8.3): the operation
+// does not wait for that; the membership table shows it DRAINING until it leaves the list.
+namespace pd {
+
+class ScaleIn final : public ScaleOperation {
+    Q_OBJECT
+public:
+    enum Step { Preflight, RemoveFromProxy, Drain, StopEngine, Verify };
+
+    // allowLastInstance: the operator's explicit override of the last-instance guard.
+    ScaleIn(EngineRef engine, ScaleContext *context, bool allowLastInstance = false, QObject *parent = nullptr);
+
+    // Whether the engine is stopped in the end (false: only taken out of the proxy).
+    void setStopEngine(bool stop) { m_stopEngine = stop; }
+
+protected:
+    void run() override;
+
+private:
+    void preflight();
+    void removeFromProxy();
+    void drain();
+    void stopEngine();
+    void verify();
+
+    bool m_allowLast;
+    bool m_stopEngine = true;
+    bool m_inProxy = false;
+    int m_zeroReads = 0;
+};
+
+} // namespace pd

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+#include "ops/scaleoperation.h"
+
+#include "audit/auditlog.h"
+
+namespace pd {
+
+QString stepStatusName(StepStatus status)
+{
+    switch (status) {
+    case StepStatus::Pending: return QStringLiteral("pending");
+    case StepStatus::Running: return QStringLiteral("running");
+    case StepStatus::Done: return QStringLiteral("done");
+    case StepStatus::Skipped: return QStringLiteral("skipped");
+    case StepStatus::Failed: return QStringLiteral("failed");
+    case StepStatus::Cancelled: return QStringLiteral("cancelled");
+    }
+    return QStringLiteral("unknown");
+}
+
+QString operationOutcomeName(OperationOutcome o)
+{
+    switch (o) {
+    case OperationOutcome::NotStarted: return QStringLiteral("not-started");
+    case OperationOutcome::Running: return QStringLiteral("running");
+    case OperationOutcome::Succeeded: return QStringLiteral("succeeded");
+    case OperationOutcome::Failed: return QStringLiteral("failed");
+    case OperationOutcome::Cancelled: return QStringLiteral("cancelled");
+    }
+    return QStringLiteral("unknown");
+}
+
+ScaleOperation::ScaleOperation(QString kind, EngineRef engine, ScaleContext *context, QObject *parent)
+    : QObject(parent)
+    , m_ctx(context)
+    , m_engine(std::move(engine))
+    , m_kind(std::move(kind))
+{
+    m_poll.setSingleShot(true);
+    connect(&m_poll, &QTimer::timeout, this, &ScaleOperation::pollTick);
+}
+
+void ScaleOperation::addStep(const QString &id, const QString &label)
+{
+    m_steps.append({id, label, StepStatus::Pending, {}, {}, {}});
+}
+
+void ScaleOperation::start()
+{
+    if (m_outcome != OperationOutcome::NotStarted)
+        return;
+    m_outcome = OperationOutcome::Running;
+    m_startedAt = QDateTime::currentDateTimeUtc();
+    m_opClock.start();
+    if (m_ctx->settings.readOnly) {
+        begin(0);
+        audit(m_kind, QStringLiteral("refused"), QStringLiteral("read-only mode"), 0);
+        fail(QStringLiteral("read-only mode: mutating actions are disabled"));
+        return;
+    }
+    run();
+}
+
+void ScaleOperation::cancel()
+{
+    if (isFinished())
+        return;
+    m_cancel = true;
+    if (m_outcome == OperationOutcome::NotStarted) {
+        m_outcome = OperationOutcome::Running;
+        m_startedAt = QDateTime::currentDateTimeUtc();
+        m_opClock.start();
+        checkCancelled(QStringLiteral("nothing was done"));
+        return;
+    }
+    if (m_poll.isActive()) {
+        m_poll.stop();
+        pollTick(); // the loop notices the cancel at once
+    }
+}
+
+void ScaleOperation::begin(int step, const QString &detail)
+{
+    m_current = step;
+    OperationStep &s = m_steps[step];
+    s.status = StepStatus::Running;
+    s.detail = detail;
+    s.started = QDateTime::currentDateTimeUtc();
+    m_stepClock.start();
+    Q_EMIT stepChanged(step);
+}
+
+void ScaleOperation::progress(const QString &detail)
+{
+    if (m_current < 0)
+        return;
+    m_steps[m_current].detail = detail;
+    Q_EMIT stepChanged(m_current);
+}
+
+void ScaleOperation::endStep(StepStatus status, const QString &detail)
+{
+    if (m_current < 0)
+        return;
+    OperationStep &s = m_steps[m_current];
+    if (s.status != StepStatus::Running)
+        return;
+    s.status = status;
+    if (!detail.isEmpty())
+        s.detail = detail;
+    s.finished = QDateTime::currentDateTimeUtc();
+    audit(m_kind + QLatin1Char('.') + s.id, stepStatusName(status), s.detail, m_stepClock.elapsed());
+    Q_EMIT stepChanged(m_current);
+}
+
+void ScaleOperation::done(const QString &detail)
+{
+    endStep(StepStatus::Done, detail);
+}
+
+void ScaleOperation::skip(int step, const QString &detail)
+{
+    m_current = step;
+    OperationStep &s = m_steps[step];
+    s.status = StepStatus::Skipped;
+    s.detail = detail;
+    s.started = s.finished = QDateTime::currentDateTimeUtc();
+    Q_EMIT stepChanged(step);
+}
+
+void ScaleOperation::fail(const QString &detail)
+{
+    endStep(StepStatus::Failed, detail);
+    const QString label = m_current >= 0 ? m_steps.at(m_current).label : m_kind;
+    finishOperation(OperationOutcome::Failed, QStringLiteral("%1 failed: %2").arg(label, detail));
+}
+
+void ScaleOperation::succeed(const QString &summary)
+{
+    finishOperation(OperationOutcome::Succeeded, summary);
+}
+
+bool ScaleOperation::checkCancelled(const QString &leftAs)
+{
+    if (!m_cancel || isFinished())
+        return m_cancel;
+    endStep(StepStatus::Cancelled, QStringLiteral("cancelled by the operator"));
+    finishOperation(OperationOutcome::Cancelled, QStringLiteral("cancelled; %1").arg(leftAs));
+    return true;
+}
+
+void ScaleOperation::finishOperation(OperationOutcome outcome, const QString &summary)
+{
+    if (isFinished())
+        return;
+    m_poll.stop();
+    ++m_pollSerial;
+    m_outcome = outcome;
+    m_summary = summary;
+    m_finishedAt = QDateTime::currentDateTimeUtc();
+    audit(m_kind, operationOutcomeName(outcome), summary, m_opClock.elapsed());
+    Q_EMIT finished(outcome);
+}
+
+void ScaleOperation::pollUntil(int timeoutMs, std::function<void(Report)> attempt, std::function<void(bool)> then)
+{
+    ++m_pollSerial;
+    m_pollTimeoutMs = timeoutMs;
+    m_pollClock.start();
+    m_attempt = std::move(attempt);
+    m_then = std::move(then);
+    pollTick();
+}
+
+void ScaleOperation::pollTick()
+{
+    if (isFinished() || !m_attempt)
+        return;
+    if (m_cancel) {
+        ++m_pollSerial;
+        m_attempt = nullptr;
+        checkCancelled(QStringLiteral("stopped while waiting at \"%1\"").arg(m_current >= 0 ? m_steps.at(m_current).label : QString()));
+        return;
+    }
+    const quint64 serial = m_pollSerial;
+    m_attempt(guarded([this, serial](bool reached) {
+        if (serial != m_pollSerial || isFinished())
+            return;
+        if (reached || m_pollClock.elapsed() >= m_pollTimeoutMs) {
+            ++m_pollSerial;
+            auto then = std::exchange(m_then, nullptr);
+            m_attempt = nullptr;
+            then(!reached);
+            return;
+        }
+        m_poll.start(m_ctx->settings.pollMs);
+    }));
+}
+
+void ScaleOperation::audit(const QString &action, const QString &result, const QString &detail, qint64 durationMs,
+                           nlohmann::ordered_json params)
+{
+    if (!m_ctx->audit)
+        return;
+    AuditEntry e;
+    e.action = action;
+    e.target = QStringLiteral("%1 %2").arg(roleName(m_engine.role), m_engine.id);
+    params["node"] = m_engine.node.toStdString();
+    params["dp_rank"] = m_engine.dpRank;
+    e.params = std::move(params);
+    e.result = result;
+    e.detail = detail;
+    e.durationMs = durationMs;
+    QString error;
+    if (!m_ctx->audit->append(e, &error))
+        qWarning("%s", qPrintable(error));
+}
+
+} // namespace pd

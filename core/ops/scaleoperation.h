@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ops/scalecontext.h"
+#include "ops/scaletypes.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+
+// An operation is an explicit state machine over named, visible steps. Each step is Pending, then
+// Running (with a live detail line), then Done / Skipped / Failed / Cancelled. The operation ends
+// Succeeded, Failed (with the failing step and why) or Cancelled. Every step's end is written to the
+// audit log. Everything is asynchronous on the owning thread.
+namespace pd {
+
+enum class StepStatus { Pending, Running, Done, Skipped, Failed, Cancelled };
+enum class OperationOutcome { NotStarted, Running, Succeeded, Failed, Cancelled };
+
+QString stepStatusName(StepStatus status);        // "pending", "running", ...
+QString operationOutcomeName(OperationOutcome o); // "not-started", "running", "succeeded", ...
+
+struct OperationStep {
+    QString id;          // "start-engine"
+    QString label;       // "Start the engine"
+    StepStatus status = StepStatus::Pending;
+    QString detail;      // live progress or the reason of the end
+    QDateTime started;
+    QDateTime finished;
+};
+
+class ScaleOperation : public QObject {
+    Q_OBJECT
+public:
+    ScaleOperation(QString kind, EngineRef engine, ScaleContext *context, QObject *parent = nullptr);
+
+    const QString &kind() const { return m_kind; }       // "scale-out", "scale-in"
+    const EngineRef &engine() const { return m_engine; }
+    const QList<OperationStep> &steps() const { return m_steps; }
+    int currentStep() const { return m_current; }
+    OperationOutcome outcome() const { return m_outcome; }
+    QString summary() const { return m_summary; }         // one line: what happened
+    QDateTime startedAt() const { return m_startedAt; }
+    QDateTime finishedAt() const { return m_finishedAt; }
+    bool isFinished() const { return m_outcome == OperationOutcome::Succeeded || m_outcome == OperationOutcome::Failed
+                                     || m_outcome == OperationOutcome::Cancelled; }
+
+    void start();
+    // Stops at the next safe point: a request already sent is awaited, nothing is undone; the summary
+    // says what state the engine and the proxy were left in.
+    void cancel();
+    bool cancelRequested() const { return m_cancel; }
+
+Q_SIGNALS:
+    void stepChanged(int index);
+    void finished(pd::OperationOutcome outcome);
+
+protected:
+    void addStep(const QString &id, const QString &label);
+    virtual void run() = 0; // begins the first step
+
+    void begin(int step, const QString &detail = {});
+    void progress(const QString &detail);
+    void done(const QString &detail = {});
+    void skip(int step, const QString &detail);
+    void fail(const QString &detail);               // fails the current step and the operation
+    void succeed(const QString &summary);
+    // A cancel point: true (and the operation ends Cancelled) when cancel() was called.
+    bool checkCancelled(const QString &leftAs);
+
+    // Calls `attempt` every pollMs until it reports true, then `then(false)`; after timeoutMs
+    // `then(true)`. Cancellation ends the loop (the operation is then Cancelled by checkCancelled).
+    using Report = std::function<void(bool reached)>;
+    void pollUntil(int timeoutMs, std::function<void(Report)> attempt, std::function<void(bool timedOut)> then);
+
+    void audit(const QString &action, const QString &result, const QString &detail, qint64 durationMs,
+               nlohmann::ordered_json params = nlohmann::ordered_json::object());
+
+    // Wraps a callback so it does nothing once this operation is gone.
+    template <typename F>
+    auto guarded(F f)
+    {
+        return [self = QPointer<ScaleOperation>(this), f = std::move(f)](auto &&...args) {
+            if (self)
+                f(std::forward<decltype(args)>(args)...);
+        };
+    }
+
+    ScaleContext *m_ctx;
+    EngineRef m_engine;
+
+private:
+    void pollTick();
+
+    void endStep(StepStatus status, const QString &detail);
+    void finishOperation(OperationOutcome outcome, const QString &summary);
+
+    QString m_kind;
+    QList<OperationStep> m_steps;
+    int m_current = -1;
+    OperationOutcome m_outcome = OperationOutcome::NotStarted;
+    QString m_summary;
+    QDateTime m_startedAt;
+    QDateTime m_finishedAt;
+    QElapsedTimer m_stepClock;
+    QElapsedTimer m_opClock;
+    QTimer m_poll;
+    bool m_cancel = false;
+    quint64 m_pollSerial = 0;
+    int m_pollTimeoutMs = 0;
+    QElapsedTimer m_pollClock;
+    std::function<void(Report)> m_attempt;
+    std::function<void(bool)> m_then;
+};
+
+} // namespace pd

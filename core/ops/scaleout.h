@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ops/scaleoperation.h"
+
+// Scale out one engine (issue 7; spec proxy-api §3, §8.1, §13.3):
+//   preflight (membership, proxy generation, node/NPU via the control seam, port free)
+//   -> start the engine (skipped when it already runs)
+//   -> wait until the engine itself answers /v1/models and /health
+//   -> POST /instances/add
+//   -> wait until the proxy lists it, at most interval x (retries + 1) + margin; otherwise DROPPED, or
+//      "proxy listener dead - restart the proxy" when the engine answers but was never activated (§8.1)
+//   -> verify it receives traffic (its own token counters move).
+namespace pd {
+
+class ScaleOut final : public ScaleOperation {
+    Q_OBJECT
+public:
+    enum Step { Preflight, StartEngine, WaitReady, AddToProxy, WaitListed, VerifyTraffic };
+    // How the add ended when it did not succeed.
+    enum class AddFailure { None, Dropped, ListenerDead };
+
+    ScaleOut(EngineRef engine, ScaleContext *context, QObject *parent = nullptr);
+
+    AddFailure addFailure() const { return m_addFailure; }
+    bool trafficVerified() const { return m_trafficVerified; }
+
+protected:
+    void run() override;
+
+private:
+    void preflight();
+    void startEngine();
+    void waitReady();
+    void addToProxy();
+    void waitListed();
+    void verifyTraffic();
+
+    bool m_running = false;
+    bool m_ready = false;
+    AddFailure m_addFailure = AddFailure::None;
+    bool m_trafficVerified = false;
+    double m_tokensBefore = -1;
+};
+
+} // namespace pd

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#include "ops/scaleprobe.h"
+
+#include "metrics/promparser.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+
+#include <memory>
+
+namespace pd {
+
+namespace {
+
+class LoadVisitor final : public PromVisitor {
+public:
+    bool wantsSample(std::string_view name) override
+    {
+        return name == "vllm:num_requests_running" || name == "vllm:num_requests_waiting"
+            || name == "vllm:prompt_tokens_total" || name == "vllm:generation_tokens_total";
+    }
+    void sample(const PromSample &s) override
+    {
+        if (s.name == "vllm:num_requests_running") {
+            load.running += s.value;
+            sawRunning = true;
+        } else if (s.name == "vllm:num_requests_waiting") {
+            load.waiting += s.value;
+        } else {
+            load.tokens += s.value;
+        }
+    }
+    EngineLoad load;
+    bool sawRunning = false;
+};
+
+} // namespace
+
+std::optional<EngineLoad> parseEngineLoad(const QByteArray &body, QString *error)
+{
+    LoadVisitor visitor;
+    const PromParser::Result result = PromParser::parse(std::string_view(body.constData(), size_t(body.size())), visitor);
+    if (!result.ok()) {
+        *error = QStringLiteral("/metrics: %1").arg(QString::fromStdString(result.error.toString()));
+        return std::nullopt;
+    }
+    if (!visitor.sawRunning) {
+        *error = QStringLiteral("/metrics has no vllm:num_requests_running");
+        return std::nullopt;
+    }
+    return visitor.load;
+}
+
+EngineProbe::EngineProbe(QObject *parent)
+    : QObject(parent)
+    , m_network(new QNetworkAccessManager(this))
+{
+}
+
+void EngineProbe::get(const EngineRef &engine, const QString &path,
+                      std::function<void(int, const QByteArray &, const QString &)> done)
+{
+    QUrl url = engine.baseUrl();
+    url.setPath(path);
+    QNetworkRequest request(url);
+    request.setTransferTimeout(m_timeoutMs);
+    if (!m_token.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + m_token);
+    QNetworkReply *reply = m_network->get(request);
+    const int timeout = m_timeoutMs;
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+        if (received > (8 << 20))
+            reply->abort();
+    });
+    connect(reply, &QNetworkReply::finished, this, [reply, url, timeout, done = std::move(done)] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        QString error;
+        if (status == 0)
+            error = reply->error() == QNetworkReply::OperationCanceledError
+                        ? QStringLiteral("%1: no answer within %2 ms").arg(url.toString()).arg(timeout)
+                        : QStringLiteral("%1: %2").arg(url.toString(), reply->errorString());
+        done(status, status ? reply->readAll() : QByteArray(), error);
+    });
+}
+
+void EngineProbe::readiness(const EngineRef &engine, std::function<void(const EngineReadiness &)> done)
+{
+    auto result = std::make_shared<EngineReadiness>();
+    auto pending = std::make_shared<int>(2);
+    auto finish = [result, pending, done = std::move(done)] {
+        if (--*pending == 0)
+            done(*result);
+    };
+    get(engine, QStringLiteral("/v1/models"), [result, finish](int status, const QByteArray &, const QString &error) {
+        result->listening = result->listening || status != 0;
+        result->models = status == 200;
+        if (status != 200)
+            result->detail += (status ? QStringLiteral("/v1/models HTTP %1").arg(status) : error) + QLatin1Char(' ');
+        finish();
+    });
+    get(engine, QStringLiteral("/health"), [result, finish](int status, const QByteArray &, const QString &error) {
+        result->listening = result->listening || status != 0;
+        result->health = status == 200;
+        if (status != 200)
+            result->detail += (status ? QStringLiteral("/health HTTP %1").arg(status) : error) + QLatin1Char(' ');
+        finish();
+    });
+}
+
+void EngineProbe::load(const EngineRef &engine, std::function<void(std::optional<EngineLoad>, const QString &)> done)
+{
+    get(engine, QStringLiteral("/metrics"), [done = std::move(done)](int status, const QByteArray &body, const QString &error) {
+        if (status != 200) {
+            done(std::nullopt, status ? QStringLiteral("/metrics answered HTTP %1").arg(status) : error);
+            return;
+        }
+        QString why;
+        auto load = parseEngineLoad(body, &why);
+        done(load, why);
+    });
+}
+
+void EngineProbe::loads(const QList<EngineRef> &engines, std::function<void(const QHash<QString, EngineLoad> &)> done)
+{
+    auto result = std::make_shared<QHash<QString, EngineLoad>>();
+    auto pending = std::make_shared<int>(int(engines.size()));
+    if (engines.isEmpty()) {
+        done(*result);
+        return;
+    }
+    for (const EngineRef &e : engines) {
+        load(e, [id = e.id, result, pending, done](std::optional<EngineLoad> l, const QString &) {
+            if (l)
+                result->insert(id, *l);
+            if (--*pending == 0)
+                done(*result);
+        });
+    }
+}
+
+} // namespace pd

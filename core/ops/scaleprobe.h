@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ops/scaletypes.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QObject>
+
+#include <functional>
+#include <optional>
+
+class QNetworkAccessManager;
+
+// Asks one engine directly (never through the proxy): is it serving (/v1/models and /health), how
+// busy is it (/metrics: running and waiting requests, token counters), does anything listen on its port.
+namespace pd {
+
+struct EngineReadiness {
+    bool listening = false;  // some HTTP answer came back
+    bool models = false;     // GET /v1/models 200
+    bool health = false;     // GET /health 200
+    QString detail;          // what failed, for the progress line
+    bool ready() const { return models && health; }
+};
+
+struct EngineLoad {
+    double running = 0;      // vllm:num_requests_running
+    double waiting = 0;      // vllm:num_requests_waiting
+    double tokens = 0;       // vllm:prompt_tokens_total + vllm:generation_tokens_total
+};
+
+class EngineProbe final : public QObject {
+    Q_OBJECT
+public:
+    explicit EngineProbe(QObject *parent = nullptr);
+
+    void setBearerToken(const QByteArray &token) { m_token = token; }
+    void setTimeout(int ms) { m_timeoutMs = ms; }
+
+    void readiness(const EngineRef &engine, std::function<void(const EngineReadiness &)> done);
+    void load(const EngineRef &engine, std::function<void(std::optional<EngineLoad>, const QString &error)> done);
+    // Reads every engine's load in parallel; engines that did not answer are absent from the result.
+    void loads(const QList<EngineRef> &engines, std::function<void(const QHash<QString, EngineLoad> &)> done);
+
+private:
+    void get(const EngineRef &engine, const QString &path, std::function<void(int status, const QByteArray &body, const QString &error)> done);
+
+    QNetworkAccessManager *m_network;
+    QByteArray m_token;
+    int m_timeoutMs = 3000;
+};
+
+// The gauges and counters a scale operation reads from one /metrics body. nullopt with *error when
+// the body is not an exposition or lacks vllm:num_requests_running.
+std::optional<EngineLoad> parseEngineLoad(const QByteArray &body, QString *error);
+
+} // namespace pd

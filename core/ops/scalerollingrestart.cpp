@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "ops/scalerollingrestart.h"
+
+#include "net/membershipreconciler.h"
+#include "ops/scalein.h"
+#include "ops/scaleout.h"
+#include "ops/scalerunner.h"
+
+#include <QTimer>
+
+#include <algorithm>
+
+namespace pd {
+
+RollingRestart::RollingRestart(QList<EngineRef> engines, int floor, ScaleContext *context, ScaleRunner *runner, QObject *parent)
+    : QObject(parent)
+    , m_engines(std::move(engines))
+    , m_floor(qMax(0, floor))
+    , m_ctx(context)
+    , m_runner(runner)
+{
+    // Node by node (in the order nodes first appear), rank order inside a node.
+    QStringList nodes;
+    for (const EngineRef &e : std::as_const(m_engines))
+        if (!nodes.contains(e.node))
+            nodes << e.node;
+    std::stable_sort(m_engines.begin(), m_engines.end(), [&nodes](const EngineRef &a, const EngineRef &b) {
+        const qsizetype na = nodes.indexOf(a.node), nb = nodes.indexOf(b.node);
+        return na != nb ? na < nb : a.dpRank < b.dpRank;
+    });
+}
+
+void RollingRestart::start()
+{
+    if (m_state != State::Idle)
+        return;
+    if (m_ctx->settings.readOnly)
+        return pause(QStringLiteral("read-only mode"));
+    m_state = State::Running;
+    next();
+}
+
+void RollingRestart::resume()
+{
+    if (m_state != State::Paused)
+        return;
+    if (m_ctx->settings.readOnly)
+        return pause(QStringLiteral("read-only mode"));
+    m_state = State::Running;
+    m_reason.clear();
+    next();
+}
+
+void RollingRestart::cancel()
+{
+    if (m_state == State::Finished || m_state == State::Cancelled)
+        return;
+    m_state = State::Cancelled;
+    if (m_current)
+        m_current->cancel();
+    Q_EMIT finished();
+}
+
+void RollingRestart::pause(const QString &reason)
+{
+    m_state = State::Paused;
+    m_reason = reason;
+    Q_EMIT paused(reason);
+}
+
+void RollingRestart::next()
+{
+    if (m_state != State::Running)
+        return;
+    if (m_index >= m_engines.size()) {
+        m_state = State::Finished;
+        Q_EMIT finished();
+        return;
+    }
+    const EngineRef engine = m_engines.at(m_index);
+    if (m_stopped) // paused after the stop: resume brings it back
+        return bringBack(engine);
+    m_ctx->membership->reconcileNow([this, engine](bool listed) {
+        if (m_state != State::Running)
+            return;
+        if (!listed)
+            return pause(QStringLiteral("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+        if (m_ctx->membership->fact(engine.id, engine.role) != MembershipFact::Active) {
+            ++m_index;
+            Q_EMIT progressed(m_index, total(), QStringLiteral("%1 skipped: not active in the proxy (%2)")
+                                                    .arg(engine.id, membershipFactName(m_ctx->membership->fact(engine.id, engine.role))));
+            return next();
+        }
+        const int remaining = m_ctx->membership->activeCount(engine.role) - 1;
+        if (remaining < m_floor)
+            return pause(QStringLiteral("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
+                             .arg(engine.id).arg(remaining).arg(roleName(engine.role)).arg(m_floor));
+        auto *in = new ScaleIn(engine, m_ctx, false);
+        m_current = in;
+        connect(in, &ScaleOperation::finished, this, [this, in, engine](OperationOutcome outcome) {
+            if (m_state != State::Running)
+                return;
+            if (outcome != OperationOutcome::Succeeded)
+                return pause(QStringLiteral("%1: %2").arg(engine.id, in->summary()));
+            m_stopped = true;
+            bringBack(engine);
+        });
+        m_runner->enqueue(in);
+    });
+}
+
+void RollingRestart::bringBack(const EngineRef &engine)
+{
+    // Re-adding a draining instance is a no-op and it is removed after the drain (§8.12): wait until
+    // the proxy finalised the drain, which needs a listener round with no request in flight (§8.3).
+    if (m_ctx->membership->fact(engine.id, engine.role) == MembershipFact::Draining) {
+        if (!m_drainClock.isValid())
+            m_drainClock.start();
+        if (m_drainClock.elapsed() > m_ctx->settings.idleTimeoutMs) {
+            m_drainClock.invalidate();
+            return pause(QStringLiteral("%1 is stopped but the proxy still lists it as draining after %2 s: the proxy "
+                                        "finalises drains only when no request is in flight (§8.3); resume when traffic allows")
+                             .arg(engine.id).arg(m_ctx->settings.idleTimeoutMs / 1000));
+        }
+        Q_EMIT progressed(m_index, total(), QStringLiteral("%1 stopped; waiting for the proxy to finalise its drain").arg(engine.id));
+        QTimer::singleShot(m_ctx->settings.pollMs, this, [this, engine] {
+            if (m_state != State::Running)
+                return;
+            m_ctx->membership->reconcileNow([this, engine](bool) {
+                if (m_state == State::Running)
+                    bringBack(engine);
+            });
+        });
+        return;
+    }
+    m_drainClock.invalidate();
+    auto *out = new ScaleOut(engine, m_ctx);
+    m_current = out;
+    connect(out, &ScaleOperation::finished, this, [this, out, engine](OperationOutcome o) {
+        if (m_state != State::Running)
+            return;
+        if (o != OperationOutcome::Succeeded)
+            return pause(QStringLiteral("%1 was stopped but did not come back: %2").arg(engine.id, out->summary()));
+        m_stopped = false;
+        ++m_index;
+        Q_EMIT progressed(m_index, total(), QStringLiteral("%1 restarted").arg(engine.id));
+        next();
+    });
+    m_runner->enqueue(out);
+}
+
+} // namespace pd

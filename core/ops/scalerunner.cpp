@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+#include "ops/scalerunner.h"
+
+#include "audit/auditlog.h"
+#include "net/membershipreconciler.h"
+#include "net/proxyclient.h"
+#include "ops/scalein.h"
+#include "ops/scaleout.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+
+#include <memory>
+
+namespace pd {
+
+ScaleRunner::ScaleRunner(ScaleContext *context, QObject *parent)
+    : QObject(parent)
+    , m_ctx(context)
+{
+}
+
+ScaleOperation *ScaleRunner::enqueue(ScaleOperation *operation)
+{
+    operation->setParent(this);
+    m_all.append(operation);
+    m_queue.append(operation);
+    connect(operation, &ScaleOperation::stepChanged, this, [this, operation](int step) { Q_EMIT operationChanged(operation, step); });
+    connect(operation, &ScaleOperation::finished, this, [this, operation](OperationOutcome outcome) {
+        m_busyEngines.remove(operation->engine().id);
+        --m_running;
+        addMarker(operation, outcome);
+        Q_EMIT operationFinished(operation);
+        pump();
+        if (isIdle())
+            Q_EMIT idle();
+    });
+    Q_EMIT operationAdded(operation);
+    QMetaObject::invokeMethod(this, &ScaleRunner::pump, Qt::QueuedConnection);
+    return operation;
+}
+
+QList<ScaleOperation *> ScaleRunner::apply(const ScalePlan &plan, bool overrideLastInstance)
+{
+    QList<ScaleOperation *> ops;
+    if (!plan.canApply(overrideLastInstance))
+        return ops;
+    for (const EngineRef &e : plan.toStart)
+        ops.append(enqueue(new ScaleOut(e, m_ctx)));
+    for (const EngineRef &e : plan.toRemove)
+        ops.append(enqueue(new ScaleIn(e, m_ctx, overrideLastInstance)));
+    return ops;
+}
+
+QList<ScaleOperation *> ScaleRunner::restore(const ProxyLists &previous, const ProxyLists &now, const QList<EngineRef> &profileEngines)
+{
+    QList<ScaleOperation *> ops;
+    if (m_ctx->settings.readOnly)
+        return ops;
+    auto contains = [](const QStringList &list, const QString &id) {
+        const QString k = proxyInstanceKey(id);
+        for (const QString &e : list)
+            if (proxyInstanceKey(e) == k)
+                return true;
+        return false;
+    };
+    auto ref = [&profileEngines](const QString &id, Role role) {
+        const QString k = proxyInstanceKey(id);
+        for (const EngineRef &e : profileEngines)
+            if (e.role == role && proxyInstanceKey(e.id) == k)
+                return e;
+        return EngineRef{id, role, QString(), -1};
+    };
+    for (const Role role : {Role::Prefill, Role::Decode}) {
+        for (const QString &id : previous.of(role))
+            if (!contains(now.of(role), id))
+                ops.append(enqueue(new ScaleOut(ref(id, role), m_ctx)));
+        for (const QString &id : now.of(role)) {
+            if (contains(previous.of(role), id))
+                continue;
+            auto *in = new ScaleIn(ref(id, role), m_ctx, false);
+            in->setStopEngine(false);
+            ops.append(enqueue(in));
+        }
+    }
+    return ops;
+}
+
+void ScaleRunner::pump()
+{
+    for (qsizetype i = 0; i < m_queue.size() && m_running < m_cap;) {
+        ScaleOperation *op = m_queue.at(i);
+        if (op->isFinished()) { // cancelled while queued
+            m_queue.removeAt(i);
+            continue;
+        }
+        if (m_busyEngines.contains(op->engine().id)) {
+            ++i;
+            continue;
+        }
+        m_queue.removeAt(i);
+        m_busyEngines.insert(op->engine().id);
+        ++m_running;
+        addMarker(op, OperationOutcome::Running);
+        op->start();
+    }
+}
+
+bool ScaleRunner::isIdle() const
+{
+    return m_running == 0 && m_queue.isEmpty();
+}
+
+void ScaleRunner::cancelAll()
+{
+    const auto queued = m_queue;
+    for (ScaleOperation *op : queued)
+        op->cancel(); // a queued one ends Cancelled at once without starting
+    m_queue.clear();
+    for (ScaleOperation *op : std::as_const(m_all))
+        if (!op->isFinished())
+            op->cancel();
+}
+
+void ScaleRunner::addMarker(ScaleOperation *op, OperationOutcome outcome)
+{
+    OperationMarker m;
+    m.time = QDateTime::currentDateTimeUtc();
+    m.kind = op->kind();
+    m.role = op->engine().role;
+    m.outcome = outcome;
+    m.label = QStringLiteral("%1 %2 %3: %4").arg(op->kind(), roleName(op->engine().role), op->engine().id,
+                                                 outcome == OperationOutcome::Running ? QStringLiteral("started") : operationOutcomeName(outcome));
+    m_markers.append(m);
+    Q_EMIT markerAdded(m);
+}
+
+void ScaleRunner::removeDead(const QList<EngineRef> &engines, std::function<void(const QString &)> done)
+{
+    QHash<Role, QStringList> byRole;
+    QStringList refused;
+    for (const EngineRef &e : engines) {
+        if (m_ctx->membership->fact(e.id, e.role) == MembershipFact::Waiting)
+            refused << e.id;
+        else
+            byRole[e.role] << e.id;
+    }
+    auto audit = [this](const QString &target, const QStringList &ids, const QString &result, const QString &detail, qint64 ms) {
+        if (!m_ctx->audit)
+            return;
+        AuditEntry e;
+        e.action = QStringLiteral("remove-dead");
+        e.target = target;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const QString &id : ids)
+            list.push_back(id.toStdString());
+        e.params = {{"instances", list}};
+        e.result = result;
+        e.detail = detail;
+        e.durationMs = ms;
+        QString error;
+        if (!m_ctx->audit->append(e, &error))
+            qWarning("%s", qPrintable(error));
+    };
+    if (m_ctx->settings.readOnly) {
+        audit(QStringLiteral("proxy"), {}, QStringLiteral("refused"), QStringLiteral("read-only mode"), 0);
+        done(QStringLiteral("read-only mode: nothing removed"));
+        return;
+    }
+    auto results = std::make_shared<QStringList>();
+    if (!refused.isEmpty())
+        *results << QStringLiteral("not removed (still waiting, §8.1): %1").arg(refused.join(QStringLiteral(", ")));
+    auto pending = std::make_shared<int>(int(byRole.size()));
+    if (*pending == 0) {
+        done(results->join(QLatin1Char('\n')));
+        return;
+    }
+    QPointer<ScaleRunner> self(this);
+    for (auto it = byRole.cbegin(); it != byRole.cend(); ++it) {
+        const Role role = it.key();
+        const QStringList ids = it.value();
+        auto clock = std::make_shared<QElapsedTimer>();
+        clock->start();
+        m_ctx->proxy->removeInstances(role, ids, [self, role, ids, results, pending, done, audit, clock](const ProxyReply &reply) {
+            if (!self)
+                return;
+            for (const QString &id : ids)
+                if (reply.ok)
+                    self->m_ctx->membership->noteRemoveSent(id, role, reply);
+            const QString result = reply.ok ? QStringLiteral("ok") : QStringLiteral("failed");
+            const QString detail = reply.ok ? QStringLiteral("%1 %2 instance(s) taken out of the proxy").arg(ids.size()).arg(roleName(role))
+                                            : reply.error;
+            audit(QStringLiteral("%1 pool").arg(roleName(role)), ids, result, detail, clock->elapsed());
+            *results << detail;
+            OperationMarker m;
+            m.time = QDateTime::currentDateTimeUtc();
+            m.kind = QStringLiteral("remove-dead");
+            m.role = role;
+            m.outcome = reply.ok ? OperationOutcome::Succeeded : OperationOutcome::Failed;
+            m.label = QStringLiteral("remove-dead %1: %2").arg(roleName(role), ids.join(QStringLiteral(", ")));
+            self->m_markers.append(m);
+            Q_EMIT self->markerAdded(m);
+            if (--*pending == 0)
+                done(results->join(QLatin1Char('\n')));
+        });
+    }
+}
+
+} // namespace pd

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ops/scaleoperation.h"
+#include "net/proxyclient.h"
+#include "ops/scaleplan.h"
+
+#include <QList>
+#include <QObject>
+
+// Runs scaling operations: operations on one engine strictly one after the other, different engines
+// in parallel up to a cap. Keeps every operation (the progress list) and the chart markers.
+namespace pd {
+
+// A point on the charts' time axis: what was done to the cluster, and how it ended.
+struct OperationMarker {
+    QDateTime time;
+    QString label;        // "scale-out decode 127.0.0.8:9004: succeeded"
+    QString kind;         // "scale-out", "scale-in", "remove-dead", ...
+    Role role = Role::Decode;
+    OperationOutcome outcome = OperationOutcome::Running; // Running: the start marker
+};
+
+class ScaleRunner final : public QObject {
+    Q_OBJECT
+public:
+    explicit ScaleRunner(ScaleContext *context, QObject *parent = nullptr);
+
+    void setParallelCap(int cap) { m_cap = qMax(1, cap); }
+    int parallelCap() const { return m_cap; }
+
+    // Takes ownership; the operation starts when its engine is free and a slot is.
+    ScaleOperation *enqueue(ScaleOperation *operation);
+    // One ScaleOut per engine to start, one ScaleIn per engine to leave. Nothing when !canApply.
+    QList<ScaleOperation *> apply(const ScalePlan &plan, bool overrideLastInstance);
+
+    // After a proxy restart (it forgets runtime adds, §3): brings the membership back to `previous`.
+    // Instances missing now are added again (ScaleOut: their engines already run, so no start);
+    // instances listed now but not before are taken out of the proxy, their engines left running.
+    QList<ScaleOperation *> restore(const ProxyLists &previous, const ProxyLists &now, const QList<EngineRef> &profileEngines);
+
+    // Takes unreachable or stalled instances out of the proxy in one call per role (the proxy never
+    // does it itself, §8.2). Refuses instances the table says are WAITING (§8.1).
+    void removeDead(const QList<EngineRef> &engines, std::function<void(const QString &result)> done);
+
+    const QList<ScaleOperation *> &operations() const { return m_all; }
+    const QList<OperationMarker> &markers() const { return m_markers; }
+    bool isIdle() const;
+    int runningCount() const { return m_running; }
+    void cancelAll();
+
+Q_SIGNALS:
+    void operationAdded(pd::ScaleOperation *operation);
+    void operationChanged(pd::ScaleOperation *operation, int step);
+    void operationFinished(pd::ScaleOperation *operation);
+    void markerAdded(const pd::OperationMarker &marker);
+    void idle();
+
+private:
+    void pump();
+    void addMarker(ScaleOperation *op, OperationOutcome outcome);
+
+    ScaleContext *m_ctx;
+    QList<ScaleOperation *> m_all;
+    QList<ScaleOperation *> m_queue;
+    QSet<QString> m_busyEngines;
+    QList<OperationMarker> m_markers;
+    int m_cap = 4;
+    int m_running = 0;
+};
+
+} // namespace pd

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "ops/scalesimcontrol.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPointer>
+
+#include <nlohmann/json.hpp>
+
+namespace pd {
+
+SimClusterEngineControl::SimClusterEngineControl(const QUrl &controlBase, QObject *parent)
+    : EngineControl(parent)
+    , m_network(new QNetworkAccessManager(this))
+    , m_base(controlBase)
+{
+}
+
+QString SimClusterEngineControl::describe() const
+{
+    return QStringLiteral("pdsim cluster control API at %1").arg(m_base.authority());
+}
+
+void SimClusterEngineControl::post(const QString &path, const EngineRef &engine, Done done)
+{
+    QUrl url = m_base;
+    url.setPath(path);
+    QNetworkRequest request(url);
+    request.setTransferTimeout(m_timeoutMs);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    const nlohmann::json body{{"engines", {engine.id.toStdString()}}};
+    QNetworkReply *reply = m_network->post(request, QByteArray::fromStdString(body.dump()));
+    connect(reply, &QNetworkReply::finished, this, [reply, path, engine, url, done = std::move(done)] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        ControlResult r;
+        r.ok = status == 200;
+        if (!r.ok)
+            r.error = status == 0 ? QStringLiteral("%1: %2").arg(url.toString(), reply->errorString())
+                                  : QStringLiteral("%1 answered HTTP %2 for %3: %4")
+                                        .arg(url.toString()).arg(status).arg(engine.id, QString::fromUtf8(reply->readAll().left(200)));
+        done(r);
+    });
+}
+
+void SimClusterEngineControl::engineState(const EngineRef &engine,
+                                          std::function<void(const QString &, const QString &, const QString &)> done)
+{
+    QUrl url = m_base;
+    url.setPath(QStringLiteral("/cluster"));
+    QNetworkRequest request(url);
+    request.setTransferTimeout(m_timeoutMs);
+    QNetworkReply *reply = m_network->get(request);
+    connect(reply, &QNetworkReply::finished, this, [reply, engine, url, done = std::move(done)] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status != 200) {
+            done({}, {}, status == 0 ? QStringLiteral("%1: %2").arg(url.toString(), reply->errorString())
+                                     : QStringLiteral("%1 answered HTTP %2").arg(url.toString()).arg(status));
+            return;
+        }
+        const QByteArray bytes = reply->readAll();
+        const nlohmann::json state = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+        if (!state.is_object() || !state.contains("engines") || !state["engines"].is_array()) {
+            done({}, {}, QStringLiteral("%1: not a cluster state").arg(url.toString()));
+            return;
+        }
+        const std::string id = engine.id.toStdString();
+        for (const auto &e : state["engines"]) {
+            if (e.value("id", std::string()) == id || e.value("profile_id", std::string()) == id) {
+                done(QString::fromStdString(e.value("status", std::string())),
+                     QString::fromStdString(e.value("node", std::string())), QString());
+                return;
+            }
+        }
+        done({}, {}, QStringLiteral("the simulated cluster has no engine %1").arg(engine.id));
+    });
+}
+
+void SimClusterEngineControl::preflight(const EngineRef &engine, PreflightDone done)
+{
+    engineState(engine, [engine, done = std::move(done)](const QString &status, const QString &node, const QString &error) {
+        PreflightReport report;
+        if (!error.isEmpty()) {
+            report.error = error;
+        } else if (!engine.node.isEmpty() && node != engine.node) {
+            report.error = QStringLiteral("%1 runs on node %2 in the cluster, the profile says %3").arg(engine.id, node, engine.node);
+        } else if (status == QLatin1String("crashed")) {
+            report.error = QStringLiteral("%1 crashed; look at its log before starting it again").arg(engine.id);
+        } else {
+            report.ok = true;
+            report.passed << QStringLiteral("node %1 reachable (simulated cluster answers)").arg(node)
+                          << QStringLiteral("engine process: %1").arg(status)
+                          << QStringLiteral("NPU health: simulated node, no NPUs to check");
+        }
+        done(report);
+    });
+}
+
+void SimClusterEngineControl::start(const EngineRef &engine, Done done)
+{
+    post(QStringLiteral("/cluster/engines/start"), engine, std::move(done));
+}
+
+void SimClusterEngineControl::stop(const EngineRef &engine, Done done)
+{
+    post(QStringLiteral("/cluster/engines/stop"), engine, std::move(done));
+}
+
+void SimClusterEngineControl::isRunning(const EngineRef &engine, RunningDone done)
+{
+    engineState(engine, [done = std::move(done)](const QString &status, const QString &, const QString &error) {
+        if (!error.isEmpty()) {
+            done(std::nullopt, error);
+            return;
+        }
+        done(status != QLatin1String("stopped") && status != QLatin1String("crashed"), QString());
+    });
+}
+
+} // namespace pd

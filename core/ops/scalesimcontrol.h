@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ops/scaleenginecontrol.h"
+
+#include <QUrl>
+
+class QNetworkAccessManager;
+
+// EngineControl over `pdsim cluster`'s control API (sim/clustersim/simcluster.h):
+// POST /cluster/engines/start|stop {"engines":["host:port"]}, GET /cluster for process states.
+namespace pd {
+
+class SimClusterEngineControl final : public EngineControl {
+    Q_OBJECT
+public:
+    explicit SimClusterEngineControl(const QUrl &controlBase, QObject *parent = nullptr);
+
+    void preflight(const EngineRef &engine, PreflightDone done) override;
+    void start(const EngineRef &engine, Done done) override;
+    void stop(const EngineRef &engine, Done done) override;
+    void isRunning(const EngineRef &engine, RunningDone done) override;
+    QString describe() const override;
+
+    void setTimeout(int ms) { m_timeoutMs = ms; }
+
+private:
+    void post(const QString &path, const EngineRef &engine, Done done);
+    // GET /cluster, the engine's object (status, node) or an error.
+    void engineState(const EngineRef &engine, std::function<void(const QString &status, const QString &node, const QString &error)> done);
+
+    QNetworkAccessManager *m_network;
+    QUrl m_base;
+    int m_timeoutMs = 5000;
+};
+
+} // namespace pd

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// `pdctl status` and `pdctl scale` as processes against `pdsim cluster` as a process: decode 4 -> 6
+// with --yes under a background load, then the last-instance guard refuses prefill -> 0, and
+// `pdctl audit` prints what was done. No failed client request.
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+
+class TestPdctlScale : public QObject {
+    Q_OBJECT
+
+    QProcess m_sim;
+    QString m_control;
+    QTemporaryDir m_dir;
+    const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-pdctl.json");
+
+    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000)
+    {
+        QProcess p;
+        p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
+        p.setArguments(args);
+        p.start();
+        if (!p.waitForStarted(5000) || !p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished(5000);
+            return -1;
+        }
+        *out = p.readAllStandardOutput() + p.readAllStandardError();
+        return p.exitCode();
+    }
+    json status()
+    {
+        QByteArray out;
+        if (pdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json")}, &out) != 0)
+            return json();
+        return json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+    }
+    static int active(const json &s, const std::string &role)
+    {
+        int n = 0;
+        if (s.is_object())
+            for (const json &e : s["engines"])
+                n += e["role"] == role && e["membership"] == "active";
+        return n;
+    }
+    QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body)
+    {
+        QProcess curl;
+        curl.start(QStringLiteral("curl"), {QStringLiteral("-s"), QStringLiteral("-X"), QString::fromLatin1(method), QStringLiteral("-d"),
+                                            QString::fromUtf8(body), url});
+        curl.waitForFinished(10000);
+        return curl.readAllStandardOutput();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
+        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile, QStringLiteral("--time-scale"),
+                            QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("2"), QStringLiteral("--load-max-inflight"),
+                            QStringLiteral("8"), QStringLiteral("--no-jitter")});
+        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_sim.start();
+        QVERIFY(m_sim.waitForStarted(5000));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
+        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
+        if (!match.hasMatch()) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL(out.constData());
+            QSKIP(out.constData());
+        }
+        m_control = match.captured(1);
+        http("POST", QStringLiteral("http://%1/cluster/engines/stop").arg(m_control),
+             R"({"engines":["127.0.0.53:9004","127.0.0.53:9005","127.0.0.53:9006","127.0.0.53:9007"]})");
+        QTRY_VERIFY_WITH_TIMEOUT(active(status(), "decode") == 4, 20000);
+    }
+
+    void scaleDecodeTo6()
+    {
+        const QString audit = m_dir.filePath(QStringLiteral("audit.jsonl"));
+        QByteArray out;
+        const int rc = pdctl({QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"), QStringLiteral("decode"),
+                              QStringLiteral("--to"), QStringLiteral("6"), QStringLiteral("--yes"), QStringLiteral("--sim-control"), m_control,
+                              QStringLiteral("--audit"), audit}, &out);
+        QVERIFY2(rc == 0, out.constData());
+        QVERIFY2(out.contains("start and add  127.0.0.53:9004"), out.constData());
+        QVERIFY2(out.contains("succeeded  127.0.0.53:9005"), out.constData());
+        QCOMPARE(active(status(), "decode"), 6);
+
+        // Without --yes and without a terminal: refused, nothing done.
+        QCOMPARE(pdctl({QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"), QStringLiteral("decode"),
+                        QStringLiteral("--to"), QStringLiteral("5"), QStringLiteral("--sim-control"), m_control, QStringLiteral("--audit"), audit}, &out), 2);
+        QVERIFY(out.contains("confirm with --yes"));
+        // The last-instance guard.
+        QCOMPARE(pdctl({QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"), QStringLiteral("prefill"),
+                        QStringLiteral("--to"), QStringLiteral("0"), QStringLiteral("--yes"), QStringLiteral("--sim-control"), m_control,
+                        QStringLiteral("--audit"), audit}, &out), 1);
+        QVERIFY2(out.contains("Needs the override"), out.constData());
+        QCOMPARE(active(status(), "prefill"), 2);
+
+        QCOMPARE(pdctl({QStringLiteral("audit"), QStringLiteral("--file"), audit}, &out), 0);
+        QVERIFY2(out.contains("scale-out.add  decode 127.0.0.53:9004  done"), out.constData());
+        QVERIFY(out.contains("scale-out  decode 127.0.0.53:9005  succeeded"));
+
+        const QByteArray state = http("GET", QStringLiteral("http://%1/cluster").arg(m_control), {});
+        const json load = json::parse(state.constData(), state.constData() + state.size(), nullptr, false)["load"];
+        QVERIFY(load["sent"].get<int>() > 0);
+        QCOMPARE(load["failed"].get<int>(), 0);
+        QCOMPARE(load["empty_ok"].get<int>(), 0);
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_sim.state() == QProcess::NotRunning)
+            return;
+        m_sim.terminate();
+        QVERIFY(m_sim.waitForFinished(10000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPdctlScale)
+#include "tst_pdctlscale.moc"
