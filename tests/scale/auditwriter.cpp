@@ -16,7 +16,7 @@ int main(int argc, char *argv[])
     for (int i = 1; i <= 1000000; ++i) {
         pd::AuditEntry e;
         e.action = QStringLiteral("scale-out.add");
-        e.target = QStringLiteral("decode 127.0.0.43:9004");
+        e.target = QStringLiteral("decode 127.0.0.63:9004");
         e.params = {{"seq", i}};
         e.result = QStringLiteral("done");
         e.detail = QStringLiteral("line %1").arg(i);

@@ -77,7 +77,7 @@ private Q_SLOTS:
         }
         m_control = match.captured(1);
         http("POST", QStringLiteral("http://%1/cluster/engines/stop").arg(m_control),
-             R"({"engines":["127.0.0.53:9004","127.0.0.53:9005","127.0.0.53:9006","127.0.0.53:9007"]})");
+             R"({"engines":["127.0.0.73:9004","127.0.0.73:9005","127.0.0.73:9006","127.0.0.73:9007"]})");
         QTRY_VERIFY_WITH_TIMEOUT(active(status(), "decode") == 4, 20000);
     }
 
@@ -89,8 +89,8 @@ private Q_SLOTS:
                               QStringLiteral("--to"), QStringLiteral("6"), QStringLiteral("--yes"), QStringLiteral("--sim-control"), m_control,
                               QStringLiteral("--audit"), audit}, &out);
         QVERIFY2(rc == 0, out.constData());
-        QVERIFY2(out.contains("start and add  127.0.0.53:9004"), out.constData());
-        QVERIFY2(out.contains("succeeded  127.0.0.53:9005"), out.constData());
+        QVERIFY2(out.contains("start and add  127.0.0.73:9004"), out.constData());
+        QVERIFY2(out.contains("succeeded  127.0.0.73:9005"), out.constData());
         QCOMPARE(active(status(), "decode"), 6);
 
         // Without --yes and without a terminal: refused, nothing done.
@@ -105,8 +105,8 @@ private Q_SLOTS:
         QCOMPARE(active(status(), "prefill"), 2);
 
         QCOMPARE(pdctl({QStringLiteral("audit"), QStringLiteral("--file"), audit}, &out), 0);
-        QVERIFY2(out.contains("scale-out.add  decode 127.0.0.53:9004  done"), out.constData());
-        QVERIFY(out.contains("scale-out  decode 127.0.0.53:9005  succeeded"));
+        QVERIFY2(out.contains("scale-out.add  decode 127.0.0.73:9004  done"), out.constData());
+        QVERIFY(out.contains("scale-out  decode 127.0.0.73:9005  succeeded"));
 
         const QByteArray state = http("GET", QStringLiteral("http://%1/cluster").arg(m_control), {});
         const json load = json::parse(state.constData(), state.constData() + state.size(), nullptr, false)["load"];

@@ -171,13 +171,13 @@ private Q_SLOTS:
             QSKIP(qPrintable(QStringLiteral("cannot start the simulated cluster (ports busy?): ") + error));
         }
         QTRY_VERIFY_WITH_TIMEOUT(m_cluster->isReady(), 30000);
-        m_control = QStringLiteral("http://127.0.0.41:%1").arg(m_cluster->controlPort());
+        m_control = QStringLiteral("http://127.0.0.61:%1").arg(m_cluster->controlPort());
         // The profile's four extra decode engines exist but are stopped, as on a real cluster.
         for (int port = 9004; port < 9008; ++port)
-            stopEngineNow(QStringLiteral("127.0.0.43:%1").arg(port));
+            stopEngineNow(QStringLiteral("127.0.0.63:%1").arg(port));
 
         m_proxy = new ProxyClient(this);
-        m_proxy->setEndpoint({QUrl(QStringLiteral("http://127.0.0.41:8400")), {}, {}, 5000});
+        m_proxy->setEndpoint({QUrl(QStringLiteral("http://127.0.0.61:8400")), {}, {}, 5000});
         m_table = new MembershipReconciler(m_proxy, this);
         m_table->setListenerTiming(500, m_profile.proxy.maxWaitingRetries, 2000);
         QList<QPair<QString, Role>> configured;
@@ -202,7 +202,7 @@ private Q_SLOTS:
         m_table->start(500);
         QVERIFY(reconcile());
         QCOMPARE(m_table->activeCount(Role::Decode), 4);
-        QCOMPARE(m_table->fact(QStringLiteral("127.0.0.43:9005"), Role::Decode), MembershipFact::Configured);
+        QCOMPARE(m_table->fact(QStringLiteral("127.0.0.63:9005"), Role::Decode), MembershipFact::Configured);
     }
 
     void scaleDecode4To6To3UnderLoad()
@@ -214,8 +214,8 @@ private Q_SLOTS:
         QVERIFY2(out.canApply(false), qPrintable(out.describe()));
         QCOMPARE(out.current, 4);
         QCOMPARE(out.toStart.size(), 2);
-        QCOMPARE(out.toStart.at(0).id, QStringLiteral("127.0.0.43:9004")); // rank order
-        QCOMPARE(out.toStart.at(1).id, QStringLiteral("127.0.0.43:9005"));
+        QCOMPARE(out.toStart.at(0).id, QStringLiteral("127.0.0.63:9004")); // rank order
+        QCOMPARE(out.toStart.at(1).id, QStringLiteral("127.0.0.63:9005"));
         QElapsedTimer clock;
         clock.start();
         const auto outOps = m_runner->apply(out, false);
@@ -294,22 +294,22 @@ private Q_SLOTS:
         QVERIFY(!empty.canApply(false));
         QVERIFY(m_runner->apply(empty, false).isEmpty());
 
-        auto *first = new ScaleIn(ref(QStringLiteral("127.0.0.42:9001")), &m_ctx, false);
+        auto *first = new ScaleIn(ref(QStringLiteral("127.0.0.62:9001")), &m_ctx, false);
         first->setStopEngine(false);
         m_runner->enqueue(first);
         QVERIFY(waitIdle(30000));
         QVERIFY2(first->outcome() == OperationOutcome::Succeeded, qPrintable(describe(first)));
-        auto *last = new ScaleIn(ref(QStringLiteral("127.0.0.42:9000")), &m_ctx, false);
+        auto *last = new ScaleIn(ref(QStringLiteral("127.0.0.62:9000")), &m_ctx, false);
         m_runner->enqueue(last);
         QVERIFY(waitIdle(30000));
         QCOMPARE(last->outcome(), OperationOutcome::Failed);
         QVERIFY2(last->summary().contains(QLatin1String("last active instance")), qPrintable(last->summary()));
         QCOMPARE(last->steps().at(ScaleIn::RemoveFromProxy).status, StepStatus::Pending);
         QVERIFY(reconcile());
-        QCOMPARE(m_table->fact(QStringLiteral("127.0.0.42:9000"), Role::Prefill), MembershipFact::Active);
+        QCOMPARE(m_table->fact(QStringLiteral("127.0.0.62:9000"), Role::Prefill), MembershipFact::Active);
 
         // Back to two: the engine still runs, so the scale-out skips the start.
-        auto *back = new ScaleOut(ref(QStringLiteral("127.0.0.42:9001")), &m_ctx);
+        auto *back = new ScaleOut(ref(QStringLiteral("127.0.0.62:9001")), &m_ctx);
         m_runner->enqueue(back);
         QVERIFY(waitIdle(30000));
         QVERIFY2(back->outcome() == OperationOutcome::Succeeded, qPrintable(describe(back)));
@@ -357,7 +357,7 @@ private Q_SLOTS:
     {
         // The engine serves when the console checks, and dies right before the add: the proxy's
         // listener never gets an answer and silently drops it (§2.2).
-        const QString id = QStringLiteral("127.0.0.43:9007");
+        const QString id = QStringLiteral("127.0.0.63:9007");
         auto *op = new ScaleOut(ref(id), &m_ctx);
         connect(op, &ScaleOperation::stepChanged, this, [this, op, id](int step) {
             if (step == ScaleOut::AddToProxy && op->steps().at(step).status == StepStatus::Running)
@@ -377,9 +377,9 @@ private Q_SLOTS:
         QVERIFY(reconcile());
         const ProxyLists before = *m_table->lists();
         // Someone else (not this console) removes a still-waiting instance under load: §8.1.
-        const QString victim = QStringLiteral("127.0.0.43:9006");
+        const QString victim = QStringLiteral("127.0.0.63:9006");
         int status = 0;
-        http("POST", m_control + QStringLiteral("/cluster/engines/start"), R"({"engines":["127.0.0.43:9006"]})", &status);
+        http("POST", m_control + QStringLiteral("/cluster/engines/start"), R"({"engines":["127.0.0.63:9006"]})", &status);
         QTRY_COMPARE_WITH_TIMEOUT(engineStatus(victim), QStringLiteral("ready"), 20000);
         setLoad(4);
         QTRY_VERIFY_WITH_TIMEOUT(clusterState()["load"]["in_flight"].get<int>() > 0, 30000);
@@ -407,7 +407,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(clusterState()["load"]["in_flight"].get<int>(), 0, 120000);
 
         // The console's scale-out of a serving engine is never activated: "listener dead".
-        auto *op = new ScaleOut(ref(QStringLiteral("127.0.0.43:9005")), &m_ctx);
+        auto *op = new ScaleOut(ref(QStringLiteral("127.0.0.63:9005")), &m_ctx);
         m_runner->enqueue(op);
         QVERIFY(waitIdle(60000));
         QVERIFY2(op->outcome() == OperationOutcome::Failed, qPrintable(describe(op)));
@@ -447,7 +447,7 @@ private Q_SLOTS:
         m_ctx.settings.readOnly = true;
         const ScalePlan plan = planPoolScale(Role::Decode, 5, m_refs, *m_table, {}, m_ctx.settings);
         QVERIFY(!plan.canApply(true));
-        auto *op = new ScaleOut(ref(QStringLiteral("127.0.0.43:9007")), &m_ctx);
+        auto *op = new ScaleOut(ref(QStringLiteral("127.0.0.63:9007")), &m_ctx);
         m_runner->enqueue(op);
         QVERIFY(waitIdle(10000));
         QCOMPARE(op->outcome(), OperationOutcome::Failed);

@@ -52,17 +52,17 @@ private Q_SLOTS:
             QSKIP(qPrintable(error));
         }
         QTRY_VERIFY_WITH_TIMEOUT(m_cluster->isReady(), 30000);
-        const QString control = QStringLiteral("http://127.0.0.41:%1").arg(m_cluster->controlPort());
+        const QString control = QStringLiteral("http://127.0.0.61:%1").arg(m_cluster->controlPort());
         QNetworkAccessManager network;
         QNetworkRequest stop{QUrl(control + QStringLiteral("/cluster/engines/stop"))};
         stop.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        QNetworkReply *reply = network.post(stop, R"({"engines":["127.0.0.43:9004","127.0.0.43:9005","127.0.0.43:9006","127.0.0.43:9007"]})");
+        QNetworkReply *reply = network.post(stop, R"({"engines":["127.0.0.63:9004","127.0.0.63:9005","127.0.0.63:9006","127.0.0.63:9007"]})");
         QTRY_VERIFY(reply->isFinished());
         QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
         delete reply;
 
         ProxyClient proxy;
-        proxy.setEndpoint({QUrl(QStringLiteral("http://127.0.0.41:8400")), {}, {}, 5000});
+        proxy.setEndpoint({QUrl(QStringLiteral("http://127.0.0.61:8400")), {}, {}, 5000});
         MembershipReconciler table(&proxy);
         table.setListenerTiming(500, 3, 2000);
         const QList<EngineRef> refs = engineRefs(*loaded.profile);
@@ -99,8 +99,8 @@ private Q_SLOTS:
         QTest::mouseClick(decode->applyButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(shown.has_value(), 10000);
         QCOMPARE(shown->toStart.size(), 2);
-        QCOMPARE(shown->toStart.at(0).id, QStringLiteral("127.0.0.43:9004"));
-        QVERIFY(shown->describe().contains(QStringLiteral("start and add  127.0.0.43:9005")));
+        QCOMPARE(shown->toStart.at(0).id, QStringLiteral("127.0.0.63:9004"));
+        QVERIFY(shown->describe().contains(QStringLiteral("start and add  127.0.0.63:9005")));
         QTRY_COMPARE_WITH_TIMEOUT(panel.model()->rowCount(), 2, 5000);
         QCOMPARE(panel.model()->rowCount(panel.model()->index(0, 0)), 6); // the six visible steps
         QTRY_VERIFY_WITH_TIMEOUT(!runner.isIdle() && panel.model()->index(0, OperationModel::StatusColumn).data().toString().startsWith(QStringLiteral("running")), 10000);
