@@ -9,6 +9,10 @@
 #include "net/pollroundadapter.h"
 #include "net/proxyhealthpoller.h"
 #include "poolsview.h"
+#include "state/statetracker.h"
+#include "triageviews/enginedetailpanel.h"
+#include "triageviews/traynotifier.h"
+#include "triage/triage.h"
 
 #include <QDateTime>
 #include <QUrl>
@@ -31,7 +35,18 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject 
     , m_window(window)
     , m_engines(std::make_unique<pd::MetricsPoller>(extractMetrics))
     , m_proxy(std::make_unique<pd::ProxyHealthPoller>())
+    , m_tracker(std::make_unique<pd::StateTracker>(store))
+    , m_triage(std::make_unique<pd::Triage>(m_tracker.get(), store))
+    , m_notifier(std::make_unique<pd::TrayNotifier>(m_triage.get()))
 {
+    m_window->setTriage(m_tracker.get(), m_triage.get());
+    connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_tracker.get(), &pd::StateTracker::applyProxyHealth);
+    connect(m_notifier.get(), &pd::TrayNotifier::messageClicked, m_window, [this] {
+        m_window->showNormal();
+        m_window->raise();
+        m_window->activateWindow();
+        m_window->problemsDock()->show();
+    });
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window, &pd::MainWindow::showProxyHealth);
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window->poolsView(), &pd::PoolsView::showProxyHealth);
     connect(m_engines.get(), &pd::MetricsPoller::batchReady, this, [this](const pd::PollBatch &batch) {
@@ -45,6 +60,7 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject 
 Monitoring::~Monitoring()
 {
     m_window->poolsView()->setSeriesStore(nullptr);
+    m_window->engineDetail()->setSeriesStore(nullptr);
 }
 
 void Monitoring::start()
@@ -72,6 +88,8 @@ void Monitoring::retarget()
     m_engines->setTargets(targets);
 
     m_window->poolsView()->setSeriesStore(nullptr);
+    m_window->engineDetail()->setSeriesStore(nullptr);
     m_series = std::make_unique<pd::SeriesStore>(pd::SeriesStore::rolesOf(m_store->profile()));
     m_window->poolsView()->setSeriesStore(m_series.get());
+    m_window->engineDetail()->setSeriesStore(m_series.get());
 }
