@@ -15,6 +15,7 @@
 #include "triage/triage.h"
 
 #include <QDateTime>
+#include <QDockWidget>
 #include <QUrl>
 
 namespace {
