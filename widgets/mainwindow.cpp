@@ -287,7 +287,7 @@ void MainWindow::updateFromStore()
     const QFontMetrics fm = m_engineView->fontMetrics();
     m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
                                  qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
-                                      fm.horizontalAdvance(tr("responding")) + 34));
+                                      fm.horizontalAdvance(m_tracker ? engineStateLabel(EngineState::ReadyNotInProxy) : tr("responding")) + 34));
     m_engineView->setColumnWidth(EngineTableModel::KvColumn,
                                  qMax(m_engineView->columnWidth(EngineTableModel::KvColumn),
                                       fm.horizontalAdvance(QStringLiteral("100.0 %")) + 16));
@@ -333,7 +333,10 @@ void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
 {
     m_tracker = tracker;
     m_triage = triage;
-    m_problemsPanel = new ProblemsPanel(triage, this);
+    m_engineModel->setStateTracker(tracker);
+    m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
+                                 qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
+                                      m_engineView->fontMetrics().horizontalAdvance(engineStateLabel(EngineState::ReadyNotInProxy)) + 34));    m_problemsPanel = new ProblemsPanel(triage, this);
     m_problemsDock = new QDockWidget(tr("Problems"), this);
     m_problemsDock->setObjectName(QStringLiteral("problemsDock"));
     m_problemsDock->setWidget(m_problemsPanel);

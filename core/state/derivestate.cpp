@@ -146,8 +146,8 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
 
     if (f.running > 0 && f.frozenPolls >= t.stallPolls)
         return make(EngineState::Stalled,
-                    QStringLiteral("%1 requests running, no token or success counter moved for %2 polls")
-                        .arg(number(f.running))
+                    QStringLiteral("%1 running, no token or success counter moved for %2 polls")
+                        .arg(f.running == 1 ? QStringLiteral("1 request") : QStringLiteral("%1 requests").arg(number(f.running)))
                         .arg(f.frozenPolls),
                     f, nowMs, t);
 

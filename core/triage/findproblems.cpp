@@ -170,7 +170,8 @@ QList<Problem> findProblems(const TriageInput &in)
         out.append(p);
     }
 
-    // Engines, one problem per node when every engine of the node has the same one.
+    // Engines. Several engines of one node with the same failure make one problem for the node: at 64+
+    // engines a hung collective or a dead host must read as one line, not sixteen.
     QList<std::optional<ProblemKind>> kinds;
     kinds.reserve(in.engines.size());
     for (const TriageEngine &e : in.engines)
@@ -184,31 +185,34 @@ QList<Problem> findProblems(const TriageInput &in)
     QList<bool> covered(in.engines.size(), false);
     for (int n = 0; n < byNode.size(); ++n) {
         const QList<int> &engines = byNode.at(n);
-        if (engines.size() < 2 || !kinds.at(engines.first()))
-            continue;
-        const ProblemKind kind = *kinds.at(engines.first());
-        if (severityOf(kind) != ProblemSeverity::Error)
-            continue;
-        const bool same = std::all_of(engines.begin(), engines.end(), [&](int i) { return kinds.at(i) == kind; });
-        if (!same)
-            continue;
-        const TriageEngine &first = in.engines.at(engines.first());
-        Problem p = make(kind, ProblemScope::Node);
-        p.key = QStringLiteral("%1:node:%2").arg(problemKindName(kind)).arg(n);
-        p.what = QStringLiteral("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size());
-        p.where = QStringLiteral("node %1").arg(n < in.nodes.size() ? in.nodes.at(n).name : QString::number(n));
-        p.detail = first.reason;
-        p.node = n;
-        p.engine = engines.first();
-        p.engineCount = int(engines.size());
-        p.sinceMs = first.sinceMs;
-        for (int i : engines)
-            p.sinceMs = std::min(p.sinceMs, in.engines.at(i).sinceMs);
-        p.evidence.append(QStringLiteral("first engine %1: %2").arg(first.label, first.reason));
-        p.evidence.append(first.evidence);
-        out.append(p);
-        for (int i : engines)
-            covered[i] = true;
+        for (ProblemKind kind : {ProblemKind::EngineStalled, ProblemKind::EngineUnhealthy, ProblemKind::EngineUnreachable}) {
+            QList<int> hit;
+            for (int i : engines) {
+                if (kinds.at(i) == kind)
+                    hit.append(i);
+            }
+            if (hit.size() < kGroupOnNodeAtLeast)
+                continue;
+            const TriageEngine &first = in.engines.at(hit.first());
+            Problem p = make(kind, ProblemScope::Node);
+            p.key = QStringLiteral("%1:node:%2").arg(problemKindName(kind)).arg(n);
+            p.what = hit.size() == engines.size()
+                ? QStringLiteral("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size())
+                : QStringLiteral("%1 (%2 of the node's %3 engines)").arg(whatOf(kind, first)).arg(hit.size()).arg(engines.size());
+            p.where = QStringLiteral("node %1").arg(n < in.nodes.size() ? in.nodes.at(n).name : QString::number(n));
+            p.detail = first.reason;
+            p.node = n;
+            p.engine = hit.first();
+            p.engineCount = int(hit.size());
+            p.sinceMs = first.sinceMs;
+            for (int i : hit)
+                p.sinceMs = std::min(p.sinceMs, in.engines.at(i).sinceMs);
+            p.evidence.append(QStringLiteral("first engine %1: %2").arg(first.label, first.reason));
+            p.evidence.append(first.evidence);
+            out.append(p);
+            for (int i : hit)
+                covered[i] = true;
+        }
     }
     for (int i = 0; i < in.engines.size(); ++i) {
         if (covered.at(i) || !kinds.at(i))

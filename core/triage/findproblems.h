@@ -43,6 +43,9 @@ struct TriageInput {
     QString proxyWhere;            // "127.0.0.1:8000"
 };
 
+// At least this many engines of one node with the same failure are listed as one node problem.
+inline constexpr int kGroupOnNodeAtLeast = 3;
+
 // Ranked (problemRanksBefore); acknowledged is left false.
 QList<Problem> findProblems(const TriageInput &input);
 

@@ -10,6 +10,7 @@
 #include "triageviews/problemspanel.h"
 #include "triageviews/timelineview.h"
 #include "triage/triage.h"
+#include "models/enginetablemodel.h"
 #include "models/eventmodel.h"
 
 #include <QApplication>
@@ -77,6 +78,11 @@ private Q_SLOTS:
         QVERIFY(current.isValid());
         QCOMPARE(window.engineFilter()->mapToSource(current).row(), 30);
         QVERIFY(window.engineView()->selectionModel()->isRowSelected(current.row(), {}));
+        // The engines table shows the derived state, with its reason as tooltip.
+        const QModelIndex status = current.siblingAtColumn(EngineTableModel::StatusColumn);
+        QCOMPARE(status.data().toString(), QStringLiteral("Unreachable"));
+        QCOMPARE(status.data(EngineStateRole).toInt(), int(EngineState::Unreachable));
+        QVERIFY(status.data(Qt::ToolTipRole).toString().contains(QStringLiteral("refused")));
 
         // Actions are there, disabled, and say what enables them.
         for (QPushButton *b : window.engineDetail()->actionButtons()) {

@@ -135,6 +135,21 @@ private Q_SLOTS:
         QCOMPARE(problems.at(0).engine, 2);
     }
 
+    void severalEnginesOfANodeAreOneProblem()
+    {
+        TriageInput in = cluster();
+        for (int i = 6; i < 9; ++i)
+            in.engines[i].state = EngineState::Stalled;  // 3 of d1's 4
+        in.engines[2].state = EngineState::Unhealthy;    // 2 of d0's 4: listed one by one
+        in.engines[3].state = EngineState::Unhealthy;
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems), (QStringList{QStringLiteral("engine-stalled:node:2"), QStringLiteral("engine-unhealthy:2"),
+                                              QStringLiteral("engine-unhealthy:3")}));
+        QCOMPARE(problems.at(0).what, QStringLiteral("Engine stalled (3 of the node's 4 engines)"));
+        QCOMPARE(problems.at(0).engineCount, 3);
+        QCOMPARE(problems.at(0).engine, 6);
+    }
+
     void stoppedCountsOnlyWhileTheProxyRoutesToIt()
     {
         TriageInput in = cluster();
