@@ -187,8 +187,6 @@ void StateTracker::applyObservations(const QList<int> &engines)
             } else {
                 ++f.frozenPolls;
             }
-            if (running <= 0 && !moved && f.lastProgressMs == 0)
-                f.lastProgressMs = now;
             f.counters = counters;
             f.hasCounters = true;
             f.running = running;

@@ -117,6 +117,13 @@ private Q_SLOTS:
         TimelineView *timeline = window.timeline();
         QCOMPARE(timeline->laneCount(), 72);
         timeline->filter()->setNode(5);
+        timeline->resize(1000, 500);
+        QVERIFY(timeline->grab().save(QStringLiteral(PD_BINARY_DIR "/tst_timeline.png")));
+        timeline->filter()->setNode(-1);
+        window.focusEngine(31);
+        window.engineDetail()->resize(460, 800);
+        QVERIFY(window.engineDetail()->grab().save(QStringLiteral(PD_BINARY_DIR "/tst_enginedetail.png")));
+        timeline->filter()->setNode(5);
         QCOMPARE(timeline->laneCount(), 16);
         timeline->filter()->setText(QStringLiteral("unhealthy"));
         QCOMPARE(timeline->laneCount(), 1);

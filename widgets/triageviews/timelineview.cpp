@@ -76,6 +76,7 @@ public:
 
 protected:
     static constexpr int kAxis = 22;
+    static constexpr int kRightMargin = 36; // room for the last time label
 
     void timeRange(qint64 *from, qint64 *to) const
     {
@@ -85,7 +86,7 @@ protected:
     double xOf(qint64 t, qint64 from, qint64 to) const
     {
         const int left = labelWidth();
-        return left + double(width() - left - 8) * double(t - from) / double(std::max<qint64>(1, to - from));
+        return left + double(width() - left - kRightMargin) * double(t - from) / double(std::max<qint64>(1, to - from));
     }
 
     void paintEvent(QPaintEvent *) override
@@ -97,7 +98,7 @@ protected:
         const int left = labelWidth();
         // Axis: a tick every window/6, labelled HH:mm(:ss).
         p.setPen(palette().color(QPalette::Mid));
-        p.drawLine(left, kAxis - 2, width() - 8, kAxis - 2);
+        p.drawLine(left, kAxis - 2, width() - kRightMargin, kAxis - 2);
         const qint64 step = std::max<qint64>(1000, windowMs / 6);
         const QString fmt = windowMs <= 10 * 60 * 1000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm");
         for (qint64 t = to; t >= from; t -= step) {
