@@ -56,10 +56,6 @@ QStringList evidenceOf(const EngineFacts &f, std::int64_t nowMs, const StateThre
     return lines;
 }
 
-DerivedState make(EngineState state, QString reason, const EngineFacts &f, std::int64_t nowMs, const StateThresholds &t)
-{
-    return {state, std::move(reason), evidenceOf(f, nowMs, t)};
-}
 
 bool outOfProxy(MembershipFact m)
 {
@@ -88,15 +84,26 @@ bool isFailureState(EngineState state)
     return state == EngineState::Stalled || state == EngineState::Unhealthy || state == EngineState::Unreachable;
 }
 
-DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateThresholds &t)
+DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateThresholds &t, DeriveDetail detail)
 {
+    // The words are only built when asked for: a poll round derives every engine, views read a few.
+    const bool full = detail == DeriveDetail::Full;
+    auto make = [&](EngineState state, auto reason) {
+        DerivedState d;
+        d.state = state;
+        if (full) {
+            d.reason = reason();
+            d.evidence = evidenceOf(f, nowMs, t);
+        }
+        return d;
+    };
     // SSH saw the process gone, and HTTP has not answered since: stopped.
     if (f.process == ProcessFact::Exited && !(f.http == HttpFact::Ok && f.httpAtMs > f.processAtMs))
-        return make(EngineState::Stopped, QStringLiteral("the process exited"), f, nowMs, t);
+        return make(EngineState::Stopped, [&] { return QStringLiteral("the process exited"); });
     if (f.http == HttpFact::Unknown) {
         if (f.process == ProcessFact::Running)
-            return make(EngineState::Starting, QStringLiteral("process running, not polled yet"), f, nowMs, t);
-        return make(EngineState::Unknown, QStringLiteral("not observed yet"), f, nowMs, t);
+            return make(EngineState::Starting, [&] { return QStringLiteral("process running, not polled yet"); });
+        return make(EngineState::Unknown, [&] { return QStringLiteral("not observed yet"); });
     }
 
     const bool failing = f.http != HttpFact::Ok && f.consecutiveFailures >= t.stalePolls;
@@ -105,27 +112,22 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
         switch (f.http) {
         case HttpFact::Refused:
             if (f.process == ProcessFact::Running)
-                return make(EngineState::Starting,
-                            QStringLiteral("process running, port not open yet (loading weights?)"), f, nowMs, t);
+                return make(EngineState::Starting, [&] { return QStringLiteral("process running, port not open yet (loading weights?)"); });
             if (f.lastOkMs == 0)
-                return make(EngineState::Stopped, QStringLiteral("nothing listens on its port; it never answered"), f, nowMs, t);
+                return make(EngineState::Stopped, [&] { return QStringLiteral("nothing listens on its port; it never answered"); });
             if (outOfProxy(f.membership))
-                return make(EngineState::Stopped, QStringLiteral("out of the proxy and nothing listens on its port"), f,
-                            nowMs, t);
-            return make(EngineState::Unreachable, QStringLiteral("connection refused %1 (answered %2)").arg(polls, ago(f.lastOkMs, nowMs)),
-                        f, nowMs, t);
+                return make(EngineState::Stopped, [&] { return QStringLiteral("out of the proxy and nothing listens on its port"); });
+            return make(EngineState::Unreachable, [&] { return QStringLiteral("connection refused %1 (answered %2)").arg(polls, ago(f.lastOkMs, nowMs)); });
         case HttpFact::Timeout:
-            return make(EngineState::Unreachable, QStringLiteral("no answer in time, %1").arg(polls), f, nowMs, t);
+            return make(EngineState::Unreachable, [&] { return QStringLiteral("no answer in time, %1").arg(polls); });
         case HttpFact::Failed:
-            return make(EngineState::Unreachable, QStringLiteral("%1, %2").arg(f.httpError, polls), f, nowMs, t);
+            return make(EngineState::Unreachable, [&] { return QStringLiteral("%1, %2").arg(f.httpError, polls); });
         case HttpFact::ServerError:
-            return make(EngineState::Unhealthy, QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls), f,
-                        nowMs, t);
+            return make(EngineState::Unhealthy, [&] { return QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
         case HttpFact::ClientError:
-            return make(EngineState::Unhealthy, QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls), f,
-                        nowMs, t);
+            return make(EngineState::Unhealthy, [&] { return QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
         case HttpFact::Malformed:
-            return make(EngineState::Unhealthy, QStringLiteral("/metrics does not parse, %1").arg(polls), f, nowMs, t);
+            return make(EngineState::Unhealthy, [&] { return QStringLiteral("/metrics does not parse, %1").arg(polls); });
         case HttpFact::Ok:
         case HttpFact::Unknown:
             break;
@@ -133,43 +135,39 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     }
 
     if (f.healthStatus >= 500)
-        return make(EngineState::Unhealthy, QStringLiteral("/health answers %1").arg(f.healthStatus), f, nowMs, t);
+        return make(EngineState::Unhealthy, [&] { return QStringLiteral("/health answers %1").arg(f.healthStatus); });
 
     // Below the failure threshold the last good picture stands; without one there is none yet.
     if (f.lastOkMs == 0) {
         if (f.process == ProcessFact::Running)
-            return make(EngineState::Starting, QStringLiteral("process running, not answering yet"), f, nowMs, t);
-        return make(EngineState::Unknown, QStringLiteral("no good poll yet"), f, nowMs, t);
+            return make(EngineState::Starting, [&] { return QStringLiteral("process running, not answering yet"); });
+        return make(EngineState::Unknown, [&] { return QStringLiteral("no good poll yet"); });
     }
     if (f.modelsKnown && !f.modelsReady)
-        return make(EngineState::Starting, QStringLiteral("/v1/models not ready"), f, nowMs, t);
+        return make(EngineState::Starting, [&] { return QStringLiteral("/v1/models not ready"); });
 
     if (f.running > 0 && f.frozenPolls >= t.stallPolls)
-        return make(EngineState::Stalled,
-                    QStringLiteral("%1 running, no token or success counter moved for %2 polls")
+        return make(EngineState::Stalled, [&] { return QString(QStringLiteral("%1 running, no token or success counter moved for %2 polls")
                         .arg(f.running == 1 ? QStringLiteral("1 request") : QStringLiteral("%1 requests").arg(number(f.running)))
-                        .arg(f.frozenPolls),
-                    f, nowMs, t);
+                        .arg(f.frozenPolls)); });
 
     switch (f.membership) {
     case MembershipFact::Active:
-        return make(EngineState::Serving, QStringLiteral("healthy and in the proxy's active list"), f, nowMs, t);
+        return make(EngineState::Serving, [&] { return QStringLiteral("healthy and in the proxy's active list"); });
     case MembershipFact::Waiting:
-        return make(EngineState::WaitingInProxy, QStringLiteral("added to the proxy, waiting for activation"), f, nowMs, t);
+        return make(EngineState::WaitingInProxy, [&] { return QStringLiteral("added to the proxy, waiting for activation"); });
     case MembershipFact::Draining:
-        return make(EngineState::Draining, QStringLiteral("removed from the proxy, finishing %1 requests").arg(number(f.running)),
-                    f, nowMs, t);
+        return make(EngineState::Draining, [&] { return QStringLiteral("removed from the proxy, finishing %1 requests").arg(number(f.running)); });
     case MembershipFact::Configured:
-        return make(EngineState::ReadyNotInProxy, QStringLiteral("healthy, not added to the proxy"), f, nowMs, t);
+        return make(EngineState::ReadyNotInProxy, [&] { return QStringLiteral("healthy, not added to the proxy"); });
     case MembershipFact::Gone:
-        return make(EngineState::ReadyNotInProxy, QStringLiteral("healthy, removed from the proxy"), f, nowMs, t);
+        return make(EngineState::ReadyNotInProxy, [&] { return QStringLiteral("healthy, removed from the proxy"); });
     case MembershipFact::Dropped:
-        return make(EngineState::ReadyNotInProxy, QStringLiteral("healthy, the proxy dropped its add"), f, nowMs, t);
+        return make(EngineState::ReadyNotInProxy, [&] { return QStringLiteral("healthy, the proxy dropped its add"); });
     case MembershipFact::Unknown:
         break;
     }
-    return make(EngineState::Serving, QStringLiteral("healthy and making progress (proxy membership not reconciled)"), f,
-                nowMs, t);
+    return make(EngineState::Serving, [&] { return QStringLiteral("healthy and making progress (proxy membership not reconciled)"); });
 }
 
 } // namespace pd

@@ -16,7 +16,9 @@ struct DerivedState {
     bool operator==(const DerivedState &) const = default;
 };
 
-DerivedState deriveState(const EngineFacts &facts, std::int64_t nowMs, const StateThresholds &thresholds);
+enum class DeriveDetail { Full, StateOnly }; // StateOnly: reason and evidence left empty (cheap)
+DerivedState deriveState(const EngineFacts &facts, std::int64_t nowMs, const StateThresholds &thresholds,
+                         DeriveDetail detail = DeriveDetail::Full);
 
 // "3 s", "4 min", "2 h 5 min": a short age for evidence lines and panels.
 QString formatAge(std::int64_t ms);

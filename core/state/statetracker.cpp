@@ -88,7 +88,7 @@ void StateTracker::rebuild()
     }
     for (int i = 0; i < engineCount(); ++i) {
         Tracked &t = m_engines[std::size_t(i)];
-        t.derived = deriveState(t.facts, now, m_thresholds);
+        t.state = deriveState(t.facts, now, m_thresholds, DeriveDetail::StateOnly).state;
         t.sinceMs = now;
     }
     Q_EMIT reset();
@@ -98,7 +98,7 @@ std::array<int, 10> StateTracker::stateCounts() const
 {
     std::array<int, 10> counts{};
     for (const Tracked &t : m_engines)
-        ++counts[std::size_t(t.derived.state)];
+        ++counts[std::size_t(t.state)];
     return counts;
 }
 
@@ -112,18 +112,24 @@ QString StateTracker::engineLabel(int engine) const
     return QStringLiteral("%1 · %2 (DP %3)").arg(node, e.id()).arg(e.dpRank);
 }
 
+DerivedState StateTracker::derived(int engine) const
+{
+    return deriveState(m_engines[std::size_t(engine)].facts, m_now(), m_thresholds);
+}
+
 bool StateTracker::rederive(int engine, std::int64_t now)
 {
     Tracked &t = m_engines[std::size_t(engine)];
-    DerivedState next = deriveState(t.facts, now, m_thresholds);
-    const bool changed = next.state != t.derived.state;
+    const EngineState state = deriveState(t.facts, now, m_thresholds, DeriveDetail::StateOnly).state;
+    const bool changed = state != t.state;
     if (changed) {
+        DerivedState next = deriveState(t.facts, now, m_thresholds); // the words, for the event
         StateEvent event;
         event.atMs = now;
         event.kind = StateEvent::Kind::State;
         event.engine = engine;
         event.node = m_store->engines().at(engine).nodeIndex;
-        event.from = t.derived.state;
+        event.from = t.state;
         event.to = next.state;
         event.where = engineLabel(engine);
         event.what = QStringLiteral("%1 → %2").arg(engineStateName(event.from), engineStateName(event.to));
@@ -131,8 +137,8 @@ bool StateTracker::rederive(int engine, std::int64_t now)
         event.evidence = next.evidence;
         appendEvent(std::move(event));
         t.sinceMs = now;
+        t.state = state;
     }
-    t.derived = std::move(next);
     return changed;
 }
 

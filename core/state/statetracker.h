@@ -38,9 +38,9 @@ public:
 
     int engineCount() const { return int(m_engines.size()); }
     const EngineFacts &facts(int engine) const { return m_engines[std::size_t(engine)].facts; }
-    // The derivation of the engine's current facts (refreshed whenever a fact changes).
-    const DerivedState &derived(int engine) const { return m_engines[std::size_t(engine)].derived; }
-    EngineState state(int engine) const { return m_engines[std::size_t(engine)].derived.state; }
+    // The engine's current facts derived now, with reason and evidence (computed on each call).
+    DerivedState derived(int engine) const;
+    EngineState state(int engine) const { return m_engines[std::size_t(engine)].state; }
     std::int64_t stateSinceMs(int engine) const { return m_engines[std::size_t(engine)].sinceMs; }
     // How many engines are in each state (indexed by int(EngineState)).
     std::array<int, 10> stateCounts() const;
@@ -75,7 +75,7 @@ Q_SIGNALS:
 private:
     struct Tracked {
         EngineFacts facts;
-        DerivedState derived;
+        EngineState state = EngineState::Unknown; // of the last derivation, to see changes
         std::int64_t sinceMs = 0;
     };
     void rebuild();

@@ -80,12 +80,12 @@ TriageInput Triage::snapshot() const
     in.engines.reserve(n);
     for (int i = 0; i < n; ++i) {
         const Engine &engine = m_store->engines().at(i);
-        const DerivedState &d = m_tracker->derived(i);
         const EngineFacts &f = m_tracker->facts(i);
         TriageEngine e;
-        e.state = d.state;
-        // Only problems read reasons and evidence: copy them for the few engines that have one.
-        if (d.state != EngineState::Serving && d.state != EngineState::Unknown) {
+        e.state = m_tracker->state(i);
+        // Only problems read reasons and evidence: derive the words for the few engines that may have one.
+        if (e.state != EngineState::Serving && e.state != EngineState::Unknown) {
+            const DerivedState d = m_tracker->derived(i);
             e.reason = d.reason;
             e.evidence = d.evidence;
         }

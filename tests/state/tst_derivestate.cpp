@@ -141,8 +141,11 @@ private Q_SLOTS:
                                                      .arg(engineStateName(d.state), d.reason, engineStateName(expected))));
         QVERIFY2(d.reason.contains(reasonHas), qPrintable(d.reason));
         QVERIFY(!d.evidence.isEmpty() || expected == EngineState::Unknown);
-        // Pure: the same input gives the same output.
+        // Pure: the same input gives the same output; the cheap form agrees on the state.
         QCOMPARE(deriveState(facts, kNow, StateThresholds{}), d);
+        const DerivedState cheap = deriveState(facts, kNow, StateThresholds{}, DeriveDetail::StateOnly);
+        QCOMPARE(cheap.state, expected);
+        QVERIFY(cheap.reason.isEmpty() && cheap.evidence.isEmpty());
     }
 
     void thresholdsAreConfigurable()
