@@ -43,7 +43,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
-    for (int engines : {512, 1024, 5000}) {
+    for (int engines : { 512, 1024, 5000 }) {
         ClusterStore store;
         store.setProfile(syntheticProfile(engines), QStringLiteral("bench.json"));
         StateTracker tracker(&store);

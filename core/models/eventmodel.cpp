@@ -66,22 +66,35 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case TimeColumn: return QDateTime::fromMSecsSinceEpoch(e.atMs).toLocalTime().toString(QStringLiteral("HH:mm:ss"));
-        case KindColumn: return eventKindName(e.kind);
-        case WhereColumn: return e.where;
-        case WhatColumn: return e.what;
-        case ReasonColumn: return e.reason;
+        case TimeColumn:
+            return QDateTime::fromMSecsSinceEpoch(e.atMs).toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+        case KindColumn:
+            return eventKindName(e.kind);
+        case WhereColumn:
+            return e.where;
+        case WhatColumn:
+            return e.what;
+        case ReasonColumn:
+            return e.reason;
         }
         return {};
     case Qt::ToolTipRole:
-        return e.evidence.isEmpty() ? e.reason : e.reason + QStringLiteral("\n• ") + e.evidence.join(QStringLiteral("\n• "));
-    case SortRole: return index.column() == TimeColumn ? QVariant(qint64(e.atMs)) : data(index, Qt::DisplayRole);
-    case TimeRole: return qint64(e.atMs);
-    case EventKindRole: return int(e.kind);
-    case EngineIndexRole: return e.engine;
-    case NodeIndexRole: return e.node;
-    case EngineStateRole: return int(e.to);
-    default: return {};
+        return e.evidence.isEmpty() ? e.reason
+                                    : e.reason + QStringLiteral("\n• ") + e.evidence.join(QStringLiteral("\n• "));
+    case SortRole:
+        return index.column() == TimeColumn ? QVariant(qint64(e.atMs)) : data(index, Qt::DisplayRole);
+    case TimeRole:
+        return qint64(e.atMs);
+    case EventKindRole:
+        return int(e.kind);
+    case EngineIndexRole:
+        return e.engine;
+    case NodeIndexRole:
+        return e.node;
+    case EngineStateRole:
+        return int(e.to);
+    default:
+        return {};
     }
 }
 
@@ -90,11 +103,16 @@ QVariant EventModel::headerData(int section, Qt::Orientation orientation, int ro
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case TimeColumn: return tr("Time");
-    case KindColumn: return tr("Kind");
-    case WhereColumn: return tr("Where");
-    case WhatColumn: return tr("What");
-    case ReasonColumn: return tr("Reason");
+    case TimeColumn:
+        return tr("Time");
+    case KindColumn:
+        return tr("Kind");
+    case WhereColumn:
+        return tr("Where");
+    case WhatColumn:
+        return tr("What");
+    case ReasonColumn:
+        return tr("Reason");
     }
     return {};
 }
@@ -140,7 +158,7 @@ bool EventFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &source
         return false;
     if (m_text.isEmpty())
         return true;
-    for (int c : {int(EventModel::WhereColumn), int(EventModel::WhatColumn), int(EventModel::ReasonColumn)}) {
+    for (int c : { int(EventModel::WhereColumn), int(EventModel::WhatColumn), int(EventModel::ReasonColumn) }) {
         if (sourceModel()->index(sourceRow, c, sourceParent).data().toString().contains(m_text, Qt::CaseInsensitive))
             return true;
     }

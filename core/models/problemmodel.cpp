@@ -86,12 +86,18 @@ QVariant ProblemModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeverityColumn: return problemSeverityName(p.severity);
-        case WhatColumn: return p.acknowledged ? p.what + QStringLiteral(" (acknowledged)") : p.what;
-        case WhereColumn: return p.where;
-        case SinceColumn: return p.sinceMs > 0 ? formatAge(m_now() - p.sinceMs) : QString();
-        case DetailColumn: return p.detail;
-        case NextStepColumn: return p.nextStep;
+        case SeverityColumn:
+            return problemSeverityName(p.severity);
+        case WhatColumn:
+            return p.acknowledged ? p.what + QStringLiteral(" (acknowledged)") : p.what;
+        case WhereColumn:
+            return p.where;
+        case SinceColumn:
+            return p.sinceMs > 0 ? formatAge(m_now() - p.sinceMs) : QString();
+        case DetailColumn:
+            return p.detail;
+        case NextStepColumn:
+            return p.nextStep;
         }
         return {};
     case Qt::ToolTipRole: {
@@ -103,13 +109,20 @@ QVariant ProblemModel::data(const QModelIndex &index, int role) const
     }
     case SortRole:
         return index.column() == SinceColumn ? QVariant(qint64(p.sinceMs)) : QVariant(at);
-    case ProblemSeverityRole: return int(p.severity);
-    case ProblemKeyRole: return p.key;
-    case AcknowledgedRole: return p.acknowledged;
-    case EngineIndexRole: return p.engine;
-    case NodeIndexRole: return p.node;
-    case TimeRole: return qint64(p.sinceMs);
-    default: return {};
+    case ProblemSeverityRole:
+        return int(p.severity);
+    case ProblemKeyRole:
+        return p.key;
+    case AcknowledgedRole:
+        return p.acknowledged;
+    case EngineIndexRole:
+        return p.engine;
+    case NodeIndexRole:
+        return p.node;
+    case TimeRole:
+        return qint64(p.sinceMs);
+    default:
+        return {};
     }
 }
 
@@ -118,12 +131,18 @@ QVariant ProblemModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case WhatColumn: return tr("Problem");
-    case WhereColumn: return tr("Where");
-    case SinceColumn: return tr("Since");
-    case DetailColumn: return tr("Evidence");
-    case NextStepColumn: return tr("Next step");
+    case SeverityColumn:
+        return tr("Severity");
+    case WhatColumn:
+        return tr("Problem");
+    case WhereColumn:
+        return tr("Where");
+    case SinceColumn:
+        return tr("Since");
+    case DetailColumn:
+        return tr("Evidence");
+    case NextStepColumn:
+        return tr("Next step");
     }
     return {};
 }

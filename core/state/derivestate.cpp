@@ -24,8 +24,8 @@ QStringList evidenceOf(const EngineFacts &f, std::int64_t nowMs, const StateThre
     if (f.process != ProcessFact::Unknown)
         lines.append(QStringLiteral("process %1%2 (%3)")
                          .arg(processFactName(f.process),
-                              f.processDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.processDetail,
-                              ago(f.processAtMs, nowMs)));
+                             f.processDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.processDetail,
+                             ago(f.processAtMs, nowMs)));
     if (f.http == HttpFact::Ok)
         lines.append(QStringLiteral("/metrics ok (%1)").arg(ago(f.httpAtMs, nowMs)));
     else if (f.http != HttpFact::Unknown)
@@ -38,24 +38,26 @@ QStringList evidenceOf(const EngineFacts &f, std::int64_t nowMs, const StateThre
     if (f.healthStatus != 0)
         lines.append(QStringLiteral("/health %1 (%2)").arg(f.healthStatus).arg(ago(f.healthAtMs, nowMs)));
     if (f.modelsKnown)
-        lines.append(QStringLiteral("/v1/models %1 (%2)")
-                         .arg(f.modelsReady ? QStringLiteral("ready") : QStringLiteral("not ready"), ago(f.modelsAtMs, nowMs)));
+        lines.append(
+            QStringLiteral("/v1/models %1 (%2)")
+                .arg(f.modelsReady ? QStringLiteral("ready") : QStringLiteral("not ready"), ago(f.modelsAtMs, nowMs)));
     if (f.hasCounters)
-        lines.append(QStringLiteral("running %1, waiting %2; counters generation %3, prompt %4, success %5; %6")
-                         .arg(number(f.running), number(f.waiting), number(f.counters.generationTokens),
-                              number(f.counters.promptTokens), number(f.counters.requestSuccess),
-                              f.frozenPolls > 0 ? QStringLiteral("frozen for %1 polls (stall at %2)").arg(f.frozenPolls).arg(t.stallPolls)
-                                                : QStringLiteral("moved %1").arg(ago(f.lastProgressMs, nowMs))));
+        lines.append(
+            QStringLiteral("running %1, waiting %2; counters generation %3, prompt %4, success %5; %6")
+                .arg(number(f.running), number(f.waiting), number(f.counters.generationTokens),
+                    number(f.counters.promptTokens), number(f.counters.requestSuccess),
+                    f.frozenPolls > 0
+                        ? QStringLiteral("frozen for %1 polls (stall at %2)").arg(f.frozenPolls).arg(t.stallPolls)
+                        : QStringLiteral("moved %1").arg(ago(f.lastProgressMs, nowMs))));
     if (f.membership != MembershipFact::Unknown)
         lines.append(QStringLiteral("proxy membership %1%2 (%3)")
                          .arg(membershipFactName(f.membership),
-                              f.membershipDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.membershipDetail,
-                              ago(f.membershipAtMs, nowMs)));
+                             f.membershipDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.membershipDetail,
+                             ago(f.membershipAtMs, nowMs)));
     if (f.http != HttpFact::Unknown)
         lines.append(QStringLiteral("metrics %1").arg(freshnessFactName(freshnessOf(f, t))));
     return lines;
 }
-
 
 bool outOfProxy(MembershipFact m)
 {
@@ -112,22 +114,30 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
         switch (f.http) {
         case HttpFact::Refused:
             if (f.process == ProcessFact::Running)
-                return make(EngineState::Starting, [&] { return QStringLiteral("process running, port not open yet (loading weights?)"); });
+                return make(EngineState::Starting,
+                    [&] { return QStringLiteral("process running, port not open yet (loading weights?)"); });
             if (f.lastOkMs == 0)
-                return make(EngineState::Stopped, [&] { return QStringLiteral("nothing listens on its port; it never answered"); });
+                return make(EngineState::Stopped,
+                    [&] { return QStringLiteral("nothing listens on its port; it never answered"); });
             if (outOfProxy(f.membership))
-                return make(EngineState::Stopped, [&] { return QStringLiteral("out of the proxy and nothing listens on its port"); });
-            return make(EngineState::Unreachable, [&] { return QStringLiteral("connection refused %1 (answered %2)").arg(polls, ago(f.lastOkMs, nowMs)); });
+                return make(EngineState::Stopped,
+                    [&] { return QStringLiteral("out of the proxy and nothing listens on its port"); });
+            return make(EngineState::Unreachable, [&] {
+                return QStringLiteral("connection refused %1 (answered %2)").arg(polls, ago(f.lastOkMs, nowMs));
+            });
         case HttpFact::Timeout:
             return make(EngineState::Unreachable, [&] { return QStringLiteral("no answer in time, %1").arg(polls); });
         case HttpFact::Failed:
             return make(EngineState::Unreachable, [&] { return QStringLiteral("%1, %2").arg(f.httpError, polls); });
         case HttpFact::ServerError:
-            return make(EngineState::Unhealthy, [&] { return QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
+            return make(EngineState::Unhealthy,
+                [&] { return QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
         case HttpFact::ClientError:
-            return make(EngineState::Unhealthy, [&] { return QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
+            return make(EngineState::Unhealthy,
+                [&] { return QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
         case HttpFact::Malformed:
-            return make(EngineState::Unhealthy, [&] { return QStringLiteral("/metrics does not parse, %1").arg(polls); });
+            return make(
+                EngineState::Unhealthy, [&] { return QStringLiteral("/metrics does not parse, %1").arg(polls); });
         case HttpFact::Ok:
         case HttpFact::Unknown:
             break;
@@ -147,17 +157,22 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
         return make(EngineState::Starting, [&] { return QStringLiteral("/v1/models not ready"); });
 
     if (f.running > 0 && f.frozenPolls >= t.stallPolls)
-        return make(EngineState::Stalled, [&] { return QString(QStringLiteral("%1 running, no token or success counter moved for %2 polls")
-                        .arg(f.running == 1 ? QStringLiteral("1 request") : QStringLiteral("%1 requests").arg(number(f.running)))
-                        .arg(f.frozenPolls)); });
+        return make(EngineState::Stalled, [&] {
+            return QString(QStringLiteral("%1 running, no token or success counter moved for %2 polls")
+                               .arg(f.running == 1 ? QStringLiteral("1 request")
+                                                   : QStringLiteral("%1 requests").arg(number(f.running)))
+                               .arg(f.frozenPolls));
+        });
 
     switch (f.membership) {
     case MembershipFact::Active:
         return make(EngineState::Serving, [&] { return QStringLiteral("healthy and in the proxy's active list"); });
     case MembershipFact::Waiting:
-        return make(EngineState::WaitingInProxy, [&] { return QStringLiteral("added to the proxy, waiting for activation"); });
+        return make(
+            EngineState::WaitingInProxy, [&] { return QStringLiteral("added to the proxy, waiting for activation"); });
     case MembershipFact::Draining:
-        return make(EngineState::Draining, [&] { return QStringLiteral("removed from the proxy, finishing %1 requests").arg(number(f.running)); });
+        return make(EngineState::Draining,
+            [&] { return QStringLiteral("removed from the proxy, finishing %1 requests").arg(number(f.running)); });
     case MembershipFact::Configured:
         return make(EngineState::ReadyNotInProxy, [&] { return QStringLiteral("healthy, not added to the proxy"); });
     case MembershipFact::Gone:
@@ -167,7 +182,8 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     case MembershipFact::Unknown:
         break;
     }
-    return make(EngineState::Serving, [&] { return QStringLiteral("healthy and making progress (proxy membership not reconciled)"); });
+    return make(EngineState::Serving,
+        [&] { return QStringLiteral("healthy and making progress (proxy membership not reconciled)"); });
 }
 
 } // namespace pd

@@ -11,14 +11,14 @@ namespace pd {
 
 struct DerivedState {
     EngineState state = EngineState::Unknown;
-    QString reason;        // one line for the operator: why this state
-    QStringList evidence;  // the facts that decided it, each with its age
+    QString reason; // one line for the operator: why this state
+    QStringList evidence; // the facts that decided it, each with its age
     bool operator==(const DerivedState &) const = default;
 };
 
 enum class DeriveDetail { Full, StateOnly }; // StateOnly: reason and evidence left empty (cheap)
 DerivedState deriveState(const EngineFacts &facts, std::int64_t nowMs, const StateThresholds &thresholds,
-                         DeriveDetail detail = DeriveDetail::Full);
+    DeriveDetail detail = DeriveDetail::Full);
 
 // "3 s", "4 min", "2 h 5 min": a short age for evidence lines and panels.
 QString formatAge(std::int64_t ms);

@@ -8,12 +8,18 @@ namespace pd {
 QString eventKindName(StateEvent::Kind kind)
 {
     switch (kind) {
-    case StateEvent::Kind::State: return QStringLiteral("state");
-    case StateEvent::Kind::Membership: return QStringLiteral("membership");
-    case StateEvent::Kind::Process: return QStringLiteral("process");
-    case StateEvent::Kind::Proxy: return QStringLiteral("proxy");
-    case StateEvent::Kind::Action: return QStringLiteral("action");
-    case StateEvent::Kind::Diagnosis: return QStringLiteral("diagnosis");
+    case StateEvent::Kind::State:
+        return QStringLiteral("state");
+    case StateEvent::Kind::Membership:
+        return QStringLiteral("membership");
+    case StateEvent::Kind::Process:
+        return QStringLiteral("process");
+    case StateEvent::Kind::Proxy:
+        return QStringLiteral("proxy");
+    case StateEvent::Kind::Action:
+        return QStringLiteral("action");
+    case StateEvent::Kind::Diagnosis:
+        return QStringLiteral("diagnosis");
     }
     return QStringLiteral("state");
 }

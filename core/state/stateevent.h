@@ -15,24 +15,24 @@ namespace pd {
 
 struct StateEvent {
     enum class Kind : std::uint8_t {
-        State,       // an engine's derived state changed
-        Membership,  // the console's view of proxy membership changed
-        Process,     // SSH saw the process start or exit
-        Proxy,       // the proxy became (un)reachable or its counts changed
-        Action,      // something the operator did from the console
-        Diagnosis,   // a log diagnosis (filled in by the log issue)
+        State, // an engine's derived state changed
+        Membership, // the console's view of proxy membership changed
+        Process, // SSH saw the process start or exit
+        Proxy, // the proxy became (un)reachable or its counts changed
+        Action, // something the operator did from the console
+        Diagnosis, // a log diagnosis (filled in by the log issue)
     };
     static constexpr int kKindCount = 6;
 
-    std::uint64_t serial = 0;   // increasing, unique per log
-    std::int64_t atMs = 0;      // ms since the epoch
+    std::uint64_t serial = 0; // increasing, unique per log
+    std::int64_t atMs = 0; // ms since the epoch
     Kind kind = Kind::State;
-    int engine = -1;            // index in the profile's engines, -1 when not about one engine
-    int node = -1;              // index in the profile's nodes, -1 for the proxy or the cluster
+    int engine = -1; // index in the profile's engines, -1 when not about one engine
+    int node = -1; // index in the profile's nodes, -1 for the proxy or the cluster
     EngineState from = EngineState::Unknown;
     EngineState to = EngineState::Unknown;
-    QString where;              // "d1 · 127.0.0.7:9003 (DP 19)", "proxy 127.0.0.1:8000"
-    QString what;               // "serving → stalled"
+    QString where; // "d1 · 127.0.0.7:9003 (DP 19)", "proxy 127.0.0.1:8000"
+    QString what; // "serving → stalled"
     QString reason;
     QStringList evidence;
 };

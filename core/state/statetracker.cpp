@@ -14,12 +14,18 @@ namespace {
 HttpFact httpFactOf(const PollOutcome &o)
 {
     switch (o.status) {
-    case PollStatus::Ok: return HttpFact::Ok;
-    case PollStatus::Refused: return HttpFact::Refused;
-    case PollStatus::Timeout: return HttpFact::Timeout;
-    case PollStatus::HttpError: return o.httpStatus >= 500 ? HttpFact::ServerError : HttpFact::ClientError;
-    case PollStatus::Malformed: return HttpFact::Malformed;
-    case PollStatus::Failed: return HttpFact::Failed;
+    case PollStatus::Ok:
+        return HttpFact::Ok;
+    case PollStatus::Refused:
+        return HttpFact::Refused;
+    case PollStatus::Timeout:
+        return HttpFact::Timeout;
+    case PollStatus::HttpError:
+        return o.httpStatus >= 500 ? HttpFact::ServerError : HttpFact::ClientError;
+    case PollStatus::Malformed:
+        return HttpFact::Malformed;
+    case PollStatus::Failed:
+        return HttpFact::Failed;
     }
     return HttpFact::Failed;
 }
@@ -63,7 +69,7 @@ void StateTracker::setThresholds(const StateThresholds &thresholds)
 
 void StateTracker::rebuild()
 {
-    m_engines.assign(std::size_t(m_store->engines().size()), Tracked{});
+    m_engines.assign(std::size_t(m_store->engines().size()), Tracked {});
     m_log.clear();
     m_pendingAdded = m_pendingDropped = 0;
     m_proxy = ProxyHealth();
@@ -96,7 +102,7 @@ void StateTracker::rebuild()
 
 std::array<int, 10> StateTracker::stateCounts() const
 {
-    std::array<int, 10> counts{};
+    std::array<int, 10> counts {};
     for (const Tracked &t : m_engines)
         ++counts[std::size_t(t.state)];
     return counts;
@@ -107,8 +113,8 @@ QString StateTracker::engineLabel(int engine) const
     if (engine < 0 || engine >= m_store->engines().size())
         return {};
     const Engine &e = m_store->engines().at(engine);
-    const QString node = e.nodeIndex < m_store->profile().nodes.size() ? m_store->profile().nodes.at(e.nodeIndex).name
-                                                                       : QString();
+    const QString node
+        = e.nodeIndex < m_store->profile().nodes.size() ? m_store->profile().nodes.at(e.nodeIndex).name : QString();
     return QStringLiteral("%1 · %2 (DP %3)").arg(node, e.id()).arg(e.dpRank);
 }
 
@@ -183,7 +189,8 @@ void StateTracker::applyObservations(const QList<int> &engines)
             f.failingSinceMs = 0;
             f.lastOkMs = now;
             const EngineMetrics &m = *o.last.metrics;
-            const ProgressCounters counters{counter(m.generationTokens), counter(m.promptTokens), counter(m.requestSuccess)};
+            const ProgressCounters counters { counter(m.generationTokens), counter(m.promptTokens),
+                counter(m.requestSuccess) };
             const double running = counter(m.running);
             const bool moved = !f.hasCounters || !(counters == f.counters);
             if (moved || running <= 0) {
@@ -236,7 +243,7 @@ void StateTracker::setProcess(int engine, ProcessFact process, const QString &de
     f.processDetail = detail;
     f.processAtMs = now;
     if (rederive(engine, now))
-        Q_EMIT statesChanged({engine});
+        Q_EMIT statesChanged({ engine });
     flushEvents();
     Q_EMIT roundDerived();
 }
@@ -254,7 +261,8 @@ void StateTracker::setMembership(int engine, MembershipFact membership, const QS
         event.engine = engine;
         event.node = m_store->engines().at(engine).nodeIndex;
         event.where = engineLabel(engine);
-        event.what = QStringLiteral("proxy membership %1 → %2").arg(membershipFactName(f.membership), membershipFactName(membership));
+        event.what = QStringLiteral("proxy membership %1 → %2")
+                         .arg(membershipFactName(f.membership), membershipFactName(membership));
         event.reason = detail;
         appendEvent(std::move(event));
     }
@@ -262,7 +270,7 @@ void StateTracker::setMembership(int engine, MembershipFact membership, const QS
     f.membershipDetail = detail;
     f.membershipAtMs = now;
     if (rederive(engine, now))
-        Q_EMIT statesChanged({engine});
+        Q_EMIT statesChanged({ engine });
     flushEvents();
     Q_EMIT roundDerived();
 }
@@ -277,7 +285,7 @@ void StateTracker::setModelsReady(int engine, bool ready, std::int64_t atMs)
     f.modelsReady = ready;
     f.modelsAtMs = now;
     if (rederive(engine, now))
-        Q_EMIT statesChanged({engine});
+        Q_EMIT statesChanged({ engine });
     flushEvents();
     Q_EMIT roundDerived();
 }
@@ -289,9 +297,9 @@ void StateTracker::recordAction(int engine, int node, const QString &what)
     event.kind = StateEvent::Kind::Action;
     event.engine = engine >= 0 && engine < engineCount() ? engine : -1;
     event.node = event.engine >= 0 ? m_store->engines().at(event.engine).nodeIndex : node;
-    event.where = event.engine >= 0 ? engineLabel(event.engine)
-                  : (node >= 0 && node < m_store->profile().nodes.size()) ? m_store->profile().nodes.at(node).name
-                                                                          : QStringLiteral("cluster");
+    event.where = event.engine >= 0                             ? engineLabel(event.engine)
+        : (node >= 0 && node < m_store->profile().nodes.size()) ? m_store->profile().nodes.at(node).name
+                                                                : QStringLiteral("cluster");
     event.what = what;
     appendEvent(std::move(event));
     flushEvents();
@@ -326,7 +334,7 @@ void StateTracker::applyProxyHealth(const ProxyHealth &health)
                   .arg(m_proxy.decodeInstances)
                   .arg(health.prefillInstances)
                   .arg(health.decodeInstances),
-              QString());
+            QString());
     m_proxy = health;
     m_proxyKnown = true;
     flushEvents();

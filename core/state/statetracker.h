@@ -66,7 +66,7 @@ public:
     void applyObservations(const QList<int> &engines);
 
 Q_SIGNALS:
-    void reset();                                    // a profile was opened: every engine is new
+    void reset(); // a profile was opened: every engine is new
     void statesChanged(const QList<int> &engines);
     void roundDerived();
     void proxyChanged();

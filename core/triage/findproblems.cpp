@@ -13,9 +13,12 @@ namespace {
 std::optional<ProblemKind> engineProblem(const TriageEngine &e)
 {
     switch (e.state) {
-    case EngineState::Stalled: return ProblemKind::EngineStalled;
-    case EngineState::Unhealthy: return ProblemKind::EngineUnhealthy;
-    case EngineState::Unreachable: return ProblemKind::EngineUnreachable;
+    case EngineState::Stalled:
+        return ProblemKind::EngineStalled;
+    case EngineState::Unhealthy:
+        return ProblemKind::EngineUnhealthy;
+    case EngineState::Unreachable:
+        return ProblemKind::EngineUnreachable;
     case EngineState::Stopped:
         // Stopped on purpose is no problem; stopped while the proxy routes to it is.
         if (e.membership == MembershipFact::Active || e.membership == MembershipFact::Waiting)
@@ -35,14 +38,19 @@ std::optional<ProblemKind> engineProblem(const TriageEngine &e)
 QString whatOf(ProblemKind kind, const TriageEngine &e)
 {
     switch (kind) {
-    case ProblemKind::EngineStalled: return QStringLiteral("Engine stalled");
-    case ProblemKind::EngineUnhealthy: return QStringLiteral("Engine unhealthy");
+    case ProblemKind::EngineStalled:
+        return QStringLiteral("Engine stalled");
+    case ProblemKind::EngineUnhealthy:
+        return QStringLiteral("Engine unhealthy");
     case ProblemKind::EngineUnreachable:
         return e.state == EngineState::Stopped ? QStringLiteral("Engine not running, yet in the proxy")
                                                : QStringLiteral("Engine unreachable");
-    case ProblemKind::ProxyDroppedAdd: return QStringLiteral("Proxy dropped the engine's add");
-    case ProblemKind::MetricsStale: return QStringLiteral("Engine metrics stale");
-    default: return problemKindName(kind);
+    case ProblemKind::ProxyDroppedAdd:
+        return QStringLiteral("Proxy dropped the engine's add");
+    case ProblemKind::MetricsStale:
+        return QStringLiteral("Engine metrics stale");
+    default:
+        return problemKindName(kind);
     }
 }
 
@@ -56,10 +64,12 @@ QString nextStepOf(ProblemKind kind)
         return QStringLiteral("Check that the proxy process runs on its host and read its log; clients get no answers "
                               "meanwhile.");
     case ProblemKind::EngineStalled:
-        return QStringLiteral("Read the engine's log for a hung collective (HCCL) or NPU error; remove it from the proxy, "
-                              "then restart it.");
+        return QStringLiteral(
+            "Read the engine's log for a hung collective (HCCL) or NPU error; remove it from the proxy, "
+            "then restart it.");
     case ProblemKind::EngineUnhealthy:
-        return QStringLiteral("Read the engine's log for the EngineCore error; remove it from the proxy and restart it.");
+        return QStringLiteral(
+            "Read the engine's log for the EngineCore error; remove it from the proxy and restart it.");
     case ProblemKind::EngineUnreachable:
         return QStringLiteral("Check that the process runs and the node is up (SSH); if it crashed, read its log and "
                               "restart it, or remove it from the proxy.");
@@ -86,14 +96,17 @@ ProblemSeverity severityOf(ProblemKind kind)
 {
     switch (kind) {
     case ProblemKind::PoolEmpty:
-    case ProblemKind::ProxyUnreachable: return ProblemSeverity::Critical;
+    case ProblemKind::ProxyUnreachable:
+        return ProblemSeverity::Critical;
     case ProblemKind::EngineStalled:
     case ProblemKind::EngineUnhealthy:
     case ProblemKind::EngineUnreachable:
-    case ProblemKind::NodeSshDown: return ProblemSeverity::Error;
+    case ProblemKind::NodeSshDown:
+        return ProblemSeverity::Error;
     case ProblemKind::ProxyDroppedAdd:
     case ProblemKind::NotInProxy:
-    case ProblemKind::MetricsStale: return ProblemSeverity::Warning;
+    case ProblemKind::MetricsStale:
+        return ProblemSeverity::Warning;
     }
     return ProblemSeverity::Warning;
 }
@@ -118,12 +131,12 @@ QList<Problem> findProblems(const TriageInput &in)
         p.where = QStringLiteral("proxy %1").arg(in.proxyWhere);
         p.detail = in.proxy.error.isEmpty() ? QStringLiteral("/healthcheck does not answer") : in.proxy.error;
         p.sinceMs = in.proxySinceMs;
-        p.evidence = {QStringLiteral("/healthcheck: %1").arg(p.detail)};
+        p.evidence = { QStringLiteral("/healthcheck: %1").arg(p.detail) };
         out.append(p);
     }
 
     // Pools: no engine serving, or the proxy counting none.
-    for (Role role : {Role::Prefill, Role::Decode}) {
+    for (Role role : { Role::Prefill, Role::Decode }) {
         int total = 0, serving = 0, observed = 0;
         std::int64_t lastChange = 0;
         for (const TriageEngine &e : in.engines) {
@@ -150,7 +163,8 @@ QList<Problem> findProblems(const TriageInput &in)
         p.engineCount = total;
         p.evidence.append(QStringLiteral("%1 of %2 %3 engines serving").arg(serving).arg(total).arg(roleName(role)));
         if (in.proxyKnown && in.proxy.reachable)
-            p.evidence.append(QStringLiteral("proxy /healthcheck: %1_instances=%2").arg(roleName(role)).arg(proxyCount));
+            p.evidence.append(
+                QStringLiteral("proxy /healthcheck: %1_instances=%2").arg(roleName(role)).arg(proxyCount));
         out.append(p);
     }
 
@@ -166,7 +180,7 @@ QList<Problem> findProblems(const TriageInput &in)
         p.detail = node.sshError;
         p.sinceMs = node.sshSinceMs;
         p.node = n;
-        p.evidence = {QStringLiteral("SSH: %1").arg(node.sshError)};
+        p.evidence = { QStringLiteral("SSH: %1").arg(node.sshError) };
         out.append(p);
     }
 
@@ -185,7 +199,8 @@ QList<Problem> findProblems(const TriageInput &in)
     QList<bool> covered(in.engines.size(), false);
     for (int n = 0; n < byNode.size(); ++n) {
         const QList<int> &engines = byNode.at(n);
-        for (ProblemKind kind : {ProblemKind::EngineStalled, ProblemKind::EngineUnhealthy, ProblemKind::EngineUnreachable}) {
+        for (ProblemKind kind :
+            { ProblemKind::EngineStalled, ProblemKind::EngineUnhealthy, ProblemKind::EngineUnreachable }) {
             QList<int> hit;
             for (int i : engines) {
                 if (kinds.at(i) == kind)
@@ -198,7 +213,10 @@ QList<Problem> findProblems(const TriageInput &in)
             p.key = QStringLiteral("%1:node:%2").arg(problemKindName(kind)).arg(n);
             p.what = hit.size() == engines.size()
                 ? QStringLiteral("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size())
-                : QStringLiteral("%1 (%2 of the node's %3 engines)").arg(whatOf(kind, first)).arg(hit.size()).arg(engines.size());
+                : QStringLiteral("%1 (%2 of the node's %3 engines)")
+                      .arg(whatOf(kind, first))
+                      .arg(hit.size())
+                      .arg(engines.size());
             p.where = QStringLiteral("node %1").arg(n < in.nodes.size() ? in.nodes.at(n).name : QString::number(n));
             p.detail = first.reason;
             p.node = n;

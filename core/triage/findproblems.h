@@ -19,7 +19,7 @@ struct TriageEngine {
     std::int64_t sinceMs = 0;
     int node = -1;
     Role role = Role::Decode;
-    QString label;                 // "d1 · 127.0.0.7:9003 (DP 19)"
+    QString label; // "d1 · 127.0.0.7:9003 (DP 19)"
     MembershipFact membership = MembershipFact::Unknown;
     FreshnessFact freshness = FreshnessFact::Unknown;
     QString lastError;
@@ -28,7 +28,7 @@ struct TriageEngine {
 struct TriageNode {
     QString name;
     QString address;
-    bool sshKnown = false;         // filled in by the SSH part
+    bool sshKnown = false; // filled in by the SSH part
     bool sshUp = true;
     QString sshError;
     std::int64_t sshSinceMs = 0;
@@ -40,7 +40,7 @@ struct TriageInput {
     bool proxyKnown = false;
     ProxyHealth proxy;
     std::int64_t proxySinceMs = 0;
-    QString proxyWhere;            // "127.0.0.1:8000"
+    QString proxyWhere; // "127.0.0.1:8000"
 };
 
 // At least this many engines of one node with the same failure are listed as one node problem.

@@ -5,8 +5,8 @@
 
 namespace pd {
 
-std::optional<Notification> NotificationPolicy::decide(const QList<Problem> &appeared, const QList<Problem> &current,
-                                                       std::int64_t nowMs)
+std::optional<Notification> NotificationPolicy::decide(
+    const QList<Problem> &appeared, const QList<Problem> &current, std::int64_t nowMs)
 {
     if (!m_settings.enabled) {
         m_pending.clear();
@@ -34,14 +34,15 @@ std::optional<Notification> NotificationPolicy::decide(const QList<Problem> &app
     std::sort(due.begin(), due.end(), problemRanksBefore);
     Notification n;
     n.severity = std::min_element(due.begin(), due.end(), [](const Problem &a, const Problem &b) {
-                     return int(a.severity) < int(b.severity);
-                 })->severity;
+        return int(a.severity) < int(b.severity);
+    })->severity;
     n.title = due.size() == 1 ? QStringLiteral("%1 — %2").arg(due.first().what, due.first().where)
                               : QStringLiteral("%1 new problems").arg(due.size());
     QStringList lines;
     for (int i = 0; i < due.size() && i < m_settings.maxLines; ++i)
-        lines.append(due.size() == 1 ? due.at(i).detail
-                                     : QStringLiteral("%1 — %2: %3").arg(due.at(i).what, due.at(i).where, due.at(i).detail));
+        lines.append(due.size() == 1
+                ? due.at(i).detail
+                : QStringLiteral("%1 — %2: %3").arg(due.at(i).what, due.at(i).where, due.at(i).detail));
     if (due.size() > m_settings.maxLines)
         lines.append(QStringLiteral("and %1 more").arg(due.size() - m_settings.maxLines));
     n.body = lines.join(QLatin1Char('\n'));

@@ -15,15 +15,15 @@ namespace pd {
 struct NotificationSettings {
     bool enabled = true;
     ProblemSeverity minSeverity = ProblemSeverity::Error; // Critical and Error by default
-    int minIntervalMs = 30000;                            // at most one message per 30 s
-    int maxLines = 3;                                     // problems named in one message
+    int minIntervalMs = 30000; // at most one message per 30 s
+    int maxLines = 3; // problems named in one message
     bool operator==(const NotificationSettings &) const = default;
 };
 
 struct Notification {
     ProblemSeverity severity = ProblemSeverity::Warning;
-    QString title;   // "Engine stalled — d1 · 127.0.0.7:9003 (DP 19)" or "3 new problems"
-    QString body;    // one line per problem, "and N more"
+    QString title; // "Engine stalled — d1 · 127.0.0.7:9003 (DP 19)" or "3 new problems"
+    QString body; // one line per problem, "and N more"
     QStringList keys;
 };
 
@@ -34,13 +34,14 @@ public:
 
     // Called once per triage update: `appeared` are the new problems, `current` every problem now.
     // Returns the message to show now, if any.
-    std::optional<Notification> decide(const QList<Problem> &appeared, const QList<Problem> &current, std::int64_t nowMs);
+    std::optional<Notification> decide(
+        const QList<Problem> &appeared, const QList<Problem> &current, std::int64_t nowMs);
 
     int heldBack() const { return int(m_pending.size()); }
 
 private:
     NotificationSettings m_settings;
-    QList<QString> m_pending;        // new, notifiable, not yet announced (rate limit)
+    QList<QString> m_pending; // new, notifiable, not yet announced (rate limit)
     std::int64_t m_lastShownMs = 0;
     bool m_shownOnce = false;
 };

@@ -75,7 +75,8 @@ TriageInput Triage::snapshot() const
     in.proxy = m_tracker->proxyHealth();
     in.proxySinceMs = m_tracker->proxySinceMs();
     if (m_store->hasProfile())
-        in.proxyWhere = QStringLiteral("%1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port);
+        in.proxyWhere
+            = QStringLiteral("%1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port);
     const int n = std::min(m_tracker->engineCount(), int(m_store->engines().size()));
     in.engines.reserve(n);
     for (int i = 0; i < n; ++i) {

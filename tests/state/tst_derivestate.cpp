@@ -23,13 +23,27 @@ struct F {
         f.membership = MembershipFact::Active;
         f.membershipAtMs = kNow - 600000;
         f.hasCounters = true;
-        f.counters = {1000, 5000, 40};
+        f.counters = { 1000, 5000, 40 };
         f.running = 4;
         f.lastProgressMs = kNow - 500;
     }
-    F &never() { f = EngineFacts(); return *this; }
-    F &process(ProcessFact p) { f.process = p; f.processAtMs = kNow - 1000; return *this; }
-    F &processAt(ProcessFact p, std::int64_t at) { f.process = p; f.processAtMs = at; return *this; }
+    F &never()
+    {
+        f = EngineFacts();
+        return *this;
+    }
+    F &process(ProcessFact p)
+    {
+        f.process = p;
+        f.processAtMs = kNow - 1000;
+        return *this;
+    }
+    F &processAt(ProcessFact p, std::int64_t at)
+    {
+        f.process = p;
+        f.processAtMs = at;
+        return *this;
+    }
     F &fail(HttpFact h, int polls, int status = 0)
     {
         f.http = h;
@@ -39,12 +53,40 @@ struct F {
         f.httpError = QStringLiteral("/metrics: %1").arg(httpFactName(h));
         return *this;
     }
-    F &neverOk() { f.lastOkMs = 0; f.hasCounters = false; f.running = 0; return *this; }
-    F &health(int s) { f.healthStatus = s; return *this; }
-    F &running(double r) { f.running = r; return *this; }
-    F &frozen(int polls) { f.frozenPolls = polls; return *this; }
-    F &member(MembershipFact m) { f.membership = m; return *this; }
-    F &models(bool ready) { f.modelsKnown = true; f.modelsReady = ready; f.modelsAtMs = kNow - 100; return *this; }
+    F &neverOk()
+    {
+        f.lastOkMs = 0;
+        f.hasCounters = false;
+        f.running = 0;
+        return *this;
+    }
+    F &health(int s)
+    {
+        f.healthStatus = s;
+        return *this;
+    }
+    F &running(double r)
+    {
+        f.running = r;
+        return *this;
+    }
+    F &frozen(int polls)
+    {
+        f.frozenPolls = polls;
+        return *this;
+    }
+    F &member(MembershipFact m)
+    {
+        f.membership = m;
+        return *this;
+    }
+    F &models(bool ready)
+    {
+        f.modelsKnown = true;
+        f.modelsReady = ready;
+        f.modelsAtMs = kNow - 100;
+        return *this;
+    }
 };
 
 } // namespace
@@ -136,14 +178,15 @@ private Q_SLOTS:
         QFETCH(EngineFacts, facts);
         QFETCH(EngineState, expected);
         QFETCH(QString, reasonHas);
-        const DerivedState d = deriveState(facts, kNow, StateThresholds{});
-        QVERIFY2(d.state == expected, qPrintable(QStringLiteral("got %1 (%2), want %3")
-                                                     .arg(engineStateName(d.state), d.reason, engineStateName(expected))));
+        const DerivedState d = deriveState(facts, kNow, StateThresholds {});
+        QVERIFY2(d.state == expected,
+            qPrintable(QStringLiteral("got %1 (%2), want %3")
+                           .arg(engineStateName(d.state), d.reason, engineStateName(expected))));
         QVERIFY2(d.reason.contains(reasonHas), qPrintable(d.reason));
         QVERIFY(!d.evidence.isEmpty() || expected == EngineState::Unknown);
         // Pure: the same input gives the same output; the cheap form agrees on the state.
-        QCOMPARE(deriveState(facts, kNow, StateThresholds{}), d);
-        const DerivedState cheap = deriveState(facts, kNow, StateThresholds{}, DeriveDetail::StateOnly);
+        QCOMPARE(deriveState(facts, kNow, StateThresholds {}), d);
+        const DerivedState cheap = deriveState(facts, kNow, StateThresholds {}, DeriveDetail::StateOnly);
         QCOMPARE(cheap.state, expected);
         QVERIFY(cheap.reason.isEmpty() && cheap.evidence.isEmpty());
     }
@@ -169,7 +212,7 @@ private Q_SLOTS:
     {
         F f;
         f.frozen(4);
-        const DerivedState d = deriveState(f.f, kNow, StateThresholds{});
+        const DerivedState d = deriveState(f.f, kNow, StateThresholds {});
         const QString all = d.evidence.join(QLatin1Char('\n'));
         QVERIFY2(all.contains(QStringLiteral("frozen for 4 polls")), qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("/health 200")), qPrintable(all));
@@ -177,7 +220,7 @@ private Q_SLOTS:
         QVERIFY2(all.contains(QStringLiteral("membership active")), qPrintable(all));
         F g;
         g.fail(HttpFact::Refused, 3);
-        const QString gone = deriveState(g.f, kNow, StateThresholds{}).evidence.join(QLatin1Char('\n'));
+        const QString gone = deriveState(g.f, kNow, StateThresholds {}).evidence.join(QLatin1Char('\n'));
         QVERIFY2(gone.contains(QStringLiteral("/metrics refused × 3 since 3 s ago")), qPrintable(gone));
         QVERIFY2(gone.contains(QStringLiteral("metrics stale")), qPrintable(gone));
     }

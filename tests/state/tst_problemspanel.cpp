@@ -2,16 +2,16 @@
 // Offscreen: the main window with the Problems dock. A failing engine shows up as a problem; clicking
 // it selects the engine in the engines table and opens its detail; the title and status bar count.
 #include "mainwindow.h"
+#include "models/enginetablemodel.h"
+#include "models/eventmodel.h"
 #include "models/modelroles.h"
 #include "models/problemmodel.h"
 #include "state/statetracker.h"
 #include "statetestutil.h"
+#include "triage/triage.h"
 #include "triageviews/enginedetailpanel.h"
 #include "triageviews/problemspanel.h"
 #include "triageviews/timelineview.h"
-#include "triage/triage.h"
-#include "models/enginetablemodel.h"
-#include "models/eventmodel.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -55,12 +55,13 @@ private Q_SLOTS:
         QVERIFY(!window.windowTitle().contains(QStringLiteral("problem")));
 
         // Engine 30 (d1, DP 22) refuses twice, engine 9 stalls.
-        const QList<PollOutcome> bad{failed(30, PollStatus::Refused)};
+        const QList<PollOutcome> bad { failed(30, PollStatus::Refused) };
         store.applyPollBatch(round(bad));
         store.applyPollBatch(round(bad));
         QCOMPARE(triage.count(), 1);
         QVERIFY2(window.windowTitle().startsWith(QStringLiteral("(1 problem) ")), qPrintable(window.windowTitle()));
-        QVERIFY2(window.problemStatusText().contains(QStringLiteral("1 problem")), qPrintable(window.problemStatusText()));
+        QVERIFY2(
+            window.problemStatusText().contains(QStringLiteral("1 problem")), qPrintable(window.problemStatusText()));
 
         // Narrow the engine table to another node so the engine is hidden; the click must still find it.
         window.engineFilter()->setFilterFixedString(QStringLiteral("p0"));
@@ -72,7 +73,8 @@ private Q_SLOTS:
 
         QVERIFY(window.detailDock()->isVisible());
         QCOMPARE(window.engineDetail()->engine(), 30);
-        QVERIFY2(window.engineDetail()->stateText().contains(QStringLiteral("Unreachable")), qPrintable(window.engineDetail()->stateText()));
+        QVERIFY2(window.engineDetail()->stateText().contains(QStringLiteral("Unreachable")),
+            qPrintable(window.engineDetail()->stateText()));
         QVERIFY(window.engineDetail()->factsText().contains(QStringLiteral("refused × 2")));
         const QModelIndex current = window.engineView()->selectionModel()->currentIndex();
         QVERIFY(current.isValid());
@@ -94,7 +96,11 @@ private Q_SLOTS:
         problems->selectRow(0);
         window.problemsPanel()->acknowledgeSelected();
         QVERIFY(triage.problems().first().acknowledged);
-        QVERIFY(problems->model()->index(0, ProblemModel::WhatColumn).data().toString().contains(QStringLiteral("acknowledged")));
+        QVERIFY(problems->model()
+                    ->index(0, ProblemModel::WhatColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("acknowledged")));
 
         // Look at it.
         const QString shot = QStringLiteral(PD_BINARY_DIR "/tst_problemspanel.png");
@@ -111,7 +117,7 @@ private Q_SLOTS:
         Triage triage(&tracker, &store);
         window.setTriage(&tracker, &triage);
         store.applyPollBatch(round({}));
-        const QList<PollOutcome> bad{failed(30, PollStatus::Timeout), failed(31, PollStatus::HttpError, 500)};
+        const QList<PollOutcome> bad { failed(30, PollStatus::Timeout), failed(31, PollStatus::HttpError, 500) };
         store.applyPollBatch(round(bad));
         store.applyPollBatch(round(bad));
         TimelineView *timeline = window.timeline();
@@ -136,7 +142,8 @@ private Q_SLOTS:
         const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
         QCOMPARE(lines.at(0), QByteArray("time,kind,where,engine,node,from,to,what,reason,evidence"));
-        QVERIFY2(lines.at(1).contains(",state,d1 · 127.0.0.7:9007 (DP 23),31,5,serving,unhealthy,"), lines.at(1).constData());
+        QVERIFY2(lines.at(1).contains(",state,d1 · 127.0.0.7:9007 (DP 23),31,5,serving,unhealthy,"),
+            lines.at(1).constData());
         QVERIFY(!timeline->exportCsv(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
         QVERIFY2(error.contains(QStringLiteral("missing/dir")), qPrintable(error));
     }

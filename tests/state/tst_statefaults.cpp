@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Fault injection end to end: `pdsim cluster` runs tests/data/state/faults-cluster.json (12 engines on
-// 127.0.42.2-5:19000-19003, the proxy on 127.0.42.1:18400, clear of the demo's ports); the real poller, store, state tracker and triage watch it while the control API injects
-// faults. crash -> unreachable, stall -> stalled (with /health still 200), http500 -> unhealthy,
-// proxy stopped -> proxy unreachable as the top problem. Bounded by poll counts, not by time.
+// 127.0.42.2-5:19000-19003, the proxy on 127.0.42.1:18400, clear of the demo's ports); the real poller, store, state
+// tracker and triage watch it while the control API injects faults. crash -> unreachable, stall -> stalled (with
+// /health still 200), http500 -> unhealthy, proxy stopped -> proxy unreachable as the top problem. Bounded by poll
+// counts, not by time.
 #include "cluster/clusterstore.h"
 #include "cluster/profileformat.h"
 #include "metrics/metricsextractor.h"
@@ -50,7 +51,7 @@ private:
 
     int post(const QString &path, const QByteArray &body)
     {
-        QNetworkRequest request{QUrl(m_control + path)};
+        QNetworkRequest request { QUrl(m_control + path) };
         request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         request.setTransferTimeout(5000);
         QNetworkReply *reply = m_network.post(request, body);
@@ -71,8 +72,7 @@ private:
     }
 
     // Waits for `done` for at most `polls` poll rounds of the tracker; returns the rounds it took, -1 if never.
-    template <typename F>
-    int roundsUntil(F done, int polls)
+    template<typename F> int roundsUntil(F done, int polls)
     {
         const int start = m_rounds;
         QElapsedTimer guard; // a hard stop in case rounds stop arriving at all
@@ -88,11 +88,11 @@ private:
     void sendCompletion(quint16 port, const QString &host, int maxTokens)
     {
         auto *socket = new QTcpSocket(this);
-        const QByteArray body = "{\"model\":\"deepseek_r1\",\"prompt\":\"hello hello hello hello\",\"max_tokens\":" +
-                                QByteArray::number(maxTokens) + ",\"ignore_eos\":true}";
-        const QByteArray request = "POST /v1/completions HTTP/1.1\r\nHost: " + host.toLatin1() +
-                                   "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) +
-                                   "\r\nConnection: close\r\n\r\n" + body;
+        const QByteArray body = "{\"model\":\"deepseek_r1\",\"prompt\":\"hello hello hello hello\",\"max_tokens\":"
+            + QByteArray::number(maxTokens) + ",\"ignore_eos\":true}";
+        const QByteArray request = "POST /v1/completions HTTP/1.1\r\nHost: " + host.toLatin1()
+            + "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+            + "\r\nConnection: close\r\n\r\n" + body;
         connect(socket, &QTcpSocket::connected, socket, [socket, request] { socket->write(request); });
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         socket->connectToHost(host, port);
@@ -108,23 +108,24 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_process.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_process.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"),
-                                QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"),
-                                QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--load"),
-                                QStringLiteral("2"), QStringLiteral("--no-jitter")});
+        m_process.setArguments({ QStringLiteral("cluster"), QStringLiteral("--profile"),
+            QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"), QStringLiteral("--time-scale"),
+            QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("2"), QStringLiteral("--no-jitter") });
         m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         m_process.start();
         if (!m_process.waitForStarted(5000))
             QFAIL("pdsim did not start");
         QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += m_process.readAllStandardOutput()).contains('\n')
-                                     || m_process.state() == QProcess::NotRunning,
-                                 30000);
-        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (out += m_process.readAllStandardOutput()).contains('\n') || m_process.state() == QProcess::NotRunning,
+            30000);
+        const auto match
+            = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
         QVERIFY2(match.hasMatch(), out.constData());
         m_control = QStringLiteral("http://") + match.captured(1);
 
-        const ProfileLoadResult profile = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"));
+        const ProfileLoadResult profile
+            = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"));
         QVERIFY(profile.profile);
         m_store.setProfile(*profile.profile, QStringLiteral("faults-cluster.json"));
         m_tracker = std::make_unique<StateTracker>(&m_store);
@@ -136,7 +137,7 @@ private Q_SLOTS:
         m_poller->setTimeout(2000);
         QList<PollTarget> targets;
         for (int i = 0; i < m_store.engines().size(); ++i)
-            targets.append({i, m_store.engines().at(i).host.toUtf8(), quint16(m_store.engines().at(i).port)});
+            targets.append({ i, m_store.engines().at(i).host.toUtf8(), quint16(m_store.engines().at(i).port) });
         m_poller->setTargets(targets);
         connect(m_poller.get(), &MetricsPoller::batchReady, &m_store, &ClusterStore::applyPollBatch);
         m_proxy = std::make_unique<ProxyHealthPoller>();
@@ -164,7 +165,8 @@ private Q_SLOTS:
     void everyEngineServesAndThereIsNoProblem()
     {
         const int took = roundsUntil([this] { return m_tracker->stateCounts()[int(EngineState::Serving)] == 12; }, 40);
-        QVERIFY2(took >= 0, qPrintable(QStringLiteral("%1 serving").arg(m_tracker->stateCounts()[int(EngineState::Serving)])));
+        QVERIFY2(took >= 0,
+            qPrintable(QStringLiteral("%1 serving").arg(m_tracker->stateCounts()[int(EngineState::Serving)])));
         QTRY_VERIFY_WITH_TIMEOUT(m_tracker->proxyKnown() && m_tracker->proxyHealth().reachable, 10000);
         QCOMPARE(m_triage->count(), 0);
     }
@@ -173,7 +175,8 @@ private Q_SLOTS:
     {
         const int e = engineIndex(QStringLiteral("127.0.42.5:19002"));
         QVERIFY(e >= 0);
-        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.5:19002"],"kind":"crash"})"), 200);
+        QCOMPARE(
+            post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.5:19002"],"kind":"crash"})"), 200);
         // Two failed polls make the verdict; failed polls back off (1, 2 intervals), so allow a few rounds more.
         const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Unreachable; }, 12);
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
@@ -199,7 +202,8 @@ private Q_SLOTS:
         for (int i = 0; i < 3; ++i)
             sendCompletion(19001, QStringLiteral("127.0.42.4"), 15000);
         QVERIFY(roundsUntil([&] { return m_tracker->facts(e).running >= 3; }, 20) >= 0);
-        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19001"],"kind":"stall"})"), 200);
+        QCOMPARE(
+            post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19001"],"kind":"stall"})"), 200);
         const int stall = m_tracker->thresholds().stallPolls;
         const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Stalled; }, stall + 4);
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
@@ -213,7 +217,8 @@ private Q_SLOTS:
     {
         const int e = engineIndex(QStringLiteral("127.0.42.4:19003"));
         QVERIFY(e >= 0);
-        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19003"],"kind":"http500"})"), 200);
+        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19003"],"kind":"http500"})"),
+            200);
         // /health is probed every fifth poll: within six rounds.
         const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Unhealthy; }, 8);
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));

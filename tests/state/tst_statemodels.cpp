@@ -38,7 +38,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         store.applyPollBatch(round({}));
         QCOMPARE(model.rowCount(), 0);
-        const QList<PollOutcome> bad{failed(30, PollStatus::Refused), failed(40, PollStatus::Timeout)};
+        const QList<PollOutcome> bad { failed(30, PollStatus::Refused), failed(40, PollStatus::Timeout) };
         store.applyPollBatch(round(bad));
         store.applyPollBatch(round(bad));
         QCOMPARE(model.rowCount(), 2);
@@ -59,9 +59,12 @@ private Q_SLOTS:
         QCOMPARE(forty.data(EngineIndexRole).toInt(), 40);
         triage.acknowledge(QStringLiteral("engine-unreachable:40"));
         QVERIFY(forty.data(AcknowledgedRole).toBool());
-        QVERIFY(forty.sibling(forty.row(), ProblemModel::WhatColumn).data().toString().endsWith(QStringLiteral("(acknowledged)")));
+        QVERIFY(forty.sibling(forty.row(), ProblemModel::WhatColumn)
+                    .data()
+                    .toString()
+                    .endsWith(QStringLiteral("(acknowledged)")));
         // Engine 30 recovers, the proxy comes back.
-        store.applyPollBatch(round({failed(40, PollStatus::Timeout)}));
+        store.applyPollBatch(round({ failed(40, PollStatus::Timeout) }));
         ProxyHealth up;
         up.reachable = true;
         up.prefillInstances = 8;
@@ -86,7 +89,7 @@ private Q_SLOTS:
         QAbstractItemModelTester t2(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
         store.applyPollBatch(round({}));
         QCOMPARE(events.rowCount(), 72); // unknown → serving for every engine
-        const QList<PollOutcome> bad{failed(30, PollStatus::Refused)};
+        const QList<PollOutcome> bad { failed(30, PollStatus::Refused) };
         store.applyPollBatch(round(bad));
         store.applyPollBatch(round(bad));
         QCOMPARE(events.rowCount(), 73);

@@ -85,13 +85,13 @@ private Q_SLOTS:
         const double g = 100.0 * m_tick, p = 50.0 * m_tick, s = m_tick;
         QSignalSpy changed(m_tracker, &StateTracker::statesChanged);
         for (int i = 0; i < 2; ++i) {
-            roundWith({ok(e, g, p, s, 7)});
+            roundWith({ ok(e, g, p, s, 7) });
             QCOMPARE(m_tracker->state(e), EngineState::Serving);
         }
-        roundWith({ok(e, g, p, s, 7)});
+        roundWith({ ok(e, g, p, s, 7) });
         QCOMPARE(m_tracker->state(e), EngineState::Stalled);
         QCOMPARE(changed.size(), 1);
-        QCOMPARE(changed.at(0).at(0).value<QList<int>>(), QList<int>{e});
+        QCOMPARE(changed.at(0).at(0).value<QList<int>>(), QList<int> { e });
         const StateEvent &last = m_tracker->events().at(m_tracker->events().size() - 1);
         QCOMPARE(last.kind, StateEvent::Kind::State);
         QCOMPARE(last.engine, e);
@@ -99,10 +99,10 @@ private Q_SLOTS:
         QCOMPARE(last.to, EngineState::Stalled);
         QCOMPARE(last.what, QStringLiteral("serving → stalled"));
         QVERIFY2(last.evidence.join(QLatin1Char(' ')).contains(QStringLiteral("frozen for 3 polls")),
-                 qPrintable(last.evidence.join(QLatin1Char(' '))));
+            qPrintable(last.evidence.join(QLatin1Char(' '))));
         QCOMPARE(m_tracker->stateSinceMs(e), m_now);
         // One counter moving again ends the stall.
-        roundWith({ok(e, g, p, s + 1, 7)});
+        roundWith({ ok(e, g, p, s + 1, 7) });
         QCOMPARE(m_tracker->state(e), EngineState::Serving);
     }
 
@@ -110,17 +110,19 @@ private Q_SLOTS:
     {
         roundWith({});
         for (int i = 0; i < 10; ++i)
-            roundWith({ok(3, 1, 1, 1, 0)});
+            roundWith({ ok(3, 1, 1, 1, 0) });
         QCOMPARE(m_tracker->state(3), EngineState::Serving);
     }
 
     void failuresBecomeUnreachableAndUnhealthy()
     {
         roundWith({});
-        roundWith({failed(8, PollStatus::Refused), failed(9, PollStatus::Timeout), failed(10, PollStatus::HttpError, 503)});
+        roundWith(
+            { failed(8, PollStatus::Refused), failed(9, PollStatus::Timeout), failed(10, PollStatus::HttpError, 503) });
         QCOMPARE(m_tracker->state(8), EngineState::Serving); // one failed poll: not yet
         QCOMPARE(m_tracker->facts(8).consecutiveFailures, 1);
-        roundWith({failed(8, PollStatus::Refused), failed(9, PollStatus::Timeout), failed(10, PollStatus::HttpError, 503)});
+        roundWith(
+            { failed(8, PollStatus::Refused), failed(9, PollStatus::Timeout), failed(10, PollStatus::HttpError, 503) });
         QCOMPARE(m_tracker->state(8), EngineState::Unreachable);
         QCOMPARE(m_tracker->state(9), EngineState::Unreachable);
         QCOMPARE(m_tracker->state(10), EngineState::Unhealthy);
@@ -128,7 +130,7 @@ private Q_SLOTS:
         QCOMPARE(freshnessOf(m_tracker->facts(9), m_tracker->thresholds()), FreshnessFact::Stale);
         QVERIFY(m_tracker->derived(10).reason.contains(QStringLiteral("HTTP 503")));
         // /health 500 with /metrics fine (the http500 fault): unhealthy at once.
-        roundWith({ok(11, 1e6, 1e6, 1e6, 1, 500)});
+        roundWith({ ok(11, 1e6, 1e6, 1e6, 1, 500) });
         QCOMPARE(m_tracker->state(11), EngineState::Unhealthy);
         // Recovery keeps the last error for the detail view.
         roundWith({});
@@ -163,7 +165,7 @@ private Q_SLOTS:
     void thresholdsChangeTheVerdict()
     {
         roundWith({});
-        roundWith({failed(8, PollStatus::Refused)});
+        roundWith({ failed(8, PollStatus::Refused) });
         QCOMPARE(m_tracker->state(8), EngineState::Serving);
         StateThresholds t;
         t.stalePolls = 1;

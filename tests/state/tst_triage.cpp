@@ -28,7 +28,7 @@ TriageEngine eng(EngineState s, int node, Role role, std::int64_t since = 1000)
 TriageInput cluster()
 {
     TriageInput in;
-    const char *const names[] = {"p0", "d0", "d1"};
+    const char *const names[] = { "p0", "d0", "d1" };
     for (int n = 0; n < 3; ++n) {
         TriageNode node;
         node.name = QString::fromLatin1(names[n]);
@@ -74,16 +74,13 @@ class TestTriage : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void healthyClusterHasNoProblem()
-    {
-        QVERIFY(findProblems(cluster()).isEmpty());
-    }
+    void healthyClusterHasNoProblem() { QVERIFY(findProblems(cluster()).isEmpty()); }
 
     void rankingFollowsTheIssue()
     {
         TriageInput in = cluster();
-        in.engines[0].state = EngineState::Unreachable;  // prefill pool: one of two left
-        in.engines[1].state = EngineState::Stalled;      // prefill pool empty now
+        in.engines[0].state = EngineState::Unreachable; // prefill pool: one of two left
+        in.engines[1].state = EngineState::Stalled; // prefill pool empty now
         in.engines[3].state = EngineState::Unhealthy;
         in.engines[4].state = EngineState::ReadyNotInProxy;
         in.engines[4].membership = MembershipFact::Dropped;
@@ -93,10 +90,11 @@ private Q_SLOTS:
         in.proxy.reachable = false;
         in.proxy.error = QStringLiteral("Connection refused");
         const QList<Problem> problems = findProblems(in);
-        QCOMPARE(keys(problems), (QStringList{QStringLiteral("pool-empty:prefill"), QStringLiteral("proxy-unreachable"),
-                                              QStringLiteral("engine-unreachable:0"), QStringLiteral("engine-stalled:1"),
-                                              QStringLiteral("engine-unhealthy:3"), QStringLiteral("node-ssh-down:2"),
-                                              QStringLiteral("proxy-dropped-add:4")}));
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("pool-empty:prefill"), QStringLiteral("proxy-unreachable"),
+                QStringLiteral("engine-unreachable:0"), QStringLiteral("engine-stalled:1"),
+                QStringLiteral("engine-unhealthy:3"), QStringLiteral("node-ssh-down:2"),
+                QStringLiteral("proxy-dropped-add:4") }));
         QCOMPARE(problems.at(0).severity, ProblemSeverity::Critical);
         QCOMPARE(problems.at(0).what, QStringLiteral("Prefill pool empty"));
         QCOMPARE(problems.at(0).detail, QStringLiteral("none of its 2 engines serves"));
@@ -117,7 +115,8 @@ private Q_SLOTS:
         in.engines[5].sinceMs = 5000;
         in.engines[7].state = EngineState::Stalled;
         in.engines[7].sinceMs = 2000;
-        QCOMPARE(keys(findProblems(in)), (QStringList{QStringLiteral("engine-stalled:7"), QStringLiteral("engine-unreachable:5")}));
+        QCOMPARE(keys(findProblems(in)),
+            (QStringList { QStringLiteral("engine-stalled:7"), QStringLiteral("engine-unreachable:5") }));
     }
 
     void aWholeNodeDownIsOneProblem()
@@ -127,7 +126,8 @@ private Q_SLOTS:
             in.engines[i].state = EngineState::Unreachable;
         in.engines[8].state = EngineState::Stalled;
         const QList<Problem> problems = findProblems(in);
-        QCOMPARE(keys(problems), (QStringList{QStringLiteral("engine-unreachable:node:1"), QStringLiteral("engine-stalled:8")}));
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("engine-unreachable:node:1"), QStringLiteral("engine-stalled:8") }));
         QCOMPARE(problems.at(0).scope, ProblemScope::Node);
         QCOMPARE(problems.at(0).engineCount, 4);
         QCOMPARE(problems.at(0).where, QStringLiteral("node d0"));
@@ -139,12 +139,13 @@ private Q_SLOTS:
     {
         TriageInput in = cluster();
         for (int i = 6; i < 9; ++i)
-            in.engines[i].state = EngineState::Stalled;  // 3 of d1's 4
-        in.engines[2].state = EngineState::Unhealthy;    // 2 of d0's 4: listed one by one
+            in.engines[i].state = EngineState::Stalled; // 3 of d1's 4
+        in.engines[2].state = EngineState::Unhealthy; // 2 of d0's 4: listed one by one
         in.engines[3].state = EngineState::Unhealthy;
         const QList<Problem> problems = findProblems(in);
-        QCOMPARE(keys(problems), (QStringList{QStringLiteral("engine-stalled:node:2"), QStringLiteral("engine-unhealthy:2"),
-                                              QStringLiteral("engine-unhealthy:3")}));
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("engine-stalled:node:2"), QStringLiteral("engine-unhealthy:2"),
+                QStringLiteral("engine-unhealthy:3") }));
         QCOMPARE(problems.at(0).what, QStringLiteral("Engine stalled (3 of the node's 4 engines)"));
         QCOMPARE(problems.at(0).engineCount, 3);
         QCOMPARE(problems.at(0).engine, 6);
@@ -159,7 +160,7 @@ private Q_SLOTS:
         in.engines[4].state = EngineState::ReadyNotInProxy;
         in.engines[4].membership = MembershipFact::Configured;
         const QList<Problem> problems = findProblems(in);
-        QCOMPARE(keys(problems), QStringList{QStringLiteral("engine-unreachable:2")});
+        QCOMPARE(keys(problems), QStringList { QStringLiteral("engine-unreachable:2") });
         QCOMPARE(problems.at(0).what, QStringLiteral("Engine not running, yet in the proxy"));
     }
 
@@ -167,13 +168,13 @@ private Q_SLOTS:
     {
         TriageInput in = cluster();
         in.proxy.decodeInstances = 0;
-        QCOMPARE(keys(findProblems(in)), QStringList{QStringLiteral("pool-empty:decode")});
+        QCOMPARE(keys(findProblems(in)), QStringList { QStringLiteral("pool-empty:decode") });
         // Not before every engine of the pool was observed once.
         TriageInput early = cluster();
         for (TriageEngine &e : early.engines)
             e.state = EngineState::Unknown;
         early.engines[0].state = EngineState::Unreachable;
-        QCOMPARE(keys(findProblems(early)), QStringList{QStringLiteral("engine-unreachable:0")});
+        QCOMPARE(keys(findProblems(early)), QStringList { QStringLiteral("engine-unreachable:0") });
     }
 
     void acknowledgementLastsUntilTheProblemClears()
@@ -220,11 +221,11 @@ private Q_SLOTS:
         NotificationPolicy policy;
         const Problem a = problem(QStringLiteral("a"), ProblemSeverity::Critical);
         const Problem w = problem(QStringLiteral("w"), ProblemSeverity::Warning);
-        auto n = policy.decide({a, w}, {a, w}, 1000);
+        auto n = policy.decide({ a, w }, { a, w }, 1000);
         QVERIFY(n);
         QCOMPARE(n->title, QStringLiteral("What a — where"));
-        QCOMPARE(n->keys, QStringList{QStringLiteral("a")});
-        QVERIFY(!policy.decide({}, {a, w}, 2000));
+        QCOMPARE(n->keys, QStringList { QStringLiteral("a") });
+        QVERIFY(!policy.decide({}, { a, w }, 2000));
     }
 
     void rateLimitedThenSummed()
@@ -239,12 +240,12 @@ private Q_SLOTS:
         const Problem c = problem(QStringLiteral("c"), ProblemSeverity::Critical);
         const Problem d = problem(QStringLiteral("d"), ProblemSeverity::Error);
         const Problem e = problem(QStringLiteral("e"), ProblemSeverity::Error);
-        QVERIFY(policy.decide({a}, {a}, 0));
-        QVERIFY(!policy.decide({b}, {a, b}, 1000));
-        QVERIFY(!policy.decide({c, d, e}, {a, b, c, d, e}, 2000));
+        QVERIFY(policy.decide({ a }, { a }, 0));
+        QVERIFY(!policy.decide({ b }, { a, b }, 1000));
+        QVERIFY(!policy.decide({ c, d, e }, { a, b, c, d, e }, 2000));
         QCOMPARE(policy.heldBack(), 4);
         // b cleared meanwhile: not announced.
-        const auto n = policy.decide({}, {a, c, d, e}, 10000);
+        const auto n = policy.decide({}, { a, c, d, e }, 10000);
         QVERIFY(n);
         QCOMPARE(n->title, QStringLiteral("3 new problems"));
         QCOMPARE(n->severity, ProblemSeverity::Critical);
@@ -257,26 +258,26 @@ private Q_SLOTS:
     {
         NotificationPolicy policy;
         const Problem acked = problem(QStringLiteral("a"), ProblemSeverity::Critical, true);
-        QVERIFY(!policy.decide({acked}, {acked}, 0));
+        QVERIFY(!policy.decide({ acked }, { acked }, 0));
         Problem b = problem(QStringLiteral("b"), ProblemSeverity::Error);
         NotificationSettings s;
         s.minIntervalMs = 5000;
         policy.setSettings(s);
-        QVERIFY(policy.decide({b}, {b}, 0));
+        QVERIFY(policy.decide({ b }, { b }, 0));
         const Problem c = problem(QStringLiteral("c"), ProblemSeverity::Error);
-        QVERIFY(!policy.decide({c}, {b, c}, 100));
+        QVERIFY(!policy.decide({ c }, { b, c }, 100));
         Problem cAcked = c;
         cAcked.acknowledged = true; // acknowledged while held back
-        QVERIFY(!policy.decide({}, {b, cAcked}, 6000));
+        QVERIFY(!policy.decide({}, { b, cAcked }, 6000));
         s.enabled = false;
         policy.setSettings(s);
         const Problem d = problem(QStringLiteral("d"), ProblemSeverity::Critical);
-        QVERIFY(!policy.decide({d}, {d}, 20000));
+        QVERIFY(!policy.decide({ d }, { d }, 20000));
         s.enabled = true;
         s.minSeverity = ProblemSeverity::Critical;
         policy.setSettings(s);
         const Problem e = problem(QStringLiteral("e"), ProblemSeverity::Error);
-        QVERIFY(!policy.decide({e}, {e}, 30000));
+        QVERIFY(!policy.decide({ e }, { e }, 30000));
     }
 };
 

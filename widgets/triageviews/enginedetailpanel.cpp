@@ -32,12 +32,12 @@ struct ChartSpec {
     const char *unit;
 };
 const ChartSpec kCharts[] = {
-    {"Generation tokens/s", Metric::GenerationTokensRate, 1, ""},
-    {"Prompt tokens/s", Metric::PromptTokensRate, 1, ""},
-    {"Running requests", Metric::Running, 1, ""},
-    {"Waiting requests", Metric::Waiting, 1, ""},
-    {"KV cache usage", Metric::KvUsage, 100, " %"},
-    {"Inter-token latency p99", Metric::InterTokenP99, 1000, " ms"},
+    { "Generation tokens/s", Metric::GenerationTokensRate, 1, "" },
+    { "Prompt tokens/s", Metric::PromptTokensRate, 1, "" },
+    { "Running requests", Metric::Running, 1, "" },
+    { "Waiting requests", Metric::Waiting, 1, "" },
+    { "KV cache usage", Metric::KvUsage, 100, " %" },
+    { "Inter-token latency p99", Metric::InterTokenP99, 1000, " ms" },
 };
 
 QString ageOf(std::int64_t atMs, std::int64_t nowMs)
@@ -113,10 +113,10 @@ EngineDetailPanel::EngineDetailPanel(ClusterStore *store, StateTracker *tracker,
         const char *needs;
     };
     const Action actions[] = {
-        {"Restart", "Restarting an engine needs an SSH connection to its node (the SSH part of the console)."},
-        {"Stop", "Stopping an engine needs an SSH connection to its node (the SSH part of the console)."},
-        {"Remove from proxy", "Removing an engine from the proxy needs the proxy API client (the scaling part)."},
-        {"Show log", "The engine's log tail needs an SSH connection to its node (the SSH part of the console)."},
+        { "Restart", "Restarting an engine needs an SSH connection to its node (the SSH part of the console)." },
+        { "Stop", "Stopping an engine needs an SSH connection to its node (the SSH part of the console)." },
+        { "Remove from proxy", "Removing an engine from the proxy needs the proxy API client (the scaling part)." },
+        { "Show log", "The engine's log tail needs an SSH connection to its node (the SSH part of the console)." },
     };
     auto *buttons = new QHBoxLayout;
     for (const Action &a : actions) {
@@ -189,22 +189,22 @@ void EngineDetailPanel::setEngine(int engine)
     const Node &node = profile.nodes.at(e.nodeIndex);
     const EngineGroup &group = node.engineGroups.at(e.groupIndex);
     m_title->setText(QStringLiteral("%1 · %2").arg(node.name, e.id()));
-    m_identity->setText(tr("<table cellspacing='2'>"
-                           "<tr><td>Node</td><td><b>%1</b> (%2, %3)</td></tr>"
-                           "<tr><td>Role</td><td>%4</td></tr>"
-                           "<tr><td>DP rank</td><td>%5 (local %6 of %7; group of %8, master %9:%10)</td></tr>"
-                           "<tr><td>Port</td><td>%11</td></tr>"
-                           "<tr><td>TP size</td><td>%12</td></tr></table>")
-                            .arg(esc(node.name), esc(node.address), esc(generationName(node.npuGeneration)),
-                                 roleName(e.role))
-                            .arg(e.dpRank)
-                            .arg(e.localRank)
-                            .arg(group.dpSizeLocal)
-                            .arg(group.dpSize)
-                            .arg(esc(group.dpAddress))
-                            .arg(group.dpPort)
-                            .arg(e.port)
-                            .arg(group.tpSize));
+    m_identity->setText(
+        tr("<table cellspacing='2'>"
+           "<tr><td>Node</td><td><b>%1</b> (%2, %3)</td></tr>"
+           "<tr><td>Role</td><td>%4</td></tr>"
+           "<tr><td>DP rank</td><td>%5 (local %6 of %7; group of %8, master %9:%10)</td></tr>"
+           "<tr><td>Port</td><td>%11</td></tr>"
+           "<tr><td>TP size</td><td>%12</td></tr></table>")
+            .arg(esc(node.name), esc(node.address), esc(generationName(node.npuGeneration)), roleName(e.role))
+            .arg(e.dpRank)
+            .arg(e.localRank)
+            .arg(group.dpSizeLocal)
+            .arg(group.dpSize)
+            .arg(esc(group.dpAddress))
+            .arg(group.dpPort)
+            .arg(e.port)
+            .arg(group.tpSize));
     m_launcher->setPlainText(profile.launcherArguments(e).join(QLatin1Char(' ')));
     refresh();
 }
@@ -233,38 +233,47 @@ void EngineDetailPanel::refreshFacts()
     const std::int64_t now = m_tracker->nowMs();
     const DerivedState &d = m_tracker->derived(m_engine);
     const EngineFacts &f = m_tracker->facts(m_engine);
-    m_state->setText(QStringLiteral("<span style='color:%1; font-size:large'><b>%2 %3</b></span> for %4 — %5")
-                         .arg(engineStateColor(d.state).name(), engineStateGlyph(d.state), esc(engineStateLabel(d.state)),
-                              formatAge(now - m_tracker->stateSinceMs(m_engine)), esc(d.reason)));
+    m_state->setText(
+        QStringLiteral("<span style='color:%1; font-size:large'><b>%2 %3</b></span> for %4 — %5")
+            .arg(engineStateColor(d.state).name(), engineStateGlyph(d.state), esc(engineStateLabel(d.state)),
+                formatAge(now - m_tracker->stateSinceMs(m_engine)), esc(d.reason)));
     auto row = [](const QString &name, const QString &value, const QString &age) {
-        return QStringLiteral("<tr><td>%1</td><td><b>%2</b></td><td style='color:gray'>%3</td></tr>").arg(name, value, age);
+        return QStringLiteral("<tr><td>%1</td><td><b>%2</b></td><td style='color:gray'>%3</td></tr>")
+            .arg(name, value, age);
     };
     QString html = QStringLiteral("<table cellspacing='3'>");
     html += row(tr("Process (SSH)"),
-                f.process == ProcessFact::Unknown ? tr("unknown — no SSH connection yet")
-                                                  : esc(processFactName(f.process) + (f.processDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.processDetail)),
-                f.process == ProcessFact::Unknown ? QString() : ageOf(f.processAtMs, now));
+        f.process == ProcessFact::Unknown
+            ? tr("unknown — no SSH connection yet")
+            : esc(processFactName(f.process)
+                + (f.processDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.processDetail)),
+        f.process == ProcessFact::Unknown ? QString() : ageOf(f.processAtMs, now));
     QString http = httpFactName(f.http);
     if (f.http != HttpFact::Ok && f.http != HttpFact::Unknown)
         http += QStringLiteral(" × %1 — %2").arg(f.consecutiveFailures).arg(esc(f.httpError));
     html += row(tr("HTTP /metrics"), http, ageOf(f.httpAtMs, now));
     html += row(tr("/health"), f.healthStatus ? QString::number(f.healthStatus) : tr("not probed yet"),
-                f.healthStatus ? tr("since %1").arg(ageOf(f.healthAtMs, now)) : QString());
+        f.healthStatus ? tr("since %1").arg(ageOf(f.healthAtMs, now)) : QString());
     html += row(tr("/v1/models"), f.modelsKnown ? (f.modelsReady ? tr("ready") : tr("not ready")) : tr("not probed"),
-                f.modelsKnown ? ageOf(f.modelsAtMs, now) : QString());
+        f.modelsKnown ? ageOf(f.modelsAtMs, now) : QString());
     html += row(tr("Proxy membership"),
-                esc(membershipFactName(f.membership) + (f.membershipDetail.isEmpty() ? QString() : QStringLiteral(" — ") + f.membershipDetail)),
-                ageOf(f.membershipAtMs, now));
+        esc(membershipFactName(f.membership)
+            + (f.membershipDetail.isEmpty() ? QString() : QStringLiteral(" — ") + f.membershipDetail)),
+        ageOf(f.membershipAtMs, now));
     html += row(tr("Metrics"), freshnessFactName(freshnessOf(f, m_tracker->thresholds())),
-                tr("last good %1").arg(ageOf(f.lastOkMs, now)));
+        tr("last good %1").arg(ageOf(f.lastOkMs, now)));
     if (!f.lastError.isEmpty())
         html += row(tr("Last error"), esc(f.lastError), ageOf(f.lastErrorAtMs, now));
     html += row(tr("Progress"),
-                f.hasCounters ? tr("%1 running, %2 waiting; %3").arg(f.running).arg(f.waiting)
-                                    .arg(f.frozenPolls > 0 ? tr("counters frozen for %1 polls (stall at %2)").arg(f.frozenPolls).arg(m_tracker->thresholds().stallPolls)
-                                                           : tr("counters moving"))
-                              : tr("no scrape yet"),
-                f.hasCounters ? tr("moved %1").arg(ageOf(f.lastProgressMs, now)) : QString());
+        f.hasCounters ? tr("%1 running, %2 waiting; %3")
+                            .arg(f.running)
+                            .arg(f.waiting)
+                            .arg(f.frozenPolls > 0 ? tr("counters frozen for %1 polls (stall at %2)")
+                                                         .arg(f.frozenPolls)
+                                                         .arg(m_tracker->thresholds().stallPolls)
+                                                   : tr("counters moving"))
+                      : tr("no scrape yet"),
+        f.hasCounters ? tr("moved %1").arg(ageOf(f.lastProgressMs, now)) : QString());
     html += QStringLiteral("</table>");
     m_facts->setText(html);
 }
@@ -278,8 +287,8 @@ void EngineDetailPanel::refreshCharts()
             m_charts[i]->setData({}, from, to);
             continue;
         }
-        const SeriesView view = m_series->seriesView(SeriesId::forEngine(m_engine, kCharts[i].metric), from, to,
-                                                     std::max(60, m_charts[i]->width() * 2));
+        const SeriesView view = m_series->seriesView(
+            SeriesId::forEngine(m_engine, kCharts[i].metric), from, to, std::max(60, m_charts[i]->width() * 2));
         m_charts[i]->setData(view.points, from, to);
     }
 }
@@ -289,10 +298,11 @@ void EngineDetailPanel::refreshEvents()
     const QList<StateEvent> recent = m_tracker->events().recent(m_engine, -1, 20);
     m_events->clear();
     for (const StateEvent &e : recent) {
-        auto *item = new QListWidgetItem(QStringLiteral("%1  %2  %3")
-                                             .arg(QDateTime::fromMSecsSinceEpoch(e.atMs).toLocalTime().toString(QStringLiteral("HH:mm:ss")),
-                                                  e.what, e.reason),
-                                         m_events);
+        auto *item = new QListWidgetItem(
+            QStringLiteral("%1  %2  %3")
+                .arg(QDateTime::fromMSecsSinceEpoch(e.atMs).toLocalTime().toString(QStringLiteral("HH:mm:ss")), e.what,
+                    e.reason),
+            m_events);
         if (e.kind == StateEvent::Kind::State)
             item->setForeground(engineStateColor(e.to));
         item->setToolTip(e.evidence.join(QLatin1Char('\n')));

@@ -31,7 +31,7 @@ public:
     void refresh();
 
     QString stateText() const;
-    QString factsText() const;   // the facts as shown, for tests
+    QString factsText() const; // the facts as shown, for tests
     QList<QPushButton *> actionButtons() const { return m_actions; }
 
 private:

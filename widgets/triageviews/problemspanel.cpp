@@ -3,8 +3,8 @@
 
 #include "models/modelroles.h"
 #include "models/problemmodel.h"
-#include "triageviews/statepalette.h"
 #include "triage/triage.h"
+#include "triageviews/statepalette.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -47,7 +47,7 @@ public:
         f.setBold(true);
         painter->setFont(f);
         painter->drawText(r, Qt::AlignCenter,
-                          QStringLiteral("%1 %2").arg(severityGlyph(severity), index.data().toString().toUpper()));
+            QStringLiteral("%1 %2").arg(severityGlyph(severity), index.data().toString().toUpper()));
         painter->restore();
     }
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
@@ -82,10 +82,14 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setItemDelegateForColumn(ProblemModel::SeverityColumn, new SeverityDelegate(m_view));
-    m_view->setColumnWidth(ProblemModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("⛔ CRITICAL")) + 24);
-    m_view->setColumnWidth(ProblemModel::WhatColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("Engine not running, yet in the proxy")) + 16);
-    m_view->setColumnWidth(ProblemModel::WhereColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("d1 · 127.0.0.7:9003 (DP 19)")) + 16);
-    m_view->setColumnWidth(ProblemModel::SinceColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("59 min")) + 16);
+    m_view->setColumnWidth(
+        ProblemModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("⛔ CRITICAL")) + 24);
+    m_view->setColumnWidth(ProblemModel::WhatColumn,
+        m_view->fontMetrics().horizontalAdvance(QStringLiteral("Engine not running, yet in the proxy")) + 16);
+    m_view->setColumnWidth(ProblemModel::WhereColumn,
+        m_view->fontMetrics().horizontalAdvance(QStringLiteral("d1 · 127.0.0.7:9003 (DP 19)")) + 16);
+    m_view->setColumnWidth(
+        ProblemModel::SinceColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("59 min")) + 16);
     m_view->setColumnWidth(ProblemModel::DetailColumn, m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 60);
     connect(m_view, &QTableView::clicked, this, &ProblemsPanel::activate);
     connect(m_view, &QTableView::activated, this, &ProblemsPanel::activate);

@@ -35,12 +35,12 @@ QString Sparkline::latestText() const
 
 QSize Sparkline::sizeHint() const
 {
-    return {240, fontMetrics().height() * 2 + 34};
+    return { 240, fontMetrics().height() * 2 + 34 };
 }
 
 QSize Sparkline::minimumSizeHint() const
 {
-    return {120, fontMetrics().height() * 2 + 24};
+    return { 120, fontMetrics().height() * 2 + 24 };
 }
 
 void Sparkline::paintEvent(QPaintEvent *)

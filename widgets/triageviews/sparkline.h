@@ -19,7 +19,11 @@ public:
     // points from SeriesStore::seriesView; window [fromMs, toMs]; format of the latest value.
     void setData(const QList<QPointF> &points, qint64 fromMs, qint64 toMs);
     void setValueFormat(std::function<QString(double)> format) { m_format = std::move(format); }
-    void setColor(const QColor &color) { m_color = color; update(); }
+    void setColor(const QColor &color)
+    {
+        m_color = color;
+        update();
+    }
     QString latestText() const;
 
     QSize sizeHint() const override;
@@ -33,7 +37,7 @@ private:
     QList<QPointF> m_points;
     qint64 m_fromMs = 0;
     qint64 m_toMs = 0;
-    QColor m_color{0x1e, 0x88, 0xe5};
+    QColor m_color { 0x1e, 0x88, 0xe5 };
     std::function<QString(double)> m_format;
 };
 

@@ -60,7 +60,7 @@ public:
             auto it = byKey.find(where);
             if (it == byKey.end()) {
                 it = byKey.emplace(where, int(lanes.size())).first;
-                lanes.append(Lane{where, i.data(EngineIndexRole).toInt(), {}});
+                lanes.append(Lane { where, i.data(EngineIndexRole).toInt(), {} });
             }
             lanes[it->second].rows.append(r);
         }
@@ -72,7 +72,10 @@ public:
     }
 
     int laneHeight() const { return fontMetrics().height() + 8; }
-    int labelWidth() const { return fontMetrics().horizontalAdvance(QStringLiteral("d1 · 127.0.0.7:9003 (DP 19)")) + 12; }
+    int labelWidth() const
+    {
+        return fontMetrics().horizontalAdvance(QStringLiteral("d1 · 127.0.0.7:9003 (DP 19)")) + 12;
+    }
 
 protected:
     static constexpr int kAxis = 22;
@@ -123,7 +126,7 @@ protected:
                 p.fillRect(QRect(0, y, width(), lh), palette().color(QPalette::AlternateBase));
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(QRect(4, y, left - 8, lh), Qt::AlignVCenter | Qt::AlignLeft,
-                       fontMetrics().elidedText(lane.label, Qt::ElideMiddle, left - 8));
+                fontMetrics().elidedText(lane.label, Qt::ElideMiddle, left - 8));
             // The state between events: a thin bar in the colour of the state entered.
             double lastX = -1;
             QColor lastColor;
@@ -157,13 +160,16 @@ protected:
                     QFont f = font();
                     f.setPointSizeF(f.pointSizeF() * 0.75);
                     p.setFont(f);
-                    p.drawText(QRectF(c.x() - lh / 2.0, c.y() - lh / 2.0, lh, lh), Qt::AlignCenter, engineStateGlyph(state));
+                    p.drawText(
+                        QRectF(c.x() - lh / 2.0, c.y() - lh / 2.0, lh, lh), Qt::AlignCenter, engineStateGlyph(state));
                     p.setFont(font());
                 } else {
                     const double s = lh / 2.0 - 3;
-                    const QPointF poly[] = {{c.x(), c.y() - s}, {c.x() + s, c.y()}, {c.x(), c.y() + s}, {c.x() - s, c.y()}};
+                    const QPointF poly[]
+                        = { { c.x(), c.y() - s }, { c.x() + s, c.y() }, { c.x(), c.y() + s }, { c.x() - s, c.y() } };
                     p.setPen(QPen(palette().color(QPalette::WindowText), 1));
-                    p.setBrush(kind == StateEvent::Kind::Proxy ? QColor(0xb3, 0x26, 0x1e) : palette().color(QPalette::Highlight));
+                    p.setBrush(kind == StateEvent::Kind::Proxy ? QColor(0xb3, 0x26, 0x1e)
+                                                               : palette().color(QPalette::Highlight));
                     p.drawPolygon(poly, 4);
                 }
             }
@@ -201,11 +207,11 @@ protected:
             }
             const QModelIndex i = m_filter->index(r, 0);
             QToolTip::showText(help->globalPos(),
-                               QStringLiteral("%1  %2 — %3\n%4")
-                                   .arg(i.data().toString(), m_filter->index(r, EventModel::WhereColumn).data().toString(),
-                                        m_filter->index(r, EventModel::WhatColumn).data().toString(),
-                                        i.data(Qt::ToolTipRole).toString()),
-                               this);
+                QStringLiteral("%1  %2 — %3\n%4")
+                    .arg(i.data().toString(), m_filter->index(r, EventModel::WhereColumn).data().toString(),
+                        m_filter->index(r, EventModel::WhatColumn).data().toString(),
+                        i.data(Qt::ToolTipRole).toString()),
+                this);
             return true;
         }
         return QWidget::event(e);
@@ -251,10 +257,11 @@ TimelineView::TimelineView(StateTracker *tracker, QWidget *parent)
         for (int k = 0; k < StateEvent::kKindCount; ++k)
             m_filter->setKindEnabled(StateEvent::Kind(k), only < 0 || only == k);
     });
-    for (int minutes : {5, 30, 120, 1440})
+    for (int minutes : { 5, 30, 120, 1440 })
         m_window->addItem(minutes < 60 ? tr("last %1 min").arg(minutes) : tr("last %1 h").arg(minutes / 60), minutes);
     m_window->setCurrentIndex(1);
-    connect(m_window, &QComboBox::currentIndexChanged, this, [this] { setWindowMinutes(m_window->currentData().toInt()); });
+    connect(
+        m_window, &QComboBox::currentIndexChanged, this, [this] { setWindowMinutes(m_window->currentData().toInt()); });
 
     auto *exportButton = new QPushButton(tr("Export CSV…"), this);
     exportButton->setObjectName(QStringLiteral("timelineExport"));
@@ -313,16 +320,11 @@ bool TimelineView::exportCsv(const QString &path, QString *error) const
     for (int r = 0; r < m_filter->rowCount(); ++r) {
         const StateEvent &e = m_model->event(m_filter->mapToSource(m_filter->index(r, 0)).row());
         const bool state = e.kind == StateEvent::Kind::State;
-        const QStringList fields{QDateTime::fromMSecsSinceEpoch(e.atMs, Qt::UTC).toString(Qt::ISODateWithMs),
-                                 eventKindName(e.kind),
-                                 csv(e.where),
-                                 e.engine >= 0 ? QString::number(e.engine) : QString(),
-                                 e.node >= 0 ? QString::number(e.node) : QString(),
-                                 state ? engineStateName(e.from) : QString(),
-                                 state ? engineStateName(e.to) : QString(),
-                                 csv(e.what),
-                                 csv(e.reason),
-                                 csv(e.evidence.join(QStringLiteral("; ")))};
+        const QStringList fields { QDateTime::fromMSecsSinceEpoch(e.atMs, Qt::UTC).toString(Qt::ISODateWithMs),
+            eventKindName(e.kind), csv(e.where), e.engine >= 0 ? QString::number(e.engine) : QString(),
+            e.node >= 0 ? QString::number(e.node) : QString(), state ? engineStateName(e.from) : QString(),
+            state ? engineStateName(e.to) : QString(), csv(e.what), csv(e.reason),
+            csv(e.evidence.join(QStringLiteral("; "))) };
         out += fields.join(QLatin1Char(',')).toUtf8() + '\n';
     }
     file.write(out);
@@ -335,8 +337,8 @@ bool TimelineView::exportCsv(const QString &path, QString *error) const
 
 void TimelineView::exportDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Events"), QStringLiteral("events.csv"),
-                                                      tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Events"), QStringLiteral("events.csv"), tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;

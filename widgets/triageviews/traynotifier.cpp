@@ -21,7 +21,8 @@ TrayNotifier::TrayNotifier(Triage *triage, QObject *parent)
     NotificationSettings n;
     n.enabled = s.value(QStringLiteral("notifications/enabled"), n.enabled).toBool();
     n.minIntervalMs = s.value(QStringLiteral("notifications/minIntervalMs"), n.minIntervalMs).toInt();
-    n.minSeverity = ProblemSeverity(std::clamp(s.value(QStringLiteral("notifications/minSeverity"), int(n.minSeverity)).toInt(), 0, 2));
+    n.minSeverity = ProblemSeverity(
+        std::clamp(s.value(QStringLiteral("notifications/minSeverity"), int(n.minSeverity)).toInt(), 0, 2));
     m_policy.setSettings(n);
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         m_tray = new QSystemTrayIcon(QApplication::style()->standardIcon(QStyle::SP_ComputerIcon), this);
@@ -56,8 +57,7 @@ void TrayNotifier::onAppeared(const QList<Problem> &problems)
     ++m_shown;
     if (m_tray && QSystemTrayIcon::supportsMessages())
         m_tray->showMessage(n->title, n->body,
-                            n->severity == ProblemSeverity::Warning ? QSystemTrayIcon::Warning : QSystemTrayIcon::Critical,
-                            10000);
+            n->severity == ProblemSeverity::Warning ? QSystemTrayIcon::Warning : QSystemTrayIcon::Critical, 10000);
     Q_EMIT shown(*n);
 }
 
