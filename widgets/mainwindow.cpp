@@ -16,6 +16,12 @@
 #include "topology/topologypanel.h"
 #include "topology/topologystatefeed.h"
 #include "topology/topologyview.h"
+#include "topology/trackedengineinfo.h"
+#include "state/statetracker.h"
+#include "triageviews/enginedetailpanel.h"
+#include "triageviews/problemspanel.h"
+#include "triageviews/timelineview.h"
+#include "triage/triage.h"
 
 #include <QAction>
 #include <QDir>
@@ -206,6 +212,7 @@ void MainWindow::createMenus()
     updateRecentMenu();
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    m_viewMenu = view;
     QAction *problems = m_issueDock->toggleViewAction();
     problems->setText(tr("&Profile Problems"));
     view->addAction(problems);
@@ -264,13 +271,13 @@ void MainWindow::updateFromStore()
     m_topology->setProfile(m_store->profile());
     m_topology->view()->setStates(m_observedStates->states());
     if (!m_store->hasProfile()) {
-        setWindowTitle(tr("pdconsole"));
+        updateTitle();
         m_summaryLabel->setText(tr("No cluster open — File ▸ Open Profile…"));
         m_validationLabel->clear();
         return;
     }
     const Profile &profile = m_store->profile();
-    setWindowTitle(tr("%1 — pdconsole").arg(profile.name));
+    updateTitle();
     const int prefill = int(profile.engines(Role::Prefill).size());
     const int decode = int(profile.engines(Role::Decode).size());
     m_summaryLabel->setText(tr("%1 · %2 nodes · %3 engines (%4 prefill, %5 decode) · proxy %6:%7 (%8) · launcher %9")
@@ -288,18 +295,158 @@ void MainWindow::updateFromStore()
                                               + tr(", %n warning(s)", nullptr, warnings)
                                           : tr("profile valid, %n warning(s)", nullptr, warnings));
     m_issueDock->setVisible(errors + warnings > 0);
+    if (m_problemsDock)
+        m_problemsDock->raise();
     m_nodeView->resizeColumnsToContents();
     m_engineView->resizeColumnsToContents();
     // Observed columns fill in after the first poll round: leave room for their usual words.
     const QFontMetrics fm = m_engineView->fontMetrics();
     m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
                                  qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
-                                      fm.horizontalAdvance(tr("responding")) + 34));
+                                      fm.horizontalAdvance(m_tracker ? engineStateLabel(EngineState::ReadyNotInProxy) : tr("responding")) + 34));
     m_engineView->setColumnWidth(EngineTableModel::KvColumn,
                                  qMax(m_engineView->columnWidth(EngineTableModel::KvColumn),
                                       fm.horizontalAdvance(QStringLiteral("100.0 %")) + 16));
     m_issueView->resizeColumnsToContents();
     applyEngineFilter();
+}
+
+void MainWindow::updateTitle()
+{
+    const int problems = m_triage ? m_triage->count() : 0;
+    QString title = m_store->hasProfile() ? tr("%1 — pdconsole").arg(m_store->profile().name) : tr("pdconsole");
+    if (problems > 0)
+        title = (problems == 1 ? tr("(1 problem) ") : tr("(%1 problems) ").arg(problems)) + title;
+    setWindowTitle(title);
+}
+
+void MainWindow::updateProblemCount()
+{
+    updateTitle();
+    if (!m_problemsLabel)
+        return;
+    int critical = 0;
+    for (const Problem &p : m_triage->problems())
+        critical += p.severity == ProblemSeverity::Critical ? 1 : 0;
+    const int n = m_triage->count();
+    const QString count = n == 1 ? tr("1 problem") : tr("%1 problems").arg(n);
+    if (n == 0)
+        m_problemsLabel->setText(tr("<span style='color:#1e7e34'>●</span> no problems"));
+    else if (critical > 0)
+        m_problemsLabel->setText(tr("<span style='color:#b3261e'><b>⛔ %1</b></span>").arg(count));
+    else
+        m_problemsLabel->setText(tr("<span style='color:#e65100'><b>✖ %1</b></span>").arg(count));
+    m_problemsLabel->setToolTip(n > 0 ? m_triage->problems().first().what + QStringLiteral(" — ") + m_triage->problems().first().where
+                                      : QString());
+}
+
+QString MainWindow::problemStatusText() const
+{
+    return m_problemsLabel ? m_problemsLabel->text() : QString();
+}
+
+void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
+{
+    m_tracker = tracker;
+    m_triage = triage;
+    m_engineModel->setStateTracker(tracker);
+    m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
+                                 qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
+                                      m_engineView->fontMetrics().horizontalAdvance(engineStateLabel(EngineState::ReadyNotInProxy)) + 34));
+    m_trackedInfo = std::make_unique<TrackedEngineInfo>(tracker, m_observedStates);
+    feedTopologyFromTracker(m_observedStates, tracker, m_trackedInfo.get(), m_topology->view());
+    connect(m_topology->view(), &TopologyView::currentChanged, this, [this](int engine) {
+        if (engine >= 0 && m_detail && m_detailDock->isVisible())
+            m_detail->setEngine(engine);
+    });
+
+    m_problemsPanel = new ProblemsPanel(triage, this);
+    m_problemsDock = new QDockWidget(tr("Problems"), this);
+    m_problemsDock->setObjectName(QStringLiteral("problemsDock"));
+    m_problemsDock->setWidget(m_problemsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
+    tabifyDockWidget(m_problemsDock, m_issueDock);
+    m_problemsDock->raise();
+
+    m_detail = new EngineDetailPanel(m_store, tracker, this);
+    m_detailDock = new QDockWidget(tr("Engine"), this);
+    m_detailDock->setObjectName(QStringLiteral("engineDetailDock"));
+    m_detailDock->setWidget(m_detail);
+    addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
+    resizeDocks({m_detailDock}, {460}, Qt::Horizontal);
+    m_detailDock->hide();
+
+    m_timeline = new TimelineView(tracker, this);
+    m_tabs->addTab(m_timeline, tr("&Timeline"));
+
+    m_problemsLabel = new QLabel(this);
+    m_problemsLabel->setObjectName(QStringLiteral("problemsStatus"));
+    statusBar()->insertPermanentWidget(1, m_problemsLabel); // first of the permanent ones, after the summary
+
+    connect(m_problemsPanel, &ProblemsPanel::engineFocusRequested, this, &MainWindow::focusEngine);
+    connect(m_problemsPanel, &ProblemsPanel::nodeFocusRequested, this, &MainWindow::focusNode);
+    connect(m_timeline, &TimelineView::engineFocusRequested, this, &MainWindow::focusEngine);
+    connect(triage, &Triage::problemsChanged, this, &MainWindow::updateProblemCount);
+    connect(m_engineView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        if (!current.isValid() || !m_detailDock->isVisible())
+            return;
+        m_detail->setEngine(m_engineFilter->mapToSource(current).row());
+    });
+    connect(m_engineView, &QTableView::activated, this, [this](const QModelIndex &index) {
+        m_detail->setEngine(m_engineFilter->mapToSource(index).row());
+        m_detailDock->show();
+    });
+
+    QAction *problems = m_problemsDock->toggleViewAction();
+    problems->setText(tr("P&roblems"));
+    problems->setShortcut(QKeySequence(Qt::Key_F8));
+    m_viewMenu->insertAction(m_viewMenu->actions().value(0), problems);
+    QAction *detail = m_detailDock->toggleViewAction();
+    detail->setText(tr("&Engine Detail"));
+    m_viewMenu->insertAction(m_viewMenu->actions().value(1), detail);
+    QAction *timelineTab = m_viewMenu->addAction(tr("&Timeline"), this, [this] { m_tabs->setCurrentWidget(m_timeline); });
+    timelineTab->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
+    updateProblemCount();
+}
+
+void MainWindow::focusEngine(int engine)
+{
+    if (engine < 0 || engine >= m_store->engines().size())
+        return;
+    // The topology when it is showing, else the engines table.
+    if (m_tabs->currentWidget() == m_topology) {
+        m_topology->view()->setSelectedEngines({engine});
+        m_topology->view()->setCurrentEngine(engine);
+    } else {
+        m_tabs->setCurrentWidget(m_clusterPage);
+    }
+    QModelIndex row = m_engineFilter->mapFromSource(m_engineModel->index(engine, 0));
+    if (!row.isValid()) { // hidden by the node selection or the text filter
+        m_nodeView->clearSelection();
+        m_filterEdit->clear();
+        applyEngineFilter();
+        row = m_engineFilter->mapFromSource(m_engineModel->index(engine, 0));
+    }
+    m_engineView->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_engineView->scrollTo(row);
+    if (m_detail) {
+        m_detail->setEngine(engine);
+        m_detailDock->show();
+        m_detailDock->raise();
+    }
+}
+
+void MainWindow::focusNode(int node)
+{
+    m_tabs->setCurrentWidget(m_clusterPage);
+    for (int r = 0; r < m_nodeSort->rowCount(); ++r) {
+        const QModelIndex index = m_nodeSort->index(r, 0);
+        if (index.data(NodeIndexRole).toInt() == node) {
+            m_nodeView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_nodeView->scrollTo(index);
+            return;
+        }
+    }
 }
 
 void MainWindow::showProxyHealth(const ProxyHealth &health)
@@ -348,6 +495,8 @@ void MainWindow::setSeriesStore(SeriesStore *series)
 {
     m_poolsView->setSeriesStore(series);
     m_observedStates->setSeriesStore(series);
+    if (m_detail)
+        m_detail->setSeriesStore(series);
     m_topology->view()->refreshMetrics();
 }
 

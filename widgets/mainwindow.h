@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "topology/trackedengineinfo.h"
+
+#include <memory>
 #include <QMainWindow>
 
 class QLabel;
@@ -22,6 +25,11 @@ class PoolsView;
 class SeriesStore;
 class TopologyPanel;
 class ValidationIssueModel;
+class StateTracker;
+class Triage;
+class ProblemsPanel;
+class EngineDetailPanel;
+class TimelineView;
 
 // The console's main window: the opened cluster's nodes and engines, the profile's problems, and the
 // menus. It reads the ClusterStore and never blocks on I/O other than reading a profile file.
@@ -56,9 +64,24 @@ public:
     void showNote(const QString &text);
     void showError(const QString &title, const QStringList &details);
 
+    // Derived state and triage (issue 5): adds the Problems dock, the engine detail dock and the
+    // Timeline tab, and puts the problem count in the title and the status bar.
+    void setTriage(StateTracker *tracker, Triage *triage);
+    ProblemsPanel *problemsPanel() const { return m_problemsPanel; }
+    EngineDetailPanel *engineDetail() const { return m_detail; }
+    TimelineView *timeline() const { return m_timeline; }
+    QDockWidget *problemsDock() const { return m_problemsDock; }
+    QDockWidget *detailDock() const { return m_detailDock; }
+    QString problemStatusText() const;
+    // Selects the engine in the engines table (clearing filters that hide it) and opens its detail.
+    void focusEngine(int engine);
+    void focusNode(int node);
+
 private:
     void createMenus();
     void updateFromStore();
+    void updateTitle();
+    void updateProblemCount();
     void updateRecentMenu();
     void rememberRecent(const QString &path);
     void applyEngineFilter();
@@ -87,6 +110,16 @@ private:
     ObservedStates *m_observedStates;
     QWidget *m_clusterPage = nullptr;
     class QTabWidget *m_tabs;
+    StateTracker *m_tracker = nullptr;
+    std::unique_ptr<TrackedEngineInfo> m_trackedInfo; // the topology's tooltips once the tracker runs
+    Triage *m_triage = nullptr;
+    ProblemsPanel *m_problemsPanel = nullptr;
+    EngineDetailPanel *m_detail = nullptr;
+    TimelineView *m_timeline = nullptr;
+    QDockWidget *m_problemsDock = nullptr;
+    QDockWidget *m_detailDock = nullptr;
+    QLabel *m_problemsLabel = nullptr;
+    QMenu *m_viewMenu = nullptr;
 };
 
 } // namespace pd

@@ -3,6 +3,7 @@
 
 #include "models/modelroles.h"
 #include "net/polltypes.h"
+#include "triageviews/statepalette.h"
 
 #include <QPainter>
 
@@ -37,6 +38,23 @@ void StatusDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option
     opt.text.clear();
     if (opt.widget)
         opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+    const QVariant derived = index.data(EngineStateRole);
+    if (derived.isValid()) { // the derived state: its colour and glyph
+        const auto state = EngineState(derived.toInt());
+        painter->save();
+        const int w = opt.fontMetrics.horizontalAdvance(QStringLiteral("✖")) + 8;
+        painter->setPen(engineStateColor(state));
+        QFont bold = opt.font;
+        bold.setBold(true);
+        painter->setFont(bold);
+        painter->drawText(opt.rect.adjusted(4, 0, 0, 0).left(), opt.rect.top(), w, opt.rect.height(),
+                          Qt::AlignVCenter | Qt::AlignHCenter, engineStateGlyph(state));
+        painter->setFont(opt.font);
+        painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color() : opt.palette.text().color());
+        painter->drawText(opt.rect.adjusted(w + 6, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+        painter->restore();
+        return;
+    }
     const int status = index.data(PollStatusRole).isValid() ? index.data(PollStatusRole).toInt() : -1;
     const QColor color = statusColor(status, index.data(HealthyRole).toBool());
     painter->save();

@@ -9,8 +9,13 @@
 #include "net/vllmbodyparser.h"
 #include "net/proxyhealthpoller.h"
 #include "poolsview.h"
+#include "state/statetracker.h"
+#include "triageviews/enginedetailpanel.h"
+#include "triageviews/traynotifier.h"
+#include "triage/triage.h"
 
 #include <QDateTime>
+#include <QDockWidget>
 #include <QUrl>
 
 Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject *parent)
@@ -19,7 +24,18 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject 
     , m_window(window)
     , m_engines(std::make_unique<pd::MetricsPoller>(pd::parseVllmMetricsBody))
     , m_proxy(std::make_unique<pd::ProxyHealthPoller>())
+    , m_tracker(std::make_unique<pd::StateTracker>(store))
+    , m_triage(std::make_unique<pd::Triage>(m_tracker.get(), store))
+    , m_notifier(std::make_unique<pd::TrayNotifier>(m_triage.get()))
 {
+    m_window->setTriage(m_tracker.get(), m_triage.get());
+    connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_tracker.get(), &pd::StateTracker::applyProxyHealth);
+    connect(m_notifier.get(), &pd::TrayNotifier::messageClicked, m_window, [this] {
+        m_window->showNormal();
+        m_window->raise();
+        m_window->activateWindow();
+        m_window->problemsDock()->show();
+    });
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window, &pd::MainWindow::showProxyHealth);
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window->poolsView(), &pd::PoolsView::showProxyHealth);
     connect(m_engines.get(), &pd::MetricsPoller::batchReady, this, [this](const pd::PollBatch &batch) {

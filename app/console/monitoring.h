@@ -11,17 +11,23 @@ class MainWindow;
 class MetricsPoller;
 class ProxyHealthPoller;
 class SeriesStore;
+class StateTracker;
+class Triage;
+class TrayNotifier;
 } // namespace pd
 
 // Live monitoring, wired: the engine poller (its own thread) and the proxy's /healthcheck poller feed
 // the cluster store (current state), the series store (history, rebuilt for each opened cluster) and
-// the window's views. Follows the store: opening a profile retargets everything.
+// the window's views; the state tracker derives every engine's state from what the store observes and
+// triage turns states into the ranked problems, shown in the window and announced in the system tray. Follows the store: opening a profile retargets everything.
 class Monitoring final : public QObject {
     Q_OBJECT
 public:
     Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject *parent = nullptr);
     ~Monitoring() override;
     void start();
+    pd::StateTracker *tracker() const { return m_tracker.get(); }
+    pd::Triage *triage() const { return m_triage.get(); }
 
 private:
     void retarget();
@@ -31,4 +37,7 @@ private:
     std::unique_ptr<pd::MetricsPoller> m_engines;
     std::unique_ptr<pd::ProxyHealthPoller> m_proxy;
     std::unique_ptr<pd::SeriesStore> m_series;
+    std::unique_ptr<pd::StateTracker> m_tracker;
+    std::unique_ptr<pd::Triage> m_triage;
+    std::unique_ptr<pd::TrayNotifier> m_notifier;
 };

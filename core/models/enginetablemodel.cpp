@@ -3,6 +3,7 @@
 
 #include "cluster/clusterstore.h"
 #include "models/modelroles.h"
+#include "state/statetracker.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,8 +30,48 @@ void EngineTableModel::onEnginesObserved(const QList<int> &engines)
     Q_EMIT dataChanged(index(*lo, StatusColumn), index(*hi, KvColumn));
 }
 
+void EngineTableModel::setStateTracker(StateTracker *tracker)
+{
+    if (m_tracker)
+        disconnect(m_tracker, nullptr, this, nullptr);
+    m_tracker = tracker;
+    auto all = [this] {
+        if (rowCount() > 0)
+            Q_EMIT dataChanged(index(0, StatusColumn), index(rowCount() - 1, StatusColumn));
+    };
+    if (m_tracker) {
+        connect(m_tracker, &StateTracker::statesChanged, this, [this](const QList<int> &engines) {
+            if (engines.isEmpty())
+                return;
+            const auto [lo, hi] = std::minmax_element(engines.begin(), engines.end());
+            Q_EMIT dataChanged(index(*lo, StatusColumn), index(*hi, StatusColumn));
+        });
+        connect(m_tracker, &StateTracker::reset, this, all);
+    }
+    all();
+}
+
+QVariant EngineTableModel::derivedData(int row, int role) const
+{
+    if (row >= m_tracker->engineCount())
+        return {};
+    const EngineState state = m_tracker->state(row);
+    switch (role) {
+    case Qt::DisplayRole: return engineStateLabel(state);
+    case SortRole:
+    case EngineStateRole: return int(state);
+    case Qt::ToolTipRole: {
+        const DerivedState &d = m_tracker->derived(row);
+        return d.evidence.isEmpty() ? d.reason : d.reason + QStringLiteral("\n• ") + d.evidence.join(QStringLiteral("\n• "));
+    }
+    default: return {};
+    }
+}
+
 QVariant EngineTableModel::observedData(int row, int column, int role) const
 {
+    if (m_tracker && column == StatusColumn && role != PollStatusRole && role != HealthyRole && role != Qt::TextAlignmentRole)
+        return derivedData(row, role);
     const EngineObservation &o = m_store->observations().at(row);
     const std::optional<EngineMetrics> &m = o.lastGood;
     const bool fresh = o.polled && o.last.status == PollStatus::Ok;

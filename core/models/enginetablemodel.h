@@ -6,6 +6,7 @@
 namespace pd {
 
 class ClusterStore;
+class StateTracker;
 
 // Every engine of the opened profile, one row each, in the profile's order, with what was last
 // observed of it (poll status, running and waiting requests, KV cache usage).
@@ -16,6 +17,9 @@ public:
                   PortColumn, DpRankColumn, DpGroupColumn, TpColumn, LauncherColumn, ColumnCount };
 
     explicit EngineTableModel(ClusterStore *store, QObject *parent = nullptr);
+    // With a tracker the Status column shows each engine's derived state (EngineStateRole, the reason
+    // and evidence as tooltip) instead of the last poll's outcome.
+    void setStateTracker(StateTracker *tracker);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -26,7 +30,10 @@ private:
     void onEnginesObserved(const QList<int> &engines);
     QVariant observedData(int row, int column, int role) const;
 
+    QVariant derivedData(int row, int role) const;
+
     ClusterStore *m_store;
+    StateTracker *m_tracker = nullptr;
 };
 
 } // namespace pd

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "topology/topologystatefeed.h"
 
+#include "state/statetracker.h"
 #include "topology/observedstates.h"
 #include "topology/topologyview.h"
 
@@ -16,6 +17,27 @@ void feedTopologyFromObservations(ObservedStates *source, TopologyView *view)
     });
     QObject::connect(source, &ObservedStates::roundObserved, view, &TopologyView::refreshMetrics);
     view->setStates(source->states());
+}
+
+void feedTopologyFromTracker(ObservedStates *previous, StateTracker *tracker, const EngineInfoProvider *info,
+                             TopologyView *view)
+{
+    if (previous)
+        QObject::disconnect(previous, nullptr, view, nullptr);
+    view->setInfoProvider(info);
+    auto all = [tracker] {
+        QVector<EngineState> states(tracker->engineCount());
+        for (int i = 0; i < tracker->engineCount(); ++i)
+            states[i] = tracker->state(i);
+        return states;
+    };
+    QObject::connect(tracker, &StateTracker::reset, view, [view, all] { view->setStates(all()); });
+    QObject::connect(tracker, &StateTracker::statesChanged, view, [tracker, view](const QList<int> &engines) {
+        for (int engine : engines)
+            view->setState(engine, tracker->state(engine));
+    });
+    QObject::connect(tracker, &StateTracker::roundDerived, view, &TopologyView::refreshMetrics);
+    view->setStates(all());
 }
 
 } // namespace pd

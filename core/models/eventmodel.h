@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "state/stateevent.h"
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+// The event log as a table, oldest first (StateTracker::events()), and a filter by node, engine,
+// kind and free text for the timeline and the detail panel.
+namespace pd {
+
+class StateTracker;
+
+class EventModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { TimeColumn, KindColumn, WhereColumn, WhatColumn, ReasonColumn, ColumnCount };
+
+    explicit EventModel(StateTracker *tracker, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    const StateEvent &event(int row) const;
+
+private:
+    void onAppended(int added, int dropped);
+    void onReset();
+
+    StateTracker *m_tracker;
+    int m_rows = 0;
+};
+
+class EventFilterModel final : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit EventFilterModel(QObject *parent = nullptr);
+
+    void setNode(int node); // -1: every node
+    void setEngine(int engine); // -1: every engine
+    void setKindEnabled(StateEvent::Kind kind, bool enabled);
+    bool isKindEnabled(StateEvent::Kind kind) const { return m_kinds & (1u << unsigned(kind)); }
+    void setText(const QString &text); // over where, what and reason, case-insensitive
+    int node() const { return m_node; }
+    int engine() const { return m_engine; }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+
+private:
+    int m_node = -1;
+    int m_engine = -1;
+    unsigned m_kinds = ~0u;
+    QString m_text;
+};
+
+} // namespace pd

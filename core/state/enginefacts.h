@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "state/enginestate.h"
+
+#include <QString>
+
+#include <cstdint>
+
+// The independent facts observed of one engine, each with the time it was last established
+// (ms since the epoch, 0 = never). The state shown to an operator is derived from these by
+// deriveState() (derivestate.h); nothing here is a verdict.
+namespace pd {
+
+// How the engine's HTTP endpoint answered its latest /metrics poll.
+enum class HttpFact : std::uint8_t {
+    Unknown, // never polled
+    Ok, // /metrics 200 and parsed
+    Refused, // nothing listens
+    Timeout, // no complete answer in time
+    ServerError, // /metrics answered 5xx
+    ClientError, // /metrics answered another non-200 status (404, 401, ...)
+    Malformed, // /metrics 200 but the body did not parse
+    Failed, // another transport error (DNS, reset, ...)
+};
+
+// Whether the latest metrics are current (series-store vocabulary: fresh / stale / unreachable).
+enum class FreshnessFact : std::uint8_t { Unknown, Fresh, Stale, Unreachable };
+
+struct ProgressCounters {
+    double generationTokens = 0;
+    double promptTokens = 0;
+    double requestSuccess = 0;
+    bool operator==(const ProgressCounters &) const = default;
+};
+
+struct EngineFacts {
+    // Process, from SSH (or the local runner) when known.
+    ProcessFact process = ProcessFact::Unknown;
+    std::int64_t processAtMs = 0;
+    QString processDetail; // e.g. "pid 4242", "exit status 137"
+
+    // HTTP: the latest /metrics poll.
+    HttpFact http = HttpFact::Unknown;
+    std::int64_t httpAtMs = 0;
+    int httpStatus = 0; // of /metrics, 0 when none
+    QString httpError; // the latest failure's words, empty when Ok
+    int consecutiveFailures = 0; // failed polls in a row
+    std::int64_t failingSinceMs = 0; // first failure of the current run of failures
+    std::int64_t lastOkMs = 0; // when /metrics last parsed (0: never)
+    QString lastError; // the last failure seen, kept after recovery
+    std::int64_t lastErrorAtMs = 0;
+
+    // /health: the latest probe's status (200 healthy, 5xx dead, 0 none yet).
+    int healthStatus = 0;
+    std::int64_t healthAtMs = 0;
+
+    // /v1/models ready, when something probed it.
+    bool modelsKnown = false;
+    bool modelsReady = false;
+    std::int64_t modelsAtMs = 0;
+
+    // Proxy membership as the console tracks it.
+    MembershipFact membership = MembershipFact::Unknown;
+    std::int64_t membershipAtMs = 0;
+    QString membershipDetail;
+
+    // Progress: counters of the last good scrape and how many good polls in a row they stood still
+    // while requests were running.
+    bool hasCounters = false;
+    ProgressCounters counters;
+    double running = 0; // vllm:num_requests_running of the last good scrape
+    double waiting = 0;
+    int frozenPolls = 0;
+    std::int64_t lastProgressMs = 0; // when a counter last moved (or the first good scrape)
+};
+
+// Thresholds of the derivation, configurable.
+struct StateThresholds {
+    int stalePolls = 2; // failed polls in a row before metrics are stale and HTTP decides the state
+    int unreachablePolls = 5; // failed polls in a row before metrics freshness is "unreachable"
+    int stallPolls = 3; // good polls in a row with requests running and no counter moving
+    bool operator==(const StateThresholds &) const = default;
+};
+
+QString httpFactName(HttpFact fact); // "ok", "refused", "timeout", "5xx", ...
+QString freshnessFactName(FreshnessFact fact);
+QString processFactName(ProcessFact fact);
+
+FreshnessFact freshnessOf(const EngineFacts &facts, const StateThresholds &thresholds);
+
+} // namespace pd

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "net/proxyhealth.h"
+#include "state/derivestate.h"
+#include "state/stateevent.h"
+
+#include <QList>
+#include <QObject>
+
+#include <array>
+#include <functional>
+#include <vector>
+
+// Keeps every engine's facts, derives their states and records each change as an event.
+// Fed by ClusterStore::enginesObserved (one call per poll round) and the proxy's /healthcheck; the
+// SSH and scaling parts call the fact setters. GUI thread.
+//
+// What views consume (the topology canvas, the engines table, triage):
+//   state(i), derived(i) (reason + evidence), stateSinceMs(i), facts(i)
+//   statesChanged(engines): once per round, the engines whose derived state changed
+//   roundDerived(): once per round after every engine was re-derived (reasons and ages move)
+//   eventsAppended(added, dropped): the event log grew (oldest dropped when full)
+namespace pd {
+
+class ClusterStore;
+
+class StateTracker final : public QObject {
+    Q_OBJECT
+public:
+    explicit StateTracker(ClusterStore *store, QObject *parent = nullptr);
+
+    void setThresholds(const StateThresholds &thresholds); // re-derives every engine
+    const StateThresholds &thresholds() const { return m_thresholds; }
+    // The clock (ms since the epoch); tests give a fake one.
+    void setClock(std::function<std::int64_t()> nowMs);
+    std::int64_t nowMs() const { return m_now(); }
+
+    int engineCount() const { return int(m_engines.size()); }
+    const EngineFacts &facts(int engine) const { return m_engines[std::size_t(engine)].facts; }
+    // The engine's current facts derived now, with reason and evidence (computed on each call).
+    DerivedState derived(int engine) const;
+    EngineState state(int engine) const { return m_engines[std::size_t(engine)].state; }
+    std::int64_t stateSinceMs(int engine) const { return m_engines[std::size_t(engine)].sinceMs; }
+    // How many engines are in each state (indexed by int(EngineState)).
+    std::array<int, 10> stateCounts() const;
+    // "d1 · 127.0.0.7:9003 (DP 19)"
+    QString engineLabel(int engine) const;
+
+    // The proxy's /healthcheck as last seen; proxyKnown() false before the first answer.
+    bool proxyKnown() const { return m_proxyKnown; }
+    const ProxyHealth &proxyHealth() const { return m_proxy; }
+    std::int64_t proxySinceMs() const { return m_proxySinceMs; } // reachability last changed
+
+    const EventLog &events() const { return m_log; }
+
+    // Fact setters (SSH, scaling, /v1/models probes). atMs 0: now.
+    void setProcess(int engine, ProcessFact process, const QString &detail = {}, std::int64_t atMs = 0);
+    void setMembership(int engine, MembershipFact membership, const QString &detail = {}, std::int64_t atMs = 0);
+    void setModelsReady(int engine, bool ready, std::int64_t atMs = 0);
+    // Records something the operator did (engine or node; -1 for neither) on the timeline.
+    void recordAction(int engine, int node, const QString &what);
+
+    void applyProxyHealth(const pd::ProxyHealth &health);
+    // Applies the store's observations of these engines (ClusterStore::enginesObserved).
+    void applyObservations(const QList<int> &engines);
+
+Q_SIGNALS:
+    void reset(); // a profile was opened: every engine is new
+    void statesChanged(const QList<int> &engines);
+    void roundDerived();
+    void proxyChanged();
+    void eventsAppended(int added, int dropped);
+
+private:
+    struct Tracked {
+        EngineFacts facts;
+        EngineState state = EngineState::Unknown; // of the last derivation, to see changes
+        std::int64_t sinceMs = 0;
+    };
+    void rebuild();
+    // Re-derives one engine; appends an event and returns true when its state changed.
+    bool rederive(int engine, std::int64_t now);
+    void appendEvent(StateEvent event);
+    void flushEvents();
+
+    ClusterStore *m_store;
+    StateThresholds m_thresholds;
+    std::function<std::int64_t()> m_now;
+    std::vector<Tracked> m_engines;
+    EventLog m_log;
+    int m_pendingAdded = 0;
+    int m_pendingDropped = 0;
+    ProxyHealth m_proxy;
+    bool m_proxyKnown = false;
+    std::int64_t m_proxySinceMs = 0;
+};
+
+} // namespace pd

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+#include "triage/findproblems.h"
+
+#include "state/derivestate.h"
+
+#include <algorithm>
+
+namespace pd {
+
+namespace {
+
+// The engine problem a state makes, if any.
+std::optional<ProblemKind> engineProblem(const TriageEngine &e)
+{
+    switch (e.state) {
+    case EngineState::Stalled:
+        return ProblemKind::EngineStalled;
+    case EngineState::Unhealthy:
+        return ProblemKind::EngineUnhealthy;
+    case EngineState::Unreachable:
+        return ProblemKind::EngineUnreachable;
+    case EngineState::Stopped:
+        // Stopped on purpose is no problem; stopped while the proxy routes to it is.
+        if (e.membership == MembershipFact::Active || e.membership == MembershipFact::Waiting)
+            return ProblemKind::EngineUnreachable;
+        return std::nullopt;
+    case EngineState::ReadyNotInProxy:
+        if (e.membership == MembershipFact::Dropped)
+            return ProblemKind::ProxyDroppedAdd;
+        return std::nullopt; // a spare engine is a choice, not a problem
+    default:
+        if (e.freshness == FreshnessFact::Stale || e.freshness == FreshnessFact::Unreachable)
+            return ProblemKind::MetricsStale;
+        return std::nullopt;
+    }
+}
+
+QString whatOf(ProblemKind kind, const TriageEngine &e)
+{
+    switch (kind) {
+    case ProblemKind::EngineStalled:
+        return QStringLiteral("Engine stalled");
+    case ProblemKind::EngineUnhealthy:
+        return QStringLiteral("Engine unhealthy");
+    case ProblemKind::EngineUnreachable:
+        return e.state == EngineState::Stopped ? QStringLiteral("Engine not running, yet in the proxy")
+                                               : QStringLiteral("Engine unreachable");
+    case ProblemKind::ProxyDroppedAdd:
+        return QStringLiteral("Proxy dropped the engine's add");
+    case ProblemKind::MetricsStale:
+        return QStringLiteral("Engine metrics stale");
+    default:
+        return problemKindName(kind);
+    }
+}
+
+QString nextStepOf(ProblemKind kind)
+{
+    switch (kind) {
+    case ProblemKind::PoolEmpty:
+        return QStringLiteral("Every request needs this pool: bring one of its engines back (see the engine problems "
+                              "below) or add a healthy engine to the proxy.");
+    case ProblemKind::ProxyUnreachable:
+        return QStringLiteral("Check that the proxy process runs on its host and read its log; clients get no answers "
+                              "meanwhile.");
+    case ProblemKind::EngineStalled:
+        return QStringLiteral(
+            "Read the engine's log for a hung collective (HCCL) or NPU error; remove it from the proxy, "
+            "then restart it.");
+    case ProblemKind::EngineUnhealthy:
+        return QStringLiteral(
+            "Read the engine's log for the EngineCore error; remove it from the proxy and restart it.");
+    case ProblemKind::EngineUnreachable:
+        return QStringLiteral("Check that the process runs and the node is up (SSH); if it crashed, read its log and "
+                              "restart it, or remove it from the proxy.");
+    case ProblemKind::NodeSshDown:
+        return QStringLiteral("Check that the node is up and sshd answers; check the key offered by ssh-agent.");
+    case ProblemKind::ProxyDroppedAdd:
+        return QStringLiteral("Check the engine answers /v1/models, then add it to the proxy again.");
+    case ProblemKind::NotInProxy:
+        return QStringLiteral("Add it to the proxy, or stop it to free its NPUs.");
+    case ProblemKind::MetricsStale:
+        return QStringLiteral("Polls are failing; watch whether they recover before acting.");
+    }
+    return {};
+}
+
+QString poolName(Role role)
+{
+    return role == Role::Prefill ? QStringLiteral("Prefill") : QStringLiteral("Decode");
+}
+
+} // namespace
+
+ProblemSeverity severityOf(ProblemKind kind)
+{
+    switch (kind) {
+    case ProblemKind::PoolEmpty:
+    case ProblemKind::ProxyUnreachable:
+        return ProblemSeverity::Critical;
+    case ProblemKind::EngineStalled:
+    case ProblemKind::EngineUnhealthy:
+    case ProblemKind::EngineUnreachable:
+    case ProblemKind::NodeSshDown:
+        return ProblemSeverity::Error;
+    case ProblemKind::ProxyDroppedAdd:
+    case ProblemKind::NotInProxy:
+    case ProblemKind::MetricsStale:
+        return ProblemSeverity::Warning;
+    }
+    return ProblemSeverity::Warning;
+}
+
+QList<Problem> findProblems(const TriageInput &in)
+{
+    QList<Problem> out;
+    auto make = [](ProblemKind kind, ProblemScope scope) {
+        Problem p;
+        p.kind = kind;
+        p.severity = severityOf(kind);
+        p.scope = scope;
+        p.nextStep = nextStepOf(kind);
+        return p;
+    };
+
+    // The proxy.
+    if (in.proxyKnown && !in.proxy.reachable) {
+        Problem p = make(ProblemKind::ProxyUnreachable, ProblemScope::Proxy);
+        p.key = QStringLiteral("proxy-unreachable");
+        p.what = QStringLiteral("Proxy unreachable");
+        p.where = QStringLiteral("proxy %1").arg(in.proxyWhere);
+        p.detail = in.proxy.error.isEmpty() ? QStringLiteral("/healthcheck does not answer") : in.proxy.error;
+        p.sinceMs = in.proxySinceMs;
+        p.evidence = { QStringLiteral("/healthcheck: %1").arg(p.detail) };
+        out.append(p);
+    }
+
+    // Pools: no engine serving, or the proxy counting none.
+    for (Role role : { Role::Prefill, Role::Decode }) {
+        int total = 0, serving = 0, observed = 0;
+        std::int64_t lastChange = 0;
+        for (const TriageEngine &e : in.engines) {
+            if (e.role != role)
+                continue;
+            ++total;
+            observed += e.state != EngineState::Unknown ? 1 : 0;
+            serving += e.state == EngineState::Serving ? 1 : 0;
+            lastChange = std::max(lastChange, e.sinceMs);
+        }
+        if (total == 0 || observed < total)
+            continue;
+        const int proxyCount = role == Role::Prefill ? in.proxy.prefillInstances : in.proxy.decodeInstances;
+        const bool proxySaysEmpty = in.proxyKnown && in.proxy.reachable && proxyCount == 0;
+        if (serving > 0 && !proxySaysEmpty)
+            continue;
+        Problem p = make(ProblemKind::PoolEmpty, ProblemScope::Pool);
+        p.key = QStringLiteral("pool-empty:%1").arg(roleName(role));
+        p.what = QStringLiteral("%1 pool empty").arg(poolName(role));
+        p.where = QStringLiteral("%1 pool").arg(roleName(role));
+        p.detail = serving == 0 ? QStringLiteral("none of its %1 engines serves").arg(total)
+                                : QStringLiteral("the proxy counts no %1 instance").arg(roleName(role));
+        p.sinceMs = proxySaysEmpty ? std::max(lastChange, in.proxySinceMs) : lastChange;
+        p.engineCount = total;
+        p.evidence.append(QStringLiteral("%1 of %2 %3 engines serving").arg(serving).arg(total).arg(roleName(role)));
+        if (in.proxyKnown && in.proxy.reachable)
+            p.evidence.append(
+                QStringLiteral("proxy /healthcheck: %1_instances=%2").arg(roleName(role)).arg(proxyCount));
+        out.append(p);
+    }
+
+    // Nodes the console cannot reach over SSH.
+    for (int n = 0; n < in.nodes.size(); ++n) {
+        const TriageNode &node = in.nodes.at(n);
+        if (!node.sshKnown || node.sshUp)
+            continue;
+        Problem p = make(ProblemKind::NodeSshDown, ProblemScope::Node);
+        p.key = QStringLiteral("node-ssh-down:%1").arg(n);
+        p.what = QStringLiteral("Node unreachable over SSH");
+        p.where = QStringLiteral("node %1 (%2)").arg(node.name, node.address);
+        p.detail = node.sshError;
+        p.sinceMs = node.sshSinceMs;
+        p.node = n;
+        p.evidence = { QStringLiteral("SSH: %1").arg(node.sshError) };
+        out.append(p);
+    }
+
+    // Engines. Several engines of one node with the same failure make one problem for the node: at 64+
+    // engines a hung collective or a dead host must read as one line, not sixteen.
+    QList<std::optional<ProblemKind>> kinds;
+    kinds.reserve(in.engines.size());
+    for (const TriageEngine &e : in.engines)
+        kinds.append(engineProblem(e));
+    QList<QList<int>> byNode(in.nodes.size());
+    for (int i = 0; i < in.engines.size(); ++i) {
+        const int node = in.engines.at(i).node;
+        if (node >= 0 && node < byNode.size())
+            byNode[node].append(i);
+    }
+    QList<bool> covered(in.engines.size(), false);
+    for (int n = 0; n < byNode.size(); ++n) {
+        const QList<int> &engines = byNode.at(n);
+        for (ProblemKind kind :
+            { ProblemKind::EngineStalled, ProblemKind::EngineUnhealthy, ProblemKind::EngineUnreachable }) {
+            QList<int> hit;
+            for (int i : engines) {
+                if (kinds.at(i) == kind)
+                    hit.append(i);
+            }
+            if (hit.size() < kGroupOnNodeAtLeast)
+                continue;
+            const TriageEngine &first = in.engines.at(hit.first());
+            Problem p = make(kind, ProblemScope::Node);
+            p.key = QStringLiteral("%1:node:%2").arg(problemKindName(kind)).arg(n);
+            p.what = hit.size() == engines.size()
+                ? QStringLiteral("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size())
+                : QStringLiteral("%1 (%2 of the node's %3 engines)")
+                      .arg(whatOf(kind, first))
+                      .arg(hit.size())
+                      .arg(engines.size());
+            p.where = QStringLiteral("node %1").arg(n < in.nodes.size() ? in.nodes.at(n).name : QString::number(n));
+            p.detail = first.reason;
+            p.node = n;
+            p.engine = hit.first();
+            p.engineCount = int(hit.size());
+            p.sinceMs = first.sinceMs;
+            for (int i : hit)
+                p.sinceMs = std::min(p.sinceMs, in.engines.at(i).sinceMs);
+            p.evidence.append(QStringLiteral("first engine %1: %2").arg(first.label, first.reason));
+            p.evidence.append(first.evidence);
+            out.append(p);
+            for (int i : hit)
+                covered[i] = true;
+        }
+    }
+    for (int i = 0; i < in.engines.size(); ++i) {
+        if (covered.at(i) || !kinds.at(i))
+            continue;
+        const TriageEngine &e = in.engines.at(i);
+        const ProblemKind kind = *kinds.at(i);
+        Problem p = make(kind, ProblemScope::Engine);
+        p.key = QStringLiteral("%1:%2").arg(problemKindName(kind)).arg(i);
+        p.what = whatOf(kind, e);
+        p.where = e.label;
+        p.detail = kind == ProblemKind::MetricsStale && !e.lastError.isEmpty() ? e.lastError : e.reason;
+        p.sinceMs = e.sinceMs;
+        p.engine = i;
+        p.node = e.node;
+        p.engineCount = 1;
+        p.evidence = e.evidence;
+        out.append(p);
+    }
+
+    std::sort(out.begin(), out.end(), problemRanksBefore);
+    return out;
+}
+
+} // namespace pd

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "cluster/profile.h"
+#include "net/proxyhealth.h"
+#include "state/enginefacts.h"
+#include "triage/problem.h"
+
+#include <QList>
+
+// From derived states, the proxy's health and the nodes' SSH facts to the ranked list of problems.
+// Pure, so the ranking and the wording are tested without a cluster.
+namespace pd {
+
+struct TriageEngine {
+    EngineState state = EngineState::Unknown;
+    QString reason;
+    QStringList evidence;
+    std::int64_t sinceMs = 0;
+    int node = -1;
+    Role role = Role::Decode;
+    QString label; // "d1 · 127.0.0.7:9003 (DP 19)"
+    MembershipFact membership = MembershipFact::Unknown;
+    FreshnessFact freshness = FreshnessFact::Unknown;
+    QString lastError;
+};
+
+struct TriageNode {
+    QString name;
+    QString address;
+    bool sshKnown = false; // filled in by the SSH part
+    bool sshUp = true;
+    QString sshError;
+    std::int64_t sshSinceMs = 0;
+};
+
+struct TriageInput {
+    QList<TriageEngine> engines;
+    QList<TriageNode> nodes;
+    bool proxyKnown = false;
+    ProxyHealth proxy;
+    std::int64_t proxySinceMs = 0;
+    QString proxyWhere; // "127.0.0.1:8000"
+};
+
+// At least this many engines of one node with the same failure are listed as one node problem.
+inline constexpr int kGroupOnNodeAtLeast = 3;
+
+// Ranked (problemRanksBefore); acknowledged is left false.
+QList<Problem> findProblems(const TriageInput &input);
+
+ProblemSeverity severityOf(ProblemKind kind);
+
+} // namespace pd

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+// One current problem of the cluster, as the Problems panel lists it and notifications announce it.
+namespace pd {
+
+enum class ProblemSeverity : std::uint8_t { Critical, Error, Warning };
+
+// In ranking order: a lower value is more urgent.
+enum class ProblemKind : std::uint8_t {
+    PoolEmpty, // no engine of a pool serves: every request of that kind fails
+    ProxyUnreachable, // the proxy does not answer /healthcheck
+    EngineStalled, // requests running, counters frozen
+    EngineUnhealthy, // 5xx on /health or /metrics, or metrics that do not parse
+    EngineUnreachable, // refused or timing out after answering before
+    NodeSshDown, // the console cannot reach the node over SSH
+    ProxyDroppedAdd, // the proxy silently dropped an add
+    NotInProxy, // healthy engine the proxy does not route to
+    MetricsStale, // polls failing, below the failure verdict
+};
+
+enum class ProblemScope : std::uint8_t { Cluster, Proxy, Pool, Node, Engine };
+
+struct Problem {
+    ProblemSeverity severity = ProblemSeverity::Warning;
+    ProblemKind kind = ProblemKind::MetricsStale;
+    ProblemScope scope = ProblemScope::Engine;
+    QString key; // stable identity across rounds: "engine-stalled:12", "pool-empty:prefill"
+    QString what; // "Engine stalled", "Prefill pool empty"
+    QString where; // "d1 · 127.0.0.7:9003 (DP 19)", "node d1", "proxy 127.0.0.1:8000"
+    QString detail; // the reason, one line
+    std::int64_t sinceMs = 0;
+    QStringList evidence;
+    QString nextStep; // what the operator should look at or do first
+    int engine = -1; // the engine to focus, -1 for none
+    int node = -1; // the node to focus, -1 for none
+    int engineCount = 0; // engines concerned (a node or pool problem covers several)
+    bool acknowledged = false;
+};
+
+QString problemSeverityName(ProblemSeverity severity); // "critical", "error", "warning"
+QString problemKindName(ProblemKind kind); // "pool-empty", "engine-stalled", ...
+// Ranking: kind first (its order above), then the oldest first, then the engine and node index.
+bool problemRanksBefore(const Problem &a, const Problem &b);
+
+} // namespace pd
+
+Q_DECLARE_METATYPE(pd::Problem)

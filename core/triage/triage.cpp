@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#include "triage/triage.h"
+
+#include "cluster/clusterstore.h"
+#include "state/statetracker.h"
+
+namespace pd {
+
+Triage::Triage(StateTracker *tracker, ClusterStore *store, QObject *parent)
+    : QObject(parent)
+    , m_tracker(tracker)
+    , m_store(store)
+{
+    connect(tracker, &StateTracker::roundDerived, this, &Triage::recompute);
+    connect(tracker, &StateTracker::proxyChanged, this, &Triage::recompute);
+    connect(tracker, &StateTracker::reset, this, [this] {
+        m_acknowledged.clear();
+        rebuildNodes();
+        recompute();
+    });
+    rebuildNodes();
+    recompute();
+}
+
+void Triage::rebuildNodes()
+{
+    m_nodes.clear();
+    if (!m_store->hasProfile())
+        return;
+    for (const Node &node : m_store->profile().nodes) {
+        TriageNode n;
+        n.name = node.name;
+        n.address = node.address;
+        m_nodes.append(n);
+    }
+}
+
+int Triage::indexOf(const QString &key) const
+{
+    for (int i = 0; i < m_problems.size(); ++i) {
+        if (m_problems.at(i).key == key)
+            return i;
+    }
+    return -1;
+}
+
+void Triage::acknowledge(const QString &key)
+{
+    const int i = indexOf(key);
+    if (i < 0 || m_acknowledged.contains(key))
+        return;
+    m_acknowledged.insert(key);
+    m_problems[i].acknowledged = true;
+    Q_EMIT problemsChanged();
+}
+
+void Triage::setNodeSsh(int node, bool up, const QString &error, std::int64_t atMs)
+{
+    if (node < 0 || node >= m_nodes.size())
+        return;
+    TriageNode &n = m_nodes[node];
+    if (!n.sshKnown || n.sshUp != up)
+        n.sshSinceMs = atMs > 0 ? atMs : m_tracker->nowMs();
+    n.sshKnown = true;
+    n.sshUp = up;
+    n.sshError = error;
+    recompute();
+}
+
+TriageInput Triage::snapshot() const
+{
+    TriageInput in;
+    in.nodes = m_nodes;
+    in.proxyKnown = m_tracker->proxyKnown();
+    in.proxy = m_tracker->proxyHealth();
+    in.proxySinceMs = m_tracker->proxySinceMs();
+    if (m_store->hasProfile())
+        in.proxyWhere
+            = QStringLiteral("%1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port);
+    const int n = std::min(m_tracker->engineCount(), int(m_store->engines().size()));
+    in.engines.reserve(n);
+    for (int i = 0; i < n; ++i) {
+        const Engine &engine = m_store->engines().at(i);
+        const EngineFacts &f = m_tracker->facts(i);
+        TriageEngine e;
+        e.state = m_tracker->state(i);
+        // Only problems read reasons and evidence: derive the words for the few engines that may have one.
+        if (e.state != EngineState::Serving && e.state != EngineState::Unknown) {
+            const DerivedState d = m_tracker->derived(i);
+            e.reason = d.reason;
+            e.evidence = d.evidence;
+        }
+        e.sinceMs = m_tracker->stateSinceMs(i);
+        e.node = engine.nodeIndex;
+        e.role = engine.role;
+        e.membership = f.membership;
+        e.freshness = freshnessOf(f, m_tracker->thresholds());
+        if (e.freshness == FreshnessFact::Stale || e.freshness == FreshnessFact::Unreachable || !e.reason.isEmpty()) {
+            e.label = m_tracker->engineLabel(i);
+            e.lastError = f.lastError;
+        }
+        in.engines.append(std::move(e));
+    }
+    return in;
+}
+
+void Triage::recompute()
+{
+    QList<Problem> next = findProblems(snapshot());
+    QSet<QString> previous;
+    for (const Problem &p : std::as_const(m_problems))
+        previous.insert(p.key);
+    QSet<QString> current;
+    QList<Problem> appeared;
+    for (Problem &p : next) {
+        current.insert(p.key);
+        p.acknowledged = m_acknowledged.contains(p.key);
+        if (!previous.contains(p.key))
+            appeared.append(p);
+    }
+    // A cleared problem forgets its acknowledgement.
+    for (auto it = m_acknowledged.begin(); it != m_acknowledged.end();) {
+        if (!current.contains(*it))
+            it = m_acknowledged.erase(it);
+        else
+            ++it;
+    }
+    const bool changed = next.size() != m_problems.size()
+        || !std::equal(next.begin(), next.end(), m_problems.begin(), [](const Problem &a, const Problem &b) {
+               return a.key == b.key && a.detail == b.detail && a.evidence == b.evidence && a.sinceMs == b.sinceMs
+                   && a.acknowledged == b.acknowledged;
+           });
+    m_problems = std::move(next);
+    if (changed)
+        Q_EMIT problemsChanged();
+    if (!appeared.isEmpty())
+        Q_EMIT problemsAppeared(appeared);
+}
+
+} // namespace pd

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "cluster/clusterstore.h"
+#include "cluster/profileformat.h"
+#include "net/polltypes.h"
+
+#include <QTest>
+
+// Helpers for the state and triage tests: the demo-loopback cluster (8 prefill engines on p0-p3, 64
+// decode engines on d0-d3) in a store, and poll outcomes as the poller reports them.
+namespace pd::test {
+
+inline bool loadDemo(ClusterStore *store)
+{
+    const ProfileLoadResult r = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json"));
+    if (!r.profile)
+        return false;
+    store->setProfile(*r.profile, QStringLiteral("demo-loopback.json"));
+    return true;
+}
+
+inline PollOutcome ok(int engine, double generation, double prompt, double success, double running, int health = 200)
+{
+    PollOutcome o;
+    o.engine = engine;
+    o.status = PollStatus::Ok;
+    o.httpStatus = 200;
+    o.healthStatus = health;
+    EngineMetrics m;
+    m.generationTokens = generation;
+    m.promptTokens = prompt;
+    m.requestSuccess = success;
+    m.running = running;
+    m.waiting = 0;
+    o.metrics = m;
+    return o;
+}
+
+inline PollOutcome failed(int engine, PollStatus status, int httpStatus = 0)
+{
+    PollOutcome o;
+    o.engine = engine;
+    o.status = status;
+    o.httpStatus = httpStatus;
+    o.error = QStringLiteral("/metrics: %1").arg(pollStatusName(status));
+    return o;
+}
+
+// One round in which every engine answers, counters advanced by `tick`.
+inline PollBatch healthyRound(int engines, int tick, double running = 2)
+{
+    PollBatch b;
+    for (int i = 0; i < engines; ++i)
+        b.outcomes.append(ok(i, 100.0 * tick, 50.0 * tick, tick, running));
+    return b;
+}
+
+} // namespace pd::test

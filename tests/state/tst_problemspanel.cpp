@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+// Offscreen: the main window with the Problems dock. A failing engine shows up as a problem; clicking
+// it selects the engine in the engines table and opens its detail; the title and status bar count.
+#include "mainwindow.h"
+#include "models/enginetablemodel.h"
+#include "models/eventmodel.h"
+#include "models/modelroles.h"
+#include "models/problemmodel.h"
+#include "state/statetracker.h"
+#include "statetestutil.h"
+#include "triage/triage.h"
+#include "triageviews/enginedetailpanel.h"
+#include "triageviews/problemspanel.h"
+#include "triageviews/timelineview.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QFile>
+#include <QItemSelectionModel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+
+using namespace pd;
+using namespace pd::test;
+
+class TestProblemsPanel : public QObject {
+    Q_OBJECT
+
+private:
+    int m_tick = 0;
+    PollBatch round(const QList<PollOutcome> &special)
+    {
+        PollBatch b = healthyRound(72, ++m_tick);
+        for (const PollOutcome &o : special)
+            b.outcomes[o.engine] = o;
+        return b;
+    }
+
+private Q_SLOTS:
+    void clickingAProblemOpensTheEngine()
+    {
+        ClusterStore store;
+        MainWindow window(&store);
+        QVERIFY(loadDemo(&store));
+        StateTracker tracker(&store);
+        Triage triage(&tracker, &store);
+        window.setTriage(&tracker, &triage);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        store.applyPollBatch(round({}));
+        QVERIFY(window.problemStatusText().contains(QStringLiteral("no problems")));
+        QVERIFY(!window.windowTitle().contains(QStringLiteral("problem")));
+
+        // Engine 30 (d1, DP 22) refuses twice, engine 9 stalls.
+        const QList<PollOutcome> bad { failed(30, PollStatus::Refused) };
+        store.applyPollBatch(round(bad));
+        store.applyPollBatch(round(bad));
+        QCOMPARE(triage.count(), 1);
+        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("(1 problem) ")), qPrintable(window.windowTitle()));
+        QVERIFY2(
+            window.problemStatusText().contains(QStringLiteral("1 problem")), qPrintable(window.problemStatusText()));
+
+        // Narrow the engine table to another node so the engine is hidden; the click must still find it.
+        window.engineFilter()->setFilterFixedString(QStringLiteral("p0"));
+        QTableView *problems = window.problemsPanel()->view();
+        QVERIFY(window.problemsDock()->isVisible());
+        const QModelIndex first = problems->model()->index(0, ProblemModel::WhereColumn);
+        QCOMPARE(first.data(EngineIndexRole).toInt(), 30);
+        QTest::mouseClick(problems->viewport(), Qt::LeftButton, {}, problems->visualRect(first).center());
+
+        QVERIFY(window.detailDock()->isVisible());
+        QCOMPARE(window.engineDetail()->engine(), 30);
+        QVERIFY2(window.engineDetail()->stateText().contains(QStringLiteral("Unreachable")),
+            qPrintable(window.engineDetail()->stateText()));
+        QVERIFY(window.engineDetail()->factsText().contains(QStringLiteral("refused × 2")));
+        const QModelIndex current = window.engineView()->selectionModel()->currentIndex();
+        QVERIFY(current.isValid());
+        QCOMPARE(window.engineFilter()->mapToSource(current).row(), 30);
+        QVERIFY(window.engineView()->selectionModel()->isRowSelected(current.row(), {}));
+        // The engines table shows the derived state, with its reason as tooltip.
+        const QModelIndex status = current.siblingAtColumn(EngineTableModel::StatusColumn);
+        QCOMPARE(status.data().toString(), QStringLiteral("Unreachable"));
+        QCOMPARE(status.data(EngineStateRole).toInt(), int(EngineState::Unreachable));
+        QVERIFY(status.data(Qt::ToolTipRole).toString().contains(QStringLiteral("refused")));
+
+        // Actions are there, disabled, and say what enables them.
+        for (QPushButton *b : window.engineDetail()->actionButtons()) {
+            QVERIFY(!b->isEnabled());
+            QVERIFY2(b->toolTip().contains(QStringLiteral("needs")), qPrintable(b->toolTip()));
+        }
+
+        // Acknowledge from the panel: the row says so and the count stays.
+        problems->selectRow(0);
+        window.problemsPanel()->acknowledgeSelected();
+        QVERIFY(triage.problems().first().acknowledged);
+        QVERIFY(problems->model()
+                    ->index(0, ProblemModel::WhatColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("acknowledged")));
+
+        // Look at it.
+        const QString shot = QStringLiteral(PD_BINARY_DIR "/tst_problemspanel.png");
+        QVERIFY(window.grab().save(shot));
+        qInfo("screenshot: %s", qPrintable(shot));
+    }
+
+    void timelineShowsLanesAndExportsCsv()
+    {
+        ClusterStore store;
+        MainWindow window(&store);
+        QVERIFY(loadDemo(&store));
+        StateTracker tracker(&store);
+        Triage triage(&tracker, &store);
+        window.setTriage(&tracker, &triage);
+        store.applyPollBatch(round({}));
+        const QList<PollOutcome> bad { failed(30, PollStatus::Timeout), failed(31, PollStatus::HttpError, 500) };
+        store.applyPollBatch(round(bad));
+        store.applyPollBatch(round(bad));
+        TimelineView *timeline = window.timeline();
+        QCOMPARE(timeline->laneCount(), 72);
+        timeline->filter()->setNode(5);
+        timeline->resize(1000, 500);
+        QVERIFY(timeline->grab().save(QStringLiteral(PD_BINARY_DIR "/tst_timeline.png")));
+        timeline->filter()->setNode(-1);
+        window.focusEngine(31);
+        window.engineDetail()->resize(460, 800);
+        QVERIFY(window.engineDetail()->grab().save(QStringLiteral(PD_BINARY_DIR "/tst_enginedetail.png")));
+        timeline->filter()->setNode(5);
+        QCOMPARE(timeline->laneCount(), 16);
+        timeline->filter()->setText(QStringLiteral("unhealthy"));
+        QCOMPARE(timeline->laneCount(), 1);
+        QTemporaryDir dir;
+        QString error;
+        const QString path = dir.filePath(QStringLiteral("events.csv"));
+        QVERIFY2(timeline->exportCsv(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines.at(0), QByteArray("time,kind,where,engine,node,from,to,what,reason,evidence"));
+        QVERIFY2(lines.at(1).contains(",state,d1 · 127.0.0.7:9007 (DP 23),31,5,serving,unhealthy,"),
+            lines.at(1).constData());
+        QVERIFY(!timeline->exportCsv(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
+        QVERIFY2(error.contains(QStringLiteral("missing/dir")), qPrintable(error));
+    }
+};
+
+QTEST_MAIN(TestProblemsPanel)
+#include "tst_problemspanel.moc"

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// Fault injection end to end: `pdsim cluster` runs tests/data/state/faults-cluster.json (12 engines on
+// 127.0.42.2-5:19000-19003, the proxy on 127.0.42.1:18400, clear of the demo's ports); the real poller, store, state
+// tracker and triage watch it while the control API injects faults. crash -> unreachable, stall -> stalled (with
+// /health still 200), http500 -> unhealthy, proxy stopped -> proxy unreachable as the top problem. Bounded by poll
+// counts, not by time.
+#include "cluster/clusterstore.h"
+#include "cluster/profileformat.h"
+#include "metrics/metricsextractor.h"
+#include "net/metricspoller.h"
+#include "net/proxyhealthpoller.h"
+#include "state/statetracker.h"
+#include "triage/triage.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <memory>
+
+using namespace pd;
+
+class TestStateFaults : public QObject {
+    Q_OBJECT
+
+private:
+    QProcess m_process;
+    QString m_control;
+    QNetworkAccessManager m_network;
+    ClusterStore m_store;
+    std::unique_ptr<MetricsPoller> m_poller;
+    std::unique_ptr<ProxyHealthPoller> m_proxy;
+    std::unique_ptr<StateTracker> m_tracker;
+    std::unique_ptr<Triage> m_triage;
+    int m_rounds = 0;
+    static constexpr int kIntervalMs = 500;
+
+    static bool extract(std::string_view body, EngineMetrics *m, QString *error)
+    {
+        const auto r = MetricsExtractor::extract(body, *m);
+        if (!r.ok())
+            *error = QString::fromStdString(r.error.toString());
+        return r.ok();
+    }
+
+    int post(const QString &path, const QByteArray &body)
+    {
+        QNetworkRequest request { QUrl(m_control + path) };
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        request.setTransferTimeout(5000);
+        QNetworkReply *reply = m_network.post(request, body);
+        QEventLoop loop;
+        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        reply->deleteLater();
+        return status;
+    }
+
+    int engineIndex(const QString &id) const
+    {
+        for (int i = 0; i < m_store.engines().size(); ++i)
+            if (m_store.engines().at(i).id() == id)
+                return i;
+        return -1;
+    }
+
+    // Waits for `done` for at most `polls` poll rounds of the tracker; returns the rounds it took, -1 if never.
+    template<typename F> int roundsUntil(F done, int polls)
+    {
+        const int start = m_rounds;
+        QElapsedTimer guard; // a hard stop in case rounds stop arriving at all
+        guard.start();
+        while (!done()) {
+            if (m_rounds - start > polls || guard.elapsed() > 60000)
+                return -1;
+            QTest::qWait(50);
+        }
+        return m_rounds - start;
+    }
+
+    void sendCompletion(quint16 port, const QString &host, int maxTokens)
+    {
+        auto *socket = new QTcpSocket(this);
+        const QByteArray body = "{\"model\":\"deepseek_r1\",\"prompt\":\"hello hello hello hello\",\"max_tokens\":"
+            + QByteArray::number(maxTokens) + ",\"ignore_eos\":true}";
+        const QByteArray request = "POST /v1/completions HTTP/1.1\r\nHost: " + host.toLatin1()
+            + "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+            + "\r\nConnection: close\r\n\r\n" + body;
+        connect(socket, &QTcpSocket::connected, socket, [socket, request] { socket->write(request); });
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        socket->connectToHost(host, port);
+    }
+
+    const Problem *problem(const QString &key) const
+    {
+        const int i = m_triage->indexOf(key);
+        return i >= 0 ? &m_triage->problems().at(i) : nullptr;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_process.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
+        m_process.setArguments({ QStringLiteral("cluster"), QStringLiteral("--profile"),
+            QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"), QStringLiteral("--time-scale"),
+            QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("2"), QStringLiteral("--no-jitter") });
+        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_process.start();
+        if (!m_process.waitForStarted(5000))
+            QFAIL("pdsim did not start");
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (out += m_process.readAllStandardOutput()).contains('\n') || m_process.state() == QProcess::NotRunning,
+            30000);
+        const auto match
+            = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
+        QVERIFY2(match.hasMatch(), out.constData());
+        m_control = QStringLiteral("http://") + match.captured(1);
+
+        const ProfileLoadResult profile
+            = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"));
+        QVERIFY(profile.profile);
+        m_store.setProfile(*profile.profile, QStringLiteral("faults-cluster.json"));
+        m_tracker = std::make_unique<StateTracker>(&m_store);
+        m_triage = std::make_unique<Triage>(m_tracker.get(), &m_store);
+        connect(m_tracker.get(), &StateTracker::roundDerived, this, [this] { ++m_rounds; });
+
+        m_poller = std::make_unique<MetricsPoller>(&TestStateFaults::extract);
+        m_poller->setInterval(kIntervalMs);
+        m_poller->setTimeout(2000);
+        QList<PollTarget> targets;
+        for (int i = 0; i < m_store.engines().size(); ++i)
+            targets.append({ i, m_store.engines().at(i).host.toUtf8(), quint16(m_store.engines().at(i).port) });
+        m_poller->setTargets(targets);
+        connect(m_poller.get(), &MetricsPoller::batchReady, &m_store, &ClusterStore::applyPollBatch);
+        m_proxy = std::make_unique<ProxyHealthPoller>();
+        m_proxy->setInterval(kIntervalMs);
+        m_proxy->setTimeout(1000);
+        m_proxy->setTarget(QUrl(QStringLiteral("http://127.0.42.1:18400")));
+        connect(m_proxy.get(), &ProxyHealthPoller::updated, m_tracker.get(), &StateTracker::applyProxyHealth);
+        m_poller->start();
+        m_proxy->start();
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_poller)
+            m_poller->stop();
+        if (m_proxy)
+            m_proxy->stop();
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.terminate();
+            if (!m_process.waitForFinished(10000))
+                m_process.kill();
+        }
+    }
+
+    void everyEngineServesAndThereIsNoProblem()
+    {
+        const int took = roundsUntil([this] { return m_tracker->stateCounts()[int(EngineState::Serving)] == 12; }, 40);
+        QVERIFY2(took >= 0,
+            qPrintable(QStringLiteral("%1 serving").arg(m_tracker->stateCounts()[int(EngineState::Serving)])));
+        QTRY_VERIFY_WITH_TIMEOUT(m_tracker->proxyKnown() && m_tracker->proxyHealth().reachable, 10000);
+        QCOMPARE(m_triage->count(), 0);
+    }
+
+    void crashBecomesUnreachable()
+    {
+        const int e = engineIndex(QStringLiteral("127.0.42.5:19002"));
+        QVERIFY(e >= 0);
+        QCOMPARE(
+            post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.5:19002"],"kind":"crash"})"), 200);
+        // Two failed polls make the verdict; failed polls back off (1, 2 intervals), so allow a few rounds more.
+        const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Unreachable; }, 12);
+        QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
+        qInfo("crash -> unreachable after %d poll rounds", took);
+        QCOMPARE(m_tracker->facts(e).http, HttpFact::Refused);
+        const Problem *p = problem(QStringLiteral("engine-unreachable:%1").arg(e));
+        QVERIFY(p);
+        QCOMPARE(p->engine, e);
+        QVERIFY2(p->detail.contains(QStringLiteral("refused")), qPrintable(p->detail));
+        // The change is an event with its evidence.
+        bool found = false;
+        for (int i = 0; i < m_tracker->events().size(); ++i) {
+            const StateEvent &ev = m_tracker->events().at(i);
+            found |= ev.engine == e && ev.to == EngineState::Unreachable && !ev.evidence.isEmpty();
+        }
+        QVERIFY(found);
+    }
+
+    void stallBecomesStalledWhateverHealthSays()
+    {
+        const int e = engineIndex(QStringLiteral("127.0.42.4:19001"));
+        QVERIFY(e >= 0);
+        for (int i = 0; i < 3; ++i)
+            sendCompletion(19001, QStringLiteral("127.0.42.4"), 15000);
+        QVERIFY(roundsUntil([&] { return m_tracker->facts(e).running >= 3; }, 20) >= 0);
+        QCOMPARE(
+            post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19001"],"kind":"stall"})"), 200);
+        const int stall = m_tracker->thresholds().stallPolls;
+        const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Stalled; }, stall + 4);
+        QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
+        qInfo("stall -> stalled after %d poll rounds (threshold %d frozen polls)", took, stall);
+        QCOMPARE(m_tracker->facts(e).healthStatus, 200);
+        QCOMPARE(m_tracker->facts(e).http, HttpFact::Ok);
+        QVERIFY(problem(QStringLiteral("engine-stalled:%1").arg(e)));
+    }
+
+    void http500BecomesUnhealthy()
+    {
+        const int e = engineIndex(QStringLiteral("127.0.42.4:19003"));
+        QVERIFY(e >= 0);
+        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19003"],"kind":"http500"})"),
+            200);
+        // /health is probed every fifth poll: within six rounds.
+        const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Unhealthy; }, 8);
+        QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
+        qInfo("http500 -> unhealthy after %d poll rounds", took);
+        QCOMPARE(m_tracker->facts(e).healthStatus, 500);
+        QVERIFY(problem(QStringLiteral("engine-unhealthy:%1").arg(e)));
+    }
+
+    void proxyStoppedIsTheTopProblem()
+    {
+        QCOMPARE(post(QStringLiteral("/cluster/proxy/stop"), {}), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(m_tracker->proxyKnown() && !m_tracker->proxyHealth().reachable, 10000);
+        QVERIFY(m_triage->count() >= 4);
+        const Problem &top = m_triage->problems().first();
+        QCOMPARE(top.kind, ProblemKind::ProxyUnreachable);
+        QCOMPARE(top.severity, ProblemSeverity::Critical);
+        QCOMPARE(top.where, QStringLiteral("proxy 127.0.42.1:18400"));
+        // The engine problems follow, ranked below it.
+        QCOMPARE(m_triage->problems().at(1).severity, ProblemSeverity::Error);
+        QCOMPARE(post(QStringLiteral("/cluster/proxy/start"), {}), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(m_tracker->proxyHealth().reachable, 15000);
+        QVERIFY(m_triage->indexOf(QStringLiteral("proxy-unreachable")) < 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStateFaults)
+#include "tst_statefaults.moc"

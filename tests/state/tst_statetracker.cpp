@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+// StateTracker over a real ClusterStore fed poll batches: facts in, states and events out, one
+// batched signal per round.
+#include "state/statetracker.h"
+#include "statetestutil.h"
+
+#include <QSignalSpy>
+
+using namespace pd;
+using namespace pd::test;
+
+class TestStateTracker : public QObject {
+    Q_OBJECT
+
+private:
+    ClusterStore *m_store = nullptr;
+    StateTracker *m_tracker = nullptr;
+    std::int64_t m_now = 1'800'000'000'000;
+    int m_tick = 0;
+
+    void round(PollBatch batch)
+    {
+        m_now += 1000;
+        m_store->applyPollBatch(batch);
+    }
+    // Every engine healthy, except the outcomes given for some.
+    void roundWith(const QList<PollOutcome> &special)
+    {
+        ++m_tick;
+        PollBatch b = healthyRound(m_tracker->engineCount(), m_tick);
+        for (const PollOutcome &o : special)
+            b.outcomes[o.engine] = o;
+        round(b);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_store = new ClusterStore(this);
+        QVERIFY(loadDemo(m_store));
+        m_tracker = new StateTracker(m_store, this);
+        m_tracker->setClock([this] { return m_now; });
+        m_tick = 0;
+    }
+    void cleanup()
+    {
+        delete m_tracker;
+        delete m_store;
+    }
+
+    void startsUnknownWithMembershipFromTheProxyCommand()
+    {
+        QCOMPARE(m_tracker->engineCount(), 72);
+        for (int i = 0; i < 72; ++i) {
+            QCOMPARE(m_tracker->state(i), EngineState::Unknown);
+            QCOMPARE(m_tracker->facts(i).membership, MembershipFact::Active);
+        }
+        QCOMPARE(m_tracker->stateCounts()[int(EngineState::Unknown)], 72);
+        QCOMPARE(m_tracker->engineLabel(0), QStringLiteral("p0 · 127.0.0.2:9000 (DP 0)"));
+    }
+
+    void oneBatchedSignalPerRound()
+    {
+        QSignalSpy changed(m_tracker, &StateTracker::statesChanged);
+        QSignalSpy rounds(m_tracker, &StateTracker::roundDerived);
+        QSignalSpy events(m_tracker, &StateTracker::eventsAppended);
+        roundWith({});
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed.at(0).at(0).value<QList<int>>().size(), 72);
+        QCOMPARE(rounds.size(), 1);
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events.at(0).at(0).toInt(), 72);
+        QCOMPARE(m_tracker->state(5), EngineState::Serving);
+        // Nothing changes: no statesChanged, but a derived round.
+        roundWith({});
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(rounds.size(), 2);
+        QCOMPARE(events.size(), 1);
+    }
+
+    void frozenCountersWithRunningRequestsStall()
+    {
+        roundWith({});
+        const int e = 20;
+        const double g = 100.0 * m_tick, p = 50.0 * m_tick, s = m_tick;
+        QSignalSpy changed(m_tracker, &StateTracker::statesChanged);
+        for (int i = 0; i < 2; ++i) {
+            roundWith({ ok(e, g, p, s, 7) });
+            QCOMPARE(m_tracker->state(e), EngineState::Serving);
+        }
+        roundWith({ ok(e, g, p, s, 7) });
+        QCOMPARE(m_tracker->state(e), EngineState::Stalled);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed.at(0).at(0).value<QList<int>>(), QList<int> { e });
+        const StateEvent &last = m_tracker->events().at(m_tracker->events().size() - 1);
+        QCOMPARE(last.kind, StateEvent::Kind::State);
+        QCOMPARE(last.engine, e);
+        QCOMPARE(last.from, EngineState::Serving);
+        QCOMPARE(last.to, EngineState::Stalled);
+        QCOMPARE(last.what, QStringLiteral("serving → stalled"));
+        QVERIFY2(last.evidence.join(QLatin1Char(' ')).contains(QStringLiteral("frozen for 3 polls")),
+            qPrintable(last.evidence.join(QLatin1Char(' '))));
+        QCOMPARE(m_tracker->stateSinceMs(e), m_now);
+        // One counter moving again ends the stall.
+        roundWith({ ok(e, g, p, s + 1, 7) });
+        QCOMPARE(m_tracker->state(e), EngineState::Serving);
+    }
+
+    void idleEnginesNeverStall()
+    {
+        roundWith({});
+        for (int i = 0; i < 10; ++i)
+            roundWith({ ok(3, 1, 1, 1, 0) });
+        QCOMPARE(m_tracker->state(3), EngineState::Serving);
+    }
+
+    void failuresBecomeUnreachableAndUnhealthy()
+    {
+        roundWith({});
+        roundWith(
+            { failed(8, PollStatus::Refused), failed(9, PollStatus::Timeout), failed(10, PollStatus::HttpError, 503) });
+        QCOMPARE(m_tracker->state(8), EngineState::Serving); // one failed poll: not yet
+        QCOMPARE(m_tracker->facts(8).consecutiveFailures, 1);
+        roundWith(
+            { failed(8, PollStatus::Refused), failed(9, PollStatus::Timeout), failed(10, PollStatus::HttpError, 503) });
+        QCOMPARE(m_tracker->state(8), EngineState::Unreachable);
+        QCOMPARE(m_tracker->state(9), EngineState::Unreachable);
+        QCOMPARE(m_tracker->state(10), EngineState::Unhealthy);
+        QCOMPARE(m_tracker->facts(9).http, HttpFact::Timeout);
+        QCOMPARE(freshnessOf(m_tracker->facts(9), m_tracker->thresholds()), FreshnessFact::Stale);
+        QVERIFY(m_tracker->derived(10).reason.contains(QStringLiteral("HTTP 503")));
+        // /health 500 with /metrics fine (the http500 fault): unhealthy at once.
+        roundWith({ ok(11, 1e6, 1e6, 1e6, 1, 500) });
+        QCOMPARE(m_tracker->state(11), EngineState::Unhealthy);
+        // Recovery keeps the last error for the detail view.
+        roundWith({});
+        QCOMPARE(m_tracker->state(8), EngineState::Serving);
+        QCOMPARE(m_tracker->facts(8).lastError, QStringLiteral("/metrics: refused"));
+        QCOMPARE(m_tracker->facts(8).consecutiveFailures, 0);
+    }
+
+    void factSettersDeriveAndRecord()
+    {
+        roundWith({});
+        QSignalSpy changed(m_tracker, &StateTracker::statesChanged);
+        m_tracker->setMembership(4, MembershipFact::Gone, QStringLiteral("removed by the console"));
+        QCOMPARE(m_tracker->state(4), EngineState::ReadyNotInProxy);
+        QCOMPARE(changed.size(), 1);
+        const int n = m_tracker->events().size();
+        QCOMPARE(m_tracker->events().at(n - 2).kind, StateEvent::Kind::Membership);
+        QCOMPARE(m_tracker->events().at(n - 2).what, QStringLiteral("proxy membership active → gone"));
+        QCOMPARE(m_tracker->events().at(n - 1).to, EngineState::ReadyNotInProxy);
+
+        m_tracker->setProcess(5, ProcessFact::Exited, QStringLiteral("exit status 137"));
+        QCOMPARE(m_tracker->state(5), EngineState::Stopped);
+        m_tracker->setProcess(6, ProcessFact::Running, QStringLiteral("pid 42"));
+        QCOMPARE(m_tracker->state(6), EngineState::Serving);
+        m_tracker->setModelsReady(7, false);
+        QCOMPARE(m_tracker->state(7), EngineState::Starting);
+        m_tracker->recordAction(7, -1, QStringLiteral("restart requested"));
+        QCOMPARE(m_tracker->events().at(m_tracker->events().size() - 1).kind, StateEvent::Kind::Action);
+        QCOMPARE(m_tracker->events().recent(7, -1, 10).size(), 3); // unknown → serving, serving → starting, the action
+    }
+
+    void thresholdsChangeTheVerdict()
+    {
+        roundWith({});
+        roundWith({ failed(8, PollStatus::Refused) });
+        QCOMPARE(m_tracker->state(8), EngineState::Serving);
+        StateThresholds t;
+        t.stalePolls = 1;
+        QSignalSpy changed(m_tracker, &StateTracker::statesChanged);
+        m_tracker->setThresholds(t);
+        QCOMPARE(m_tracker->state(8), EngineState::Unreachable);
+        QCOMPARE(changed.size(), 1);
+    }
+
+    void proxyReachabilityIsAnEvent()
+    {
+        QSignalSpy proxy(m_tracker, &StateTracker::proxyChanged);
+        ProxyHealth h;
+        h.reachable = true;
+        h.prefillInstances = 8;
+        h.decodeInstances = 64;
+        m_tracker->applyProxyHealth(h);
+        QCOMPARE(m_tracker->events().size(), 0);
+        h.decodeInstances = 63;
+        m_tracker->applyProxyHealth(h);
+        QCOMPARE(m_tracker->events().at(0).what, QStringLiteral("proxy counts 8/64 → 8/63 (prefill/decode)"));
+        m_now += 5000;
+        ProxyHealth down;
+        down.error = QStringLiteral("Connection refused");
+        m_tracker->applyProxyHealth(down);
+        QCOMPARE(m_tracker->events().at(1).what, QStringLiteral("proxy unreachable"));
+        QCOMPARE(m_tracker->events().at(1).reason, QStringLiteral("Connection refused"));
+        QCOMPARE(m_tracker->proxySinceMs(), m_now);
+        QCOMPARE(proxy.size(), 3);
+    }
+
+    void aNewProfileStartsOver()
+    {
+        roundWith({});
+        QSignalSpy reset(m_tracker, &StateTracker::reset);
+        QVERIFY(loadDemo(m_store));
+        QCOMPARE(reset.size(), 1);
+        QCOMPARE(m_tracker->events().size(), 0);
+        QCOMPARE(m_tracker->state(0), EngineState::Unknown);
+    }
+
+    void eventLogIsBounded()
+    {
+        EventLog log(3);
+        int dropped = 0;
+        for (int i = 0; i < 5; ++i) {
+            StateEvent e;
+            e.engine = i % 2;
+            e.atMs = i;
+            dropped += log.append(e);
+        }
+        QCOMPARE(log.size(), 3);
+        QCOMPARE(dropped, 2);
+        QCOMPARE(log.at(0).atMs, 2);
+        QCOMPARE(log.at(2).serial, quint64(5));
+        const QList<StateEvent> recent = log.recent(0, -1, 5);
+        QCOMPARE(recent.size(), 2);
+        QCOMPARE(recent.at(0).atMs, 4); // newest first
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStateTracker)
+#include "tst_statetracker.moc"

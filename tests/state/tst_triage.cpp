@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+// Problems from states: ranking, node grouping, pool emptiness, acknowledgement, notifications.
+#include "state/statetracker.h"
+#include "statetestutil.h"
+#include "triage/notificationpolicy.h"
+#include "triage/triage.h"
+
+#include <QSignalSpy>
+
+using namespace pd;
+using namespace pd::test;
+
+namespace {
+
+TriageEngine eng(EngineState s, int node, Role role, std::int64_t since = 1000)
+{
+    TriageEngine e;
+    e.state = s;
+    e.node = node;
+    e.role = role;
+    e.sinceMs = since;
+    e.membership = MembershipFact::Active;
+    e.reason = engineStateName(s);
+    e.label = QStringLiteral("engine on node %1").arg(node);
+    return e;
+}
+
+TriageInput cluster()
+{
+    TriageInput in;
+    const char *const names[] = { "p0", "d0", "d1" };
+    for (int n = 0; n < 3; ++n) {
+        TriageNode node;
+        node.name = QString::fromLatin1(names[n]);
+        node.address = QStringLiteral("10.0.0.%1").arg(n + 1);
+        in.nodes.append(node);
+    }
+    for (int i = 0; i < 2; ++i)
+        in.engines.append(eng(EngineState::Serving, 0, Role::Prefill));
+    for (int n = 1; n <= 2; ++n)
+        for (int i = 0; i < 4; ++i)
+            in.engines.append(eng(EngineState::Serving, n, Role::Decode));
+    in.proxyKnown = true;
+    in.proxy.reachable = true;
+    in.proxy.prefillInstances = 2;
+    in.proxy.decodeInstances = 8;
+    in.proxyWhere = QStringLiteral("10.0.0.9:8000");
+    return in;
+}
+
+QStringList keys(const QList<Problem> &problems)
+{
+    QStringList k;
+    for (const Problem &p : problems)
+        k.append(p.key);
+    return k;
+}
+
+Problem problem(const QString &key, ProblemSeverity s, bool acked = false)
+{
+    Problem p;
+    p.key = key;
+    p.severity = s;
+    p.what = QStringLiteral("What ") + key;
+    p.where = QStringLiteral("where");
+    p.detail = QStringLiteral("detail");
+    p.acknowledged = acked;
+    return p;
+}
+
+} // namespace
+
+class TestTriage : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void healthyClusterHasNoProblem() { QVERIFY(findProblems(cluster()).isEmpty()); }
+
+    void rankingFollowsTheIssue()
+    {
+        TriageInput in = cluster();
+        in.engines[0].state = EngineState::Unreachable; // prefill pool: one of two left
+        in.engines[1].state = EngineState::Stalled; // prefill pool empty now
+        in.engines[3].state = EngineState::Unhealthy;
+        in.engines[4].state = EngineState::ReadyNotInProxy;
+        in.engines[4].membership = MembershipFact::Dropped;
+        in.nodes[2].sshKnown = true;
+        in.nodes[2].sshUp = false;
+        in.nodes[2].sshError = QStringLiteral("connection timed out");
+        in.proxy.reachable = false;
+        in.proxy.error = QStringLiteral("Connection refused");
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("pool-empty:prefill"), QStringLiteral("proxy-unreachable"),
+                QStringLiteral("engine-unreachable:0"), QStringLiteral("engine-stalled:1"),
+                QStringLiteral("engine-unhealthy:3"), QStringLiteral("node-ssh-down:2"),
+                QStringLiteral("proxy-dropped-add:4") }));
+        QCOMPARE(problems.at(0).severity, ProblemSeverity::Critical);
+        QCOMPARE(problems.at(0).what, QStringLiteral("Prefill pool empty"));
+        QCOMPARE(problems.at(0).detail, QStringLiteral("none of its 2 engines serves"));
+        QCOMPARE(problems.at(1).severity, ProblemSeverity::Critical);
+        QCOMPARE(problems.at(1).detail, QStringLiteral("Connection refused"));
+        QCOMPARE(problems.at(2).severity, ProblemSeverity::Error);
+        QCOMPARE(problems.at(2).engine, 0);
+        QCOMPARE(problems.at(5).node, 2);
+        QCOMPARE(problems.at(6).severity, ProblemSeverity::Warning);
+        for (const Problem &p : problems)
+            QVERIFY2(!p.nextStep.isEmpty() && !p.where.isEmpty(), qPrintable(p.key));
+    }
+
+    void olderEngineProblemsFirst()
+    {
+        TriageInput in = cluster();
+        in.engines[5].state = EngineState::Unreachable;
+        in.engines[5].sinceMs = 5000;
+        in.engines[7].state = EngineState::Stalled;
+        in.engines[7].sinceMs = 2000;
+        QCOMPARE(keys(findProblems(in)),
+            (QStringList { QStringLiteral("engine-stalled:7"), QStringLiteral("engine-unreachable:5") }));
+    }
+
+    void aWholeNodeDownIsOneProblem()
+    {
+        TriageInput in = cluster();
+        for (int i = 2; i < 6; ++i)
+            in.engines[i].state = EngineState::Unreachable;
+        in.engines[8].state = EngineState::Stalled;
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("engine-unreachable:node:1"), QStringLiteral("engine-stalled:8") }));
+        QCOMPARE(problems.at(0).scope, ProblemScope::Node);
+        QCOMPARE(problems.at(0).engineCount, 4);
+        QCOMPARE(problems.at(0).where, QStringLiteral("node d0"));
+        QCOMPARE(problems.at(0).what, QStringLiteral("Engine unreachable (all 4 engines of the node)"));
+        QCOMPARE(problems.at(0).engine, 2);
+    }
+
+    void severalEnginesOfANodeAreOneProblem()
+    {
+        TriageInput in = cluster();
+        for (int i = 6; i < 9; ++i)
+            in.engines[i].state = EngineState::Stalled; // 3 of d1's 4
+        in.engines[2].state = EngineState::Unhealthy; // 2 of d0's 4: listed one by one
+        in.engines[3].state = EngineState::Unhealthy;
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("engine-stalled:node:2"), QStringLiteral("engine-unhealthy:2"),
+                QStringLiteral("engine-unhealthy:3") }));
+        QCOMPARE(problems.at(0).what, QStringLiteral("Engine stalled (3 of the node's 4 engines)"));
+        QCOMPARE(problems.at(0).engineCount, 3);
+        QCOMPARE(problems.at(0).engine, 6);
+    }
+
+    void stoppedCountsOnlyWhileTheProxyRoutesToIt()
+    {
+        TriageInput in = cluster();
+        in.engines[2].state = EngineState::Stopped;
+        in.engines[3].state = EngineState::Stopped;
+        in.engines[3].membership = MembershipFact::Gone;
+        in.engines[4].state = EngineState::ReadyNotInProxy;
+        in.engines[4].membership = MembershipFact::Configured;
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems), QStringList { QStringLiteral("engine-unreachable:2") });
+        QCOMPARE(problems.at(0).what, QStringLiteral("Engine not running, yet in the proxy"));
+    }
+
+    void poolEmptyByTheProxysCount()
+    {
+        TriageInput in = cluster();
+        in.proxy.decodeInstances = 0;
+        QCOMPARE(keys(findProblems(in)), QStringList { QStringLiteral("pool-empty:decode") });
+        // Not before every engine of the pool was observed once.
+        TriageInput early = cluster();
+        for (TriageEngine &e : early.engines)
+            e.state = EngineState::Unknown;
+        early.engines[0].state = EngineState::Unreachable;
+        QCOMPARE(keys(findProblems(early)), QStringList { QStringLiteral("engine-unreachable:0") });
+    }
+
+    void acknowledgementLastsUntilTheProblemClears()
+    {
+        ClusterStore store;
+        QVERIFY(loadDemo(&store));
+        StateTracker tracker(&store);
+        Triage triage(&tracker, &store);
+        QSignalSpy appeared(&triage, &Triage::problemsAppeared);
+        int tick = 1;
+        store.applyPollBatch(healthyRound(72, tick));
+        QCOMPARE(triage.count(), 0);
+        auto failRound = [&](int engine) {
+            PollBatch b = healthyRound(72, ++tick);
+            b.outcomes[engine] = failed(engine, PollStatus::Refused);
+            store.applyPollBatch(b);
+        };
+        failRound(30);
+        failRound(30);
+        QCOMPARE(triage.count(), 1);
+        QCOMPARE(appeared.size(), 1);
+        const QString key = triage.problems().at(0).key;
+        QCOMPARE(key, QStringLiteral("engine-unreachable:30"));
+        triage.acknowledge(key);
+        QVERIFY(triage.problems().at(0).acknowledged);
+        failRound(30);
+        QVERIFY(triage.isAcknowledged(key));
+        QCOMPARE(appeared.size(), 1);
+        store.applyPollBatch(healthyRound(72, ++tick)); // clears
+        QCOMPARE(triage.count(), 0);
+        QVERIFY(!triage.isAcknowledged(key));
+        failRound(30);
+        failRound(30);
+        QCOMPARE(appeared.size(), 2);
+        QVERIFY(!triage.problems().at(0).acknowledged);
+        // SSH facts come in through the setter.
+        triage.setNodeSsh(4, false, QStringLiteral("No route to host"));
+        QCOMPARE(triage.problems().last().key, QStringLiteral("node-ssh-down:4"));
+        QCOMPARE(triage.problems().last().where, QStringLiteral("node d0 (127.0.0.6)"));
+    }
+
+    void notifyTopSeveritiesOnce()
+    {
+        NotificationPolicy policy;
+        const Problem a = problem(QStringLiteral("a"), ProblemSeverity::Critical);
+        const Problem w = problem(QStringLiteral("w"), ProblemSeverity::Warning);
+        auto n = policy.decide({ a, w }, { a, w }, 1000);
+        QVERIFY(n);
+        QCOMPARE(n->title, QStringLiteral("What a — where"));
+        QCOMPARE(n->keys, QStringList { QStringLiteral("a") });
+        QVERIFY(!policy.decide({}, { a, w }, 2000));
+    }
+
+    void rateLimitedThenSummed()
+    {
+        NotificationPolicy policy;
+        NotificationSettings s;
+        s.minIntervalMs = 10000;
+        s.maxLines = 2;
+        policy.setSettings(s);
+        const Problem a = problem(QStringLiteral("a"), ProblemSeverity::Error);
+        const Problem b = problem(QStringLiteral("b"), ProblemSeverity::Error);
+        const Problem c = problem(QStringLiteral("c"), ProblemSeverity::Critical);
+        const Problem d = problem(QStringLiteral("d"), ProblemSeverity::Error);
+        const Problem e = problem(QStringLiteral("e"), ProblemSeverity::Error);
+        QVERIFY(policy.decide({ a }, { a }, 0));
+        QVERIFY(!policy.decide({ b }, { a, b }, 1000));
+        QVERIFY(!policy.decide({ c, d, e }, { a, b, c, d, e }, 2000));
+        QCOMPARE(policy.heldBack(), 4);
+        // b cleared meanwhile: not announced.
+        const auto n = policy.decide({}, { a, c, d, e }, 10000);
+        QVERIFY(n);
+        QCOMPARE(n->title, QStringLiteral("3 new problems"));
+        QCOMPARE(n->severity, ProblemSeverity::Critical);
+        QCOMPARE(n->body.split(QLatin1Char('\n')).size(), 3);
+        QVERIFY(n->body.endsWith(QStringLiteral("and 1 more")));
+        QCOMPARE(policy.heldBack(), 0);
+    }
+
+    void silentForAcknowledgedAndWhenDisabled()
+    {
+        NotificationPolicy policy;
+        const Problem acked = problem(QStringLiteral("a"), ProblemSeverity::Critical, true);
+        QVERIFY(!policy.decide({ acked }, { acked }, 0));
+        Problem b = problem(QStringLiteral("b"), ProblemSeverity::Error);
+        NotificationSettings s;
+        s.minIntervalMs = 5000;
+        policy.setSettings(s);
+        QVERIFY(policy.decide({ b }, { b }, 0));
+        const Problem c = problem(QStringLiteral("c"), ProblemSeverity::Error);
+        QVERIFY(!policy.decide({ c }, { b, c }, 100));
+        Problem cAcked = c;
+        cAcked.acknowledged = true; // acknowledged while held back
+        QVERIFY(!policy.decide({}, { b, cAcked }, 6000));
+        s.enabled = false;
+        policy.setSettings(s);
+        const Problem d = problem(QStringLiteral("d"), ProblemSeverity::Critical);
+        QVERIFY(!policy.decide({ d }, { d }, 20000));
+        s.enabled = true;
+        s.minSeverity = ProblemSeverity::Critical;
+        policy.setSettings(s);
+        const Problem e = problem(QStringLiteral("e"), ProblemSeverity::Error);
+        QVERIFY(!policy.decide({ e }, { e }, 30000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTriage)
+#include "tst_triage.moc"

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include "triageviews/problemspanel.h"
+
+#include "models/modelroles.h"
+#include "models/problemmodel.h"
+#include "triage/triage.h"
+#include "triageviews/statepalette.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace pd {
+
+namespace {
+
+// The severity cell: a coloured badge with a glyph, so it reads without colour too.
+class SeverityDelegate final : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        opt.text.clear();
+        opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        const auto severity = ProblemSeverity(index.data(ProblemSeverityRole).toInt());
+        const bool acked = index.data(AcknowledgedRole).toBool();
+        const QRect r = option.rect.adjusted(4, 3, -4, -3);
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        QColor c = severityColor(severity);
+        if (acked)
+            c.setAlpha(110);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(c);
+        painter->drawRoundedRect(r, 4, 4);
+        painter->setPen(Qt::white);
+        QFont f = painter->font();
+        f.setBold(true);
+        painter->setFont(f);
+        painter->drawText(r, Qt::AlignCenter,
+            QStringLiteral("%1 %2").arg(severityGlyph(severity), index.data().toString().toUpper()));
+        painter->restore();
+    }
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QSize s = QStyledItemDelegate::sizeHint(option, index);
+        s.setWidth(option.fontMetrics.horizontalAdvance(QStringLiteral("⛔ CRITICAL")) + 24);
+        return s;
+    }
+};
+
+} // namespace
+
+ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
+    : QWidget(parent)
+    , m_triage(triage)
+    , m_model(new ProblemModel(triage, this))
+    , m_view(new QTableView(this))
+    , m_header(new QLabel(this))
+    , m_empty(new QLabel(this))
+    , m_ack(new QPushButton(tr("&Acknowledge"), this))
+    , m_stack(new QStackedWidget(this))
+{
+    setObjectName(QStringLiteral("problemsPanel"));
+    m_view->setObjectName(QStringLiteral("problemView"));
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setWordWrap(false);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 10);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setItemDelegateForColumn(ProblemModel::SeverityColumn, new SeverityDelegate(m_view));
+    m_view->setColumnWidth(
+        ProblemModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("⛔ CRITICAL")) + 24);
+    m_view->setColumnWidth(ProblemModel::WhatColumn,
+        m_view->fontMetrics().horizontalAdvance(QStringLiteral("Engine not running, yet in the proxy")) + 16);
+    m_view->setColumnWidth(ProblemModel::WhereColumn,
+        m_view->fontMetrics().horizontalAdvance(QStringLiteral("d1 · 127.0.0.7:9003 (DP 19)")) + 16);
+    m_view->setColumnWidth(
+        ProblemModel::SinceColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("59 min")) + 16);
+    m_view->setColumnWidth(ProblemModel::DetailColumn, m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 60);
+    connect(m_view, &QTableView::clicked, this, &ProblemsPanel::activate);
+    connect(m_view, &QTableView::activated, this, &ProblemsPanel::activate);
+
+    m_empty->setObjectName(QStringLiteral("problemsEmpty"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setText(tr("No problems: every observed engine serves and the proxy answers."));
+    m_empty->setEnabled(false);
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_empty);
+
+    m_header->setObjectName(QStringLiteral("problemsHeader"));
+    m_ack->setObjectName(QStringLiteral("acknowledgeButton"));
+    m_ack->setToolTip(tr("Silence notifications for the selected problems until they clear"));
+    connect(m_ack, &QPushButton::clicked, this, &ProblemsPanel::acknowledgeSelected);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_header, 1);
+    top->addWidget(m_ack);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(m_stack, 1);
+
+    connect(triage, &Triage::problemsChanged, this, &ProblemsPanel::updateHeader);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ProblemsPanel::updateHeader);
+    // "Since" ages move even when nothing else does.
+    auto *ages = new QTimer(this);
+    connect(ages, &QTimer::timeout, this, [this] {
+        if (m_model->rowCount() > 0)
+            m_view->viewport()->update();
+    });
+    ages->start(5000);
+    updateHeader();
+}
+
+void ProblemsPanel::updateHeader()
+{
+    const int n = m_triage->count();
+    int critical = 0, acked = 0;
+    for (const Problem &p : m_triage->problems()) {
+        critical += p.severity == ProblemSeverity::Critical ? 1 : 0;
+        acked += p.acknowledged ? 1 : 0;
+    }
+    QString text = n == 1 ? tr("<b>1 problem</b>") : tr("<b>%1 problems</b>").arg(n);
+    if (critical > 0)
+        text += tr(" · <span style='color:#b3261e'><b>%n critical</b></span>", nullptr, critical);
+    if (acked > 0)
+        text += tr(" · %n acknowledged", nullptr, acked);
+    if (n > 0)
+        text += tr(" — click one to see its engine");
+    m_header->setText(text);
+    m_stack->setCurrentWidget(n > 0 ? static_cast<QWidget *>(m_view) : m_empty);
+    m_ack->setEnabled(m_view->selectionModel()->hasSelection());
+}
+
+void ProblemsPanel::acknowledgeSelected()
+{
+    QStringList keys;
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    for (const QModelIndex &row : rows)
+        keys.append(row.data(ProblemKeyRole).toString());
+    for (const QString &key : keys)
+        m_triage->acknowledge(key);
+}
+
+void ProblemsPanel::activate(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    const int engine = index.data(EngineIndexRole).toInt();
+    const int node = index.data(NodeIndexRole).toInt();
+    if (engine >= 0)
+        Q_EMIT engineFocusRequested(engine);
+    else if (node >= 0)
+        Q_EMIT nodeFocusRequested(node);
+}
+
+} // namespace pd

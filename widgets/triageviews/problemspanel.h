@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+
+// The Problems dock's content: every current problem ranked, one line each (severity, what, where,
+// since, evidence, next step). Clicking a line asks the window to focus what it is about; the
+// operator can acknowledge the selected problems.
+namespace pd {
+
+class ProblemModel;
+class Triage;
+
+class ProblemsPanel final : public QWidget {
+    Q_OBJECT
+public:
+    explicit ProblemsPanel(Triage *triage, QWidget *parent = nullptr);
+
+    QTableView *view() const { return m_view; }
+    ProblemModel *model() const { return m_model; }
+    void acknowledgeSelected();
+
+Q_SIGNALS:
+    void engineFocusRequested(int engine);
+    void nodeFocusRequested(int node);
+
+private:
+    void activate(const QModelIndex &index);
+    void updateHeader();
+
+    Triage *m_triage;
+    ProblemModel *m_model;
+    QTableView *m_view;
+    QLabel *m_header;
+    QLabel *m_empty;
+    QPushButton *m_ack;
+    QStackedWidget *m_stack;
+};
+
+} // namespace pd
