@@ -485,6 +485,11 @@ void MainWindow::showCluster()
     m_tabs->setCurrentWidget(m_clusterPage);
 }
 
+void MainWindow::addPage(QWidget *page, const QString &title)
+{
+    m_tabs->addTab(page, title);
+}
+
 void MainWindow::showTopology()
 {
     m_tabs->setCurrentWidget(m_topology);

@@ -47,6 +47,8 @@ public:
     QSortFilterProxyModel *engineFilter() const { return m_engineFilter; }
     ErrorBanner *errorBanner() const { return m_banner; }
     PoolsView *poolsView() const { return m_poolsView; }
+    // Adds a page after the built-in tabs (Operations, ...); the window owns it.
+    void addPage(QWidget *page, const QString &title);
     TopologyPanel *topologyPanel() const { return m_topology; }
     void showPools();
     void showCluster();

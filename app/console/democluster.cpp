@@ -25,6 +25,8 @@ DemoCluster::DemoCluster(QObject *parent)
                     proxy = QString::fromLatin1(word.mid(6));
                 else if (word.startsWith("engines="))
                     engines = word.mid(8).toInt();
+                else if (word.startsWith("control="))
+                    m_control = QString::fromLatin1(word.mid(8));
             }
             Q_EMIT ready(proxy, engines);
         }

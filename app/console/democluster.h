@@ -17,6 +17,8 @@ public:
     // cannot be found or started.
     bool start(const QString &profileResource, QString *error);
     QString profilePath() const { return m_profilePath; }
+    // host:port of pdsim's control API (starts and stops simulated engines); empty until ready.
+    QString controlAddress() const { return m_control; }
     void stop();
 
     // pdsim next to this executable (installed), in the build tree, or on PATH.
@@ -30,6 +32,7 @@ private:
     QProcess m_process;
     QTemporaryDir m_dir;
     QString m_profilePath;
+    QString m_control;
     QByteArray m_stdout;
     QByteArray m_stderrTail;
 };

@@ -3,6 +3,7 @@
 #include "consoleoptions.h"
 #include "democluster.h"
 #include "monitoring.h"
+#include "operations.h"
 
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
@@ -10,6 +11,7 @@
 #include <QApplication>
 #include <QTextStream>
 #include <QTimer>
+#include <QUrl>
 
 namespace {
 
@@ -43,13 +45,16 @@ int main(int argc, char *argv[])
     pd::MainWindow window(&store);
     Monitoring monitoring(&store, &window);
     monitoring.start();
+    Operations operations(&store, &window, monitoring.tracker());
     DemoCluster demo;
     if (options->demo) {
         QString error;
         if (demo.start(QStringLiteral(":/profiles/demo-loopback.json"), &error)) {
             window.openProfile(demo.profilePath());
             window.showNote(QObject::tr("Starting the simulated cluster (pdsim)…"));
-            QObject::connect(&demo, &DemoCluster::ready, &window, [&window](const QString &proxy, int engines) {
+            QObject::connect(&demo, &DemoCluster::ready, &window, [&window, &demo, &operations](const QString &proxy, int engines) {
+                if (!demo.controlAddress().isEmpty())
+                    operations.setSimControl(QUrl(QStringLiteral("http://") + demo.controlAddress()));
                 window.showNote(QObject::tr("Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s")
                                     .arg(engines)
                                     .arg(proxy));
