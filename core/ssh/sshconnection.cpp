@@ -200,6 +200,7 @@ QString SshConnection::applyOptions()
 QString SshConnection::open()
 {
     close();
+    m_reused = false;
     m_session = ssh_new();
     if (!m_session)
         return fail(QStringLiteral("cannot create an SSH session (out of memory)"));

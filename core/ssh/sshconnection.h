@@ -48,6 +48,10 @@ public:
     // Probes an idle session; false when it is dead (the caller closes it).
     bool keepalive();
 
+    // True once a job ran on this session: a later failure may be a session the node dropped.
+    bool wasReused() const { return m_reused; }
+    void markReused() { m_reused = true; }
+
     // The libssh session, for a bastion's tunnel (which then drives it from its own thread).
     ssh_session_struct *rawSession() const { return m_session; }
 
@@ -69,6 +73,7 @@ private:
     std::unique_ptr<SshJumpTunnel> m_tunnel;
     QString m_resolvedHost; // after ~/.ssh/config HostName
     int m_resolvedPort = 22;
+    bool m_reused = false;
 };
 
 } // namespace pd

@@ -69,9 +69,13 @@ void SshPool::submitCommand(const CommandTarget &target, const QByteArray &comma
             CommandResult result;
             result.error = connectError;
             done(std::move(result));
-            return;
+            return true;
         }
-        done(connection->exec(command, timeout, m_stopping));
+        CommandResult result = connection->exec(command, timeout, m_stopping);
+        if (!result.started && !connection->isOpen() && connection->wasReused())
+            return false;
+        done(std::move(result));
+        return true;
     });
 }
 
@@ -80,7 +84,15 @@ void SshPool::submitUpload(const CommandTarget &target, const QByteArray &data,
 {
     enqueue(target, [data, remotePath, mode, done = std::move(done)](SshConnection *connection,
                                                                      const QString &connectError) {
-        done(connection ? connection->upload(data, remotePath, mode) : connectError);
+        if (!connection) {
+            done(connectError);
+            return true;
+        }
+        QString error = connection->upload(data, remotePath, mode);
+        if (!error.isEmpty() && !connection->isOpen() && connection->wasReused())
+            return false;
+        done(std::move(error));
+        return true;
     });
 }
 
@@ -247,9 +259,15 @@ void SshPool::runJob(NodeSlot *slot, Job &job)
             return;
         }
     }
-    job.work(slot->connection.get(), {});
+    const bool reused = slot->connection->wasReused();
+    const bool done = job.work(slot->connection.get(), {});
+    slot->connection->markReused();
     if (!slot->connection->isOpen())
         dropConnection(slot);
+    if (!done && reused) {
+        runJob(slot, job); // once: the fresh session is not "reused", so it cannot come back here
+        return;
+    }
     std::lock_guard lock(m_mutex);
     slot->lastUsed = Clock::now();
 }

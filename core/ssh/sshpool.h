@@ -66,7 +66,9 @@ public:
     SshNodeStatus status(const QString &node) const;
 
 private:
-    using Work = std::function<void(SshConnection *connection, const QString &connectError)>;
+    // Returns false when the (reused) session turned out dead before anything started on the
+    // node: the pool then reconnects and runs the work once more, on the fresh session.
+    using Work = std::function<bool(SshConnection *connection, const QString &connectError)>;
     struct Job {
         CommandTarget target;
         Work work;

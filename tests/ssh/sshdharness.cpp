@@ -10,6 +10,7 @@
 #include <QThread>
 
 #include <pwd.h>
+#include <csignal>
 #include <unistd.h>
 
 namespace pd::test {
@@ -251,6 +252,31 @@ bool SshdHarness::isRunning(int node) const
 {
     const auto &process = m_nodes.at(node)->sshd;
     return process && process->state() == QProcess::Running;
+}
+
+int SshdHarness::dropSessions(int node)
+{
+    const auto &process = m_nodes.at(node)->sshd;
+    if (!process || process->state() != QProcess::Running)
+        return 0;
+    const qint64 listener = process->processId();
+    int killed = 0;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString &entry : entries) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // "pid (comm) state ppid ...": comm may hold spaces, so read after the last ')'.
+        const QByteArray line = stat.readAll();
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields.at(1).toLongLong() == listener && ::kill(static_cast<pid_t>(pid), SIGKILL) == 0)
+            ++killed;
+    }
+    return killed;
 }
 
 bool SshdHarness::regenerateHostKey(int node, QString *error)

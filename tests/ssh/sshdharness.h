@@ -50,6 +50,9 @@ public:
     bool startNode(int node, QString *error);
     void stopNode(int node);
     bool isRunning(int node) const;
+    // Kills (SIGKILL) the node's per-connection sshd processes, children of the sshd this harness
+    // started (found by parent PID): every session to the node drops, the listener stays.
+    int dropSessions(int node);
     // A new host key for the node (restart it to serve the new key).
     bool regenerateHostKey(int node, QString *error);
     // "SHA256:..." of the node's current host key, as ssh-keygen -lf prints it.
