@@ -10,6 +10,7 @@
 #include <QThread>
 
 #include <pwd.h>
+#include <sys/prctl.h>
 #include <csignal>
 #include <unistd.h>
 
@@ -202,6 +203,8 @@ bool SshdHarness::startNode(int node, QString *error)
     process->setArguments({QStringLiteral("-f"),
                            m_dir.filePath(QStringLiteral("sshd_config_%1").arg(node + 1)),
                            QStringLiteral("-D"), QStringLiteral("-e")});
+    // If the test dies without cleaning up, its sshds die with it instead of lingering.
+    process->setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGTERM); });
     process->setStandardOutputFile(QProcess::nullDevice());
     process->setStandardErrorFile(m_dir.filePath(QStringLiteral("sshd_%1.log").arg(node + 1)),
                                   QIODevice::Append);
