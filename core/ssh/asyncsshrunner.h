@@ -40,5 +40,3 @@ private:
 
 } // namespace pd
 
-Q_DECLARE_METATYPE(pd::CommandTarget)
-Q_DECLARE_METATYPE(pd::CommandResult)

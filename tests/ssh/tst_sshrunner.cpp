@@ -89,7 +89,7 @@ void TstSshRunner::manyCommandsToEightNodesThroughFourThreads()
     pd::SshSettings settings = m_harness->settings();
     settings.workerThreads = 4;
     pd::SshPool pool(settings, std::make_shared<pd::FixedSshPrompts>());
-    constexpr int perNode = 25;
+    constexpr int perNode = 12;
     const int total = m_harness->nodeCount() * perNode;
     std::mutex mutex;
     std::condition_variable done;
