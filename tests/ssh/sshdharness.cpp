@@ -4,6 +4,8 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QHash>
+#include <QSet>
 #include <QFileInfo>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -259,11 +261,17 @@ bool SshdHarness::isRunning(int node) const
 
 int SshdHarness::dropSessions(int node)
 {
+    return signalSessions(node, SIGKILL);
+}
+
+int SshdHarness::signalSessions(int node, int signal)
+{
     const auto &process = m_nodes.at(node)->sshd;
     if (!process || process->state() != QProcess::Running)
         return 0;
-    const qint64 listener = process->processId();
-    int killed = 0;
+    // Parent of every process, from /proc/PID/stat ("pid (comm) state ppid ..."; comm may hold
+    // spaces, so read after the last ')').
+    QHash<qint64, qint64> parents;
     const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
     for (const QString &entry : entries) {
         bool isPid = false;
@@ -273,13 +281,37 @@ int SshdHarness::dropSessions(int node)
         QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
         if (!stat.open(QIODevice::ReadOnly))
             continue;
-        // "pid (comm) state ppid ...": comm may hold spaces, so read after the last ')'.
         const QByteArray line = stat.readAll();
         const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
-        if (fields.size() > 1 && fields.at(1).toLongLong() == listener && ::kill(static_cast<pid_t>(pid), SIGKILL) == 0)
-            ++killed;
+        if (fields.size() > 1)
+            parents.insert(pid, fields.at(1).toLongLong());
     }
-    return killed;
+    // Every descendant of the listener: the per-connection monitor, its session process, shells.
+    QSet<qint64> tree{process->processId()};
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (auto it = parents.cbegin(); it != parents.cend(); ++it)
+            if (tree.contains(it.value()) && !tree.contains(it.key())) {
+                tree.insert(it.key());
+                grew = true;
+            }
+    }
+    tree.remove(process->processId());
+    int signalled = 0;
+    for (qint64 pid : std::as_const(tree))
+        if (::kill(static_cast<pid_t>(pid), signal) == 0)
+            ++signalled;
+    return signalled;
+}
+
+void SshdHarness::freezeNode(int node, bool frozen)
+{
+    const auto &process = m_nodes.at(node)->sshd;
+    if (!process || process->state() != QProcess::Running)
+        return;
+    const int signal = frozen ? SIGSTOP : SIGCONT;
+    ::kill(static_cast<pid_t>(process->processId()), signal);
+    signalSessions(node, signal);
 }
 
 bool SshdHarness::regenerateHostKey(int node, QString *error)

@@ -53,6 +53,10 @@ public:
     // Kills (SIGKILL) the node's per-connection sshd processes, children of the sshd this harness
     // started (found by parent PID): every session to the node drops, the listener stays.
     int dropSessions(int node);
+    // Sends a signal to every process under the node's sshd (sessions and their commands).
+    int signalSessions(int node, int signal);
+    // The whole node hangs (SIGSTOP to its sshd and everything under it) or resumes (SIGCONT).
+    void freezeNode(int node, bool frozen);
     // A new host key for the node (restart it to serve the new key).
     bool regenerateHostKey(int node, QString *error);
     // "SHA256:..." of the node's current host key, as ssh-keygen -lf prints it.

@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <arpa/inet.h>
+#include <csignal>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -80,6 +81,7 @@ private Q_SLOTS:
     void reconnectAfterSessionDropAndSshdRestart();
     void keepaliveNoticesADeadSession();
     void staleSessionIsReplacedTransparently();
+    void nodeHangingMidSessionIsDroppedAfterTheTimeout();
 
 private:
     pd::SshSettings fastSettings() const;
@@ -228,6 +230,40 @@ void TstSshFaults::staleSessionIsReplacedTransparently()
     second = runner.run(m_harness->target(node), "echo $SSH_CONNECTION", 10s);
     QVERIFY2(second.ok(), qPrintable(second.error));
     QVERIFY(second.out != first.out);
+}
+
+void TstSshFaults::nodeHangingMidSessionIsDroppedAfterTheTimeout()
+{
+    const int node = 2;
+    pd::SshSettings settings = fastSettings();
+    settings.killGrace = 500ms;
+    pd::SshPool pool(settings, std::make_shared<pd::FixedSshPrompts>());
+    Collector collector;
+    pool.submitCommand(m_harness->target(node), "true", 10s, collector.callback(QStringLiteral("warm")));
+    QVERIFY(collector.waitFor(1, 30s));
+    QVERIFY2(collector.results.value(QStringLiteral("warm")).ok(), qPrintable(collector.results.value(QStringLiteral("warm")).error));
+
+    // The node freezes (sshd and its sessions): the command can neither start nor be ended, and
+    // a fresh connection gets no banner.
+    m_harness->freezeNode(node, true);
+    pool.submitCommand(m_harness->target(node), "echo never", 1s, collector.callback(QStringLiteral("frozen")));
+    for (int other = 0; other < m_harness->nodeCount(); ++other)
+        if (other != node)
+            pool.submitCommand(m_harness->target(other), "echo up", 10s,
+                               collector.callback(m_harness->nodeName(other)));
+    const bool finished = collector.waitFor(1 + m_harness->nodeCount(), 60s);
+    m_harness->freezeNode(node, false);
+    m_harness->dropSessions(node);
+    QVERIFY(finished);
+    const CommandResult frozen = collector.results.value(QStringLiteral("frozen"));
+    QVERIFY(!frozen.ok());
+    QVERIFY2(frozen.error.startsWith(m_harness->nodeName(node) + QStringLiteral(" (")), qPrintable(frozen.error));
+    QVERIFY(!pool.status(m_harness->nodeName(node)).connected); // the session was dropped
+    for (int other = 0; other < m_harness->nodeCount(); ++other)
+        if (other != node) {
+            const CommandResult r = collector.results.value(m_harness->nodeName(other));
+            QVERIFY2(r.ok(), qPrintable(r.error));
+        }
 }
 
 QTEST_GUILESS_MAIN(TstSshFaults)
