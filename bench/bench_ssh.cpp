@@ -39,7 +39,7 @@ Stats stats(std::vector<double> v)
     double sum = 0;
     for (double x : v)
         sum += x;
-    return {v[v.size() / 2], v[v.size() * 9 / 10], sum / static_cast<double>(v.size())};
+    return { v[v.size() / 2], v[v.size() * 9 / 10], sum / static_cast<double>(v.size()) };
 }
 
 } // namespace
@@ -58,11 +58,11 @@ int main(int argc, char **argv)
     const pd::SshSettings settings = harness.settings();
     auto prompts = std::make_shared<pd::FixedSshPrompts>();
     pd::SshKeyring keyring;
-    const std::atomic_bool never{false};
+    const std::atomic_bool never { false };
 
     std::vector<double> setup;
     for (int i = 0; i < 30; ++i) {
-        pd::SshConnection connection({harness.target(i % 8), {}, {}}, settings, prompts.get(), &keyring);
+        pd::SshConnection connection({ harness.target(i % 8), {}, {} }, settings, prompts.get(), &keyring);
         QElapsedTimer t;
         t.start();
         const QString why = connection.open();
@@ -74,14 +74,15 @@ int main(int argc, char **argv)
     }
     const Stats s = stats(setup);
     std::printf("session setup (connect + kex + host key + pubkey auth), 30 sessions: median %.1f ms, "
-                "p90 %.1f ms, mean %.1f ms\n", s.median, s.p90, s.mean);
+                "p90 %.1f ms, mean %.1f ms\n",
+        s.median, s.p90, s.mean);
 
-    pd::SshConnection connection({harness.target(0), {}, {}}, settings, prompts.get(), &keyring);
+    pd::SshConnection connection({ harness.target(0), {}, {} }, settings, prompts.get(), &keyring);
     if (const QString why = connection.open(); !why.isEmpty()) {
         std::fprintf(stderr, "bench_ssh: %s\n", qPrintable(why));
         return 1;
     }
-    for (const auto timeout : {0ms, 10000ms}) {
+    for (const auto timeout : { 0ms, 10000ms }) {
         std::vector<double> rtt;
         for (int i = 0; i < 50; ++i) {
             QElapsedTimer t;
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
         const Stats c = stats(rtt);
         std::printf("command round trip on a kept-open session (`true`, %s), 50 commands: median %.2f ms, "
                     "p90 %.2f ms\n",
-                    timeout.count() ? "with the remote timeout wrapper" : "no timeout", c.median, c.p90);
+            timeout.count() ? "with the remote timeout wrapper" : "no timeout", c.median, c.p90);
     }
 
     {
@@ -117,10 +118,11 @@ int main(int argc, char **argv)
         }
         const Stats c = stats(channel);
         std::printf("channel open+close on a kept-open session (transport only), 200 channels: median %.2f ms, "
-                    "p90 %.2f ms\n", c.median, c.p90);
+                    "p90 %.2f ms\n",
+            c.median, c.p90);
     }
 
-    for (int threads : {2, 4, 8}) {
+    for (int threads : { 2, 4, 8 }) {
         pd::SshSettings poolSettings = settings;
         poolSettings.workerThreads = threads;
         pd::SshPool pool(poolSettings, prompts);
@@ -152,7 +154,7 @@ int main(int argc, char **argv)
         const double seconds = static_cast<double>(t.nsecsElapsed()) / 1e9;
         std::printf("8 nodes, %d worker threads: %d commands (`echo ok`, timeout wrapper) in %.2f s = "
                     "%.0f commands/s, %d failed\n",
-                    threads, commands, seconds, commands / seconds, failed);
+            threads, commands, seconds, commands / seconds, failed);
     }
     return 0;
 }

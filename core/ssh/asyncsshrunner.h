@@ -22,10 +22,8 @@ public:
     ~AsyncSshRunner() override;
 
     // Returns the job id the finished signal carries.
-    quint64 run(const CommandTarget &target, const QByteArray &shellCommand,
-                std::chrono::milliseconds timeout);
-    quint64 upload(const CommandTarget &target, const QByteArray &data, const QString &remotePath,
-                   int mode);
+    quint64 run(const CommandTarget &target, const QByteArray &shellCommand, std::chrono::milliseconds timeout);
+    quint64 upload(const CommandTarget &target, const QByteArray &data, const QString &remotePath, int mode);
 
 Q_SIGNALS:
     void commandFinished(quint64 id, const pd::CommandTarget &target, const pd::CommandResult &result);
@@ -39,4 +37,3 @@ private:
 };
 
 } // namespace pd
-

@@ -31,14 +31,13 @@ int authCallback(const char *prompt, char *buf, size_t len, int echo, int verify
 // "ssh[ -l USER][ -p PORT][ -J NEXT] -W '[%h]:%p' HOST". We take the bastion back out of it.
 QString jumpFromProxyCommand(const QString &command, QString *error)
 {
-    static const QRegularExpression pattern(QStringLiteral(
-        R"(^ssh(?: -l (\S+))?(?: -p (\S+))?(?: -J (\S+))? -W '\[%h\]:%p' (\S+)$)"));
+    static const QRegularExpression pattern(
+        QStringLiteral(R"(^ssh(?: -l (\S+))?(?: -p (\S+))?(?: -J (\S+))? -W '\[%h\]:%p' (\S+)$)"));
     const QRegularExpressionMatch m = pattern.match(command);
     if (!m.hasMatch())
         return {};
     if (!m.captured(3).isEmpty()) {
-        *error = QStringLiteral("ProxyJump with more than one bastion (%1) is not supported")
-                     .arg(m.captured(3));
+        *error = QStringLiteral("ProxyJump with more than one bastion (%1) is not supported").arg(m.captured(3));
         return {};
     }
     QString jump = m.captured(4);
@@ -70,10 +69,13 @@ QString lastError(ssh_session session)
 
 } // namespace
 
-SshConnection::SshConnection(SshHostSpec spec, const SshSettings &settings, SshPrompts *prompts,
-                             SshKeyring *keyring)
-    : m_spec(std::move(spec)), m_settings(settings), m_prompts(prompts), m_keyring(keyring),
-      m_resolvedHost(m_spec.target.host), m_resolvedPort(m_spec.target.port)
+SshConnection::SshConnection(SshHostSpec spec, const SshSettings &settings, SshPrompts *prompts, SshKeyring *keyring)
+    : m_spec(std::move(spec))
+    , m_settings(settings)
+    , m_prompts(prompts)
+    , m_keyring(keyring)
+    , m_resolvedHost(m_spec.target.host)
+    , m_resolvedPort(m_spec.target.port)
 {
 }
 
@@ -141,9 +143,8 @@ QString SshConnection::applyOptions()
         const QByteArray path = m_settings.configPath.toLocal8Bit();
         if (ssh_options_parse_config(m_session, path.isEmpty() ? nullptr : path.constData()) < 0)
             return QStringLiteral("cannot read ssh config %1: %2")
-                .arg(m_settings.configPath.isEmpty() ? QStringLiteral("~/.ssh/config")
-                                                     : m_settings.configPath,
-                     lastError(m_session));
+                .arg(m_settings.configPath.isEmpty() ? QStringLiteral("~/.ssh/config") : m_settings.configPath,
+                    lastError(m_session));
     }
     // What the profile states explicitly wins over ~/.ssh/config (as on the ssh command line);
     // port 22 is the profile's default and leaves a config Port in force.
@@ -190,9 +191,8 @@ QString SshConnection::applyOptions()
     }
     if (!jump.isEmpty() && jump != QLatin1String("none")) {
         QString error;
-        m_tunnel = SshJumpTunnel::open(SshJumpTunnel::bastionSpec(jump, m_spec.target.node),
-                                       m_resolvedHost, m_resolvedPort, m_settings, m_prompts,
-                                       m_keyring, &error);
+        m_tunnel = SshJumpTunnel::open(SshJumpTunnel::bastionSpec(jump, m_spec.target.node), m_resolvedHost,
+            m_resolvedPort, m_settings, m_prompts, m_keyring, &error);
         if (!m_tunnel)
             return error;
         socket_t fd = m_tunnel->takeSessionSocket();
@@ -231,9 +231,8 @@ QString SshConnection::verifyHostKey()
     info.node = m_spec.target.node;
     info.host = m_resolvedHost;
     info.port = m_resolvedPort;
-    info.knownHostsPath = m_settings.knownHostsPath.isEmpty()
-        ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
-        : m_settings.knownHostsPath;
+    info.knownHostsPath = m_settings.knownHostsPath.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
+                                                              : m_settings.knownHostsPath;
     info.keyType = QString::fromLatin1(ssh_key_type_to_char(ssh_key_type(key)));
     if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLength) == 0) {
         char *fingerprint = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hashLength);
@@ -253,16 +252,14 @@ QString SshConnection::verifyHostKey()
     case SSH_KNOWN_HOSTS_OK:
         return {};
     case SSH_KNOWN_HOSTS_CHANGED:
-        return QStringLiteral(
-                   "HOST KEY CHANGED! The node now presents %1, which does not match the key "
-                   "recorded in %2. Someone may be intercepting the connection, or the node was "
-                   "reinstalled. Refused. Verify the new key out of band, then remove the old entry "
-                   "yourself (ssh-keygen -R '[%3]:%4' -f %2).")
+        return QStringLiteral("HOST KEY CHANGED! The node now presents %1, which does not match the key "
+                              "recorded in %2. Someone may be intercepting the connection, or the node was "
+                              "reinstalled. Refused. Verify the new key out of band, then remove the old entry "
+                              "yourself (ssh-keygen -R '[%3]:%4' -f %2).")
             .arg(presented, info.knownHostsPath, info.host, QString::number(info.port));
     case SSH_KNOWN_HOSTS_OTHER:
-        return QStringLiteral(
-                   "HOST KEY MISMATCH! The node presents %1, but %2 records a key of another type "
-                   "for it. Refused; verify the node's keys out of band.")
+        return QStringLiteral("HOST KEY MISMATCH! The node presents %1, but %2 records a key of another type "
+                              "for it. Refused; verify the node's keys out of band.")
             .arg(presented, info.knownHostsPath);
     case SSH_KNOWN_HOSTS_ERROR:
         return QStringLiteral("cannot check the host key against %1: %2")
@@ -283,8 +280,7 @@ QString SshConnection::verifyHostKey()
             .arg(presented, info.knownHostsPath);
     std::lock_guard lock(m_keyring->knownHostsMutex);
     if (ssh_session_update_known_hosts(m_session) != SSH_OK)
-        return QStringLiteral("cannot add the host key to %1: %2")
-            .arg(info.knownHostsPath, lastError(m_session));
+        return QStringLiteral("cannot add the host key to %1: %2").arg(info.knownHostsPath, lastError(m_session));
     return {};
 }
 
@@ -321,7 +317,7 @@ QString SshConnection::authenticate()
     }
     return QStringLiteral("authentication failed for user %1 (tried: %2): %3")
         .arg(userName, tried.join(QStringLiteral("; ")),
-             rc == SSH_AUTH_DENIED ? QStringLiteral("no key was accepted") : lastError(m_session));
+            rc == SSH_AUTH_DENIED ? QStringLiteral("no key was accepted") : lastError(m_session));
 }
 
 } // namespace pd

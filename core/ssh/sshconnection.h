@@ -25,8 +25,7 @@ class SshJumpTunnel;
 
 class SshConnection final {
 public:
-    SshConnection(SshHostSpec spec, const SshSettings &settings, SshPrompts *prompts,
-                  SshKeyring *keyring);
+    SshConnection(SshHostSpec spec, const SshSettings &settings, SshPrompts *prompts, SshKeyring *keyring);
     ~SshConnection();
     SshConnection(const SshConnection &) = delete;
     SshConnection &operator=(const SshConnection &) = delete;
@@ -41,8 +40,7 @@ public:
 
     // Runs one shell command line on a new channel. timeout <= 0: no limit. A command still running
     // at the timeout is ended on the node (TERM to its process group, KILL after killGrace).
-    CommandResult exec(const QByteArray &command, std::chrono::milliseconds timeout,
-                       const std::atomic_bool &cancel);
+    CommandResult exec(const QByteArray &command, std::chrono::milliseconds timeout, const std::atomic_bool &cancel);
     // Writes data to remotePath atomically (a temporary file beside it, then rename) with mode.
     QString upload(const QByteArray &data, const QString &remotePath, int mode);
     // Probes an idle session; false when it is dead (the caller closes it).

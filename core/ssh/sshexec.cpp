@@ -34,11 +34,10 @@ QByteArray seconds(std::chrono::milliseconds ms)
 // coreutils timeout(1) puts the command in its own process group and signals the whole group, so
 // children of a timed-out command end too; detached engines (setsid) are in their own session and
 // are not touched. Exit 124: ended by TERM, 137: needed KILL.
-QByteArray withRemoteTimeout(const QByteArray &command, std::chrono::milliseconds timeout,
-                             std::chrono::milliseconds killGrace)
+QByteArray withRemoteTimeout(
+    const QByteArray &command, std::chrono::milliseconds timeout, std::chrono::milliseconds killGrace)
 {
-    return "timeout -k " + seconds(killGrace) + ' ' + seconds(timeout) + " sh -c "
-        + singleQuoted(command);
+    return "timeout -k " + seconds(killGrace) + ' ' + seconds(timeout) + " sh -c " + singleQuoted(command);
 }
 
 void appendBounded(QByteArray &to, const char *data, int n, qsizetype limit)
@@ -68,8 +67,8 @@ struct ChannelGuard {
 
 } // namespace
 
-CommandResult SshConnection::exec(const QByteArray &command, std::chrono::milliseconds timeout,
-                                  const std::atomic_bool &cancel)
+CommandResult SshConnection::exec(
+    const QByteArray &command, std::chrono::milliseconds timeout, const std::atomic_bool &cancel)
 {
     using namespace std::chrono_literals;
     QElapsedTimer clock;
@@ -82,7 +81,7 @@ CommandResult SshConnection::exec(const QByteArray &command, std::chrono::millis
     };
     if (!isOpen())
         return finish(QStringLiteral("not connected"));
-    ChannelGuard guard{ssh_channel_new(m_session)};
+    ChannelGuard guard { ssh_channel_new(m_session) };
     const auto dropSession = [&] {
         guard.channel = nullptr; // ssh_free() frees the session's channels
         close();
@@ -95,8 +94,7 @@ CommandResult SshConnection::exec(const QByteArray &command, std::chrono::millis
     const bool limited = timeout.count() > 0;
     const QByteArray line = limited ? withRemoteTimeout(command, timeout, m_settings.killGrace) : command;
     if (ssh_channel_request_exec(guard.channel, line.constData()) != SSH_OK) {
-        const QString error = QStringLiteral("the node refused to run the command: %1")
-                                  .arg(lastError(m_session));
+        const QString error = QStringLiteral("the node refused to run the command: %1").arg(lastError(m_session));
         dropSession();
         return finish(error);
     }
@@ -152,19 +150,16 @@ CommandResult SshConnection::exec(const QByteArray &command, std::chrono::millis
         }
     }
     if (transportError) {
-        const QString error = QStringLiteral("connection lost while the command ran: %1")
-                                  .arg(lastError(m_session));
+        const QString error = QStringLiteral("connection lost while the command ran: %1").arg(lastError(m_session));
         dropSession();
         return finish(error);
     }
     result.exitStatus = ssh_channel_get_exit_status(guard.channel);
-    if (limited && (result.exitStatus == 124 || result.exitStatus == 137)
-        && clock.elapsed() >= timeout.count()) {
+    if (limited && (result.exitStatus == 124 || result.exitStatus == 137) && clock.elapsed() >= timeout.count()) {
         result.timedOut = true;
         return finish(QStringLiteral("command timed out after %1 s and was ended on the node (%2)")
                           .arg(timeout.count() / 1000.0)
-                          .arg(result.exitStatus == 124 ? QStringLiteral("SIGTERM")
-                                                        : QStringLiteral("SIGKILL")));
+                          .arg(result.exitStatus == 124 ? QStringLiteral("SIGTERM") : QStringLiteral("SIGKILL")));
     }
     if (result.exitStatus < 0)
         return finish(QStringLiteral("the command ended without an exit status"));
@@ -182,21 +177,18 @@ QString SshConnection::upload(const QByteArray &data, const QString &remotePath,
     struct SftpGuard {
         sftp_session s;
         ~SftpGuard() { sftp_free(s); }
-    } sftpGuard{sftp};
+    } sftpGuard { sftp };
     if (sftp_init(sftp) != SSH_OK)
-        return failed(QStringLiteral("cannot start SFTP (is the sftp subsystem enabled?): %1")
-                          .arg(lastError(m_session)));
+        return failed(
+            QStringLiteral("cannot start SFTP (is the sftp subsystem enabled?): %1").arg(lastError(m_session)));
     const QByteArray target = remotePath.toUtf8();
-    const QByteArray temporary = target + ".pdconsole-"
-        + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
-    const auto sftpError = [&] {
-        return QStringLiteral("%1 (SFTP error %2)").arg(lastError(m_session)).arg(sftp_get_error(sftp));
-    };
-    sftp_file file = sftp_open(sftp, temporary.constData(), O_WRONLY | O_CREAT | O_EXCL,
-                               static_cast<mode_t>(mode));
+    const QByteArray temporary
+        = target + ".pdconsole-" + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+    const auto sftpError
+        = [&] { return QStringLiteral("%1 (SFTP error %2)").arg(lastError(m_session)).arg(sftp_get_error(sftp)); };
+    sftp_file file = sftp_open(sftp, temporary.constData(), O_WRONLY | O_CREAT | O_EXCL, static_cast<mode_t>(mode));
     if (!file)
-        return failed(QStringLiteral("cannot create %1: %2")
-                          .arg(QString::fromUtf8(temporary), sftpError()));
+        return failed(QStringLiteral("cannot create %1: %2").arg(QString::fromUtf8(temporary), sftpError()));
     qsizetype offset = 0;
     QString error;
     while (offset < data.size()) {
@@ -204,7 +196,9 @@ QString SshConnection::upload(const QByteArray &data, const QString &remotePath,
         const ssize_t written = sftp_write(file, data.constData() + offset, chunk);
         if (written <= 0) {
             error = QStringLiteral("writing %1 failed at byte %2: %3")
-                        .arg(QString::fromUtf8(temporary)).arg(offset).arg(sftpError());
+                        .arg(QString::fromUtf8(temporary))
+                        .arg(offset)
+                        .arg(sftpError());
             break;
         }
         offset += written;
@@ -219,16 +213,15 @@ QString SshConnection::upload(const QByteArray &data, const QString &remotePath,
     }
     // SFTP v3 rename refuses an existing target and libssh 0.10 has no posix-rename: rename(2)
     // through mv on the node replaces the file atomically.
-    static const std::atomic_bool never{false};
-    const CommandResult moved = exec("mv -f -- " + singleQuoted(temporary) + ' ' + singleQuoted(target),
-                                     std::chrono::seconds(30), never);
+    static const std::atomic_bool never { false };
+    const CommandResult moved
+        = exec("mv -f -- " + singleQuoted(temporary) + ' ' + singleQuoted(target), std::chrono::seconds(30), never);
     if (!moved.ok()) {
         if (isOpen())
             sftp_unlink(sftp, temporary.constData());
-        return moved.error.isEmpty()
-            ? failed(QStringLiteral("renaming to %1 failed: %2")
-                         .arg(remotePath, QString::fromUtf8(moved.err.trimmed())))
-            : moved.error;
+        return moved.error.isEmpty() ? failed(
+                   QStringLiteral("renaming to %1 failed: %2").arg(remotePath, QString::fromUtf8(moved.err.trimmed())))
+                                     : moved.error;
     }
     return {};
 }

@@ -14,7 +14,7 @@ struct Node;
 struct SshHostSpec {
     CommandTarget target;
     QString identityFile; // explicit key; empty: ssh-agent, ~/.ssh/config IdentityFile, ~/.ssh/id_*
-    QString jumpHost;     // "[user@]host[:port]" or a config alias; empty: ~/.ssh/config ProxyJump
+    QString jumpHost; // "[user@]host[:port]" or a config alias; empty: ~/.ssh/config ProxyJump
 };
 
 // The spec of a profile node: address, SSH port/user, identity file and jump host.

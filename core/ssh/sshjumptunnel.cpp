@@ -39,10 +39,8 @@ SshHostSpec SshJumpTunnel::bastionSpec(const QString &jump, const QString &forNo
     return spec;
 }
 
-std::unique_ptr<SshJumpTunnel> SshJumpTunnel::open(const SshHostSpec &bastion, const QString &host,
-                                                   int port, const SshSettings &settings,
-                                                   SshPrompts *prompts, SshKeyring *keyring,
-                                                   QString *error)
+std::unique_ptr<SshJumpTunnel> SshJumpTunnel::open(const SshHostSpec &bastion, const QString &host, int port,
+    const SshSettings &settings, SshPrompts *prompts, SshKeyring *keyring, QString *error)
 {
     std::unique_ptr<SshJumpTunnel> tunnel(new SshJumpTunnel);
     tunnel->m_bastion = std::make_unique<SshConnection>(bastion, settings, prompts, keyring);
@@ -53,8 +51,7 @@ std::unique_ptr<SshJumpTunnel> SshJumpTunnel::open(const SshHostSpec &bastion, c
     ssh_session session = tunnel->m_bastion->rawSession();
     tunnel->m_channel = ssh_channel_new(session);
     if (!tunnel->m_channel
-        || ssh_channel_open_forward(tunnel->m_channel, host.toLocal8Bit().constData(), port,
-                                    "127.0.0.1", 22)
+        || ssh_channel_open_forward(tunnel->m_channel, host.toLocal8Bit().constData(), port, "127.0.0.1", 22)
             != SSH_OK) {
         const char *why = ssh_get_error(session);
         *error = QStringLiteral("the bastion %1 cannot open a tunnel to %2:%3: %4")
@@ -125,8 +122,7 @@ void SshJumpTunnel::pumpUntilClosed()
     };
     bool localOpen = true;
     while (!m_stop) {
-        pollfd fds[2] = {{m_localEnd, static_cast<short>(localOpen ? POLLIN : 0), 0},
-                         {bastionFd, POLLIN, 0}};
+        pollfd fds[2] = { { m_localEnd, static_cast<short>(localOpen ? POLLIN : 0), 0 }, { bastionFd, POLLIN, 0 } };
         if (poll(fds, 2, 100) < 0 && errno != EINTR)
             return;
         if (localOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {

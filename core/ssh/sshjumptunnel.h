@@ -31,10 +31,8 @@ public:
 
     // Parses "[user@]host[:port]"; a bare host may be a ~/.ssh/config alias.
     static SshHostSpec bastionSpec(const QString &jump, const QString &forNode);
-    static std::unique_ptr<SshJumpTunnel> open(const SshHostSpec &bastion, const QString &host,
-                                               int port, const SshSettings &settings,
-                                               SshPrompts *prompts, SshKeyring *keyring,
-                                               QString *error);
+    static std::unique_ptr<SshJumpTunnel> open(const SshHostSpec &bastion, const QString &host, int port,
+        const SshSettings &settings, SshPrompts *prompts, SshKeyring *keyring, QString *error);
     // A socket for the target's session (SSH_OPTIONS_FD); the session owns and closes it.
     int takeSessionSocket();
 
@@ -45,9 +43,9 @@ private:
 
     std::unique_ptr<SshConnection> m_bastion;
     ssh_channel_struct *m_channel = nullptr;
-    int m_localEnd = -1;   // pumped by the thread
+    int m_localEnd = -1; // pumped by the thread
     int m_sessionEnd = -1; // handed to the target's session
-    std::atomic_bool m_stop{false};
+    std::atomic_bool m_stop { false };
     std::thread m_thread;
 };
 

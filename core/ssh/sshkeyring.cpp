@@ -20,8 +20,7 @@ struct PromptContext {
     bool declined = false;
 };
 
-int keyPassphraseCallback(const char *prompt, char *buf, size_t len, int echo, int verify,
-                          void *userdata)
+int keyPassphraseCallback(const char *prompt, char *buf, size_t len, int echo, int verify, void *userdata)
 {
     Q_UNUSED(echo);
     Q_UNUSED(verify);
@@ -61,8 +60,7 @@ SshKeyring::~SshKeyring()
         ssh_key_free(key);
 }
 
-ssh_key_struct *SshKeyring::privateKey(const QString &path, const QString &node, SshPrompts *prompts,
-                                       QString *error)
+ssh_key_struct *SshKeyring::privateKey(const QString &path, const QString &node, SshPrompts *prompts, QString *error)
 {
     const QString file = expandHome(path);
     std::lock_guard lock(m_mutex); // one passphrase question per key, even with many nodes connecting
@@ -72,16 +70,15 @@ ssh_key_struct *SshKeyring::privateKey(const QString &path, const QString &node,
         *error = QStringLiteral("identity file %1 does not exist or is not readable").arg(file);
         return nullptr;
     }
-    PromptContext context{prompts, node};
+    PromptContext context { prompts, node };
     ssh_key key = nullptr;
     std::lock_guard promptLock(promptMutex);
-    const int rc = ssh_pki_import_privkey_file(file.toLocal8Bit().constData(), nullptr,
-                                               keyPassphraseCallback, &context, &key);
+    const int rc
+        = ssh_pki_import_privkey_file(file.toLocal8Bit().constData(), nullptr, keyPassphraseCallback, &context, &key);
     if (rc != SSH_OK || !key) {
         *error = context.declined
             ? QStringLiteral("identity file %1 is encrypted and no passphrase was given").arg(file)
-            : QStringLiteral("cannot load identity file %1 (wrong passphrase or not a private key)")
-                  .arg(file);
+            : QStringLiteral("cannot load identity file %1 (wrong passphrase or not a private key)").arg(file);
         return nullptr;
     }
     m_keys.insert(file, key);

@@ -25,8 +25,7 @@ public:
 
     // The private key at path, loaded (and decrypted through prompts) on first use. nullptr and
     // *error set when it cannot be read or the operator declined. The keyring keeps ownership.
-    ssh_key_struct *privateKey(const QString &path, const QString &node, SshPrompts *prompts,
-                               QString *error);
+    ssh_key_struct *privateKey(const QString &path, const QString &node, SshPrompts *prompts, QString *error);
 
     std::mutex knownHostsMutex;
     std::mutex promptMutex;

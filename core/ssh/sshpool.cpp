@@ -20,8 +20,9 @@ bool sameEndpoint(const CommandTarget &a, const CommandTarget &b)
 } // namespace
 
 SshPool::SshPool(SshSettings settings, std::shared_ptr<SshPrompts> prompts)
-    : m_settings(std::move(settings)), m_prompts(std::move(prompts)),
-      m_keyring(std::make_unique<SshKeyring>())
+    : m_settings(std::move(settings))
+    , m_prompts(std::move(prompts))
+    , m_keyring(std::make_unique<SshKeyring>())
 {
     const int threads = std::max(1, m_settings.workerThreads);
     m_workers.reserve(static_cast<size_t>(threads));
@@ -60,40 +61,41 @@ void SshPool::registerHost(const SshHostSpec &spec)
     slot->spec = spec;
 }
 
-void SshPool::submitCommand(const CommandTarget &target, const QByteArray &command,
-                            milliseconds timeout, CommandCallback done)
+void SshPool::submitCommand(
+    const CommandTarget &target, const QByteArray &command, milliseconds timeout, CommandCallback done)
 {
-    enqueue(target, [this, command, timeout, done = std::move(done), target](
-                        SshConnection *connection, const QString &connectError) {
-        if (!connection) {
-            CommandResult result;
-            result.error = connectError;
+    enqueue(target,
+        [this, command, timeout, done = std::move(done), target](
+            SshConnection *connection, const QString &connectError) {
+            if (!connection) {
+                CommandResult result;
+                result.error = connectError;
+                done(std::move(result));
+                return true;
+            }
+            CommandResult result = connection->exec(command, timeout, m_stopping);
+            if (!result.started && !connection->isOpen() && connection->wasReused())
+                return false;
             done(std::move(result));
             return true;
-        }
-        CommandResult result = connection->exec(command, timeout, m_stopping);
-        if (!result.started && !connection->isOpen() && connection->wasReused())
-            return false;
-        done(std::move(result));
-        return true;
-    });
+        });
 }
 
-void SshPool::submitUpload(const CommandTarget &target, const QByteArray &data,
-                           const QString &remotePath, int mode, UploadCallback done)
+void SshPool::submitUpload(
+    const CommandTarget &target, const QByteArray &data, const QString &remotePath, int mode, UploadCallback done)
 {
-    enqueue(target, [data, remotePath, mode, done = std::move(done)](SshConnection *connection,
-                                                                     const QString &connectError) {
-        if (!connection) {
-            done(connectError);
+    enqueue(target,
+        [data, remotePath, mode, done = std::move(done)](SshConnection *connection, const QString &connectError) {
+            if (!connection) {
+                done(connectError);
+                return true;
+            }
+            QString error = connection->upload(data, remotePath, mode);
+            if (!error.isEmpty() && !connection->isOpen() && connection->wasReused())
+                return false;
+            done(std::move(error));
             return true;
-        }
-        QString error = connection->upload(data, remotePath, mode);
-        if (!error.isEmpty() && !connection->isOpen() && connection->wasReused())
-            return false;
-        done(std::move(error));
-        return true;
-    });
+        });
 }
 
 void SshPool::enqueue(const CommandTarget &target, Work work)
@@ -107,7 +109,7 @@ void SshPool::enqueue(const CommandTarget &target, Work work)
         std::shared_ptr<NodeSlot> &slot = m_slots[sessionKey(target)];
         if (!slot)
             slot = std::make_shared<NodeSlot>();
-        slot->jobs.push_back(Job{target, std::move(work)});
+        slot->jobs.push_back(Job { target, std::move(work) });
         if (!slot->busy && !slot->queued) {
             slot->queued = true;
             m_ready.push_back(slot.get());
@@ -144,8 +146,7 @@ SshNodeStatus SshPool::status(const QString &node) const
 SshPool::NodeSlot *SshPool::idleSessionDueForKeepalive(Clock::time_point now)
 {
     for (const auto &slot : std::as_const(m_slots)) {
-        if (!slot->busy && !slot->queued && slot->connection
-            && now - slot->lastUsed >= m_settings.keepaliveInterval)
+        if (!slot->busy && !slot->queued && slot->connection && now - slot->lastUsed >= m_settings.keepaliveInterval)
             return slot.get();
     }
     return nullptr;
@@ -234,8 +235,7 @@ void SshPool::runJob(NodeSlot *slot, Job &job)
             job.work(nullptr, refused);
             return;
         }
-        auto connection = std::make_unique<SshConnection>(spec, m_settings, m_prompts.get(),
-                                                          m_keyring.get());
+        auto connection = std::make_unique<SshConnection>(spec, m_settings, m_prompts.get(), m_keyring.get());
         const QString error = connection->open();
         {
             std::lock_guard lock(m_mutex);

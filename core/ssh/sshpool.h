@@ -38,9 +38,9 @@ class SshPrompts;
 
 struct SshNodeStatus {
     bool connected = false;
-    int failedConnects = 0;         // consecutive
-    QString lastError;              // of the last failed connect, empty after a good one
-    std::chrono::milliseconds retryIn{0}; // until the next connect attempt is allowed
+    int failedConnects = 0; // consecutive
+    QString lastError; // of the last failed connect, empty after a good one
+    std::chrono::milliseconds retryIn { 0 }; // until the next connect attempt is allowed
 };
 
 class SshPool final {
@@ -57,10 +57,10 @@ public:
 
     // Identity file and bastion for a node (from the profile); host/port/user come with each job.
     void registerHost(const SshHostSpec &spec);
-    void submitCommand(const CommandTarget &target, const QByteArray &command,
-                       std::chrono::milliseconds timeout, CommandCallback done);
-    void submitUpload(const CommandTarget &target, const QByteArray &data, const QString &remotePath,
-                      int mode, UploadCallback done);
+    void submitCommand(const CommandTarget &target, const QByteArray &command, std::chrono::milliseconds timeout,
+        CommandCallback done);
+    void submitUpload(
+        const CommandTarget &target, const QByteArray &data, const QString &remotePath, int mode, UploadCallback done);
     // "Retry now": forget a node's back-off (e.g. after the operator trusted its key or fixed sshd).
     void retryNow(const QString &node);
     SshNodeStatus status(const QString &node) const;
@@ -81,8 +81,8 @@ private:
         std::unique_ptr<SshConnection> connection;
         int failedConnects = 0;
         QString lastError;
-        std::chrono::steady_clock::time_point retryAt{};
-        std::chrono::steady_clock::time_point lastUsed{};
+        std::chrono::steady_clock::time_point retryAt {};
+        std::chrono::steady_clock::time_point lastUsed {};
     };
 
     void enqueue(const CommandTarget &target, Work work);
@@ -98,7 +98,7 @@ private:
     std::condition_variable m_wake;
     QHash<QString, std::shared_ptr<NodeSlot>> m_slots;
     std::deque<NodeSlot *> m_ready;
-    std::atomic_bool m_stopping{false};
+    std::atomic_bool m_stopping { false };
     std::vector<std::thread> m_workers;
 };
 

@@ -4,7 +4,8 @@
 namespace pd {
 
 FixedSshPrompts::FixedSshPrompts(NewHostKeys newHostKeys, PassphraseSource passphrase)
-    : m_newHostKeys(newHostKeys), m_passphrase(std::move(passphrase))
+    : m_newHostKeys(newHostKeys)
+    , m_passphrase(std::move(passphrase))
 {
 }
 

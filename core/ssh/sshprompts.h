@@ -15,12 +15,12 @@
 namespace pd {
 
 struct HostKeyInfo {
-    QString node;            // profile node name
-    QString host;            // the host as known_hosts records it (after ~/.ssh/config HostName)
+    QString node; // profile node name
+    QString host; // the host as known_hosts records it (after ~/.ssh/config HostName)
     int port = 22;
-    QString keyType;         // "ssh-ed25519", "ecdsa-sha2-nistp256", ...
-    QString fingerprint;     // "SHA256:..." exactly as `ssh-keygen -lf` prints it
-    QString knownHostsPath;  // where trusting it appends the key
+    QString keyType; // "ssh-ed25519", "ecdsa-sha2-nistp256", ...
+    QString fingerprint; // "SHA256:..." exactly as `ssh-keygen -lf` prints it
+    QString knownHostsPath; // where trusting it appends the key
 };
 
 class SshPrompts {
@@ -40,8 +40,7 @@ public:
     enum class NewHostKeys { Refuse, Accept };
     using PassphraseSource = std::function<std::optional<QByteArray>(const QString &prompt)>;
 
-    explicit FixedSshPrompts(NewHostKeys newHostKeys = NewHostKeys::Refuse,
-                             PassphraseSource passphrase = {});
+    explicit FixedSshPrompts(NewHostKeys newHostKeys = NewHostKeys::Refuse, PassphraseSource passphrase = {});
     void setNewHostKeys(NewHostKeys newHostKeys);
 
     bool trustNewHostKey(const HostKeyInfo &key) override;

@@ -13,7 +13,10 @@ SshRunner::SshRunner(const SshSettings &settings, std::shared_ptr<SshPrompts> pr
 {
 }
 
-SshRunner::SshRunner(std::shared_ptr<SshPool> pool) : m_pool(std::move(pool)) {}
+SshRunner::SshRunner(std::shared_ptr<SshPool> pool)
+    : m_pool(std::move(pool))
+{
+}
 
 void SshRunner::registerProfile(const Profile &profile)
 {
@@ -26,23 +29,22 @@ void SshRunner::registerHost(const SshHostSpec &spec)
     m_pool->registerHost(spec);
 }
 
-CommandResult SshRunner::run(const CommandTarget &target, const QByteArray &shellCommand,
-                             std::chrono::milliseconds timeout)
+CommandResult SshRunner::run(
+    const CommandTarget &target, const QByteArray &shellCommand, std::chrono::milliseconds timeout)
 {
     auto promise = std::make_shared<std::promise<CommandResult>>();
     std::future<CommandResult> answer = promise->get_future();
-    m_pool->submitCommand(target, shellCommand, timeout,
-                          [promise](CommandResult result) { promise->set_value(std::move(result)); });
+    m_pool->submitCommand(
+        target, shellCommand, timeout, [promise](CommandResult result) { promise->set_value(std::move(result)); });
     return answer.get();
 }
 
-QString SshRunner::upload(const CommandTarget &target, const QByteArray &data,
-                          const QString &remotePath, int mode)
+QString SshRunner::upload(const CommandTarget &target, const QByteArray &data, const QString &remotePath, int mode)
 {
     auto promise = std::make_shared<std::promise<QString>>();
     std::future<QString> answer = promise->get_future();
-    m_pool->submitUpload(target, data, remotePath, mode,
-                         [promise](QString error) { promise->set_value(std::move(error)); });
+    m_pool->submitUpload(
+        target, data, remotePath, mode, [promise](QString error) { promise->set_value(std::move(error)); });
     return answer.get();
 }
 

@@ -26,11 +26,10 @@ public:
     void registerProfile(const Profile &profile);
     void registerHost(const SshHostSpec &spec);
 
-    CommandResult run(const CommandTarget &target, const QByteArray &shellCommand,
-                      std::chrono::milliseconds timeout) override;
+    CommandResult run(
+        const CommandTarget &target, const QByteArray &shellCommand, std::chrono::milliseconds timeout) override;
     // Puts data at remotePath atomically with mode (e.g. 0755). Empty on success, else the error.
-    QString upload(const CommandTarget &target, const QByteArray &data, const QString &remotePath,
-                   int mode);
+    QString upload(const CommandTarget &target, const QByteArray &data, const QString &remotePath, int mode);
 
     const std::shared_ptr<SshPool> &pool() const { return m_pool; }
 

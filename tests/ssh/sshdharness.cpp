@@ -4,16 +4,16 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QSet>
-#include <QFileInfo>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QThread>
 
+#include <csignal>
 #include <pwd.h>
 #include <sys/prctl.h>
-#include <csignal>
 #include <unistd.h>
 
 namespace pd::test {
@@ -21,7 +21,7 @@ namespace pd::test {
 namespace {
 
 bool writeFile(const QString &path, const QByteArray &data, QString *error,
-               QIODevice::OpenMode mode = QIODevice::WriteOnly | QIODevice::Truncate)
+    QIODevice::OpenMode mode = QIODevice::WriteOnly | QIODevice::Truncate)
 {
     QFile file(path);
     if (!file.open(mode) || file.write(data) != data.size()) {
@@ -43,11 +43,10 @@ QByteArray runTool(const QString &program, const QStringList &arguments, QString
 {
     QProcess process;
     process.start(program, arguments);
-    if (!process.waitForFinished(20000) || process.exitStatus() != QProcess::NormalExit
-        || process.exitCode() != 0) {
+    if (!process.waitForFinished(20000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         *error = QStringLiteral("%1 %2 failed: %3")
                      .arg(program, arguments.join(QLatin1Char(' ')),
-                          QString::fromLocal8Bit(process.readAllStandardError()));
+                         QString::fromLocal8Bit(process.readAllStandardError()));
         return {};
     }
     return process.readAllStandardOutput();
@@ -82,12 +81,30 @@ QString SshdHarness::currentUser()
     return entry ? QString::fromLocal8Bit(entry->pw_name) : qEnvironmentVariable("USER");
 }
 
-QString SshdHarness::address(int node) const { return m_nodes.at(node)->address; }
-int SshdHarness::port(int node) const { return m_nodes.at(node)->port; }
-QString SshdHarness::nodeName(int node) const { return QStringLiteral("node%1").arg(node + 1); }
-QString SshdHarness::knownHostsPath() const { return m_dir.filePath(QStringLiteral("known_hosts")); }
-QString SshdHarness::configPath() const { return m_dir.filePath(QStringLiteral("ssh_config")); }
-QString SshdHarness::clientKeyPath() const { return m_dir.filePath(QStringLiteral("client_key")); }
+QString SshdHarness::address(int node) const
+{
+    return m_nodes.at(node)->address;
+}
+int SshdHarness::port(int node) const
+{
+    return m_nodes.at(node)->port;
+}
+QString SshdHarness::nodeName(int node) const
+{
+    return QStringLiteral("node%1").arg(node + 1);
+}
+QString SshdHarness::knownHostsPath() const
+{
+    return m_dir.filePath(QStringLiteral("known_hosts"));
+}
+QString SshdHarness::configPath() const
+{
+    return m_dir.filePath(QStringLiteral("ssh_config"));
+}
+QString SshdHarness::clientKeyPath() const
+{
+    return m_dir.filePath(QStringLiteral("client_key"));
+}
 QString SshdHarness::hostKeyPath(int node) const
 {
     return m_dir.filePath(QStringLiteral("host_key_%1").arg(node + 1));
@@ -120,10 +137,10 @@ bool SshdHarness::keygen(const QString &path, const QByteArray &passphrase, QStr
     QFile::remove(path + QStringLiteral(".pub"));
     QString why;
     runTool(QStringLiteral("ssh-keygen"),
-            {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"),
-             QString::fromUtf8(passphrase), QStringLiteral("-C"), QFileInfo(path).fileName(),
-             QStringLiteral("-f"), path},
-            &why);
+        { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"),
+            QString::fromUtf8(passphrase), QStringLiteral("-C"), QFileInfo(path).fileName(), QStringLiteral("-f"),
+            path },
+        &why);
     if (!why.isEmpty()) {
         *error = why;
         return false;
@@ -151,8 +168,7 @@ bool SshdHarness::start(QString *error)
         return false;
     if (!writeFile(knownHostsPath(), {}, error))
         return false;
-    const QString config = QStringLiteral("Host *\n  User %1\n  IdentityFile %2\n")
-                               .arg(currentUser(), clientKeyPath());
+    const QString config = QStringLiteral("Host *\n  User %1\n  IdentityFile %2\n").arg(currentUser(), clientKeyPath());
     if (!writeFile(configPath(), config.toUtf8(), error))
         return false;
     for (int i = 0; i < nodeCount(); ++i) {
@@ -187,7 +203,7 @@ bool SshdHarness::writeSshdConfig(int node, QString *error) const
     };
     lines += m_nodes.at(node)->extraConfig;
     return writeFile(m_dir.filePath(QStringLiteral("sshd_config_%1").arg(node + 1)),
-                     lines.join(QLatin1Char('\n')).toUtf8() + '\n', error);
+        lines.join(QLatin1Char('\n')).toUtf8() + '\n', error);
 }
 
 void SshdHarness::setExtraConfig(int node, const QStringList &lines)
@@ -202,14 +218,12 @@ bool SshdHarness::startNode(int node, QString *error)
         return false;
     auto process = std::make_unique<QProcess>();
     process->setProgram(sshdPath());
-    process->setArguments({QStringLiteral("-f"),
-                           m_dir.filePath(QStringLiteral("sshd_config_%1").arg(node + 1)),
-                           QStringLiteral("-D"), QStringLiteral("-e")});
+    process->setArguments({ QStringLiteral("-f"), m_dir.filePath(QStringLiteral("sshd_config_%1").arg(node + 1)),
+        QStringLiteral("-D"), QStringLiteral("-e") });
     // If the test dies without cleaning up, its sshds die with it instead of lingering.
     process->setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGTERM); });
     process->setStandardOutputFile(QProcess::nullDevice());
-    process->setStandardErrorFile(m_dir.filePath(QStringLiteral("sshd_%1.log").arg(node + 1)),
-                                  QIODevice::Append);
+    process->setStandardErrorFile(m_dir.filePath(QStringLiteral("sshd_%1.log").arg(node + 1)), QIODevice::Append);
     process->start();
     if (!process->waitForStarted(5000)) {
         *error = QStringLiteral("cannot start sshd for %1: %2").arg(nodeName(node), process->errorString());
@@ -227,8 +241,7 @@ bool SshdHarness::waitForBanner(int node, QString *error) const
             break;
         QTcpSocket socket;
         socket.connectToHost(address(node), static_cast<quint16>(port(node)));
-        if (socket.waitForConnected(1000) && socket.waitForReadyRead(2000)
-            && socket.readAll().startsWith("SSH-"))
+        if (socket.waitForConnected(1000) && socket.waitForReadyRead(2000) && socket.readAll().startsWith("SSH-"))
             return true;
         QThread::msleep(50);
     }
@@ -287,7 +300,7 @@ int SshdHarness::signalSessions(int node, int signal)
             parents.insert(pid, fields.at(1).toLongLong());
     }
     // Every descendant of the listener: the per-connection monitor, its session process, shells.
-    QSet<qint64> tree{process->processId()};
+    QSet<qint64> tree { process->processId() };
     for (bool grew = true; grew;) {
         grew = false;
         for (auto it = parents.cbegin(); it != parents.cend(); ++it)
@@ -323,9 +336,9 @@ QString SshdHarness::hostKeyFingerprint(int node) const
 {
     QString error;
     const QByteArray out = runTool(QStringLiteral("ssh-keygen"),
-                                   {QStringLiteral("-l"), QStringLiteral("-E"), QStringLiteral("sha256"),
-                                    QStringLiteral("-f"), hostKeyPath(node) + QStringLiteral(".pub")},
-                                   &error);
+        { QStringLiteral("-l"), QStringLiteral("-E"), QStringLiteral("sha256"), QStringLiteral("-f"),
+            hostKeyPath(node) + QStringLiteral(".pub") },
+        &error);
     // "256 SHA256:abc... comment (ED25519)"
     const QList<QByteArray> words = out.split(' ');
     return words.size() > 1 ? QString::fromLatin1(words.at(1)) : QString();
@@ -341,8 +354,8 @@ bool SshdHarness::trustAllHostKeys(QString *error)
             return false;
         }
         const QList<QByteArray> words = pub.readAll().trimmed().split(' ');
-        lines += QStringLiteral("[%1]:%2 ").arg(address(i)).arg(port(i)).toLatin1() + words.value(0)
-            + ' ' + words.value(1) + '\n';
+        lines += QStringLiteral("[%1]:%2 ").arg(address(i)).arg(port(i)).toLatin1() + words.value(0) + ' '
+            + words.value(1) + '\n';
     }
     return writeFile(knownHostsPath(), lines, error);
 }
@@ -368,7 +381,7 @@ QString SshdHarness::addClientKey(const QString &name, const QByteArray &passphr
     QFile pub(path + QStringLiteral(".pub"));
     if (!pub.open(QIODevice::ReadOnly)
         || !writeFile(m_dir.filePath(QStringLiteral("authorized_keys")), pub.readAll(), error,
-                      QIODevice::WriteOnly | QIODevice::Append))
+            QIODevice::WriteOnly | QIODevice::Append))
         return {};
     return path;
 }

@@ -87,11 +87,11 @@ private:
 } // namespace pd::test
 
 // In a test's initTestCase(): skip when sshd is missing locally, fail under CI.
-#define PD_REQUIRE_SSHD()                                                                          \
-    do {                                                                                           \
-        if (pd::test::SshdHarness::sshdPath().isEmpty()) {                                         \
-            if (!qEnvironmentVariableIsEmpty("CI"))                                                \
-                QFAIL("OpenSSH server (/usr/sbin/sshd) is missing; scripts/setup installs it");    \
-            QSKIP("OpenSSH server (/usr/sbin/sshd) is not installed");                             \
-        }                                                                                          \
+#define PD_REQUIRE_SSHD()                                                                                              \
+    do {                                                                                                               \
+        if (pd::test::SshdHarness::sshdPath().isEmpty()) {                                                             \
+            if (!qEnvironmentVariableIsEmpty("CI"))                                                                    \
+                QFAIL("OpenSSH server (/usr/sbin/sshd) is missing; scripts/setup installs it");                        \
+            QSKIP("OpenSSH server (/usr/sbin/sshd) is not installed");                                                 \
+        }                                                                                                              \
     } while (false)

@@ -74,12 +74,12 @@ pd::CommandTarget TstSshAuth::alias(const QString &name) const
 
 void TstSshAuth::encryptedIdentityWrongPassphraseIsAClearError()
 {
-    const pd::SshSettings settings = settingsWithConfig(QStringLiteral("cfg_plain"),
-        QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
-    auto prompts = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Refuse,
-                                                     [](const QString &) { return QByteArray("wrong"); });
+    const pd::SshSettings settings = settingsWithConfig(
+        QStringLiteral("cfg_plain"), QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
+    auto prompts = std::make_shared<FixedSshPrompts>(
+        FixedSshPrompts::NewHostKeys::Refuse, [](const QString &) { return QByteArray("wrong"); });
     pd::SshRunner runner(settings, prompts);
-    pd::SshHostSpec spec{m_harness->target(0), m_encryptedKey, {}};
+    pd::SshHostSpec spec { m_harness->target(0), m_encryptedKey, {} };
     runner.registerHost(spec);
     const CommandResult r = runner.run(spec.target, "true", 10s);
     QVERIFY(!r.started);
@@ -91,11 +91,11 @@ void TstSshAuth::encryptedIdentityWrongPassphraseIsAClearError()
 
 void TstSshAuth::encryptedIdentityDeclinedIsAClearError()
 {
-    const pd::SshSettings settings = settingsWithConfig(QStringLiteral("cfg_plain"),
-        QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
+    const pd::SshSettings settings = settingsWithConfig(
+        QStringLiteral("cfg_plain"), QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
     auto prompts = std::make_shared<FixedSshPrompts>(); // no passphrase source: declines
     pd::SshRunner runner(settings, prompts);
-    pd::SshHostSpec spec{m_harness->target(1), m_encryptedKey, {}};
+    pd::SshHostSpec spec { m_harness->target(1), m_encryptedKey, {} };
     runner.registerHost(spec);
     const CommandResult r = runner.run(spec.target, "true", 10s);
     QVERIFY2(r.error.contains(QLatin1String("no passphrase was given")), qPrintable(r.error));
@@ -103,14 +103,14 @@ void TstSshAuth::encryptedIdentityDeclinedIsAClearError()
 
 void TstSshAuth::encryptedIdentityAskedOnceForAllNodes()
 {
-    const pd::SshSettings settings = settingsWithConfig(QStringLiteral("cfg_plain"),
-        QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
+    const pd::SshSettings settings = settingsWithConfig(
+        QStringLiteral("cfg_plain"), QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
     const QByteArray passphrase = m_passphrase;
-    auto prompts = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Refuse,
-                                                     [passphrase](const QString &) { return passphrase; });
+    auto prompts = std::make_shared<FixedSshPrompts>(
+        FixedSshPrompts::NewHostKeys::Refuse, [passphrase](const QString &) { return passphrase; });
     pd::SshRunner runner(settings, prompts);
     for (int node = 0; node < m_harness->nodeCount(); ++node)
-        runner.registerHost({m_harness->target(node), m_encryptedKey, {}});
+        runner.registerHost({ m_harness->target(node), m_encryptedKey, {} });
     for (int node = 0; node < m_harness->nodeCount(); ++node) {
         const CommandResult r = runner.run(m_harness->target(node), "echo in", 10s);
         QVERIFY2(r.ok(), qPrintable(r.error));
@@ -124,11 +124,11 @@ void TstSshAuth::encryptedIdentityFromConfigAsksThroughTheCallback()
         QStringLiteral("Host *\n  User %1\n  IdentityFile %2\n").arg(SshdHarness::currentUser(), m_encryptedKey));
     const QByteArray passphrase = m_passphrase;
     QStringList prompted;
-    auto prompts = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Refuse,
-                                                     [passphrase, &prompted](const QString &prompt) {
-                                                         prompted << prompt;
-                                                         return passphrase;
-                                                     });
+    auto prompts = std::make_shared<FixedSshPrompts>(
+        FixedSshPrompts::NewHostKeys::Refuse, [passphrase, &prompted](const QString &prompt) {
+            prompted << prompt;
+            return passphrase;
+        });
     pd::SshRunner runner(settings, prompts);
     const CommandResult r = runner.run(m_harness->target(2), "echo in", 10s);
     QVERIFY2(r.ok(), qPrintable(r.error));
@@ -137,22 +137,22 @@ void TstSshAuth::encryptedIdentityFromConfigAsksThroughTheCallback()
 
 void TstSshAuth::noAcceptedKeyNamesUserAndWhatWasTried()
 {
-    const pd::SshSettings settings = settingsWithConfig(QStringLiteral("cfg_nokey"),
-        QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
+    const pd::SshSettings settings = settingsWithConfig(
+        QStringLiteral("cfg_nokey"), QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
     pd::SshRunner runner(settings, std::make_shared<FixedSshPrompts>());
     const CommandResult r = runner.run(m_harness->target(3), "true", 10s);
     QVERIFY(!r.started);
     QVERIFY2(r.error.startsWith(QStringLiteral("node4 (127.0.0.4:%1): authentication failed for user %2")
                                     .arg(m_harness->port(3))
                                     .arg(SshdHarness::currentUser())),
-             qPrintable(r.error));
+        qPrintable(r.error));
 }
 
 void TstSshAuth::agentAuthenticates()
 {
     const QString socket = m_harness->dir() + QStringLiteral("/agent.sock");
     QProcess agent;
-    agent.start(QStringLiteral("ssh-agent"), {QStringLiteral("-D"), QStringLiteral("-a"), socket});
+    agent.start(QStringLiteral("ssh-agent"), { QStringLiteral("-D"), QStringLiteral("-a"), socket });
     if (!agent.waitForStarted(5000))
         QSKIP("ssh-agent is not installed (openssh-client)");
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(socket), 5000);
@@ -160,12 +160,12 @@ void TstSshAuth::agentAuthenticates()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SSH_AUTH_SOCK"), socket);
     add.setProcessEnvironment(env);
-    add.start(QStringLiteral("ssh-add"), {m_harness->clientKeyPath()});
+    add.start(QStringLiteral("ssh-add"), { m_harness->clientKeyPath() });
     QVERIFY(add.waitForFinished(10000));
     QCOMPARE(add.exitCode(), 0);
 
-    const pd::SshSettings settings = settingsWithConfig(QStringLiteral("cfg_agent"),
-        QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
+    const pd::SshSettings settings = settingsWithConfig(
+        QStringLiteral("cfg_agent"), QStringLiteral("Host *\n  User %1\n").arg(SshdHarness::currentUser()));
     qputenv("SSH_AUTH_SOCK", socket.toLocal8Bit());
     {
         pd::SshRunner runner(settings, std::make_shared<FixedSshPrompts>());
@@ -206,7 +206,8 @@ void TstSshAuth::proxyJumpFromConfig()
         QVERIFY2(r.out.contains(QByteArray(" 127.0.0.6 " + QByteArray::number(m_harness->port(5)))), r.out.constData());
     }
     const QByteArray payload(200000, 'x'); // a large transfer through the tunnel
-    const CommandResult big = runner.run(alias(QStringLiteral("decode-behind")), "head -c 200000 /dev/zero | tr '\\0' x", 20s);
+    const CommandResult big
+        = runner.run(alias(QStringLiteral("decode-behind")), "head -c 200000 /dev/zero | tr '\\0' x", 20s);
     QVERIFY2(big.ok(), qPrintable(big.error));
     QCOMPARE(big.out, payload);
 }
@@ -221,8 +222,8 @@ void TstSshAuth::proxyJumpFromProfileSpec()
     const CommandResult r = runner.run(spec.target, "echo via bastion", 10s);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.out, QByteArray("via bastion\n"));
-    const QString error = runner.upload(spec.target, "uploaded through the tunnel",
-                                        m_harness->dir() + QStringLiteral("/jumped.txt"), 0600);
+    const QString error = runner.upload(
+        spec.target, "uploaded through the tunnel", m_harness->dir() + QStringLiteral("/jumped.txt"), 0600);
     QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
@@ -232,7 +233,7 @@ void TstSshAuth::bastionRefusingForwardingIsNamed()
     // proves the connection really goes through it.
     const int bastion = 2;
     QString error;
-    m_harness->setExtraConfig(bastion, {QStringLiteral("AllowTcpForwarding no")});
+    m_harness->setExtraConfig(bastion, { QStringLiteral("AllowTcpForwarding no") });
     QVERIFY2(m_harness->startNode(bastion, &error), qPrintable(error));
     pd::SshRunner runner(m_harness->settings(), std::make_shared<FixedSshPrompts>());
     pd::SshHostSpec spec;
@@ -241,8 +242,7 @@ void TstSshAuth::bastionRefusingForwardingIsNamed()
     runner.registerHost(spec);
     const CommandResult r = runner.run(spec.target, "true", 10s);
     QVERIFY(!r.started);
-    QVERIFY2(r.error.startsWith(QStringLiteral("node1 (127.0.0.1:%1): ").arg(m_harness->port(0))),
-             qPrintable(r.error));
+    QVERIFY2(r.error.startsWith(QStringLiteral("node1 (127.0.0.1:%1): ").arg(m_harness->port(0))), qPrintable(r.error));
     QVERIFY2(r.error.contains(QLatin1String("bastion")), qPrintable(r.error));
     QVERIFY2(r.error.contains(QLatin1String("cannot open a tunnel")), qPrintable(r.error));
     m_harness->setExtraConfig(bastion, {});

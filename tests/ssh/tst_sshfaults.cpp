@@ -33,7 +33,7 @@ public:
     explicit SilentListener(const char *address)
     {
         m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in sa{};
+        sockaddr_in sa {};
         sa.sin_family = AF_INET;
         inet_pton(AF_INET, address, &sa.sin_addr);
         if (::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 16) != 0)
@@ -115,15 +115,14 @@ void TstSshFaults::sshdDownClearErrorOthersUnaffected()
     pd::SshPool pool(fastSettings(), std::make_shared<pd::FixedSshPrompts>());
     Collector collector;
     for (int node = 0; node < m_harness->nodeCount(); ++node)
-        pool.submitCommand(m_harness->target(node), "echo up", 10s,
-                           collector.callback(m_harness->nodeName(node)));
+        pool.submitCommand(m_harness->target(node), "echo up", 10s, collector.callback(m_harness->nodeName(node)));
     QVERIFY(collector.waitFor(m_harness->nodeCount(), 60s));
     for (int node = 0; node < m_harness->nodeCount(); ++node) {
         const CommandResult r = collector.results.value(m_harness->nodeName(node));
         if (node == down) {
             QVERIFY(!r.started);
             QVERIFY2(r.error.startsWith(QStringLiteral("node7 (127.0.0.7:%1): ").arg(m_harness->port(down))),
-                     qPrintable(r.error));
+                qPrintable(r.error));
             QVERIFY2(r.error.contains(QLatin1String("refused"), Qt::CaseInsensitive), qPrintable(r.error));
         } else {
             QVERIFY2(r.ok(), qPrintable(r.error));
@@ -138,7 +137,7 @@ void TstSshFaults::sshdDownClearErrorOthersUnaffected()
     QVERIFY(collector.waitFor(m_harness->nodeCount() + 1, 30s));
     const CommandResult again = collector.results.value(QStringLiteral("again"));
     QVERIFY2(again.error.contains(QLatin1String("next attempt in")) || again.error.contains(QLatin1String("refused")),
-             qPrintable(again.error));
+        qPrintable(again.error));
 
     QString error;
     QVERIFY2(m_harness->startNode(down, &error), qPrintable(error));
@@ -160,15 +159,14 @@ void TstSshFaults::hungHostTimesOutOthersUnaffected()
     for (int node = 0; node < m_harness->nodeCount(); ++node)
         for (int i = 0; i < 3; ++i)
             pool.submitCommand(m_harness->target(node), "echo up", 10s,
-                               collector.callback(m_harness->nodeName(node) + QString::number(i)));
+                collector.callback(m_harness->nodeName(node) + QString::number(i)));
     QVERIFY(collector.waitFor(1 + 3 * m_harness->nodeCount(), 60s));
     const CommandResult r = collector.results.value(QStringLiteral("hung"));
     QVERIFY(!r.started);
-    QVERIFY2(r.error.startsWith(QStringLiteral("node-hung (127.0.0.9:%1): ").arg(hung.port())),
-             qPrintable(r.error));
+    QVERIFY2(r.error.startsWith(QStringLiteral("node-hung (127.0.0.9:%1): ").arg(hung.port())), qPrintable(r.error));
     QVERIFY2(r.error.contains(QLatin1String("timeout"), Qt::CaseInsensitive)
-                 || r.error.contains(QLatin1String("timed out"), Qt::CaseInsensitive),
-             qPrintable(r.error));
+            || r.error.contains(QLatin1String("timed out"), Qt::CaseInsensitive),
+        qPrintable(r.error));
     for (int node = 0; node < m_harness->nodeCount(); ++node)
         for (int i = 0; i < 3; ++i) {
             const CommandResult ok = collector.results.value(m_harness->nodeName(node) + QString::number(i));
@@ -193,8 +191,7 @@ void TstSshFaults::reconnectAfterSessionDropAndSshdRestart()
     QString error;
     QVERIFY2(m_harness->startNode(node, &error), qPrintable(error));
     CommandResult back;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (back = runner.run(m_harness->target(node), "echo $SSH_CONNECTION", 10s)).ok(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT((back = runner.run(m_harness->target(node), "echo $SSH_CONNECTION", 10s)).ok(), 20000);
     QVERIFY(back.out != first.out); // a new connection (another client port)
     QCOMPARE(runner.pool()->status(m_harness->nodeName(node)).failedConnects, 0);
 }
@@ -241,7 +238,8 @@ void TstSshFaults::nodeHangingMidSessionIsDroppedAfterTheTimeout()
     Collector collector;
     pool.submitCommand(m_harness->target(node), "true", 10s, collector.callback(QStringLiteral("warm")));
     QVERIFY(collector.waitFor(1, 30s));
-    QVERIFY2(collector.results.value(QStringLiteral("warm")).ok(), qPrintable(collector.results.value(QStringLiteral("warm")).error));
+    QVERIFY2(collector.results.value(QStringLiteral("warm")).ok(),
+        qPrintable(collector.results.value(QStringLiteral("warm")).error));
 
     // The node freezes (sshd and its sessions): the command can neither start nor be ended, and
     // a fresh connection gets no banner.
@@ -249,8 +247,8 @@ void TstSshFaults::nodeHangingMidSessionIsDroppedAfterTheTimeout()
     pool.submitCommand(m_harness->target(node), "echo never", 1s, collector.callback(QStringLiteral("frozen")));
     for (int other = 0; other < m_harness->nodeCount(); ++other)
         if (other != node)
-            pool.submitCommand(m_harness->target(other), "echo up", 10s,
-                               collector.callback(m_harness->nodeName(other)));
+            pool.submitCommand(
+                m_harness->target(other), "echo up", 10s, collector.callback(m_harness->nodeName(other)));
     const bool finished = collector.waitFor(1 + m_harness->nodeCount(), 60s);
     m_harness->freezeNode(node, false);
     m_harness->dropSessions(node);

@@ -73,8 +73,7 @@ void TstSshHostKeys::unknownKeyRefusedWithoutTrust()
     QVERIFY(fingerprint.startsWith(QLatin1String("SHA256:")));
     QVERIFY2(r.error.contains(QLatin1String("unknown host key")), qPrintable(r.error));
     QVERIFY2(r.error.contains(fingerprint), qPrintable(r.error));
-    QVERIFY2(r.error.startsWith(QStringLiteral("node1 (127.0.0.1:%1)").arg(m_harness->port(0))),
-             qPrintable(r.error));
+    QVERIFY2(r.error.startsWith(QStringLiteral("node1 (127.0.0.1:%1)").arg(m_harness->port(0))), qPrintable(r.error));
     const QList<pd::HostKeyInfo> asked = prompts->askedHostKeys();
     QCOMPARE(asked.size(), 1);
     QCOMPARE(asked.first().fingerprint, fingerprint); // what the operator is shown
@@ -103,8 +102,8 @@ void TstSshHostKeys::unknownKeyAcceptedWithTrustAndAppended()
     QFile pub(m_harness->dir() + QStringLiteral("/host_key_2.pub"));
     QVERIFY(pub.open(QIODevice::ReadOnly));
     const QList<QByteArray> key = pub.readAll().split(' ');
-    const QByteArray line = QStringLiteral("[127.0.0.2]:%1 ").arg(m_harness->port(1)).toLatin1()
-        + key.at(0) + ' ' + key.at(1);
+    const QByteArray line
+        = QStringLiteral("[127.0.0.2]:%1 ").arg(m_harness->port(1)).toLatin1() + key.at(0) + ' ' + key.at(1);
     const QByteArray knownHosts = readFile(settings.knownHostsPath);
     QVERIFY2(knownHosts.contains(line), knownHosts.constData());
 
@@ -124,9 +123,8 @@ void TstSshHostKeys::concurrentFirstContactsAskOncePerNode()
     std::vector<std::future<CommandResult>> results;
     for (int round = 0; round < 3; ++round)
         for (int node = 0; node < m_harness->nodeCount(); ++node)
-            results.push_back(std::async(std::launch::async, [&runner, this, node] {
-                return runner.run(m_harness->target(node), "true", 20s);
-            }));
+            results.push_back(std::async(std::launch::async,
+                [&runner, this, node] { return runner.run(m_harness->target(node), "true", 20s); }));
     for (auto &result : results) {
         const CommandResult r = result.get();
         QVERIFY2(r.ok(), qPrintable(r.error));

@@ -97,9 +97,8 @@ void TstSshPromptsDialog::cancelledPassphraseIsNoAnswer()
     QWidget window;
     pd::GuiSshPrompts prompts(&window);
     QSignalSpy opened(&prompts, &pd::GuiSshPrompts::dialogOpened);
-    std::future<std::optional<QByteArray>> answer = std::async(std::launch::async, [&] {
-        return prompts.passphrase(QStringLiteral("decode-3"), QString());
-    });
+    std::future<std::optional<QByteArray>> answer
+        = std::async(std::launch::async, [&] { return prompts.passphrase(QStringLiteral("decode-3"), QString()); });
     QVERIFY(opened.wait(5000));
     qobject_cast<QDialog *>(opened.first().first().value<QWidget *>())->reject();
     QTRY_VERIFY(answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready);

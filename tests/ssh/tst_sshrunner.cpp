@@ -18,8 +18,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <csignal>
-#include <sys/stat.h>
 #include <mutex>
+#include <sys/stat.h>
 
 using namespace std::chrono_literals;
 using pd::CommandResult;
@@ -52,14 +52,13 @@ void TstSshRunner::initTestCase()
     QString error;
     QVERIFY2(m_harness->start(&error), qPrintable(error));
     QVERIFY2(m_harness->trustAllHostKeys(&error), qPrintable(error));
-    m_runner = std::make_unique<pd::SshRunner>(m_harness->settings(),
-                                               std::make_shared<pd::FixedSshPrompts>());
+    m_runner = std::make_unique<pd::SshRunner>(m_harness->settings(), std::make_shared<pd::FixedSshPrompts>());
 }
 
 void TstSshRunner::runReturnsOutputErrorAndExitStatus()
 {
-    const CommandResult r = m_runner->run(m_harness->target(0),
-                                          "printf 'hello %s' \"$(whoami)\"; printf oops >&2; exit 3", 10s);
+    const CommandResult r
+        = m_runner->run(m_harness->target(0), "printf 'hello %s' \"$(whoami)\"; printf oops >&2; exit 3", 10s);
     QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
     QVERIFY(r.started);
     QCOMPARE(r.exitStatus, 3);
@@ -99,20 +98,18 @@ void TstSshRunner::manyCommandsToEightNodesThroughFourThreads()
     for (int i = 0; i < perNode; ++i) {
         for (int node = 0; node < m_harness->nodeCount(); ++node) {
             const QByteArray expected = "n" + QByteArray::number(node) + "-" + QByteArray::number(i);
-            pool.submitCommand(m_harness->target(node),
-                               "echo " + expected + "; echo $SSH_CONNECTION | cut -d' ' -f2,3", 20s,
-                               [&, expected, node](CommandResult r) {
-                                   std::lock_guard lock(mutex);
-                                   const QList<QByteArray> lines = r.out.split('\n');
-                                   if (!r.ok() || lines.value(0) != expected)
-                                       failures << QStringLiteral("%1: %2 %3")
-                                                       .arg(QString::fromUtf8(expected), r.error,
-                                                            QString::fromUtf8(r.out));
-                                   else
-                                       connections[node].insert(lines.value(1));
-                                   ++finished;
-                                   done.notify_all();
-                               });
+            pool.submitCommand(m_harness->target(node), "echo " + expected + "; echo $SSH_CONNECTION | cut -d' ' -f2,3",
+                20s, [&, expected, node](CommandResult r) {
+                    std::lock_guard lock(mutex);
+                    const QList<QByteArray> lines = r.out.split('\n');
+                    if (!r.ok() || lines.value(0) != expected)
+                        failures << QStringLiteral("%1: %2 %3")
+                                        .arg(QString::fromUtf8(expected), r.error, QString::fromUtf8(r.out));
+                    else
+                        connections[node].insert(lines.value(1));
+                    ++finished;
+                    done.notify_all();
+                });
         }
     }
     std::unique_lock lock(mutex);
@@ -129,8 +126,8 @@ void TstSshRunner::outputIsBounded()
     pd::SshSettings settings = m_harness->settings();
     settings.maxOutputBytes = 1000;
     pd::SshRunner runner(settings, std::make_shared<pd::FixedSshPrompts>());
-    const CommandResult r = runner.run(m_harness->target(2),
-                                       "head -c 300000 /dev/zero; head -c 5000 /dev/zero >&2; exit 0", 20s);
+    const CommandResult r
+        = runner.run(m_harness->target(2), "head -c 300000 /dev/zero; head -c 5000 /dev/zero >&2; exit 0", 20s);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.out.size(), 1000);
     QCOMPARE(r.err.size(), 1000);
@@ -170,7 +167,7 @@ void TstSshRunner::uploadPutsBytesAtomicallyWithMode()
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), data);
     file.close();
-    struct stat info {};
+    struct stat info { };
     QCOMPARE(::stat(QFile::encodeName(path).constData(), &info), 0);
     QCOMPARE(info.st_mode & 07777, 0750u);
 
@@ -180,7 +177,7 @@ void TstSshRunner::uploadPutsBytesAtomicallyWithMode()
     const CommandResult r = m_runner->run(m_harness->target(4), path.toUtf8(), 10s);
     QVERIFY2(r.ok(), qPrintable(r.error + QString::fromUtf8(r.err)));
     QCOMPARE(r.out, QByteArray("v2\n"));
-    QCOMPARE(QDir(dir).entryList(QDir::Files), QStringList{QStringLiteral("run_dp_template.sh")});
+    QCOMPARE(QDir(dir).entryList(QDir::Files), QStringList { QStringLiteral("run_dp_template.sh") });
 }
 
 void TstSshRunner::uploadToMissingDirectoryNamesThePath()
@@ -197,8 +194,7 @@ void TstSshRunner::asyncRunnerDeliversOnItsThread()
     pd::AsyncSshRunner async(m_runner->pool());
     QSignalSpy spy(&async, &pd::AsyncSshRunner::commandFinished);
     QThread *deliveredOn = nullptr;
-    connect(&async, &pd::AsyncSshRunner::commandFinished, this,
-            [&] { deliveredOn = QThread::currentThread(); });
+    connect(&async, &pd::AsyncSshRunner::commandFinished, this, [&] { deliveredOn = QThread::currentThread(); });
     const quint64 id = async.run(m_harness->target(5), "echo async", 10s);
     QVERIFY(spy.wait(20000));
     QCOMPARE(spy.first().at(0).value<quint64>(), id);

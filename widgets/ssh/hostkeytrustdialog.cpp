@@ -10,16 +10,16 @@
 
 namespace pd {
 
-HostKeyTrustDialog::HostKeyTrustDialog(const HostKeyInfo &key, QWidget *parent) : QDialog(parent)
+HostKeyTrustDialog::HostKeyTrustDialog(const HostKeyInfo &key, QWidget *parent)
+    : QDialog(parent)
 {
     setWindowTitle(tr("Unknown host key: %1").arg(key.node));
     setMinimumWidth(620);
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(
-        tr("<b>%1</b> presents a host key that is not in your known_hosts file. Trust it only if "
-           "the fingerprint matches the one the node itself reports (on the node: "
-           "<tt>ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub</tt>).")
-            .arg(key.node.toHtmlEscaped()),
+    auto *intro = new QLabel(tr("<b>%1</b> presents a host key that is not in your known_hosts file. Trust it only if "
+                                "the fingerprint matches the one the node itself reports (on the node: "
+                                "<tt>ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub</tt>).")
+                                 .arg(key.node.toHtmlEscaped()),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
