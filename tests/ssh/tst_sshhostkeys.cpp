@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+// Host keys against known_hosts: an unknown key is refused unless the operator trusts it (and sees
+// the fingerprint ssh-keygen prints), trusting appends it, a changed key is refused and never
+// overridden.
+#include "sshdharness.h"
+
+#include "ssh/sshpool.h"
+#include "ssh/sshprompts.h"
+#include "ssh/sshrunner.h"
+
+#include <QFile>
+#include <QTest>
+
+#include <future>
+
+using namespace std::chrono_literals;
+using pd::CommandResult;
+using pd::FixedSshPrompts;
+using pd::test::SshdHarness;
+
+namespace {
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TstSshHostKeys : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void unknownKeyRefusedWithoutTrust();
+    void unknownKeyAcceptedWithTrustAndAppended();
+    void concurrentFirstContactsAskOncePerNode();
+    void changedKeyRefusedEvenWhenTrustWouldBeGiven();
+
+private:
+    pd::SshSettings settingsWithKnownHosts(const QString &name, const QByteArray &content);
+    std::unique_ptr<SshdHarness> m_harness;
+};
+
+void TstSshHostKeys::initTestCase()
+{
+    PD_REQUIRE_SSHD();
+    qunsetenv("SSH_AUTH_SOCK");
+    m_harness = std::make_unique<SshdHarness>(8);
+    QString error;
+    QVERIFY2(m_harness->start(&error), qPrintable(error));
+}
+
+pd::SshSettings TstSshHostKeys::settingsWithKnownHosts(const QString &name, const QByteArray &content)
+{
+    pd::SshSettings settings = m_harness->settings();
+    settings.knownHostsPath = m_harness->dir() + QLatin1Char('/') + name;
+    QFile file(settings.knownHostsPath);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        file.write(content);
+    return settings;
+}
+
+void TstSshHostKeys::unknownKeyRefusedWithoutTrust()
+{
+    const pd::SshSettings settings = settingsWithKnownHosts(QStringLiteral("kh_refuse"), {});
+    auto prompts = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Refuse);
+    pd::SshRunner runner(settings, prompts);
+    const CommandResult r = runner.run(m_harness->target(0), "echo should not run", 10s);
+    QVERIFY(!r.started);
+    QVERIFY(!r.ok());
+    const QString fingerprint = m_harness->hostKeyFingerprint(0);
+    QVERIFY(fingerprint.startsWith(QLatin1String("SHA256:")));
+    QVERIFY2(r.error.contains(QLatin1String("unknown host key")), qPrintable(r.error));
+    QVERIFY2(r.error.contains(fingerprint), qPrintable(r.error));
+    QVERIFY2(r.error.startsWith(QStringLiteral("node1 (127.0.0.1:%1)").arg(m_harness->port(0))), qPrintable(r.error));
+    const QList<pd::HostKeyInfo> asked = prompts->askedHostKeys();
+    QCOMPARE(asked.size(), 1);
+    QCOMPARE(asked.first().fingerprint, fingerprint); // what the operator is shown
+    QCOMPARE(asked.first().keyType, QStringLiteral("ssh-ed25519"));
+    QCOMPARE(asked.first().host, QStringLiteral("127.0.0.1"));
+    QCOMPARE(asked.first().port, m_harness->port(0));
+    QCOMPARE(asked.first().node, QStringLiteral("node1"));
+    QCOMPARE(readFile(settings.knownHostsPath), QByteArray()); // nothing trusted
+}
+
+void TstSshHostKeys::unknownKeyAcceptedWithTrustAndAppended()
+{
+    const pd::SshSettings settings = settingsWithKnownHosts(QStringLiteral("kh_accept"), {});
+    auto prompts = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Refuse);
+    pd::SshRunner runner(settings, prompts);
+    QVERIFY(!runner.run(m_harness->target(1), "true", 10s).ok());
+
+    // The operator answers "trust" on the next attempt ("retry now" skips the back-off).
+    prompts->setNewHostKeys(FixedSshPrompts::NewHostKeys::Accept);
+    runner.pool()->retryNow(m_harness->nodeName(1));
+    const CommandResult r = runner.run(m_harness->target(1), "echo trusted", 10s);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.out, QByteArray("trusted\n"));
+    QCOMPARE(prompts->askedHostKeys().size(), 2);
+
+    QFile pub(m_harness->dir() + QStringLiteral("/host_key_2.pub"));
+    QVERIFY(pub.open(QIODevice::ReadOnly));
+    const QList<QByteArray> key = pub.readAll().split(' ');
+    const QByteArray line
+        = QStringLiteral("[127.0.0.2]:%1 ").arg(m_harness->port(1)).toLatin1() + key.at(0) + ' ' + key.at(1);
+    const QByteArray knownHosts = readFile(settings.knownHostsPath);
+    QVERIFY2(knownHosts.contains(line), knownHosts.constData());
+
+    // A fresh console with the same known_hosts connects without asking.
+    auto refuseAll = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Refuse);
+    pd::SshRunner again(settings, refuseAll);
+    const CommandResult second = again.run(m_harness->target(1), "true", 10s);
+    QVERIFY2(second.ok(), qPrintable(second.error));
+    QVERIFY(refuseAll->askedHostKeys().isEmpty());
+}
+
+void TstSshHostKeys::concurrentFirstContactsAskOncePerNode()
+{
+    const pd::SshSettings settings = settingsWithKnownHosts(QStringLiteral("kh_concurrent"), {});
+    auto prompts = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Accept);
+    pd::SshRunner runner(settings, prompts);
+    std::vector<std::future<CommandResult>> results;
+    for (int round = 0; round < 3; ++round)
+        for (int node = 0; node < m_harness->nodeCount(); ++node)
+            results.push_back(std::async(std::launch::async,
+                [&runner, this, node] { return runner.run(m_harness->target(node), "true", 20s); }));
+    for (auto &result : results) {
+        const CommandResult r = result.get();
+        QVERIFY2(r.ok(), qPrintable(r.error));
+    }
+    QCOMPARE(prompts->askedHostKeys().size(), m_harness->nodeCount());
+    QCOMPARE(readFile(settings.knownHostsPath).count('\n'), m_harness->nodeCount());
+}
+
+void TstSshHostKeys::changedKeyRefusedEvenWhenTrustWouldBeGiven()
+{
+    QString error;
+    QVERIFY2(m_harness->trustAllHostKeys(&error), qPrintable(error));
+    const QByteArray before = readFile(m_harness->knownHostsPath());
+    const int node = 7;
+    QVERIFY2(m_harness->regenerateHostKey(node, &error), qPrintable(error));
+    QVERIFY2(m_harness->startNode(node, &error), qPrintable(error));
+
+    auto prompts = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Accept);
+    pd::SshRunner runner(m_harness->settings(), prompts);
+    const CommandResult r = runner.run(m_harness->target(node), "echo should not run", 10s);
+    QVERIFY(!r.started);
+    QVERIFY2(r.error.contains(QLatin1String("HOST KEY CHANGED")), qPrintable(r.error));
+    QVERIFY2(r.error.contains(m_harness->hostKeyFingerprint(node)), qPrintable(r.error));
+    QVERIFY2(r.error.contains(m_harness->nodeName(node)), qPrintable(r.error));
+    QVERIFY2(r.error.contains(m_harness->knownHostsPath()), qPrintable(r.error));
+    QVERIFY(prompts->askedHostKeys().isEmpty()); // never offered, never overridden
+    QCOMPARE(readFile(m_harness->knownHostsPath()), before);
+
+    // The other nodes are unaffected.
+    const CommandResult other = runner.run(m_harness->target(0), "true", 10s);
+    QVERIFY2(other.ok(), qPrintable(other.error));
+}
+
+QTEST_GUILESS_MAIN(TstSshHostKeys)
+#include "tst_sshhostkeys.moc"
