@@ -14,6 +14,8 @@
 #include "ops/scalerunnercontrol.h"
 #include "ops/scalesimcontrol.h"
 #include "scale/scalepanel.h"
+#include "ssh/guisshprompts.h"
+#include "ssh/sshrunner.h"
 #include "state/statetracker.h"
 
 #include <QHash>
@@ -24,6 +26,7 @@ Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::Stat
     , m_store(store)
     , m_window(window)
     , m_tracker(tracker)
+    , m_ssh(std::make_shared<pd::SshRunner>(pd::SshSettings{}, std::make_shared<pd::GuiSshPrompts>(window)))
     , m_audit(std::make_unique<pd::AuditLog>())
 {
     connect(m_store, &pd::ClusterStore::profileChanged, this, &Operations::rebuild);
@@ -91,6 +94,8 @@ void Operations::rebuild()
             });
 
     auto runners = std::make_shared<pd::DefaultRunnerFactory>();
+    m_ssh->registerProfile(profile); // identity files and jump hosts per node
+    runners->setRemoteRunner(m_ssh);
     m_controller = std::make_unique<pd::EngineController>(profile, runners);
     connect(m_controller.get(), &pd::EngineController::engineProcessChanged, this,
             [this, indexOf](const QString &id, pd::ProcessFact fact, qint64 pid) {

@@ -18,6 +18,7 @@ class MembershipReconciler;
 class ProxyClient;
 class ScalePanel;
 class ScaleRunner;
+class SshRunner;
 class StateTracker;
 struct ScaleContext;
 } // namespace pd
@@ -47,6 +48,7 @@ private:
     pd::MainWindow *m_window;
     pd::StateTracker *m_tracker;
     QUrl m_simControl;
+    std::shared_ptr<pd::SshRunner> m_ssh; // sessions kept open across profiles; host keys asked in a dialog
     std::unique_ptr<pd::AuditLog> m_audit;
     std::unique_ptr<pd::ProxyClient> m_proxy;
     std::unique_ptr<pd::MembershipReconciler> m_membership;

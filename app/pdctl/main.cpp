@@ -3,7 +3,10 @@
 #include "profilecommands.h"
 #include "scalecommands.h"
 
+#include "cluster/profileformat.h"
 #include "exec/runnerfactory.h"
+#include "ssh/sshprompts.h"
+#include "ssh/sshrunner.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -35,6 +38,8 @@ void printUsage(QTextStream &out)
            "                                plan, confirm and run a pool resize through the proxy\n"
            "  audit [--file FILE] [--json]  print the audit log of mutating actions\n"
            "\n"
+           "  --accept-new-host-key         trust a node's SSH host key seen for the first time\n"
+           "                                (a changed key is always refused)\n"
            "  --version, --help\n";
 }
 
@@ -60,8 +65,20 @@ int main(int argc, char *argv[])
     }
     if (command == QLatin1String("profile"))
         return pdctl::runProfileCommand(args.mid(1), out, err);
-    // Nodes on this machine go to the local runner; the SSH runner is plugged in here for the rest.
+    // Nodes on this machine go to the local runner, the others over SSH (host keys checked against
+    // known_hosts; a new key is trusted only with --accept-new-host-key, a changed one never).
     pd::DefaultRunnerFactory runners;
+    const bool acceptNewHostKeys = args.removeAll(QStringLiteral("--accept-new-host-key")) > 0;
+    auto ssh = std::make_shared<pd::SshRunner>(
+        pd::SshSettings{}, std::make_shared<pd::FixedSshPrompts>(acceptNewHostKeys ? pd::FixedSshPrompts::NewHostKeys::Accept
+                                                                                  : pd::FixedSshPrompts::NewHostKeys::Refuse));
+    const qsizetype profileAt = args.indexOf(QStringLiteral("--profile"));
+    if (profileAt >= 0 && profileAt + 1 < args.size()) {
+        const pd::ProfileLoadResult loaded = pd::loadProfileFile(args.at(profileAt + 1));
+        if (loaded.profile)
+            ssh->registerProfile(*loaded.profile); // identity files and jump hosts per node
+    }
+    runners.setRemoteRunner(ssh);
     if (command == QLatin1String("engine"))
         return pdctl::runEngineCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("proxy"))
