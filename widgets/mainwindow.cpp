@@ -333,7 +333,7 @@ void MainWindow::updateProblemCount()
     if (n == 0)
         m_problemsLabel->setText(tr("<span style='color:#1e7e34'>●</span> no problems"));
     else if (critical > 0)
-        m_problemsLabel->setText(tr("<span style='color:#b3261e'><b>⛔ %1</b></span>").arg(count));
+        m_problemsLabel->setText(tr("<span style='color:#b3261e'><b>‼ %1</b></span>").arg(count));
     else
         m_problemsLabel->setText(tr("<span style='color:#e65100'><b>✖ %1</b></span>").arg(count));
     m_problemsLabel->setToolTip(n > 0 ? m_triage->problems().first().what + QStringLiteral(" — ") + m_triage->problems().first().where
@@ -367,6 +367,7 @@ void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
     addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
     tabifyDockWidget(m_problemsDock, m_issueDock);
     m_problemsDock->raise();
+    resizeDocks({m_problemsDock}, {170}, Qt::Vertical); // the topology keeps most of the height
 
     m_detail = new EngineDetailPanel(m_store, tracker, this);
     m_detailDock = new QDockWidget(tr("Engine"), this);

@@ -21,9 +21,11 @@ constexpr int kTargetsPerMulti = 64;
 // vLLM exposes 40-60 KB; a body a hundred times larger is a misbehaving endpoint, not metrics.
 constexpr std::size_t kMaxBody = 4u * 1024u * 1024u;
 constexpr int kFleetForRelax = 1024;
-// /health is 200 on a hung engine and tells little more than /metrics does; probing it every fifth
-// poll halves the requests (measured: a request costs about as much CPU as parsing a body).
-constexpr quint64 kHealthEvery = 5;
+// /health is 200 on a hung engine and tells little more than /metrics does, but it is the only sign
+// of a dead engine core whose API server still serves /metrics (500 on /health only). Every second
+// poll keeps that within two poll intervals (issue 5's triage target) at a quarter fewer requests
+// than probing every poll (a request costs about as much CPU as parsing a body).
+constexpr quint64 kHealthEvery = 2;
 
 qint64 monotonicMs()
 {

@@ -12,7 +12,7 @@
 // The engine poller's engine room: one thread, one epoll loop, libcurl multi handles of at most 64
 // transfers each (libcurl walks its caches per transfer; measured 63-70 µs per 43 KB fetch when tuned,
 // see guides/measurements.md), keep-alive connections, one kept easy handle per target.
-// Each target is fetched (GET /metrics; GET /health on the same connection every fifth poll and after
+// Each target is fetched (GET /metrics; GET /health on the same connection every second poll and after
 // an HTTP failure), its body parsed on
 // this thread, and re-armed one interval after the reply or the timeout: requests never stack. Failures
 // back off exponentially up to 8 intervals. Every interval the finished outcomes go out as one batch.

@@ -219,7 +219,7 @@ private Q_SLOTS:
         QVERIFY(e >= 0);
         QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19003"],"kind":"http500"})"),
             200);
-        // /health is probed every fifth poll: within six rounds.
+        // /health is probed every second poll: within two polls, six rounds allowed for a loaded machine.
         const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Unhealthy; }, 8);
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
         qInfo("http500 -> unhealthy after %d poll rounds", took);

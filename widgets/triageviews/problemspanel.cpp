@@ -53,7 +53,7 @@ public:
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
         QSize s = QStyledItemDelegate::sizeHint(option, index);
-        s.setWidth(option.fontMetrics.horizontalAdvance(QStringLiteral("⛔ CRITICAL")) + 24);
+        s.setWidth(option.fontMetrics.horizontalAdvance(QStringLiteral("‼ CRITICAL")) + 24);
         return s;
     }
 };
@@ -83,7 +83,7 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setItemDelegateForColumn(ProblemModel::SeverityColumn, new SeverityDelegate(m_view));
     m_view->setColumnWidth(
-        ProblemModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("⛔ CRITICAL")) + 24);
+        ProblemModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("‼ CRITICAL")) + 24);
     m_view->setColumnWidth(ProblemModel::WhatColumn,
         m_view->fontMetrics().horizontalAdvance(QStringLiteral("Engine not running, yet in the proxy")) + 16);
     m_view->setColumnWidth(ProblemModel::WhereColumn,

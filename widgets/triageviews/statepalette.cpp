@@ -74,7 +74,7 @@ QString severityGlyph(ProblemSeverity severity)
 {
     switch (severity) {
     case ProblemSeverity::Critical:
-        return QStringLiteral("⛔");
+        return QStringLiteral("‼"); // in DejaVu Sans (U+26D4 is not: it drew a box)
     case ProblemSeverity::Error:
         return QStringLiteral("✖");
     case ProblemSeverity::Warning:
