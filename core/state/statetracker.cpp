@@ -222,6 +222,28 @@ void StateTracker::applyObservations(const QList<int> &engines)
     Q_EMIT roundDerived();
 }
 
+void StateTracker::appendFactEvent(int engine, StateEvent::Kind kind, const QString &what, const QString &detail,
+                                   std::int64_t now)
+{
+    StateEvent event;
+    event.atMs = now;
+    event.kind = kind;
+    event.engine = engine;
+    event.node = m_store->engines().at(engine).nodeIndex;
+    event.where = engineLabel(engine);
+    event.what = what;
+    event.reason = detail;
+    appendEvent(std::move(event));
+}
+
+void StateTracker::factChanged(int engine, std::int64_t now)
+{
+    if (rederive(engine, now))
+        Q_EMIT statesChanged({ engine });
+    flushEvents();
+    Q_EMIT roundDerived();
+}
+
 void StateTracker::setProcess(int engine, ProcessFact process, const QString &detail, std::int64_t atMs)
 {
     if (engine < 0 || engine >= engineCount())
@@ -229,23 +251,12 @@ void StateTracker::setProcess(int engine, ProcessFact process, const QString &de
     const std::int64_t now = atMs > 0 ? atMs : m_now();
     EngineFacts &f = m_engines[std::size_t(engine)].facts;
     if (f.process != process) {
-        StateEvent event;
-        event.atMs = now;
-        event.kind = StateEvent::Kind::Process;
-        event.engine = engine;
-        event.node = m_store->engines().at(engine).nodeIndex;
-        event.where = engineLabel(engine);
-        event.what = QStringLiteral("process %1").arg(processFactName(process));
-        event.reason = detail;
-        appendEvent(std::move(event));
+        appendFactEvent(engine, StateEvent::Kind::Process, QStringLiteral("process %1").arg(processFactName(process)), detail, now);
     }
     f.process = process;
     f.processDetail = detail;
     f.processAtMs = now;
-    if (rederive(engine, now))
-        Q_EMIT statesChanged({ engine });
-    flushEvents();
-    Q_EMIT roundDerived();
+    factChanged(engine, now);
 }
 
 void StateTracker::setMembership(int engine, MembershipFact membership, const QString &detail, std::int64_t atMs)
@@ -255,24 +266,14 @@ void StateTracker::setMembership(int engine, MembershipFact membership, const QS
     const std::int64_t now = atMs > 0 ? atMs : m_now();
     EngineFacts &f = m_engines[std::size_t(engine)].facts;
     if (f.membership != membership) {
-        StateEvent event;
-        event.atMs = now;
-        event.kind = StateEvent::Kind::Membership;
-        event.engine = engine;
-        event.node = m_store->engines().at(engine).nodeIndex;
-        event.where = engineLabel(engine);
-        event.what = QStringLiteral("proxy membership %1 → %2")
-                         .arg(membershipFactName(f.membership), membershipFactName(membership));
-        event.reason = detail;
-        appendEvent(std::move(event));
+        appendFactEvent(engine, StateEvent::Kind::Membership,
+                        QStringLiteral("proxy membership %1 → %2").arg(membershipFactName(f.membership), membershipFactName(membership)),
+                        detail, now);
     }
     f.membership = membership;
     f.membershipDetail = detail;
     f.membershipAtMs = now;
-    if (rederive(engine, now))
-        Q_EMIT statesChanged({ engine });
-    flushEvents();
-    Q_EMIT roundDerived();
+    factChanged(engine, now);
 }
 
 void StateTracker::setModelsReady(int engine, bool ready, std::int64_t atMs)
@@ -284,10 +285,7 @@ void StateTracker::setModelsReady(int engine, bool ready, std::int64_t atMs)
     f.modelsKnown = true;
     f.modelsReady = ready;
     f.modelsAtMs = now;
-    if (rederive(engine, now))
-        Q_EMIT statesChanged({ engine });
-    flushEvents();
-    Q_EMIT roundDerived();
+    factChanged(engine, now);
 }
 
 void StateTracker::recordAction(int engine, int node, const QString &what)

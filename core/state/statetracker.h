@@ -82,6 +82,9 @@ private:
     // Re-derives one engine; appends an event and returns true when its state changed.
     bool rederive(int engine, std::int64_t now);
     void appendEvent(StateEvent event);
+    // One engine's fact moved (a setter): its event, then re-derive and announce.
+    void appendFactEvent(int engine, StateEvent::Kind kind, const QString &what, const QString &detail, std::int64_t now);
+    void factChanged(int engine, std::int64_t now);
     void flushEvents();
 
     ClusterStore *m_store;
