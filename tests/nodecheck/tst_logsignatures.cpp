@@ -14,6 +14,7 @@ private Q_SLOTS:
     void table();
     void matches_data();
     void matches();
+    void hostileBytes();
     void nearMisses_data();
     void nearMisses();
     void genericErrors();
@@ -225,3 +226,26 @@ void TestLogSignatures::scanAgreesWithClassify()
 
 QTEST_GUILESS_MAIN(TestLogSignatures)
 #include "tst_logsignatures.moc"
+
+// Log bytes are whatever the node wrote: invalid UTF-8, NUL bytes, a 10 MB line without a newline.
+// The matcher reads them as bytes, finds the signature where it is, and reports nothing else.
+void TestLogSignatures::hostileBytes()
+{
+    const QByteArray oom = "RuntimeError: NPU out of memory. Tried to allocate 898.00 MiB";
+    QCOMPARE(m_matcher.match(oom), 1);
+    QCOMPARE(m_matcher.match(QByteArray(QByteArray("\xff\xfe\xc0\x80 ") + oom + "\xed\xa0\x80")), 1); // bad UTF-8 around it
+    QCOMPARE(m_matcher.match(QByteArray(QByteArray("\0\0\0", 3) + oom)), 1);
+    QCOMPARE(m_matcher.match(QByteArray(10 * 1024 * 1024, '\xff')), 0);
+    QCOMPARE(m_matcher.match(QByteArray()), 0);
+    QCOMPARE(m_matcher.match(QByteArray("RuntimeError: NPU out of mem")), 0); // truncated
+
+    // 10 MB of one line with the signature at its very end, then a good line: two lines, one hit each.
+    QByteArray text(10 * 1024 * 1024, 'x');
+    text += oom + "\n" + oom;
+    QList<qint64> hits;
+    m_matcher.scan(text, [&hits](qint64 line, qsizetype, qsizetype, const LogLineClass &c) {
+        if (c.signatureId == 1)
+            hits.append(line);
+    });
+    QCOMPARE(hits, (QList<qint64>{0, 1}));
+}
