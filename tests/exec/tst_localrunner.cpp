@@ -106,8 +106,14 @@ private Q_SLOTS:
 
     void detachedChildrenSurvive()
     {
-        const pd::CommandResult r
-            = m_runner.run(kTarget, "setsid nohup sleep 60 >/dev/null 2>&1 </dev/null & echo $!", 10s);
+        // The contract (localrunner.h): a command that detaches a child waits until the child leads its
+        // own session, as the engine start does; a child still in the shell's group when the shell exits
+        // is ended with it. Without the wait this raced the fork under load (seen in CI).
+        const pd::CommandResult r = m_runner.run(kTarget,
+            "setsid nohup sleep 60 >/dev/null 2>&1 </dev/null & pid=$!; n=0;"
+            " while [ \"$(ps -o sid= -p $pid | tr -d ' ')\" != \"$pid\" ] && [ $n -lt 200 ]; do"
+            " sleep 0.05; n=$((n+1)); done; echo $pid",
+            20s);
         QVERIFY2(r.ok(), qPrintable(r.error));
         const qint64 pid = r.out.trimmed().toLongLong();
         QVERIFY(pid > 0);
