@@ -54,7 +54,10 @@ class TestOperationsPage : public QObject {
         QNetworkRequest request{QUrl(m_control + path)};
         request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         QNetworkReply *reply = m_network.post(request, body);
-        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+        QElapsedTimer clock;
+        clock.start();
+        while (!reply->isFinished() && clock.elapsed() < 10000)
+            QTest::qWait(10);
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         delete reply;
         return status;
@@ -78,6 +81,12 @@ class TestOperationsPage : public QObject {
     }
 
 private Q_SLOTS:
+    void cleanup()
+    {
+        if (m_ctx)
+            m_ctx->settings.readOnly = false; // a failed test must not leave the next one refused
+    }
+
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
@@ -145,7 +154,7 @@ private Q_SLOTS:
             if (!a->isSeparator() && !a->text().isEmpty())
                 (a->isEnabled() ? enabled : disabled) += 1;
         QCOMPARE(disabled, int(allEngineActions().size()));
-        QCOMPARE(enabled, 2); // the section title and Show log
+        QCOMPARE(enabled, 1); // Show log: reading changes nothing
         QVERIFY(!menu.trigger(EngineAction::Start, {indexOf(QStringLiteral("127.0.0.93:9004"))}));
         page.readOnlyBox()->setChecked(false);
         QVERIFY(!m_ctx->settings.readOnly);

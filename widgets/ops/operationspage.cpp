@@ -264,6 +264,7 @@ void OperationsPage::reloadAudit()
         text += tr(" — <span style='color:#b3261e'>%n unreadable line(s), e.g. %1</span>", nullptr, int(m_audit->problems().size()))
                     .arg(m_audit->problems().first().toHtmlEscaped());
     m_auditPath->setText(text);
+    m_auditView->resizeColumnToContents(AuditModel::ActionColumn);
     m_auditView->scrollToBottom();
 }
 
