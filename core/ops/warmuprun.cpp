@@ -229,8 +229,8 @@ void WarmUpRun::launch(Lane &lane)
 void WarmUpRun::onData(Lane &lane)
 {
     QNetworkReply *reply = lane.reply;
-    if (!reply)
-        return;
+    if (!reply || !reply->isOpen())
+        return; // aborted: nothing more to read
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray data = reply->readAll();
     if (status == 200 && m_result.options.stream) {

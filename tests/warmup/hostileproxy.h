@@ -10,7 +10,6 @@
 #include <QTcpSocket>
 
 class HostileProxy final : public QObject {
-    Q_OBJECT
 public:
     enum Mode { Ok, NoDone, MalformedLine3, Empty200, Http503, CloseSilently, ErrorEvent, ResetMidStream, ModeCount };
 
