@@ -3,6 +3,7 @@
 #include "opscommands.h"
 #include "profilecommands.h"
 #include "scalecommands.h"
+#include "warmupcommand.h"
 
 #include "cluster/profileformat.h"
 #include "exec/runnerfactory.h"
@@ -41,6 +42,10 @@ void printUsage(QTextStream &out)
            "        [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n"
            "                                plan, confirm and run a pool resize through the proxy\n"
            "  audit [--file FILE] [--json]  print the audit log of mutating actions\n"
+           "  warmup --profile FILE [-n N] [--concurrency C] [--prompt-tokens P] [--max-tokens T]\n"
+           "         [--no-stream] [--model NAME] [--timeout S] [--audit FILE] [--csv FILE] [--json]\n"
+           "                                N small completions through the proxy: success rate,\n"
+           "                                TTFT/TPOT percentiles; exit 1 when any request failed\n"
            "\n"
            "  --accept-new-host-key         trust a node's SSH host key seen for the first time\n"
            "                                (a changed key is always refused)\n"
@@ -69,6 +74,8 @@ int main(int argc, char *argv[])
     }
     if (command == QLatin1String("profile"))
         return pdctl::runProfileCommand(args.mid(1), out, err);
+    if (command == QLatin1String("warmup"))
+        return pdctl::runWarmUpCommand(args.mid(1), out, err);
     // Nodes on this machine go to the local runner, the others over SSH (host keys checked against
     // known_hosts; a new key is trusted only with --accept-new-host-key, a changed one never).
     pd::DefaultRunnerFactory runners;
