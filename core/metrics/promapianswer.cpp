@@ -216,9 +216,18 @@ QStringList warningsOf(const Json &doc)
 
 std::int64_t timeMsOf(const std::string &iso)
 {
-    // "2026-12-01T18:50:01.123456789Z": seconds resolution is enough for freshness.
-    const QDateTime t = QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs);
-    return t.isValid() ? t.toMSecsSinceEpoch() : 0;
+    // "2026-12-01T18:50:01.123456789Z" (Go writes nanoseconds; Qt reads at most milliseconds);
+    // "0001-01-01T00:00:00Z" for a target not scraped yet.
+    QString text = QString::fromStdString(iso);
+    const qsizetype dot = text.indexOf(QLatin1Char('.'));
+    if (dot > 0) {
+        qsizetype end = dot + 1;
+        while (end < text.size() && text.at(end).isDigit())
+            ++end;
+        text = text.left(std::min(end, dot + 4)) + text.mid(end);
+    }
+    const QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+    return t.isValid() && t.toMSecsSinceEpoch() > 0 ? t.toMSecsSinceEpoch() : 0;
 }
 
 } // namespace

@@ -117,6 +117,7 @@ private Q_SLOTS:
         for (const PromTarget &t : a.targets) {
             QVERIFY(!t.label("instance").empty());
             QCOMPARE(t.scrapeIntervalMs, qint64(1000));
+            QVERIFY(t.lastScrapeMs > 1'700'000'000'000); // Go's nanosecond timestamps read
             if (t.health == "down") {
                 down = true;
                 QVERIFY2(t.lastError.find("connection refused") != std::string::npos, t.lastError.c_str());
@@ -135,7 +136,7 @@ private Q_SLOTS:
         const int M = int(Outcome::Malformed);
         QTest::newRow("not JSON") << 200 << QByteArray("<html>login</html>") << M << QStringLiteral("not JSON at byte 1");
         QTest::newRow("empty") << 200 << QByteArray() << M << QStringLiteral("empty answer");
-        QTest::newRow("truncated") << 200 << QByteArray(R"({"status":"success","data":{"resultType":"vec)") << M
+        QTest::newRow("truncated") << 200 << QByteArray("{\"status\":\"success\",\"data\":{\"resultType\":\"vec") << M
                                    << QStringLiteral("not JSON");
         QTest::newRow("HTML 502 from a proxy") << 502 << QByteArray("<html>Bad Gateway</html>") << int(Outcome::Http)
                                                << QStringLiteral("HTTP 502");

@@ -86,9 +86,9 @@ private:
                 hostPort(m_ghostPort).toStdString()};
     }
 
-    // Mean of a series over the slots [from, to] where both stores hold a value.
+    // Mean of a series over the slotCount [from, to] where both stores hold a value.
     static bool commonMeans(const SeriesStore &a, const SeriesStore &b, const SeriesId &id, qint64 from, qint64 to,
-                            double *meanA, double *meanB, int *slots)
+                            double *meanA, double *meanB, int *slotCount)
     {
         double sa = 0, sb = 0;
         int n = 0;
@@ -101,7 +101,7 @@ private:
             sb += double(vb);
             ++n;
         }
-        *slots = n;
+        *slotCount = n;
         if (n == 0)
             return false;
         *meanA = sa / n;
@@ -233,7 +233,7 @@ private Q_SLOTS:
 
     void tokenRatesAgreeWithThePoller()
     {
-        // Live for a while, so the window holds backfilled and refreshed slots alike.
+        // Live for a while, so the window holds backfilled and refreshed slotCount alike.
         QTRY_VERIFY_WITH_TIMEOUT(m_firstLiveRoundMs > 0, 10000);
         QTest::qWait(8000);
         const qint64 to = QDateTime::currentMSecsSinceEpoch() - 3000; // both stores have settled this far
@@ -241,28 +241,28 @@ private Q_SLOTS:
         QVERIFY2(from < m_firstLiveRoundMs, "the window should reach into the backfilled history");
         for (const int e : {int(kDecodeOld), int(kDecodeNew)}) {
             double a = 0, b = 0;
-            int slots = 0;
+            int slotCount = 0;
             QVERIFY(commonMeans(*m_polled, *m_fromProm, SeriesId::forEngine(e, Metric::GenerationTokensRate), from, to,
-                                &a, &b, &slots));
-            qInfo("engine %d: generation tokens/s: poller %.1f, Prometheus %.1f over %d common slots", e, a, b, slots);
-            QVERIFY(slots >= 8);
+                                &a, &b, &slotCount));
+            qInfo("engine %d: generation tokens/s: poller %.1f, Prometheus %.1f over %d common slotCount", e, a, b, slotCount);
+            QVERIFY(slotCount >= 8);
             QVERIFY(a > 50);
-            // Both stores take Δtokens/Δt between consecutive scrapes of the same counter; over n slots the
+            // Both stores take Δtokens/Δt between consecutive scrapes of the same counter; over n slotCount the
             // mean is (C(end) - C(start)) / time for each scraper, whose ends differ by at most one scrape
             // interval (1 s) at either side: |a - b| / a <= 2 / n plus the engine's own rate variation
             // within 1 s (MTP acceptance is random per step): 2/n + 5 %.
-            const double tolerance = 2.0 / slots + 0.05;
+            const double tolerance = 2.0 / slotCount + 0.05;
             QVERIFY2(std::abs(a - b) <= tolerance * a,
                      qPrintable(QStringLiteral("poller %1 vs Prometheus %2 tokens/s").arg(a).arg(b)));
             // Running requests are the same number in both (steady load).
-            QVERIFY(commonMeans(*m_polled, *m_fromProm, SeriesId::forEngine(e, Metric::Running), from, to, &a, &b, &slots));
+            QVERIFY(commonMeans(*m_polled, *m_fromProm, SeriesId::forEngine(e, Metric::Running), from, to, &a, &b, &slotCount));
             QCOMPARE(a, b);
         }
         // The idle prefill engine: zero in both, exactly.
         double a = -1, b = -1;
-        int slots = 0;
+        int slotCount = 0;
         QVERIFY(commonMeans(*m_polled, *m_fromProm, SeriesId::forEngine(kPrefill, Metric::GenerationTokensRate), from,
-                            to, &a, &b, &slots));
+                            to, &a, &b, &slotCount));
         QCOMPARE(a, 0.0);
         QCOMPARE(b, 0.0);
         QCOMPARE(m_fromProm->status(kDecodeOld).freshness, Freshness::Fresh);
