@@ -23,7 +23,7 @@ namespace {
 
 double threadCpuMs()
 {
-    timespec ts{};
+    timespec ts {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
@@ -36,19 +36,19 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.addHelpOption();
     const QCommandLineOption url(QStringLiteral("url"), QStringLiteral("Prometheus URL"), QStringLiteral("URL"));
-    const QCommandLineOption engines(QStringLiteral("engines"), QStringLiteral("engine count"), QStringLiteral("N"),
-                                     QStringLiteral("8"));
-    const QCommandLineOption host(QStringLiteral("host"), QStringLiteral("engine host"), QStringLiteral("HOST"),
-                                  QStringLiteral("127.0.0.1"));
-    const QCommandLineOption basePort(QStringLiteral("base-port"), QStringLiteral("first engine port"),
-                                      QStringLiteral("P"), QStringLiteral("9000"));
-    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("take the engines from FILE"),
-                                     QStringLiteral("FILE"));
+    const QCommandLineOption engines(
+        QStringLiteral("engines"), QStringLiteral("engine count"), QStringLiteral("N"), QStringLiteral("8"));
+    const QCommandLineOption host(
+        QStringLiteral("host"), QStringLiteral("engine host"), QStringLiteral("HOST"), QStringLiteral("127.0.0.1"));
+    const QCommandLineOption basePort(
+        QStringLiteral("base-port"), QStringLiteral("first engine port"), QStringLiteral("P"), QStringLiteral("9000"));
+    const QCommandLineOption profile(
+        QStringLiteral("profile"), QStringLiteral("take the engines from FILE"), QStringLiteral("FILE"));
     const QCommandLineOption backfill(QStringLiteral("backfill-seconds"), QStringLiteral("history to read"),
-                                      QStringLiteral("S"), QStringLiteral("3600"));
+        QStringLiteral("S"), QStringLiteral("3600"));
     const QCommandLineOption refreshes(QStringLiteral("refreshes"), QStringLiteral("live refreshes to time"),
-                                       QStringLiteral("N"), QStringLiteral("10"));
-    parser.addOptions({url, engines, host, basePort, profile, backfill, refreshes});
+        QStringLiteral("N"), QStringLiteral("10"));
+    parser.addOptions({ url, engines, host, basePort, profile, backfill, refreshes });
     parser.process(app);
     QTextStream out(stdout);
 
@@ -67,7 +67,8 @@ int main(int argc, char *argv[])
     } else {
         const int n = parser.value(engines).toInt();
         for (int i = 0; i < n; ++i) {
-            hostPorts.push_back(pd::PromEngineMap::key(parser.value(host).toStdString(), parser.value(basePort).toInt() + i));
+            hostPorts.push_back(
+                pd::PromEngineMap::key(parser.value(host).toStdString(), parser.value(basePort).toInt() + i));
             roles.push_back(i % 2 ? pd::Role::Decode : pd::Role::Prefill);
         }
     }
@@ -105,7 +106,8 @@ int main(int argc, char *argv[])
         }
     });
     QObject::connect(&source, &pd::PrometheusSource::statusChanged, &app, [&](const pd::PrometheusStatus &s) {
-        const bool wentLive = s.phase == pd::PrometheusStatus::Phase::Live && last.phase != pd::PrometheusStatus::Phase::Live;
+        const bool wentLive
+            = s.phase == pd::PrometheusStatus::Phase::Live && last.phase != pd::PrometheusStatus::Phase::Live;
         if (s.phase == pd::PrometheusStatus::Phase::Failed) {
             out << "failed: " << s.error << '\n';
             QCoreApplication::exit(1);

@@ -18,7 +18,10 @@ namespace {
 using Json = nlohmann::json;
 using Outcome = PromApiAnswer::Outcome;
 
-QString q(const std::string &s) { return QString::fromStdString(s); }
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 // A short, printable rendering of a JSON value for error messages.
 QString excerpt(const Json &v)
@@ -39,7 +42,10 @@ struct Bad {
     QString message;
 };
 
-[[noreturn]] void bad(const QString &path, const QString &what) { throw Bad{path + QStringLiteral(": ") + what}; }
+[[noreturn]] void bad(const QString &path, const QString &what)
+{
+    throw Bad { path + QStringLiteral(": ") + what };
+}
 
 const Json &member(const Json &object, const char *name, const QString &path)
 {
@@ -74,7 +80,8 @@ PromPoint pointAt(const Json &v, const QString &path)
         bad(path, QStringLiteral("expected [time, \"value\"], found %1").arg(excerpt(v)));
     const Json &t = v[0];
     if (!t.is_number())
-        bad(path + QStringLiteral("[0]"), QStringLiteral("expected a time in seconds, found %1 %2").arg(typeOf(t), excerpt(t)));
+        bad(path + QStringLiteral("[0]"),
+            QStringLiteral("expected a time in seconds, found %1 %2").arg(typeOf(t), excerpt(t)));
     const Json &s = v[1];
     if (!s.is_string())
         bad(path + QStringLiteral("[1]"),
@@ -103,7 +110,8 @@ void decodeData(const Json &data, PromApiAnswer &out)
 {
     if (!data.is_object())
         bad(QStringLiteral("data"), QStringLiteral("expected an object, found %1").arg(typeOf(data)));
-    const std::string type = stringAt(member(data, "resultType", QStringLiteral("data")), QStringLiteral("data.resultType"));
+    const std::string type
+        = stringAt(member(data, "resultType", QStringLiteral("data")), QStringLiteral("data.resultType"));
     out.resultType = resultTypeOf(type);
     if (out.resultType == PromResultType::None)
         bad(QStringLiteral("data.resultType"), QStringLiteral("unknown result type \"%1\"").arg(q(type)));
@@ -133,7 +141,8 @@ void decodeData(const Json &data, PromApiAnswer &out)
                 bad(path, QStringLiteral("a \"value\" in a matrix (resultType says matrix, the series is a vector's)"));
             const Json &values = member(item, "values", path);
             if (!values.is_array())
-                bad(path + QStringLiteral(".values"), QStringLiteral("expected an array, found %1").arg(typeOf(values)));
+                bad(path + QStringLiteral(".values"),
+                    QStringLiteral("expected an array, found %1").arg(typeOf(values)));
             s.points.reserve(values.size());
             for (std::size_t k = 0; k < values.size(); ++k) {
                 const QString at = path + QStringLiteral(".values[%1]").arg(k);
@@ -152,18 +161,18 @@ void decodeData(const Json &data, PromApiAnswer &out)
 
 // The envelope every API answer shares: status, data or errorType/error, warnings.
 // Returns the parsed document when the status is success; fills out's outcome otherwise.
-template<class Answer>
-bool decodeEnvelope(int httpStatus, std::string_view body, Answer &out, Json &doc)
+template<class Answer> bool decodeEnvelope(int httpStatus, std::string_view body, Answer &out, Json &doc)
 {
     out.httpStatus = httpStatus;
     try {
         doc = Json::parse(body.begin(), body.end());
     } catch (const Json::parse_error &e) {
         const std::string head(body.substr(0, std::min<std::size_t>(body.size(), 40)));
-        const QString what = body.empty() ? QStringLiteral("empty answer")
-                                          : QStringLiteral("not JSON at byte %1 (answer begins \"%2\")")
-                                                .arg(e.byte)
-                                                .arg(QString::fromUtf8(head.data(), qsizetype(head.size())).simplified());
+        const QString what = body.empty()
+            ? QStringLiteral("empty answer")
+            : QStringLiteral("not JSON at byte %1 (answer begins \"%2\")")
+                  .arg(e.byte)
+                  .arg(QString::fromUtf8(head.data(), qsizetype(head.size())).simplified());
         if (httpStatus != 200 && httpStatus != 0) {
             out.outcome = Outcome::Http;
             out.error = QStringLiteral("HTTP %1: %2").arg(httpStatus).arg(what);
@@ -190,7 +199,8 @@ bool decodeEnvelope(int httpStatus, std::string_view body, Answer &out, Json &do
             return false;
         }
         if (status != "success")
-            bad(QStringLiteral("status"), QStringLiteral("expected \"success\" or \"error\", found \"%1\"").arg(q(status)));
+            bad(QStringLiteral("status"),
+                QStringLiteral("expected \"success\" or \"error\", found \"%1\"").arg(q(status)));
         if (httpStatus != 200 && httpStatus != 0)
             bad(QStringLiteral("answer"), QStringLiteral("status success with HTTP %1").arg(httpStatus));
     } catch (const Bad &b) {
@@ -272,9 +282,13 @@ std::int64_t parsePromDurationMs(std::string_view text)
 {
     // Units as in Prometheus' model.ParseDuration: y w d h m s ms, in this order.
     static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
-        {"y", 365LL * 24 * 3600 * 1000}, {"w", 7LL * 24 * 3600 * 1000}, {"d", 24LL * 3600 * 1000},
-        {"h", 3600LL * 1000},            {"ms", 1},                    {"m", 60LL * 1000},
-        {"s", 1000},
+        { "y", 365LL * 24 * 3600 * 1000 },
+        { "w", 7LL * 24 * 3600 * 1000 },
+        { "d", 24LL * 3600 * 1000 },
+        { "h", 3600LL * 1000 },
+        { "ms", 1 },
+        { "m", 60LL * 1000 },
+        { "s", 1000 },
     };
     std::int64_t total = 0;
     const char *p = text.data();
@@ -336,7 +350,8 @@ PromTargetsAnswer decodePromTargetsAnswer(int httpStatus, std::string_view body)
             bad(QStringLiteral("data"), QStringLiteral("expected an object, found %1").arg(typeOf(data)));
         const Json &active = member(data, "activeTargets", QStringLiteral("data"));
         if (!active.is_array())
-            bad(QStringLiteral("data.activeTargets"), QStringLiteral("expected an array, found %1").arg(typeOf(active)));
+            bad(QStringLiteral("data.activeTargets"),
+                QStringLiteral("expected an array, found %1").arg(typeOf(active)));
         for (std::size_t i = 0; i < active.size(); ++i) {
             const QString path = QStringLiteral("data.activeTargets[%1]").arg(i);
             const Json &t = active[i];

@@ -19,12 +19,12 @@ namespace pd {
 
 struct PromPoint {
     std::int64_t timeMs = 0; // the sample's own timestamp (a raw range selector) or the evaluation step
-    double value = 0;        // "NaN", "+Inf", "-Inf" decoded
+    double value = 0; // "NaN", "+Inf", "-Inf" decoded
 };
 
 struct PromSeries {
     std::vector<std::pair<std::string, std::string>> labels; // as given, __name__ included when present
-    std::vector<PromPoint> points;                           // vector: one point; matrix: ascending time
+    std::vector<PromPoint> points; // vector: one point; matrix: ascending time
 
     // The value of label `name`; empty when absent.
     std::string_view label(std::string_view name) const;
@@ -34,15 +34,15 @@ enum class PromResultType : std::uint8_t { None, Vector, Matrix, Scalar, String 
 
 struct PromApiAnswer {
     enum class Outcome : std::uint8_t {
-        Ok,        // status success, the data decoded
-        ApiError,  // status error: errorType and error from Prometheus
+        Ok, // status success, the data decoded
+        ApiError, // status error: errorType and error from Prometheus
         Malformed, // not JSON, or JSON of another shape: `error` says where and what
-        Http,      // an HTTP status other than 200 without a Prometheus error body
+        Http, // an HTTP status other than 200 without a Prometheus error body
     };
     Outcome outcome = Outcome::Malformed;
     int httpStatus = 0;
     QString errorType; // Prometheus' errorType ("bad_data", "timeout", "execution", ...) on ApiError
-    QString error;     // for the operator; empty when Ok
+    QString error; // for the operator; empty when Ok
     QStringList warnings;
     PromResultType resultType = PromResultType::None;
     std::vector<PromSeries> series; // vector and matrix results; a scalar is one series without labels
@@ -57,8 +57,8 @@ PromApiAnswer decodePromQueryAnswer(int httpStatus, std::string_view body);
 struct PromTarget {
     std::vector<std::pair<std::string, std::string>> labels; // after relabelling (instance, job, ...)
     std::string scrapeUrl;
-    std::string health;      // "up", "down", "unknown"
-    std::string lastError;   // Prometheus' own words for the last failed scrape
+    std::string health; // "up", "down", "unknown"
+    std::string lastError; // Prometheus' own words for the last failed scrape
     std::int64_t lastScrapeMs = 0;
     std::int64_t scrapeIntervalMs = 0; // 0 when the server does not say (older than 2.35)
 

@@ -224,7 +224,7 @@ PromRoundAssembler::Result PromRoundAssembler::assemble(const PromApiAnswer &ans
                 scrape.poll.error = error;
             } else if (used == 0 || std::isnan(m.kvUsage)) {
                 // Every vLLM generation the console knows exposes a KV cache gauge.
-                scrape.poll.error = PollError{PollError::Kind::Parse, unknownGenerationMessage()};
+                scrape.poll.error = PollError { PollError::Kind::Parse, unknownGenerationMessage() };
             } else {
                 scrape.poll.metrics = m;
             }
@@ -235,9 +235,8 @@ PromRoundAssembler::Result PromRoundAssembler::assemble(const PromApiAnswer &ans
     }
     r.scrapes = scrapes.size();
 
-    std::stable_sort(scrapes.begin(), scrapes.end(), [](const PromScrape &a, const PromScrape &b) {
-        return a.timeMs < b.timeMs;
-    });
+    std::stable_sort(
+        scrapes.begin(), scrapes.end(), [](const PromScrape &a, const PromScrape &b) { return a.timeMs < b.timeMs; });
     std::vector<int> latestIndex(std::size_t(engines), -1);
     PollRound round;
     std::vector<char> inRound(std::size_t(engines), 0);
@@ -247,7 +246,7 @@ PromRoundAssembler::Result PromRoundAssembler::assemble(const PromApiAnswer &ans
         if (!open)
             return;
         r.rounds.push_back(std::move(round));
-        round = PollRound{};
+        round = PollRound {};
         std::fill(inRound.begin(), inRound.end(), 0);
         open = false;
     };

@@ -53,11 +53,11 @@ public:
     void setDownReason(int engine, const QString &reason);
 
     struct Result {
-        std::vector<PollRound> rounds;        // ascending time; every engine at most once per round
-        std::vector<PromScrape> latest;       // the newest scrape of each engine that had one
-        std::vector<std::string> unmapped;    // label values that are no engine of the profile
-        int unlabelledSeries = 0;             // series without the engine label
-        std::size_t samples = 0;              // samples read
+        std::vector<PollRound> rounds; // ascending time; every engine at most once per round
+        std::vector<PromScrape> latest; // the newest scrape of each engine that had one
+        std::vector<std::string> unmapped; // label values that are no engine of the profile
+        int unlabelledSeries = 0; // series without the engine label
+        std::size_t samples = 0; // samples read
         std::size_t scrapes = 0;
     };
 

@@ -41,9 +41,12 @@ std::string join(const std::vector<std::string> &parts, char sep)
 QString vllmGenerationName(VllmGeneration g)
 {
     switch (g) {
-    case VllmGeneration::V091: return QCoreApplication::translate("pd::PrometheusSource", "vLLM 0.9.1 names");
-    case VllmGeneration::Current: return QCoreApplication::translate("pd::PrometheusSource", "current vLLM names");
-    case VllmGeneration::Unknown: break;
+    case VllmGeneration::V091:
+        return QCoreApplication::translate("pd::PrometheusSource", "vLLM 0.9.1 names");
+    case VllmGeneration::Current:
+        return QCoreApplication::translate("pd::PrometheusSource", "current vLLM names");
+    case VllmGeneration::Unknown:
+        break;
     }
     return QCoreApplication::translate("pd::PrometheusSource", "unknown metric generation");
 }
@@ -70,7 +73,7 @@ std::string detectionQuery(std::string_view engineLabel, std::string_view extraM
     q += engineLabel;
     q += ") ({__name__=~";
     std::string names;
-    for (const std::string_view n : {kUp, kRunning, kOldKv, kNewKv}) {
+    for (const std::string_view n : { kUp, kRunning, kOldKv, kNewKv }) {
         if (!names.empty())
             names += '|';
         names += promRegexLiteral(n);
@@ -94,9 +97,10 @@ std::vector<PromTargetProbe> readDetection(const PromApiAnswer &answer, std::str
             ++missing;
             continue;
         }
-        auto it = std::find_if(probes.begin(), probes.end(), [&](const PromTargetProbe &p) { return p.labelValue == value; });
+        auto it = std::find_if(
+            probes.begin(), probes.end(), [&](const PromTargetProbe &p) { return p.labelValue == value; });
         if (it == probes.end()) {
-            probes.push_back({std::string(value)});
+            probes.push_back({ std::string(value) });
             it = probes.end() - 1;
         }
         const std::string_view name = s.label("__name__");
@@ -169,7 +173,7 @@ std::string promRegexLiteral(std::string_view value)
 }
 
 std::string rawSamplesQuery(const std::vector<std::string> &names, std::string_view engineLabel,
-                            const std::vector<std::string> &labelValues, std::string_view extraMatchers, int windowS)
+    const std::vector<std::string> &labelValues, std::string_view extraMatchers, int windowS)
 {
     std::vector<std::string> nameRes;
     nameRes.reserve(names.size());

@@ -19,7 +19,7 @@ namespace pd {
 
 enum class VllmGeneration : std::uint8_t {
     Unknown, // up, but neither generation's KV cache gauge: not vLLM, or names this console does not know
-    V091,    // gpu_cache_usage_perc
+    V091, // gpu_cache_usage_perc
     Current, // kv_cache_usage_perc (wins when a transitional version exposes both)
 };
 
@@ -29,7 +29,7 @@ QString vllmGenerationName(VllmGeneration g);
 struct PromTargetProbe {
     std::string labelValue;
     bool hasUp = false;
-    double up = 0;         // the target's newest `up` (1 scraped, 0 down)
+    double up = 0; // the target's newest `up` (1 scraped, 0 down)
     bool hasRunning = false;
     bool hasOldKv = false; // vllm:gpu_cache_usage_perc
     bool hasNewKv = false; // vllm:kv_cache_usage_perc
@@ -54,7 +54,7 @@ std::vector<std::string> fetchedNames(bool v091, bool current);
 // `{__name__=~"names", <label>=~"values", extra}[<window>s]` — raw samples of the last `windowS`
 // seconds (up to the query's evaluation time). Values are matched literally (regex-escaped).
 std::string rawSamplesQuery(const std::vector<std::string> &names, std::string_view engineLabel,
-                            const std::vector<std::string> &labelValues, std::string_view extraMatchers, int windowS);
+    const std::vector<std::string> &labelValues, std::string_view extraMatchers, int windowS);
 
 // A literal as a PromQL regular expression inside a double-quoted string ("127.0.0.1:9000" ->
 // "127\\.0\\.0\\.1:9000" as written in the query).

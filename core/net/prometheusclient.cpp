@@ -134,7 +134,8 @@ void PrometheusClient::deliverQuery(QNetworkReply *reply, const QString &what, c
             answer.outcome = PromApiAnswer::Outcome::Http;
             answer.error = tr("%1: %2").arg(what, raw.transportError);
         } else {
-            answer = decodePromQueryAnswer(raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
+            answer = decodePromQueryAnswer(
+                raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
             if (!answer.ok()) {
                 if (raw.status == 401 || raw.status == 403)
                     answer.error += tr(" (check the bearer token)");
@@ -150,17 +151,18 @@ void PrometheusClient::query(const std::string &promql, QueryCallback done, std:
     QByteArray form = "query=" + formValue(QString::fromStdString(promql));
     if (timeMs > 0)
         form += "&time=" + secondsText(timeMs).toLatin1();
-    deliverQuery(post(QStringLiteral("/api/v1/query"), form), m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/query"),
-                 done);
+    deliverQuery(post(QStringLiteral("/api/v1/query"), form),
+        m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/query"), done);
 }
 
-void PrometheusClient::queryRange(const std::string &promql, std::int64_t startMs, std::int64_t endMs, std::int64_t stepMs,
-                                  QueryCallback done)
+void PrometheusClient::queryRange(
+    const std::string &promql, std::int64_t startMs, std::int64_t endMs, std::int64_t stepMs, QueryCallback done)
 {
-    const QByteArray form = "query=" + formValue(QString::fromStdString(promql)) + "&start=" + secondsText(startMs).toLatin1()
-                            + "&end=" + secondsText(endMs).toLatin1() + "&step=" + secondsText(stepMs).toLatin1();
+    const QByteArray form = "query=" + formValue(QString::fromStdString(promql))
+        + "&start=" + secondsText(startMs).toLatin1() + "&end=" + secondsText(endMs).toLatin1()
+        + "&step=" + secondsText(stepMs).toLatin1();
     deliverQuery(post(QStringLiteral("/api/v1/query_range"), form),
-                 m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/query_range"), done);
+        m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/query_range"), done);
 }
 
 void PrometheusClient::targets(TargetsCallback done)
@@ -178,7 +180,8 @@ void PrometheusClient::targets(TargetsCallback done)
             answer.outcome = PromApiAnswer::Outcome::Http;
             answer.error = tr("%1: %2").arg(what, raw.transportError);
         } else {
-            answer = decodePromTargetsAnswer(raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
+            answer = decodePromTargetsAnswer(
+                raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
             if (!answer.ok())
                 answer.error = tr("%1: %2").arg(what, answer.error);
         }

@@ -27,9 +27,9 @@ class QNetworkRequest;
 namespace pd {
 
 struct PrometheusEndpoint {
-    QUrl base;                                    // http(s)://host:port[/prefix]
-    QByteArray bearerToken;                       // "Authorization: Bearer ..." when not empty
-    QList<QSslCertificate> extraCaCertificates;   // trusted besides the system's
+    QUrl base; // http(s)://host:port[/prefix]
+    QByteArray bearerToken; // "Authorization: Bearer ..." when not empty
+    QList<QSslCertificate> extraCaCertificates; // trusted besides the system's
     int timeoutMs = 10000;
     qint64 maxAnswerBytes = 512LL * 1024 * 1024;
 };
@@ -48,8 +48,8 @@ public:
     // An instant query at the server's current time (timeMs 0) or at timeMs.
     void query(const std::string &promql, QueryCallback done, std::int64_t timeMs = 0);
     // A range query, [startMs, endMs] at stepMs (the server refuses more than 11,000 steps).
-    void queryRange(const std::string &promql, std::int64_t startMs, std::int64_t endMs, std::int64_t stepMs,
-                    QueryCallback done);
+    void queryRange(
+        const std::string &promql, std::int64_t startMs, std::int64_t endMs, std::int64_t stepMs, QueryCallback done);
     void targets(TargetsCallback done);
 
     // Drops every outstanding request; their callbacks are not called.

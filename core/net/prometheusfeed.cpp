@@ -13,7 +13,7 @@ namespace {
 
 constexpr int kMaxRetryMs = 60000;
 constexpr int kMaxRefreshWindowS = 600; // after a longer outage the gap stays a gap
-constexpr int kSeriesPerEngine = 120;   // raw series one engine contributes (vLLM 0.9.1's bucket lists)
+constexpr int kSeriesPerEngine = 120; // raw series one engine contributes (vLLM 0.9.1's bucket lists)
 
 std::int64_t nowMs()
 {
@@ -23,11 +23,16 @@ std::int64_t nowMs()
 PollStatus pollStatusOf(PollError::Kind kind)
 {
     switch (kind) {
-    case PollError::Kind::Timeout: return PollStatus::Timeout;
-    case PollError::Kind::Refused: return PollStatus::Refused;
-    case PollError::Kind::Http: return PollStatus::HttpError;
-    case PollError::Kind::Parse: return PollStatus::Malformed;
-    case PollError::Kind::Other: break;
+    case PollError::Kind::Timeout:
+        return PollStatus::Timeout;
+    case PollError::Kind::Refused:
+        return PollStatus::Refused;
+    case PollError::Kind::Http:
+        return PollStatus::HttpError;
+    case PollError::Kind::Parse:
+        return PollStatus::Malformed;
+    case PollError::Kind::Other:
+        break;
     }
     return PollStatus::Failed;
 }
@@ -86,10 +91,10 @@ void PrometheusFeed::restart()
     m_labelValues.assign(m_hostPorts.size(), std::string());
     m_generations.assign(m_hostPorts.size(), VllmGeneration::Unknown);
     m_targetUp.assign(m_hostPorts.size(), false);
-    m_status = PrometheusStatus{};
+    m_status = PrometheusStatus {};
     m_status.phase = PrometheusStatus::Phase::Connecting;
     m_status.scrapeIntervalMs = m_config.fallbackScrapeIntervalMs;
-    m_chunk = PromApiAnswer{};
+    m_chunk = PromApiAnswer {};
     announce();
     if (m_hostPorts.empty())
         return;
@@ -131,7 +136,7 @@ void PrometheusFeed::readTargets(bool thenDetect)
             if (interval > 0)
                 m_status.scrapeIntervalMs = int(interval);
         } else if (!thenDetect) {
-            m_status.warnings = {answer.error};
+            m_status.warnings = { answer.error };
         }
         // A server behind a proxy that only lets queries through still works: the interval falls
         // back to the configured one, down targets say "up == 0" without Prometheus' reason.
@@ -145,98 +150,107 @@ void PrometheusFeed::detect(bool thenBackfill)
     const quint64 run = m_run;
     m_sinceDetect.start();
     m_client->query(detectionQuery(m_config.engineLabel, m_config.extraMatchers),
-                    [this, run, thenBackfill](const PromApiAnswer &answer, qint64) {
-        if (run != m_run)
-            return;
-        if (!answer.ok()) {
-            if (thenBackfill)
-                fail(answer.error);
-            else
-                m_status.error = answer.error;
-            return;
-        }
-        if (answer.resultType != PromResultType::Vector) {
-            const QString error = tr("the generation probe answered a %1, not a vector")
-                                      .arg(answer.resultType == PromResultType::Matrix ? QStringLiteral("matrix")
-                                                                                        : QStringLiteral("scalar or string"));
-            if (thenBackfill)
-                fail(error);
-            return;
-        }
-        int unlabelled = 0;
-        const std::vector<PromTargetProbe> probes = readDetection(answer, m_config.engineLabel, &unlabelled);
-        m_status.unmapped.clear();
-        m_status.unknownGeneration.clear();
-        m_status.notTargets.clear();
-        m_status.v091Engines = m_status.currentEngines = 0;
-        std::fill(m_labelValues.begin(), m_labelValues.end(), std::string());
-        std::fill(m_targetUp.begin(), m_targetUp.end(), false);
-        for (const PromTargetProbe &p : probes) {
-            const int e = m_assembler->map().engineOf(p.labelValue);
-            if (e < 0) {
-                // Other jobs' targets (node exporters, ...) are not this console's business; a vLLM
-                // engine that is not in the profile is worth saying.
-                if (p.looksLikeVllm())
-                    m_status.unmapped.append(QString::fromStdString(p.labelValue));
-                continue;
+        [this, run, thenBackfill](const PromApiAnswer &answer, qint64) {
+            if (run != m_run)
+                return;
+            if (!answer.ok()) {
+                if (thenBackfill)
+                    fail(answer.error);
+                else
+                    m_status.error = answer.error;
+                return;
             }
-            m_labelValues[std::size_t(e)] = p.labelValue;
-            m_generations[std::size_t(e)] = p.generation();
-            m_targetUp[std::size_t(e)] = p.up == 1;
-        }
-        bool v091 = false;
-        bool current = false;
-        int mapped = 0;
-        for (std::size_t e = 0; e < m_labelValues.size(); ++e) {
-            if (m_labelValues[e].empty()) {
-                m_status.notTargets.append(int(e));
-                continue;
+            if (answer.resultType != PromResultType::Vector) {
+                const QString error
+                    = tr("the generation probe answered a %1, not a vector")
+                          .arg(answer.resultType == PromResultType::Matrix ? QStringLiteral("matrix")
+                                                                           : QStringLiteral("scalar or string"));
+                if (thenBackfill)
+                    fail(error);
+                return;
             }
-            ++mapped;
-            switch (m_generations[e]) {
-            case VllmGeneration::V091: v091 = true; ++m_status.v091Engines; break;
-            case VllmGeneration::Current: current = true; ++m_status.currentEngines; break;
-            case VllmGeneration::Unknown:
-                if (m_targetUp[e]) // a target that is down has not shown its names yet
-                    m_status.unknownGeneration.append(int(e));
-                break;
+            int unlabelled = 0;
+            const std::vector<PromTargetProbe> probes = readDetection(answer, m_config.engineLabel, &unlabelled);
+            m_status.unmapped.clear();
+            m_status.unknownGeneration.clear();
+            m_status.notTargets.clear();
+            m_status.v091Engines = m_status.currentEngines = 0;
+            std::fill(m_labelValues.begin(), m_labelValues.end(), std::string());
+            std::fill(m_targetUp.begin(), m_targetUp.end(), false);
+            for (const PromTargetProbe &p : probes) {
+                const int e = m_assembler->map().engineOf(p.labelValue);
+                if (e < 0) {
+                    // Other jobs' targets (node exporters, ...) are not this console's business; a vLLM
+                    // engine that is not in the profile is worth saying.
+                    if (p.looksLikeVllm())
+                        m_status.unmapped.append(QString::fromStdString(p.labelValue));
+                    continue;
+                }
+                m_labelValues[std::size_t(e)] = p.labelValue;
+                m_generations[std::size_t(e)] = p.generation();
+                m_targetUp[std::size_t(e)] = p.up == 1;
             }
-        }
-        if (unlabelled > 0)
-            m_status.unmapped.append(tr("%n series without the label \"%1\"", nullptr, unlabelled)
-                                         .arg(QString::fromStdString(m_config.engineLabel)));
-        if (mapped == 0) {
-            QStringList seen = m_status.unmapped.mid(0, 5);
-            fail(tr("Prometheus scrapes none of the profile's %n engine(s) (matched by the label \"%1\" as host:port); "
+            bool v091 = false;
+            bool current = false;
+            int mapped = 0;
+            for (std::size_t e = 0; e < m_labelValues.size(); ++e) {
+                if (m_labelValues[e].empty()) {
+                    m_status.notTargets.append(int(e));
+                    continue;
+                }
+                ++mapped;
+                switch (m_generations[e]) {
+                case VllmGeneration::V091:
+                    v091 = true;
+                    ++m_status.v091Engines;
+                    break;
+                case VllmGeneration::Current:
+                    current = true;
+                    ++m_status.currentEngines;
+                    break;
+                case VllmGeneration::Unknown:
+                    if (m_targetUp[e]) // a target that is down has not shown its names yet
+                        m_status.unknownGeneration.append(int(e));
+                    break;
+                }
+            }
+            if (unlabelled > 0)
+                m_status.unmapped.append(tr("%n series without the label \"%1\"", nullptr, unlabelled)
+                                             .arg(QString::fromStdString(m_config.engineLabel)));
+            if (mapped == 0) {
+                QStringList seen = m_status.unmapped.mid(0, 5);
+                fail(tr(
+                    "Prometheus scrapes none of the profile's %n engine(s) (matched by the label \"%1\" as host:port); "
                     "it has: %2",
                     nullptr, int(m_hostPorts.size()))
-                     .arg(QString::fromStdString(m_config.engineLabel),
-                          seen.isEmpty() ? tr("no vLLM targets at all") : seen.join(QStringLiteral(", "))));
-            return;
-        }
-        // Unknown generations still get both name sets: an engine that comes up later is read at once.
-        if (!v091 && !current)
-            v091 = current = true;
-        m_names = fetchedNames(v091, current);
-        announce();
-        if (!thenBackfill)
-            return;
-        m_retryMs = 0;
-        const int pointsPerSecond = std::max(1, 1000 / std::max(1, m_status.scrapeIntervalMs));
-        const std::int64_t budgetSeconds
-            = m_config.chunkSampleBudget / (std::int64_t(mapped) * kSeriesPerEngine * pointsPerSecond);
-        m_chunkMs = std::clamp<std::int64_t>(budgetSeconds, 60, std::max(60, m_config.maxChunkSeconds)) * 1000;
-        m_backfillTo = nowMs() - m_config.settleMs;
-        m_backfillFrom = m_backfillTo - std::int64_t(std::max(0, m_config.backfillSeconds)) * 1000;
-        m_chunkEnd = std::min(m_backfillTo, m_backfillFrom + m_chunkMs);
-        m_groupNext = 0;
-        m_status.phase = PrometheusStatus::Phase::Backfilling;
-        m_status.backfillChunks = m_config.backfillSeconds > 0 ? int((m_backfillTo - m_backfillFrom + m_chunkMs - 1) / m_chunkMs) : 0;
-        m_status.backfillChunksDone = 0;
-        m_backfillClock.start();
-        announce();
-        backfillNext();
-    });
+                         .arg(QString::fromStdString(m_config.engineLabel),
+                             seen.isEmpty() ? tr("no vLLM targets at all") : seen.join(QStringLiteral(", "))));
+                return;
+            }
+            // Unknown generations still get both name sets: an engine that comes up later is read at once.
+            if (!v091 && !current)
+                v091 = current = true;
+            m_names = fetchedNames(v091, current);
+            announce();
+            if (!thenBackfill)
+                return;
+            m_retryMs = 0;
+            const int pointsPerSecond = std::max(1, 1000 / std::max(1, m_status.scrapeIntervalMs));
+            const std::int64_t budgetSeconds
+                = m_config.chunkSampleBudget / (std::int64_t(mapped) * kSeriesPerEngine * pointsPerSecond);
+            m_chunkMs = std::clamp<std::int64_t>(budgetSeconds, 60, std::max(60, m_config.maxChunkSeconds)) * 1000;
+            m_backfillTo = nowMs() - m_config.settleMs;
+            m_backfillFrom = m_backfillTo - std::int64_t(std::max(0, m_config.backfillSeconds)) * 1000;
+            m_chunkEnd = std::min(m_backfillTo, m_backfillFrom + m_chunkMs);
+            m_groupNext = 0;
+            m_status.phase = PrometheusStatus::Phase::Backfilling;
+            m_status.backfillChunks
+                = m_config.backfillSeconds > 0 ? int((m_backfillTo - m_backfillFrom + m_chunkMs - 1) / m_chunkMs) : 0;
+            m_status.backfillChunksDone = 0;
+            m_backfillClock.start();
+            announce();
+            backfillNext();
+        });
 }
 
 std::vector<std::string> PrometheusFeed::mappedValues(int from, int count) const
@@ -282,7 +296,7 @@ void PrometheusFeed::backfillNext()
             m_status.backfillBytes += bytes;
             m_status.warnings = answer.warnings;
             m_chunk.series.insert(m_chunk.series.end(), std::make_move_iterator(answer.series.begin()),
-                                  std::make_move_iterator(answer.series.end()));
+                std::make_move_iterator(answer.series.end()));
             m_groupNext += m_config.chunkEngines;
             if (count == m_config.chunkEngines && !mappedValues(m_groupNext, 1).empty()) {
                 backfillNext();
@@ -290,7 +304,7 @@ void PrometheusFeed::backfillNext()
             }
             // Every engine group of this time chunk is in: assemble it in one piece (rounds span engines).
             PromRoundAssembler::Result r = m_assembler->assemble(m_chunk, m_chunkEnd);
-            m_chunk = PromApiAnswer{};
+            m_chunk = PromApiAnswer {};
             PrometheusDelivery d;
             d.backfill = true;
             d.rounds = std::move(r.rounds);
@@ -363,11 +377,10 @@ PollBatch PrometheusFeed::latestBatch(const std::vector<PromScrape> &latest, con
         o.status = PollStatus::Failed;
         o.finishedAtMs = batch.roundAtMs;
         o.error = m_labelValues[std::size_t(e)].empty()
-                      ? tr("not a Prometheus target (no series with %1=\"%2\")")
-                            .arg(QString::fromStdString(m_config.engineLabel),
-                                 QString::fromStdString(m_assembler->map().keyOf(e)))
-                      : tr("Prometheus has not scraped it for %1 s")
-                            .arg((batch.roundAtMs - m_assembler->lastScrapeMs(e)) / 1000);
+            ? tr("not a Prometheus target (no series with %1=\"%2\")")
+                  .arg(
+                      QString::fromStdString(m_config.engineLabel), QString::fromStdString(m_assembler->map().keyOf(e)))
+            : tr("Prometheus has not scraped it for %1 s").arg((batch.roundAtMs - m_assembler->lastScrapeMs(e)) / 1000);
         batch.outcomes.append(o);
     }
     return batch;
@@ -388,55 +401,55 @@ void PrometheusFeed::refresh()
     QElapsedTimer clock;
     clock.start();
     m_client->query(rawSamplesQuery(m_names, m_config.engineLabel, mappedValues(0, int(m_labelValues.size())),
-                                    m_config.extraMatchers, windowS),
-                    [this, run, now, clock](const PromApiAnswer &answer, qint64 bytes) {
-        if (run != m_run)
-            return;
-        if (!answer.ok() || answer.resultType != PromResultType::Matrix) {
-            m_status.error = answer.ok() ? tr("refresh: a range selector answered a result that is not a matrix")
-                                         : tr("refresh: %1").arg(answer.error);
-            announce();
-            scheduleRefresh();
-            return;
-        }
-        m_status.error.clear();
-        m_status.warnings = answer.warnings;
-        const std::int64_t horizon = now - m_config.settleMs;
-        PromRoundAssembler::Result r = m_assembler->assemble(answer, horizon);
-        const std::vector<int> silent = silentEngines(now);
-        PrometheusDelivery d;
-        d.rounds = std::move(r.rounds);
-        if (!silent.empty()) {
-            PollRound errors;
-            errors.timeMs = std::max(horizon, d.rounds.empty() ? horizon : d.rounds.back().timeMs);
-            errors.engines.resize(m_labelValues.size());
-            const PollBatch b = latestBatch({}, silent);
-            for (const PollOutcome &o : b.outcomes)
-                errors.engines[std::size_t(o.engine)].error = PollError{PollError::Kind::Other, o.error};
-            d.rounds.push_back(std::move(errors));
-        }
-        d.latest = latestBatch(r.latest, silent);
-        bool anyDown = false;
-        for (const PromScrape &s : r.latest)
-            anyDown |= s.poll.error && s.poll.error->kind != PollError::Kind::Parse;
-        deliver(std::move(d));
-        m_status.lastRefreshMs = clock.elapsed();
-        m_status.lastRefreshBytes = bytes;
-        ++m_status.refreshes;
-        if (!r.unmapped.empty()) {
-            for (const std::string &v : r.unmapped) {
-                const QString value = QString::fromStdString(v);
-                if (!m_status.unmapped.contains(value))
-                    m_status.unmapped.append(value);
+                        m_config.extraMatchers, windowS),
+        [this, run, now, clock](const PromApiAnswer &answer, qint64 bytes) {
+            if (run != m_run)
+                return;
+            if (!answer.ok() || answer.resultType != PromResultType::Matrix) {
+                m_status.error = answer.ok() ? tr("refresh: a range selector answered a result that is not a matrix")
+                                             : tr("refresh: %1").arg(answer.error);
+                announce();
+                scheduleRefresh();
+                return;
             }
-        }
-        announce();
-        if (anyDown && m_sinceTargets.elapsed() > m_config.targetsEveryMs)
-            readTargets(false);
-        if (m_sinceDetect.elapsed() > m_config.detectEveryMs)
-            detect(false);
-        scheduleRefresh();
-    });
+            m_status.error.clear();
+            m_status.warnings = answer.warnings;
+            const std::int64_t horizon = now - m_config.settleMs;
+            PromRoundAssembler::Result r = m_assembler->assemble(answer, horizon);
+            const std::vector<int> silent = silentEngines(now);
+            PrometheusDelivery d;
+            d.rounds = std::move(r.rounds);
+            if (!silent.empty()) {
+                PollRound errors;
+                errors.timeMs = std::max(horizon, d.rounds.empty() ? horizon : d.rounds.back().timeMs);
+                errors.engines.resize(m_labelValues.size());
+                const PollBatch b = latestBatch({}, silent);
+                for (const PollOutcome &o : b.outcomes)
+                    errors.engines[std::size_t(o.engine)].error = PollError { PollError::Kind::Other, o.error };
+                d.rounds.push_back(std::move(errors));
+            }
+            d.latest = latestBatch(r.latest, silent);
+            bool anyDown = false;
+            for (const PromScrape &s : r.latest)
+                anyDown |= s.poll.error && s.poll.error->kind != PollError::Kind::Parse;
+            deliver(std::move(d));
+            m_status.lastRefreshMs = clock.elapsed();
+            m_status.lastRefreshBytes = bytes;
+            ++m_status.refreshes;
+            if (!r.unmapped.empty()) {
+                for (const std::string &v : r.unmapped) {
+                    const QString value = QString::fromStdString(v);
+                    if (!m_status.unmapped.contains(value))
+                        m_status.unmapped.append(value);
+                }
+            }
+            announce();
+            if (anyDown && m_sinceTargets.elapsed() > m_config.targetsEveryMs)
+                readTargets(false);
+            if (m_sinceDetect.elapsed() > m_config.detectEveryMs)
+                detect(false);
+            scheduleRefresh();
+        });
 }
 
 void PrometheusFeed::deliver(PrometheusDelivery &&delivery)

@@ -31,44 +31,44 @@ namespace pd {
 struct PrometheusSourceConfig {
     PrometheusEndpoint endpoint;
     std::string engineLabel = "instance"; // the label whose value is an engine's host:port
-    std::string extraMatchers;            // added to every selector as is, e.g. job="vllm"
-    int backfillSeconds = 3600;           // history fetched on connect (the 1 s ring holds 1 h)
-    int maxChunkSeconds = 600;            // window of one backfill query
+    std::string extraMatchers; // added to every selector as is, e.g. job="vllm"
+    int backfillSeconds = 3600; // history fetched on connect (the 1 s ring holds 1 h)
+    int maxChunkSeconds = 600; // window of one backfill query
     std::int64_t chunkSampleBudget = 3'000'000; // samples one backfill chunk may hold (all engines)
-    int chunkEngines = 32;                // engines per backfill query
-    int refreshIntervalMs = 0;            // 0: Prometheus' scrape interval (at least 1 s)
-    int settleMs = 300;                   // samples younger than this wait for the next refresh
-    int detectEveryMs = 30000;            // re-run the generation probe (new targets, upgrades)
-    int targetsEveryMs = 5000;            // re-read /api/v1/targets while a target is down
-    int retryMs = 2000;                   // first retry after a failed connect (doubles up to 60 s)
-    int fallbackScrapeIntervalMs = 1000;  // when /api/v1/targets does not say
+    int chunkEngines = 32; // engines per backfill query
+    int refreshIntervalMs = 0; // 0: Prometheus' scrape interval (at least 1 s)
+    int settleMs = 300; // samples younger than this wait for the next refresh
+    int detectEveryMs = 30000; // re-run the generation probe (new targets, upgrades)
+    int targetsEveryMs = 5000; // re-read /api/v1/targets while a target is down
+    int retryMs = 2000; // first retry after a failed connect (doubles up to 60 s)
+    int fallbackScrapeIntervalMs = 1000; // when /api/v1/targets does not say
 };
 
 struct PrometheusStatus {
     enum class Phase : std::uint8_t { Idle, Connecting, Backfilling, Live, Failed };
     Phase phase = Phase::Idle;
-    QString error;                 // why Failed (or the last failed refresh while Live)
-    QStringList warnings;          // Prometheus' own warnings of the last answer
+    QString error; // why Failed (or the last failed refresh while Live)
+    QStringList warnings; // Prometheus' own warnings of the last answer
     int scrapeIntervalMs = 0;
-    QStringList unmapped;          // label values Prometheus has that are no engine of the profile
-    QList<int> notTargets;         // engines Prometheus does not scrape
-    QList<int> unknownGeneration;  // engines without either generation's names
+    QStringList unmapped; // label values Prometheus has that are no engine of the profile
+    QList<int> notTargets; // engines Prometheus does not scrape
+    QList<int> unknownGeneration; // engines without either generation's names
     int v091Engines = 0;
     int currentEngines = 0;
     int backfillChunksDone = 0;
     int backfillChunks = 0;
-    qint64 backfillMs = 0;         // wall time of the whole backfill
+    qint64 backfillMs = 0; // wall time of the whole backfill
     qint64 backfillBytes = 0;
-    qint64 lastRefreshMs = 0;      // wall time of the last refresh (request + decode + assembly)
+    qint64 lastRefreshMs = 0; // wall time of the last refresh (request + decode + assembly)
     qint64 lastRefreshBytes = 0;
     quint64 refreshes = 0;
 };
 
 // One hand-over: rounds in time order, and (live only) the newest outcome of each engine.
 struct PrometheusDelivery {
-    quint64 generation = 0;        // the engine list it belongs to
+    quint64 generation = 0; // the engine list it belongs to
     bool backfill = false;
-    int scrapeIntervalMs = 1000;   // what the series store's poll interval should be
+    int scrapeIntervalMs = 1000; // what the series store's poll interval should be
     std::vector<PollRound> rounds;
     PollBatch latest;
 };
@@ -110,7 +110,7 @@ private:
     QTimer *m_timer;
     std::vector<std::string> m_hostPorts;
     quint64 m_generation = 0;
-    quint64 m_run = 0;              // bumped by restart(): callbacks of an older run are ignored
+    quint64 m_run = 0; // bumped by restart(): callbacks of an older run are ignored
     bool m_running = false;
     std::unique_ptr<PromRoundAssembler> m_assembler;
     std::vector<std::string> m_labelValues; // per engine: its label value as Prometheus has it ("" none)
@@ -124,11 +124,11 @@ private:
     std::int64_t m_chunkMs = 0;
     std::int64_t m_chunkEnd = 0;
     int m_groupNext = 0;
-    PromApiAnswer m_chunk;          // the answers of the current time chunk, all engine groups
+    PromApiAnswer m_chunk; // the answers of the current time chunk, all engine groups
     QElapsedTimer m_backfillClock;
     QElapsedTimer m_sinceDetect;
     QElapsedTimer m_sinceTargets;
-    std::vector<bool> m_targetUp;   // per engine: its newest `up` at the last detection
+    std::vector<bool> m_targetUp; // per engine: its newest `up` at the last detection
 };
 
 } // namespace pd

@@ -27,7 +27,8 @@ PrometheusSource::PrometheusSource(const PrometheusSourceConfig &config, QObject
 PrometheusSource::~PrometheusSource()
 {
     PrometheusFeed *feed = m_feed;
-    QMetaObject::invokeMethod(m_feed, [feed] { feed->stop(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_feed, [feed] { feed->stop(); }, Qt::BlockingQueuedConnection);
     m_thread.quit();
     m_thread.wait();
 }

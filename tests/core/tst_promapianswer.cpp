@@ -70,12 +70,13 @@ private Q_SLOTS:
 
     void scalarAndWarnings()
     {
-        const PromApiAnswer a = decode(200, R"({"status":"success","warnings":["PromQL info: metric might not be a counter"],
+        const PromApiAnswer a
+            = decode(200, R"({"status":"success","warnings":["PromQL info: metric might not be a counter"],
             "data":{"resultType":"scalar","result":[1764615000,"42"]}})");
         QVERIFY2(a.ok(), qPrintable(a.error));
         QCOMPARE(a.resultType, PromResultType::Scalar);
         QCOMPARE(a.series.at(0).points.at(0).value, 42.0);
-        QCOMPARE(a.warnings, QStringList{QStringLiteral("PromQL info: metric might not be a counter")});
+        QCOMPARE(a.warnings, QStringList { QStringLiteral("PromQL info: metric might not be a counter") });
     }
 
     void emptyResult()
@@ -110,7 +111,8 @@ private Q_SLOTS:
     void targets()
     {
         const QByteArray body = fixture(QStringLiteral("targets.json"));
-        const PromTargetsAnswer a = decodePromTargetsAnswer(200, std::string_view(body.constData(), std::size_t(body.size())));
+        const PromTargetsAnswer a
+            = decodePromTargetsAnswer(200, std::string_view(body.constData(), std::size_t(body.size())));
         QVERIFY2(a.ok(), qPrintable(a.error));
         QVERIFY(a.targets.size() >= 2);
         bool down = false;
@@ -134,12 +136,13 @@ private Q_SLOTS:
         QTest::addColumn<QString>("mentions"); // what the error must name
 
         const int M = int(Outcome::Malformed);
-        QTest::newRow("not JSON") << 200 << QByteArray("<html>login</html>") << M << QStringLiteral("not JSON at byte 1");
+        QTest::newRow("not JSON") << 200 << QByteArray("<html>login</html>") << M
+                                  << QStringLiteral("not JSON at byte 1");
         QTest::newRow("empty") << 200 << QByteArray() << M << QStringLiteral("empty answer");
         QTest::newRow("truncated") << 200 << QByteArray("{\"status\":\"success\",\"data\":{\"resultType\":\"vec") << M
                                    << QStringLiteral("not JSON");
-        QTest::newRow("HTML 502 from a proxy") << 502 << QByteArray("<html>Bad Gateway</html>") << int(Outcome::Http)
-                                               << QStringLiteral("HTTP 502");
+        QTest::newRow("HTML 502 from a proxy")
+            << 502 << QByteArray("<html>Bad Gateway</html>") << int(Outcome::Http) << QStringLiteral("HTTP 502");
         QTest::newRow("array") << 200 << QByteArray("[]") << M << QStringLiteral("answer: expected an object");
         QTest::newRow("no status") << 200 << QByteArray(R"({"data":{}})") << M << QStringLiteral("no \"status\"");
         QTest::newRow("odd status") << 200 << QByteArray(R"({"status":"ok","data":{}})") << M
@@ -150,38 +153,53 @@ private Q_SLOTS:
             << QStringLiteral("data.resultType: unknown result type \"table\"");
         QTest::newRow("vector says matrix")
             << 200
-            << QByteArray(R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"values":[[1,"2"]]}]}})")
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"values":[[1,"2"]]}]}})")
             << M << QStringLiteral("data.result[0]: \"values\" in a vector");
         QTest::newRow("matrix says vector")
-            << 200 << QByteArray(R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"value":[1,"2"]}]}})")
+            << 200
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"value":[1,"2"]}]}})")
             << M << QStringLiteral("data.result[0]: a \"value\" in a matrix");
         QTest::newRow("number value")
             << 200
-            << QByteArray(R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1,"2"],[2,3]]}]}})")
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1,"2"],[2,3]]}]}})")
             << M << QStringLiteral("data.result[0].values[1][1]: expected a sample value as a string, found number 3");
         QTest::newRow("bad value text")
-            << 200 << QByteArray(R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"12abc"]}]}})")
+            << 200
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"12abc"]}]}})")
             << M << QStringLiteral("data.result[0].value[1]: \"12abc\" is not a sample value");
         QTest::newRow("string time")
-            << 200 << QByteArray(R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":["1","1"]}]}})")
+            << 200
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":["1","1"]}]}})")
             << M << QStringLiteral("data.result[0].value[0]: expected a time in seconds");
         QTest::newRow("label not a string")
             << 200
-            << QByteArray(R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"instance":9000},"value":[1,"1"]}]}})")
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"instance":9000},"value":[1,"1"]}]}})")
             << M << QStringLiteral("data.result[0].metric.instance: expected a string");
         QTest::newRow("time going back")
             << 200
-            << QByteArray(R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[2,"1"],[1,"1"]]}]}})")
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[2,"1"],[1,"1"]]}]}})")
             << M << QStringLiteral("data.result[0].values[1]: time does not increase");
         QTest::newRow("point of three")
-            << 200 << QByteArray(R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"1",2]}]}})")
+            << 200
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"1",2]}]}})")
             << M << QStringLiteral("data.result[0].value: expected [time, \"value\"]");
         QTest::newRow("warnings not an array")
-            << 200 << QByteArray(R"({"status":"success","warnings":"x","data":{"resultType":"vector","result":[]}})") << M
-            << QStringLiteral("warnings: expected an array");
-        QTest::newRow("status error") << 422
-                                      << QByteArray(R"({"status":"error","errorType":"execution","error":"query processing would load too many samples into memory in query execution"})")
-                                      << int(Outcome::ApiError) << QStringLiteral("HTTP 422, execution: query processing would load too many samples");
+            << 200 << QByteArray(R"({"status":"success","warnings":"x","data":{"resultType":"vector","result":[]}})")
+            << M << QStringLiteral("warnings: expected an array");
+        QTest::newRow("status error")
+            << 422
+            << QByteArray(
+                   R"({"status":"error","errorType":"execution","error":"query processing would load too many samples into memory in query execution"})")
+            << int(Outcome::ApiError)
+            << QStringLiteral("HTTP 422, execution: query processing would load too many samples");
         QTest::newRow("status error, no type") << 200 << QByteArray(R"({"status":"error"})") << int(Outcome::ApiError)
                                                << QStringLiteral("(no error message)");
         QTest::newRow("success with HTTP 500")

@@ -31,7 +31,11 @@ QByteArray readFixture(const char *name)
 class ScrapeRecorder final : public PromVisitor {
 public:
     ScrapeRecorder(std::map<std::string, PromSeries> &series, std::string instance, std::int64_t timeMs)
-        : m_series(series), m_instance(std::move(instance)), m_time(timeMs) {}
+        : m_series(series)
+        , m_instance(std::move(instance))
+        , m_time(timeMs)
+    {
+    }
     void sample(const PromSample &s) override
     {
         PromSeries key;
@@ -46,7 +50,7 @@ public:
         PromSeries &target = m_series[id];
         if (target.labels.empty())
             target.labels = key.labels;
-        target.points.push_back({m_time, s.value});
+        target.points.push_back({ m_time, s.value });
     }
 
 private:
@@ -55,8 +59,8 @@ private:
     std::int64_t m_time;
 };
 
-void record(std::map<std::string, PromSeries> &series, const QByteArray &body, const std::string &instance, std::int64_t t,
-            double up = 1)
+void record(std::map<std::string, PromSeries> &series, const QByteArray &body, const std::string &instance,
+    std::int64_t t, double up = 1)
 {
     ScrapeRecorder r(series, instance, t);
     if (up == 1)
@@ -81,7 +85,8 @@ QByteArray later(const QByteArray &body, double factor)
 {
     QByteArray out;
     for (const QByteArray &line : body.split('\n')) {
-        if (line.startsWith("vllm:") && (line.contains("_total") || line.contains("_bucket") || line.contains("_count"))) {
+        if (line.startsWith("vllm:")
+            && (line.contains("_total") || line.contains("_bucket") || line.contains("_count"))) {
             const qsizetype space = line.lastIndexOf(' ');
             const double v = line.mid(space + 1).toDouble();
             out += line.left(space + 1) + QByteArray::number(std::floor(v * factor), 'f', 0) + '\n';
@@ -96,18 +101,18 @@ bool sameMetrics(const EngineMetrics &a, const EngineMetrics &b, QString *why)
 {
     const auto eq = [](double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
     const std::pair<const char *, std::pair<double, double>> scalars[] = {
-        {"running", {a.running, b.running}},
-        {"waiting", {a.waiting, b.waiting}},
-        {"kvUsage", {a.kvUsage, b.kvUsage}},
-        {"promptTokens", {a.promptTokens, b.promptTokens}},
-        {"generationTokens", {a.generationTokens, b.generationTokens}},
-        {"requestSuccess", {a.requestSuccess, b.requestSuccess}},
-        {"preemptions", {a.preemptions, b.preemptions}},
-        {"prefixQueries", {a.prefixQueries, b.prefixQueries}},
-        {"prefixHits", {a.prefixHits, b.prefixHits}},
-        {"specDrafts", {a.specDrafts, b.specDrafts}},
-        {"specAcceptedTokens", {a.specAcceptedTokens, b.specAcceptedTokens}},
-        {"processStartTime", {a.processStartTime, b.processStartTime}},
+        { "running", { a.running, b.running } },
+        { "waiting", { a.waiting, b.waiting } },
+        { "kvUsage", { a.kvUsage, b.kvUsage } },
+        { "promptTokens", { a.promptTokens, b.promptTokens } },
+        { "generationTokens", { a.generationTokens, b.generationTokens } },
+        { "requestSuccess", { a.requestSuccess, b.requestSuccess } },
+        { "preemptions", { a.preemptions, b.preemptions } },
+        { "prefixQueries", { a.prefixQueries, b.prefixQueries } },
+        { "prefixHits", { a.prefixHits, b.prefixHits } },
+        { "specDrafts", { a.specDrafts, b.specDrafts } },
+        { "specAcceptedTokens", { a.specAcceptedTokens, b.specAcceptedTokens } },
+        { "processStartTime", { a.processStartTime, b.processStartTime } },
     };
     for (const auto &[name, v] : scalars) {
         if (!eq(v.first, v.second)) {
@@ -121,7 +126,7 @@ bool sameMetrics(const EngineMetrics &a, const EngineMetrics &b, QString *why)
             return false;
         }
     }
-    for (int h : {int(Histogram::Ttft), int(Histogram::InterToken), int(Histogram::E2e), int(Histogram::QueueTime)}) {
+    for (int h : { int(Histogram::Ttft), int(Histogram::InterToken), int(Histogram::E2e), int(Histogram::QueueTime) }) {
         const HistogramSnapshot &x = a.histograms[std::size_t(h)];
         const HistogramSnapshot &y = b.histograms[std::size_t(h)];
         if (x.bucketCount != y.bucketCount || !eq(x.count, y.count) || !eq(x.sum, y.sum)
@@ -131,7 +136,7 @@ bool sameMetrics(const EngineMetrics &a, const EngineMetrics &b, QString *why)
             return false;
         }
     }
-    for (int h : {int(Histogram::PrefillTime), int(Histogram::DecodeTime)}) {
+    for (int h : { int(Histogram::PrefillTime), int(Histogram::DecodeTime) }) {
         if (!eq(a.histograms[std::size_t(h)].sum, b.histograms[std::size_t(h)].sum)
             || !eq(a.histograms[std::size_t(h)].count, b.histograms[std::size_t(h)].count)) {
             *why = QStringLiteral("mean histogram %1").arg(h);
@@ -149,15 +154,15 @@ class TestPromRoundAssembler final : public QObject {
 private Q_SLOTS:
     void engineMap()
     {
-        const PromEngineMap map({PromEngineMap::key("127.0.0.2", 9000), PromEngineMap::key("127.0.0.2", 9001),
-                                 PromEngineMap::key("Node-A.example", 8000), PromEngineMap::key("::1", 9100)});
+        const PromEngineMap map({ PromEngineMap::key("127.0.0.2", 9000), PromEngineMap::key("127.0.0.2", 9001),
+            PromEngineMap::key("Node-A.example", 8000), PromEngineMap::key("::1", 9100) });
         QCOMPARE(map.engineOf("127.0.0.2:9000"), 0);
         QCOMPARE(map.engineOf("127.0.0.2:9001"), 1);
         QCOMPARE(map.engineOf("127.0.0.2:9002"), -1);
-        QCOMPARE(map.engineOf("node-a.EXAMPLE:8000"), 2);  // host names are case-insensitive
-        QCOMPARE(map.engineOf("node-a.example"), 2);       // no port: the only engine on that host
-        QCOMPARE(map.engineOf("127.0.0.2"), -1);           // two engines there: ambiguous, unmapped
-        QCOMPARE(map.engineOf("[::1]:9100"), 3);           // Prometheus writes IPv6 in brackets
+        QCOMPARE(map.engineOf("node-a.EXAMPLE:8000"), 2); // host names are case-insensitive
+        QCOMPARE(map.engineOf("node-a.example"), 2); // no port: the only engine on that host
+        QCOMPARE(map.engineOf("127.0.0.2"), -1); // two engines there: ambiguous, unmapped
+        QCOMPARE(map.engineOf("[::1]:9100"), 3); // Prometheus writes IPv6 in brackets
         QCOMPARE(map.engineOf("::1"), 3);
         QCOMPARE(map.engineOf(""), -1);
         QCOMPARE(PromEngineMap::key("::1", 9100), std::string("[::1]:9100"));
@@ -177,7 +182,7 @@ private Q_SLOTS:
         QVERIFY(has(cur, "vllm:inter_token_latency_seconds_bucket"));
         QVERIFY(has(cur, "vllm:prefix_cache_hits_total"));
         QVERIFY(!has(cur, "vllm:gpu_prefix_cache_hits_total"));
-        for (const auto *v : {&old, &cur}) {
+        for (const auto *v : { &old, &cur }) {
             QVERIFY(has(*v, "up"));
             QVERIFY(has(*v, "process_start_time_seconds"));
             QVERIFY(has(*v, "vllm:request_prefill_time_seconds_sum"));
@@ -185,11 +190,14 @@ private Q_SLOTS:
             for (const std::string &n : *v) // everything fetched is read by the extractor (or is up)
                 QVERIFY2(n == "up" || MetricsAccumulator::reads(n), n.c_str());
         }
-        const std::string q = rawSamplesQuery({"up", "vllm:num_requests_running"}, "instance",
-                                              {"127.0.0.2:9000", "[::1]:9100"}, "job=\"vllm\"", 600);
-        QCOMPARE(q, std::string(R"({__name__=~"up|vllm:num_requests_running",instance=~"127\\.0\\.0\\.2:9000|\\[::1\\]:9100",job="vllm"}[600s])"));
+        const std::string q = rawSamplesQuery(
+            { "up", "vllm:num_requests_running" }, "instance", { "127.0.0.2:9000", "[::1]:9100" }, "job=\"vllm\"", 600);
+        QCOMPARE(q,
+            std::string(
+                R"({__name__=~"up|vllm:num_requests_running",instance=~"127\\.0\\.0\\.2:9000|\\[::1\\]:9100",job="vllm"}[600s])"));
         QCOMPARE(detectionQuery("instance", ""),
-                 std::string(R"(max by (__name__, instance) ({__name__=~"up|vllm:num_requests_running|vllm:gpu_cache_usage_perc|vllm:kv_cache_usage_perc"}))"));
+            std::string(
+                R"(max by (__name__, instance) ({__name__=~"up|vllm:num_requests_running|vllm:gpu_cache_usage_perc|vllm:kv_cache_usage_perc"}))"));
     }
 
     void detection()
@@ -199,10 +207,10 @@ private Q_SLOTS:
         a.resultType = PromResultType::Vector;
         const auto add = [&a](const char *name, const char *instance) {
             PromSeries s;
-            s.labels = {{"__name__", name}};
+            s.labels = { { "__name__", name } };
             if (instance)
                 s.labels.emplace_back("instance", instance);
-            s.points.push_back({1000, 1});
+            s.points.push_back({ 1000, 1 });
             a.series.push_back(s);
         };
         add("up", "a:1");
@@ -242,10 +250,10 @@ private Q_SLOTS:
         record(series, second, "127.0.0.2:9000", 1'764'615'001'250);
         record(series, second, "127.0.0.3:9000", 1'764'615'000'700);
         record(series, first, "10.9.9.9:9000", 1'764'615'000'700); // another cluster's engine
-        PromRoundAssembler assembler(PromEngineMap({"127.0.0.2:9000", "127.0.0.3:9000"}), "instance");
+        PromRoundAssembler assembler(PromEngineMap({ "127.0.0.2:9000", "127.0.0.3:9000" }), "instance");
         const PromRoundAssembler::Result r = assembler.assemble(matrixOf(series), 1'764'615'002'000);
 
-        QCOMPARE(r.unmapped, std::vector<std::string>{"10.9.9.9:9000"}); // reported, not dropped silently
+        QCOMPARE(r.unmapped, std::vector<std::string> { "10.9.9.9:9000" }); // reported, not dropped silently
         QCOMPARE(r.scrapes, std::size_t(3));
         // Slot 1764615000 holds engine 0's first and engine 1's scrape; slot ...001 engine 0's second.
         QCOMPARE(r.rounds.size(), std::size_t(2));
@@ -261,7 +269,8 @@ private Q_SLOTS:
         QString why;
         QVERIFY2(sameMetrics(*r.rounds[0].engines[0].metrics, direct, &why), qPrintable(why));
         EngineMetrics direct2;
-        QVERIFY(MetricsExtractor::extract(std::string_view(second.constData(), std::size_t(second.size())), direct2).ok());
+        QVERIFY(
+            MetricsExtractor::extract(std::string_view(second.constData(), std::size_t(second.size())), direct2).ok());
         QVERIFY2(sameMetrics(*r.rounds[1].engines[0].metrics, direct2, &why), qPrintable(why));
         QVERIFY(direct2.generationTokens > direct.generationTokens);
 
@@ -281,7 +290,7 @@ private Q_SLOTS:
         std::map<std::string, PromSeries> series;
         record(series, body, "e:1", 10'000);
         record(series, body, "e:1", 11'000);
-        PromRoundAssembler assembler(PromEngineMap({"e:1"}), "instance");
+        PromRoundAssembler assembler(PromEngineMap({ "e:1" }), "instance");
         QCOMPARE(assembler.assemble(matrixOf(series), 10'500).scrapes, std::size_t(1));
         QCOMPARE(assembler.assemble(matrixOf(series), 11'500).scrapes, std::size_t(1));
     }
@@ -291,8 +300,9 @@ private Q_SLOTS:
         std::map<std::string, PromSeries> series;
         record(series, QByteArray(), "down:1", 5'000, 0);
         record(series, QByteArray("vllm:num_requests_running 3\nvllm:kv_usage_ratio 0.5\n"), "odd:1", 5'100);
-        PromRoundAssembler assembler(PromEngineMap({"down:1", "odd:1"}), "instance");
-        assembler.setDownReason(0, QStringLiteral("Get \"http://down:1/metrics\": dial tcp: connect: connection refused"));
+        PromRoundAssembler assembler(PromEngineMap({ "down:1", "odd:1" }), "instance");
+        assembler.setDownReason(
+            0, QStringLiteral("Get \"http://down:1/metrics\": dial tcp: connect: connection refused"));
         const PromRoundAssembler::Result r = assembler.assemble(matrixOf(series), 6'000);
         QCOMPARE(r.rounds.size(), std::size_t(1));
         const EnginePoll &down = r.rounds[0].engines[0];
@@ -302,15 +312,19 @@ private Q_SLOTS:
         const EnginePoll &odd = r.rounds[0].engines[1];
         QVERIFY(odd.error && !odd.metrics);
         QCOMPARE(odd.error->kind, PollError::Kind::Parse);
-        QVERIFY2(odd.error->message.contains(QLatin1String("unknown metric generation")), qPrintable(odd.error->message));
+        QVERIFY2(
+            odd.error->message.contains(QLatin1String("unknown metric generation")), qPrintable(odd.error->message));
     }
 
     void errorKinds()
     {
-        QCOMPARE(pollErrorKindOf(QStringLiteral("Get \"http://x/metrics\": context deadline exceeded")), PollError::Kind::Timeout);
-        QCOMPARE(pollErrorKindOf(QStringLiteral("server returned HTTP status 503 Service Unavailable")), PollError::Kind::Http);
+        QCOMPARE(pollErrorKindOf(QStringLiteral("Get \"http://x/metrics\": context deadline exceeded")),
+            PollError::Kind::Timeout);
+        QCOMPARE(pollErrorKindOf(QStringLiteral("server returned HTTP status 503 Service Unavailable")),
+            PollError::Kind::Http);
         QCOMPARE(pollErrorKindOf(QStringLiteral("expected equal, got \"INVALID\"")), PollError::Kind::Parse);
-        QCOMPARE(pollErrorKindOf(QStringLiteral("dial tcp 127.0.0.9:9: connect: connection refused")), PollError::Kind::Refused);
+        QCOMPARE(pollErrorKindOf(QStringLiteral("dial tcp 127.0.0.9:9: connect: connection refused")),
+            PollError::Kind::Refused);
         QCOMPARE(pollErrorKindOf(QStringLiteral("something else")), PollError::Kind::Other);
     }
 };

@@ -79,7 +79,7 @@ bool PrometheusHarness::start(const QStringList &targets, QString *error)
                               "  - job_name: vllm\n"
                               "    static_configs:\n"
                               "      - targets: ["
-                              + quoted.join(QStringLiteral(", ")).toUtf8() + "]\n";
+        + quoted.join(QStringLiteral(", ")).toUtf8() + "]\n";
     QFile f(m_dir.filePath(QStringLiteral("prometheus.yml")));
     if (!f.open(QIODevice::WriteOnly) || f.write(config) != config.size()) {
         *error = QStringLiteral("cannot write %1").arg(f.fileName());
@@ -105,10 +105,10 @@ bool PrometheusHarness::startOnce(QString *error, bool *portClash)
     }
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-    m_process->start(binary(), {QStringLiteral("--config.file=") + m_dir.filePath(QStringLiteral("prometheus.yml")),
-                                QStringLiteral("--storage.tsdb.path=") + m_dir.filePath(QStringLiteral("data")),
-                                QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(port),
-                                QStringLiteral("--log.level=warn")});
+    m_process->start(binary(),
+        { QStringLiteral("--config.file=") + m_dir.filePath(QStringLiteral("prometheus.yml")),
+            QStringLiteral("--storage.tsdb.path=") + m_dir.filePath(QStringLiteral("data")),
+            QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(port), QStringLiteral("--log.level=warn") });
     if (!m_process->waitForStarted(5000)) {
         *error = QStringLiteral("prometheus did not start: %1").arg(m_process->errorString());
         m_process.reset();
@@ -176,7 +176,8 @@ bool PrometheusHarness::waitForScrapes(int targets, int timeoutMs, QString *erro
         QThread::msleep(100);
         QCoreApplication::processEvents(QEventLoop::AllEvents, 100);
     }
-    *error = QStringLiteral("only %1 of %2 targets were scraped twice within %3 ms").arg(seen).arg(targets).arg(timeoutMs);
+    *error
+        = QStringLiteral("only %1 of %2 targets were scraped twice within %3 ms").arg(seen).arg(targets).arg(timeoutMs);
     return false;
 }
 

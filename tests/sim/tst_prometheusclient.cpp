@@ -58,7 +58,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_server.setHandler([this](const HttpRequest &req, const HttpResponderPtr &res) {
-            Seen s{req, QUrlQuery(QString::fromUtf8(req.body)).queryItemValue(QStringLiteral("query"), QUrl::FullyDecoded)};
+            Seen s { req,
+                QUrlQuery(QString::fromUtf8(req.body)).queryItemValue(QStringLiteral("query"), QUrl::FullyDecoded) };
             m_seen.append(s);
             if (m_answer)
                 m_answer(req, res);
@@ -72,7 +73,7 @@ private Q_SLOTS:
     {
         m_answer = [](const HttpRequest &, const HttpResponderPtr &res) {
             res->respond(200, "application/json",
-                         R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"up"},"value":[1,"1"]}]}})");
+                R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"up"},"value":[1,"1"]}]}})");
         };
         PrometheusClient client;
         client.setEndpoint(endpoint());
@@ -92,12 +93,18 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("mentions");
         QTest::newRow("not JSON") << 200 << QByteArray("<html>sign in</html>") << QStringLiteral("not JSON at byte 1");
-        QTest::newRow("status error") << 400
-                                      << QByteArray(R"({"status":"error","errorType":"bad_data","error":"1:3: parse error: unexpected end of input"})")
-                                      << QStringLiteral("bad_data: 1:3: parse error");
-        QTest::newRow("unauthorized") << 401 << QByteArray("Unauthorized\n") << QStringLiteral("check the bearer token");
-        QTest::newRow("wrong shape") << 200 << QByteArray(R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"value":[1,"1"]}]}})")
-                                     << QStringLiteral("data.result[0]: a \"value\" in a matrix");
+        QTest::newRow("status error")
+            << 400
+            << QByteArray(
+                   R"({"status":"error","errorType":"bad_data","error":"1:3: parse error: unexpected end of input"})")
+            << QStringLiteral("bad_data: 1:3: parse error");
+        QTest::newRow("unauthorized") << 401 << QByteArray("Unauthorized\n")
+                                      << QStringLiteral("check the bearer token");
+        QTest::newRow("wrong shape")
+            << 200
+            << QByteArray(
+                   R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"value":[1,"1"]}]}})")
+            << QStringLiteral("data.result[0]: a \"value\" in a matrix");
     }
 
     void answersThatAreWrong()
@@ -131,7 +138,8 @@ private Q_SLOTS:
     {
         m_answer = [](const HttpRequest &req, const HttpResponderPtr &res) {
             if (req.path.endsWith("/api/v1/targets")) {
-                res->respond(200, "application/json", R"({"status":"success","data":{"activeTargets":[],"droppedTargets":[]}})");
+                res->respond(
+                    200, "application/json", R"({"status":"success","data":{"activeTargets":[],"droppedTargets":[]}})");
                 return;
             }
             res->respond(200, "application/json", R"({"status":"success","data":{"resultType":"matrix","result":[]}})");
@@ -141,16 +149,20 @@ private Q_SLOTS:
         config.retryMs = 200;
         PrometheusSource source(config);
         QList<PrometheusStatus> statuses;
-        connect(&source, &PrometheusSource::statusChanged, this, [&statuses](const PrometheusStatus &s) { statuses.append(s); });
-        source.setEngines({"127.0.0.1:9000"});
+        connect(&source, &PrometheusSource::statusChanged, this,
+            [&statuses](const PrometheusStatus &s) { statuses.append(s); });
+        source.setEngines({ "127.0.0.1:9000" });
         source.start();
-        QTRY_VERIFY_WITH_TIMEOUT(!statuses.isEmpty() && statuses.last().phase == PrometheusStatus::Phase::Failed, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !statuses.isEmpty() && statuses.last().phase == PrometheusStatus::Phase::Failed, 10000);
         QVERIFY2(statuses.last().error.contains(QLatin1String("not a vector")), qPrintable(statuses.last().error));
-        const int probes = int(std::count_if(m_seen.begin(), m_seen.end(), [](const Seen &s) { return s.query.startsWith(QLatin1String("group by")); }));
-        QTRY_VERIFY_WITH_TIMEOUT(std::count_if(m_seen.begin(), m_seen.end(),
-                                               [](const Seen &s) { return s.query.startsWith(QLatin1String("group by")); })
-                                     > probes,
-                                 10000); // it tried again
+        const int probes = int(std::count_if(m_seen.begin(), m_seen.end(),
+            [](const Seen &s) { return s.query.startsWith(QLatin1String("max by (__name__")); }));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::count_if(m_seen.begin(), m_seen.end(),
+                [](const Seen &s) { return s.query.startsWith(QLatin1String("max by (__name__")); })
+                > probes,
+            10000); // it tried again
     }
 
     // A server that knows none of the profile's engines: the failure lists what it does have.
@@ -162,7 +174,9 @@ private Q_SLOTS:
                 return;
             }
             res->respond(200, "application/json",
-                         R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"up","instance":"10.0.0.9:8000"},"value":[1,"1"]}]}})");
+                R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"up","instance":"10.0.0.9:8000"},"value":[1,"1"]},)"
+                R"({"metric":{"__name__":"vllm:num_requests_running","instance":"10.0.0.9:8000"},"value":[1,"1"]},)"
+                R"({"metric":{"__name__":"up","instance":"10.0.0.7:9100"},"value":[1,"1"]}]}})");
         };
         PrometheusSourceConfig config;
         config.endpoint = endpoint();
@@ -170,11 +184,12 @@ private Q_SLOTS:
         PrometheusSource source(config);
         PrometheusStatus last;
         connect(&source, &PrometheusSource::statusChanged, this, [&last](const PrometheusStatus &s) { last = s; });
-        source.setEngines({"127.0.0.1:9000", "127.0.0.1:9001"});
+        source.setEngines({ "127.0.0.1:9000", "127.0.0.1:9001" });
         source.start();
         QTRY_VERIFY_WITH_TIMEOUT(last.phase == PrometheusStatus::Phase::Failed, 10000);
         QVERIFY2(last.error.contains(QLatin1String("none of the profile's 2 engine(s)")), qPrintable(last.error));
-        QVERIFY2(last.error.contains(QLatin1String("10.0.0.9:8000")), qPrintable(last.error));
+        QVERIFY2(last.error.contains(QLatin1String("10.0.0.9:8000")), qPrintable(last.error)); // a vLLM target
+        QVERIFY2(!last.error.contains(QLatin1String("10.0.0.7:9100")), qPrintable(last.error)); // a node exporter
     }
 };
 
