@@ -11,32 +11,32 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
         QStringLiteral("Operations console for prefill/decode disaggregated vLLM-Ascend clusters."));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    const QCommandLineOption profile(
-        QStringLiteral("profile"), QStringLiteral("Open the cluster profile FILE."), QStringLiteral("FILE"));
-    const QCommandLineOption demo(
-        QStringLiteral("demo"), QStringLiteral("Open the embedded demo cluster (8 nodes, 72 engines)."));
+    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("Open the cluster profile FILE."),
+                                     QStringLiteral("FILE"));
+    const QCommandLineOption demo(QStringLiteral("demo"),
+                                  QStringLiteral("Open the embedded demo cluster (8 nodes, 72 engines)."));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QStringLiteral("Render the main window to the PNG FILE and exit "
-                       "(offscreen unless a platform is set)."),
-        QStringLiteral("FILE"));
+                                        QStringLiteral("Render the main window to the PNG FILE and exit "
+                                                       "(offscreen unless a platform is set)."),
+                                        QStringLiteral("FILE"));
     const QCommandLineOption quitAfter(QStringLiteral("quit-after"),
-        QStringLiteral("Exit after SECONDS (with --screenshot: when it is taken)."), QStringLiteral("SECONDS"));
-    const QCommandLineOption view(QStringLiteral("view"),
-        QStringLiteral("The view shown first: topology, cluster or pools."), QStringLiteral("VIEW"),
-        QStringLiteral("topology"));
+                                       QStringLiteral("Exit after SECONDS (with --screenshot: when it is taken)."),
+                                       QStringLiteral("SECONDS"));
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view shown first: topology, cluster or pools."),
+                                  QStringLiteral("VIEW"), QStringLiteral("topology"));
     const QCommandLineOption prometheus(QStringLiteral("prometheus"),
-        QStringLiteral("Feed the pool and engine charts from the Prometheus server at URL "
-                       "(http or https) instead of polling every engine."),
-        QStringLiteral("URL"));
+                                        QStringLiteral("Feed the pool and engine charts from the Prometheus server at URL "
+                                                       "(http or https) instead of polling every engine."),
+                                        QStringLiteral("URL"));
     const QCommandLineOption prometheusTokenEnv(QStringLiteral("prometheus-token-env"),
-        QStringLiteral("Send the bearer token held in the environment variable "
-                       "VAR to Prometheus."),
-        QStringLiteral("VAR"));
+                                                QStringLiteral("Send the bearer token held in the environment variable "
+                                                               "VAR to Prometheus."),
+                                                QStringLiteral("VAR"));
     const QCommandLineOption prometheusLabel(QStringLiteral("prometheus-label"),
-        QStringLiteral("The Prometheus label whose value is an engine's host:port "
-                       "(default: instance)."),
-        QStringLiteral("LABEL"), QStringLiteral("instance"));
-    parser.addOptions({ profile, demo, screenshot, quitAfter, view, prometheus, prometheusTokenEnv, prometheusLabel });
+                                             QStringLiteral("The Prometheus label whose value is an engine's host:port "
+                                                            "(default: instance)."),
+                                             QStringLiteral("LABEL"), QStringLiteral("instance"));
+    parser.addOptions({profile, demo, screenshot, quitAfter, view, prometheus, prometheusTokenEnv, prometheusLabel});
     QTextStream err(stderr);
     if (!parser.parse(arguments)) {
         err << parser.errorText() << "\n\n" << parser.helpText();

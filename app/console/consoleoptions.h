@@ -3,8 +3,8 @@
 
 #include <QByteArray>
 #include <QString>
-#include <QStringList>
 #include <QUrl>
+#include <QStringList>
 
 #include <optional>
 
@@ -17,7 +17,7 @@ struct ConsoleOptions {
     QString view = QStringLiteral("topology"); // the tab shown first: topology | cluster | pools
     // Feed the charts from this Prometheus server instead of polling every engine (empty: poll).
     QUrl prometheusUrl;
-    QByteArray prometheusToken; // from the environment variable --prometheus-token-env names
+    QByteArray prometheusToken;              // from the environment variable --prometheus-token-env names
     QString prometheusLabel = QStringLiteral("instance"); // the label holding an engine's host:port
 };
 

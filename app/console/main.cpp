@@ -59,21 +59,19 @@ int main(int argc, char *argv[])
         if (demo.start(QStringLiteral(":/profiles/demo-loopback.json"), &error)) {
             window.openProfile(demo.profilePath());
             window.showNote(QObject::tr("Starting the simulated cluster (pdsim)…"));
-            QObject::connect(
-                &demo, &DemoCluster::ready, &window, [&window, &demo, &operations](const QString &proxy, int engines) {
-                    if (!demo.controlAddress().isEmpty())
-                        operations.setSimControl(QUrl(QStringLiteral("http://") + demo.controlAddress()));
-                    window.showNote(
-                        QObject::tr("Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s")
-                            .arg(engines)
-                            .arg(proxy));
-                });
+            QObject::connect(&demo, &DemoCluster::ready, &window, [&window, &demo, &operations](const QString &proxy, int engines) {
+                if (!demo.controlAddress().isEmpty())
+                    operations.setSimControl(QUrl(QStringLiteral("http://") + demo.controlAddress()));
+                window.showNote(QObject::tr("Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s")
+                                    .arg(engines)
+                                    .arg(proxy));
+            });
             QObject::connect(&demo, &DemoCluster::failed, &window, [&window](const QString &reason) {
-                window.showError(QObject::tr("The demo cluster stopped"), { reason });
+                window.showError(QObject::tr("The demo cluster stopped"), {reason});
             });
         } else {
             window.openProfile(QStringLiteral(":/profiles/demo-loopback.json"));
-            window.showError(QObject::tr("The demo cluster could not start; showing its profile only"), { error });
+            window.showError(QObject::tr("The demo cluster could not start; showing its profile only"), {error});
         }
     } else if (!options->profilePath.isEmpty())
         window.openProfile(options->profilePath);

@@ -5,22 +5,22 @@
 #include "mainwindow.h"
 #include "metrics/seriesstore.h"
 #include "net/metricspoller.h"
-#include "net/pollroundadapter.h"
 #include "net/prometheussource.h"
-#include "net/proxyhealthpoller.h"
+#include "net/pollroundadapter.h"
 #include "net/vllmbodyparser.h"
+#include "net/proxyhealthpoller.h"
 #include "poolsview.h"
 #include "state/statetracker.h"
-#include "triage/triage.h"
 #include "triageviews/enginedetailpanel.h"
 #include "triageviews/traynotifier.h"
+#include "triage/triage.h"
 
 #include <QDateTime>
 #include <QDockWidget>
 #include <QUrl>
 
 Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
-    std::optional<pd::PrometheusSourceConfig> prometheus, QObject *parent)
+                       std::optional<pd::PrometheusSourceConfig> prometheus, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_window(window)
@@ -84,7 +84,7 @@ void Monitoring::retarget()
     if (m_engines) {
         QList<pd::PollTarget> targets;
         for (qsizetype i = 0; i < engines.size(); ++i)
-            targets.append({ int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port) });
+            targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port)});
         m_engines->setTargets(targets);
     }
     if (m_prometheus) {
@@ -95,7 +95,7 @@ void Monitoring::retarget()
         m_prometheus->setEngines(hostPorts);
         m_prometheusShown.clear();
     }
-    newSeriesStore(pd::SeriesStoreConfig {}.pollIntervalMs);
+    newSeriesStore(pd::SeriesStoreConfig{}.pollIntervalMs);
 }
 
 void Monitoring::newSeriesStore(int pollIntervalMs)
@@ -127,28 +127,27 @@ void Monitoring::showPrometheusStatus(const pd::PrometheusStatus &status)
     if (status.phase == Phase::Failed) {
         key = status.error;
         if (key != m_prometheusShown)
-            m_window->showError(tr("Prometheus: no data"), { status.error });
+            m_window->showError(tr("Prometheus: no data"), {status.error});
     } else if (status.phase == Phase::Live) {
         if (!status.unmapped.isEmpty())
-            details.append(tr(
-                "Series of %n target(s) that are no engine of this cluster: %1", nullptr, int(status.unmapped.size()))
+            details.append(tr("Series of %n target(s) that are no engine of this cluster: %1", nullptr,
+                              int(status.unmapped.size()))
                                .arg(status.unmapped.mid(0, 8).join(QStringLiteral(", "))));
         const QList<pd::Engine> &engines = m_store->engines();
         const auto names = [&engines](const QList<int> &list) {
             QStringList out;
             for (int e : list.mid(0, 8))
-                out.append(e < engines.size()
-                        ? engines.at(e).host + QLatin1Char(':') + QString::number(engines.at(e).port)
-                        : QString::number(e));
+                out.append(e < engines.size() ? engines.at(e).host + QLatin1Char(':') + QString::number(engines.at(e).port)
+                                              : QString::number(e));
             return out.join(QStringLiteral(", "));
         };
         if (!status.notTargets.isEmpty())
             details.append(tr("%n engine(s) Prometheus does not scrape: %1", nullptr, int(status.notTargets.size()))
                                .arg(names(status.notTargets)));
         if (!status.unknownGeneration.isEmpty())
-            details.append(
-                tr("%n engine(s) with an unknown metric generation: %1", nullptr, int(status.unknownGeneration.size()))
-                    .arg(names(status.unknownGeneration)));
+            details.append(tr("%n engine(s) with an unknown metric generation: %1", nullptr,
+                              int(status.unknownGeneration.size()))
+                               .arg(names(status.unknownGeneration)));
         key = QStringLiteral("live ") + details.join(QLatin1Char('\n'));
         if (key == m_prometheusShown)
             return;

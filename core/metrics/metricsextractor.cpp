@@ -12,26 +12,9 @@ namespace pd {
 namespace {
 
 enum class Slot : std::uint8_t {
-    None,
-    Running,
-    Waiting,
-    KvNew,
-    KvOld,
-    PromptTokens,
-    GenerationTokens,
-    Success,
-    Preemptions,
-    PrefixQueriesNew,
-    PrefixHitsNew,
-    PrefixQueriesOld,
-    PrefixHitsOld,
-    SpecDrafts,
-    SpecDraftTokens,
-    SpecAccepted,
-    ProcessStart,
-    Bucket,
-    Count,
-    Sum,
+    None, Running, Waiting, KvNew, KvOld, PromptTokens, GenerationTokens, Success, Preemptions,
+    PrefixQueriesNew, PrefixHitsNew, PrefixQueriesOld, PrefixHitsOld, SpecDrafts, SpecDraftTokens,
+    SpecAccepted, ProcessStart, Bucket, Count, Sum,
 };
 
 constexpr int kLegacyTpot = int(Histogram::Count); // index of the 0.9.1 TPOT histogram (scratch)
@@ -42,30 +25,28 @@ struct Entry {
     std::int8_t histogram = -1;
 };
 
-#define PD_HIST(base, h)                                                                                               \
-    Entry { "vllm:" base "_bucket", Slot::Bucket, std::int8_t(h) },                                                    \
-        Entry { "vllm:" base "_count", Slot::Count, std::int8_t(h) }, Entry                                            \
-    {                                                                                                                  \
-        "vllm:" base "_sum", Slot::Sum, std::int8_t(h)                                                                 \
-    }
+#define PD_HIST(base, h)                                                                           \
+    Entry{"vllm:" base "_bucket", Slot::Bucket, std::int8_t(h)},                                   \
+        Entry{"vllm:" base "_count", Slot::Count, std::int8_t(h)},                                 \
+        Entry{"vllm:" base "_sum", Slot::Sum, std::int8_t(h)}
 
 constexpr Entry kEntries[] = {
-    { "vllm:num_requests_running", Slot::Running },
-    { "vllm:num_requests_waiting", Slot::Waiting },
-    { "vllm:kv_cache_usage_perc", Slot::KvNew },
-    { "vllm:gpu_cache_usage_perc", Slot::KvOld },
-    { "vllm:prompt_tokens_total", Slot::PromptTokens },
-    { "vllm:generation_tokens_total", Slot::GenerationTokens },
-    { "vllm:request_success_total", Slot::Success },
-    { "vllm:num_preemptions_total", Slot::Preemptions },
-    { "vllm:prefix_cache_queries_total", Slot::PrefixQueriesNew },
-    { "vllm:prefix_cache_hits_total", Slot::PrefixHitsNew },
-    { "vllm:gpu_prefix_cache_queries_total", Slot::PrefixQueriesOld },
-    { "vllm:gpu_prefix_cache_hits_total", Slot::PrefixHitsOld },
-    { "vllm:spec_decode_num_drafts_total", Slot::SpecDrafts },
-    { "vllm:spec_decode_num_draft_tokens_total", Slot::SpecDraftTokens },
-    { "vllm:spec_decode_num_accepted_tokens_total", Slot::SpecAccepted },
-    { "process_start_time_seconds", Slot::ProcessStart },
+    {"vllm:num_requests_running", Slot::Running},
+    {"vllm:num_requests_waiting", Slot::Waiting},
+    {"vllm:kv_cache_usage_perc", Slot::KvNew},
+    {"vllm:gpu_cache_usage_perc", Slot::KvOld},
+    {"vllm:prompt_tokens_total", Slot::PromptTokens},
+    {"vllm:generation_tokens_total", Slot::GenerationTokens},
+    {"vllm:request_success_total", Slot::Success},
+    {"vllm:num_preemptions_total", Slot::Preemptions},
+    {"vllm:prefix_cache_queries_total", Slot::PrefixQueriesNew},
+    {"vllm:prefix_cache_hits_total", Slot::PrefixHitsNew},
+    {"vllm:gpu_prefix_cache_queries_total", Slot::PrefixQueriesOld},
+    {"vllm:gpu_prefix_cache_hits_total", Slot::PrefixHitsOld},
+    {"vllm:spec_decode_num_drafts_total", Slot::SpecDrafts},
+    {"vllm:spec_decode_num_draft_tokens_total", Slot::SpecDraftTokens},
+    {"vllm:spec_decode_num_accepted_tokens_total", Slot::SpecAccepted},
+    {"process_start_time_seconds", Slot::ProcessStart},
     PD_HIST("time_to_first_token_seconds", Histogram::Ttft),
     PD_HIST("inter_token_latency_seconds", Histogram::InterToken),
     PD_HIST("time_per_output_token_seconds", kLegacyTpot),
@@ -98,7 +79,7 @@ constexpr std::size_t quickHash(std::string_view n)
 }
 
 struct Table {
-    std::array<std::int8_t, kTableSize> slot {}; // index into kEntries, -1 empty
+    std::array<std::int8_t, kTableSize> slot{}; // index into kEntries, -1 empty
 };
 
 constexpr Table makeTable()
@@ -132,23 +113,13 @@ const Entry *lookup(std::string_view name)
     }
 }
 
-inline void add(double &field, double v)
-{
-    field = std::isnan(field) ? v : field + v;
-}
+inline void add(double &field, double v) { field = std::isnan(field) ? v : field + v; }
 
-bool hasData(const HistogramSnapshot &h)
-{
-    return h.bucketCount > 0 || !std::isnan(h.count) || !std::isnan(h.sum);
-}
+bool hasData(const HistogramSnapshot &h) { return h.bucketCount > 0 || !std::isnan(h.count) || !std::isnan(h.sum); }
 
 class Extractor final : public PromVisitor {
 public:
-    Extractor(EngineMetrics &out, const MetricsExtractor::Options &options)
-        : m_out(out)
-        , m_options(options)
-    {
-    }
+    Extractor(EngineMetrics &out, const MetricsExtractor::Options &options) : m_out(out), m_options(options) {}
 
     bool wantsSample(std::string_view name) override
     {
@@ -166,65 +137,26 @@ public:
         ++m_used;
         const double v = s.value;
         switch (m_entry->slot) {
-        case Slot::None:
-            break;
-        case Slot::Running:
-            add(m_out.running, v);
-            break;
-        case Slot::Waiting:
-            add(m_out.waiting, v);
-            break;
-        case Slot::KvNew:
-            m_kvNew = std::isnan(m_kvNew) ? v : std::max(m_kvNew, v);
-            break;
-        case Slot::KvOld:
-            m_kvOld = std::isnan(m_kvOld) ? v : std::max(m_kvOld, v);
-            break;
-        case Slot::PromptTokens:
-            add(m_out.promptTokens, v);
-            break;
-        case Slot::GenerationTokens:
-            add(m_out.generationTokens, v);
-            break;
-        case Slot::Success:
-            success(s);
-            break;
-        case Slot::Preemptions:
-            add(m_out.preemptions, v);
-            break;
-        case Slot::PrefixQueriesNew:
-            add(m_prefixQueriesNew, v);
-            break;
-        case Slot::PrefixHitsNew:
-            add(m_prefixHitsNew, v);
-            break;
-        case Slot::PrefixQueriesOld:
-            add(m_prefixQueriesOld, v);
-            break;
-        case Slot::PrefixHitsOld:
-            add(m_prefixHitsOld, v);
-            break;
-        case Slot::SpecDrafts:
-            add(m_out.specDrafts, v);
-            break;
-        case Slot::SpecDraftTokens:
-            add(m_out.specDraftTokens, v);
-            break;
-        case Slot::SpecAccepted:
-            add(m_out.specAcceptedTokens, v);
-            break;
-        case Slot::ProcessStart:
-            m_out.processStartTime = v;
-            break;
-        case Slot::Bucket:
-            bucket(s);
-            break;
-        case Slot::Count:
-            add(histogram(m_entry->histogram).count, v);
-            break;
-        case Slot::Sum:
-            add(histogram(m_entry->histogram).sum, v);
-            break;
+        case Slot::None: break;
+        case Slot::Running: add(m_out.running, v); break;
+        case Slot::Waiting: add(m_out.waiting, v); break;
+        case Slot::KvNew: m_kvNew = std::isnan(m_kvNew) ? v : std::max(m_kvNew, v); break;
+        case Slot::KvOld: m_kvOld = std::isnan(m_kvOld) ? v : std::max(m_kvOld, v); break;
+        case Slot::PromptTokens: add(m_out.promptTokens, v); break;
+        case Slot::GenerationTokens: add(m_out.generationTokens, v); break;
+        case Slot::Success: success(s); break;
+        case Slot::Preemptions: add(m_out.preemptions, v); break;
+        case Slot::PrefixQueriesNew: add(m_prefixQueriesNew, v); break;
+        case Slot::PrefixHitsNew: add(m_prefixHitsNew, v); break;
+        case Slot::PrefixQueriesOld: add(m_prefixQueriesOld, v); break;
+        case Slot::PrefixHitsOld: add(m_prefixHitsOld, v); break;
+        case Slot::SpecDrafts: add(m_out.specDrafts, v); break;
+        case Slot::SpecDraftTokens: add(m_out.specDraftTokens, v); break;
+        case Slot::SpecAccepted: add(m_out.specAcceptedTokens, v); break;
+        case Slot::ProcessStart: m_out.processStartTime = v; break;
+        case Slot::Bucket: bucket(s); break;
+        case Slot::Count: add(histogram(m_entry->histogram).count, v); break;
+        case Slot::Sum: add(histogram(m_entry->histogram).sum, v); break;
         }
     }
 
@@ -241,7 +173,7 @@ public:
         int dropped = 0;
         for (std::size_t i = 0; i < m_out.histograms.size(); ++i) {
             if (m_overflow[i]) {
-                m_out.histograms[i] = HistogramSnapshot {};
+                m_out.histograms[i] = HistogramSnapshot{};
                 ++dropped;
             }
         }
@@ -257,7 +189,7 @@ private:
     {
         add(m_out.requestSuccess, s.value);
         const PromLabel reason = s.labels.find("finished_reason");
-        static constexpr std::string_view kReasons[] = { "stop", "length", "abort", "error" };
+        static constexpr std::string_view kReasons[] = {"stop", "length", "abort", "error"};
         for (std::size_t i = 0; i < std::size(kReasons); ++i) {
             if (reason.rawValue == kReasons[i] && !reason.escaped) {
                 add(m_out.successByReason[i], s.value);
@@ -310,25 +242,22 @@ private:
     double m_prefixQueriesNew = kAbsent, m_prefixHitsNew = kAbsent;
     double m_prefixQueriesOld = kAbsent, m_prefixHitsOld = kAbsent;
     HistogramSnapshot m_legacyTpot;
-    std::array<int, kLegacyTpot + 1> m_cursor {};
-    std::array<bool, kLegacyTpot + 1> m_overflow {};
+    std::array<int, kLegacyTpot + 1> m_cursor{};
+    std::array<bool, kLegacyTpot + 1> m_overflow{};
 };
 
 } // namespace
 
 class MetricsAccumulator::Impl final {
 public:
-    Impl(EngineMetrics &out, const MetricsExtractor::Options &options)
-        : x(out, options)
-    {
-    }
+    Impl(EngineMetrics &out, const MetricsExtractor::Options &options) : x(out, options) {}
     Extractor x;
 };
 
 MetricsAccumulator::MetricsAccumulator(EngineMetrics &out, MetricsExtractor::Options options)
     : m_options(options)
 {
-    out = EngineMetrics {};
+    out = EngineMetrics{};
     m_impl = std::make_unique<Impl>(out, m_options);
 }
 
@@ -362,7 +291,7 @@ std::size_t MetricsAccumulator::samplesUsed() const
 
 MetricsExtractor::Result MetricsExtractor::extract(std::string_view body, EngineMetrics &out, const Options &options)
 {
-    out = EngineMetrics {};
+    out = EngineMetrics{};
     Extractor x(out, options);
     const PromParser::Result parsed = PromParser::parse(body, x);
     Result r;
@@ -371,7 +300,7 @@ MetricsExtractor::Result MetricsExtractor::extract(std::string_view body, Engine
     r.samplesRead = x.used();
     r.samplesSkipped = parsed.skipped;
     if (!parsed.ok()) {
-        out = EngineMetrics {};
+        out = EngineMetrics{};
         return r;
     }
     r.droppedHistograms = x.finish();

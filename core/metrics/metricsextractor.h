@@ -28,11 +28,11 @@ public:
     };
 
     struct Result {
-        PromError error; // kind None: the body was well-formed
-        std::size_t lines = 0; // lines read
-        std::size_t samplesRead = 0; // sample lines the extractor used
-        std::size_t samplesSkipped = 0; // sample lines skipped after their name
-        int droppedHistograms = 0; // histograms with more than kMaxBuckets buckets (left empty)
+        PromError error;                 // kind None: the body was well-formed
+        std::size_t lines = 0;           // lines read
+        std::size_t samplesRead = 0;     // sample lines the extractor used
+        std::size_t samplesSkipped = 0;  // sample lines skipped after their name
+        int droppedHistograms = 0;       // histograms with more than kMaxBuckets buckets (left empty)
         bool ok() const { return error.kind == PromErrorKind::None; }
     };
 
@@ -40,7 +40,7 @@ public:
     // exposed" again and the error says where (line, column) and why. A well-formed body without
     // vLLM families is not an error: the fields stay NaN.
     static Result extract(std::string_view body, EngineMetrics &out, const Options &options);
-    static Result extract(std::string_view body, EngineMetrics &out) { return extract(body, out, Options {}); }
+    static Result extract(std::string_view body, EngineMetrics &out) { return extract(body, out, Options{}); }
 };
 
 // The same mapping, fed sample by sample instead of from a body: for samples that arrive already
