@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The composition root: builds the store and the window, wires them, and owns shutdown.
+#include "clustertools.h"
 #include "consoleoptions.h"
 #include "democluster.h"
 #include "monitoring.h"
@@ -53,6 +54,10 @@ int main(int argc, char *argv[])
     Monitoring monitoring(&store, &window, prometheus);
     monitoring.start();
     Operations operations(&store, &window, monitoring.tracker());
+    operations.setTriage(monitoring.triage());
+    ClusterTools tools(&store, &window, monitoring.tracker(), operations.sshRunner());
+    QObject::connect(&operations, &Operations::logRequested, &tools, &ClusterTools::showEngineLog);
+    QObject::connect(&operations, &Operations::nodeChecksRequested, &tools, &ClusterTools::runNodeChecks);
     DemoCluster demo;
     if (options->demo) {
         QString error;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "nodecommands.h"
 #include "opscommands.h"
 #include "profilecommands.h"
 #include "scalecommands.h"
@@ -32,6 +33,9 @@ void printUsage(QTextStream &out)
            "                                the proxy, its command line generated from the profile\n"
            "  script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
            "                                run_dp_template.sh generated from the profile\n"
+           "  node check --profile FILE [--node NAME]... [--csv FILE] [--json FILE] [--timeout S] [--no-ping]\n"
+           "             [--tool-dir DIR] [--hccn-conf PATH]\n"
+           "                                the A2/A3 NPU network verification suite on every node\n"
            "  status --profile FILE [--json] the proxy and every engine: membership, serving\n"
            "  scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
            "        [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n"
@@ -83,6 +87,8 @@ int main(int argc, char *argv[])
         return pdctl::runEngineCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("proxy"))
         return pdctl::runProxyCommand(args.mid(1), runners, out, err);
+    if (command == QLatin1String("node"))
+        return pdctl::runNodeCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("script"))
         return pdctl::runScriptCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("status"))
