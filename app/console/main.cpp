@@ -44,7 +44,14 @@ int main(int argc, char *argv[])
 
     pd::ClusterStore store;
     pd::MainWindow window(&store);
-    Monitoring monitoring(&store, &window);
+    std::optional<pd::PrometheusSourceConfig> prometheus;
+    if (!options->prometheusUrl.isEmpty()) {
+        prometheus.emplace();
+        prometheus->endpoint.base = options->prometheusUrl;
+        prometheus->endpoint.bearerToken = options->prometheusToken;
+        prometheus->engineLabel = options->prometheusLabel.toStdString();
+    }
+    Monitoring monitoring(&store, &window, prometheus);
     monitoring.start();
     Operations operations(&store, &window, monitoring.tracker());
     operations.setTriage(monitoring.triage());
