@@ -45,11 +45,13 @@ public:
                 ++m_connections;
                 connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
                     m_pending[socket] += socket->readAll();
-                    QByteArray &in = m_pending[socket];
-                    qsizetype end;
-                    while ((end = in.indexOf("\r\n\r\n")) >= 0) {
-                        const QByteArray request = in.left(end);
-                        in.remove(0, end + 4);
+                    // Looked up again after every answer: an answer that closes may drop the entry.
+                    for (auto it = m_pending.find(socket); it != m_pending.end(); it = m_pending.find(socket)) {
+                        const qsizetype end = it->indexOf("\r\n\r\n");
+                        if (end < 0)
+                            break;
+                        const QByteArray request = it->left(end);
+                        it->remove(0, end + 4);
                         ++m_requests;
                         answer(socket, request, ++m_requestsOn[socket]);
                     }
@@ -61,6 +63,13 @@ public:
                 });
             }
         });
+        // The 10 MB answers are built before any poll: building one takes long enough to stall this
+        // thread (and every other server in it) past a poll's timeout.
+        if (m_behavior == Behavior::HugeLength)
+            m_huge = lengthAnswer(hugeBody());
+        else if (m_behavior == Behavior::HugeChunked)
+            m_huge
+                = head("HTTP/1.1 200 OK", "Transfer-Encoding: chunked\r\n") + chunked(hugeBody(), { 65536 }, nullptr);
         m_server.listen(address, 0);
     }
 
@@ -184,11 +193,8 @@ private:
             socket->disconnectFromHost();
             return;
         case Behavior::HugeLength:
-            socket->write(lengthAnswer(health ? body : hugeBody()));
-            return;
         case Behavior::HugeChunked:
-            socket->write(head("HTTP/1.1 200 OK", "Transfer-Encoding: chunked\r\n")
-                + chunked(health ? body : hugeBody(), { 65536 }, nullptr));
+            socket->write(health ? lengthAnswer(body) : m_huge);
             return;
         case Behavior::NeverAnswers:
             return;
@@ -225,9 +231,11 @@ private:
 
     Behavior m_behavior;
     QByteArray m_body;
-    QTcpServer m_server;
+    QByteArray m_huge; // the 10 MB answer, built once
+    // Before the server: its sockets, deleted with it, still reach these from their disconnected().
     QHash<QTcpSocket *, QByteArray> m_pending;
     QHash<QTcpSocket *, int> m_requestsOn;
+    QTcpServer m_server;
     int m_connections = 0;
     int m_requests = 0;
 };

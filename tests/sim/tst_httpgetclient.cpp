@@ -156,7 +156,7 @@ private Q_SLOTS:
 
         MetricsPoller poller(parseVllmMetricsBody);
         poller.setInterval(150);
-        poller.setTimeout(600);
+        poller.setTimeout(1500); // generous: the servers share this thread, the machine is shared too
         poller.setTargets(targets);
         const auto seen = collect(poller, wanted, 25000);
         auto of
@@ -202,7 +202,7 @@ private Q_SLOTS:
         const Seen never = of(B::NeverAnswers);
         QCOMPARE(never.last().status, PollStatus::Timeout);
         QVERIFY2(never.last().error.contains(QLatin1String("timed out")), qPrintable(never.last().error));
-        QVERIFY(never.last().latencyMs >= 550);
+        QVERIFY(never.last().latencyMs >= 1400);
 
         const Seen reset = of(B::ResetMidHead);
         QCOMPARE(reset.ok(), 0);
