@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The suites run for real: /bin/sh with the fake hccn_tool / npu-smi of tests/data/fake-ascend on PATH,
+// The suites run for real: /bin/sh with the fake hccn_tool / npu-smi of sim/demo-tools on PATH,
 // each "node" with its own fault selection, through the same runNodeChecks() the console uses.
 #include "nodecheck/nodecheckrunner.h"
 #include "nodecheck/reportexport.h"
@@ -40,7 +40,7 @@ private:
 void TestNodeCheckRun::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    m_tools = QStringLiteral(PD_SOURCE_DIR "/tests/data/fake-ascend");
+    m_tools = QStringLiteral(PD_SOURCE_DIR "/sim/demo-tools");
     QVERIFY(QFileInfo(m_tools + QStringLiteral("/hccn_tool")).isExecutable());
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `pdctl node check` as an operator runs it: the demo profile's node p0 (127.0.0.2, this machine, so the
-// local runner) with the fake hccn_tool / npu-smi of tests/data/fake-ascend as --tool-dir; a clean node
+// local runner) with the fake hccn_tool / npu-smi of sim/demo-tools as --tool-dir; a clean node
 // passes (exit 0), a link down on one NPU fails it (exit 1) with the device and reason, reports are
 // written, and an unknown node and bad options are usage errors.
 #include <QFile>
@@ -14,7 +14,7 @@ namespace {
 
 const QString kPdctl = QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl");
 const QString kProfile = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json");
-const QString kTools = QStringLiteral(PD_SOURCE_DIR "/tests/data/fake-ascend");
+const QString kTools = QStringLiteral(PD_SOURCE_DIR "/sim/demo-tools");
 
 struct Run {
     int exitCode = -1;
