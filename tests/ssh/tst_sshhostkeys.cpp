@@ -124,7 +124,7 @@ void TstSshHostKeys::concurrentFirstContactsAskOncePerNode()
     for (int round = 0; round < 3; ++round)
         for (int node = 0; node < m_harness->nodeCount(); ++node)
             results.push_back(std::async(std::launch::async,
-                [&runner, this, node] { return runner.run(m_harness->target(node), "true", 20s); }));
+                [&runner, this, node] { return runner.run(m_harness->target(node), "true", 60s); }));
     for (auto &result : results) {
         const CommandResult r = result.get();
         QVERIFY2(r.ok(), qPrintable(r.error));
