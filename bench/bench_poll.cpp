@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// bench_poll --engines N [--seconds S] [--interval MS] [--spread]
-// Polls a pdsim cluster of N engines on loopback the way the console does (libcurl poller thread,
-// extractor, cluster store, series store, the Pools view open and redrawing) and prints:
+// bench_poll --engines N [--seconds S] [--interval MS] [--spread] [--transport native|curl|both]
+// Polls a pdsim cluster of N engines on loopback the way the console does (poller thread with its own
+// HTTP client or libcurl, extractor, cluster store, series store, the Pools view open and redrawing) and prints:
 //   CPU per engine poll: poller thread (fetch + parse) + GUI-thread store ingest, µs  (target ≤ 100)
 //   round time p50 / p99: first start to last completion of a round, all targets fired together
 //                         (--spread staggers them over the interval as the console does)  (p99 ≤ 100 ms)
@@ -21,6 +21,7 @@
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -29,6 +30,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -60,10 +63,139 @@ pd::Profile makeProfile(int engines)
     sources.proxyCommandLine = QStringLiteral("--host 127.0.0.1 --port 18000 --prefiller-hosts %1 --prefiller-ports %2 "
                                               "--decoder-hosts %3 --decoder-ports %4")
                                    .arg(ph.join(QLatin1Char(' ')), pp.join(QLatin1Char(' ')), dh.join(QLatin1Char(' ')),
-                                        dp.join(QLatin1Char(' ')));
+                                       dp.join(QLatin1Char(' ')));
     pd::ImportResult result = pd::importProfile(sources);
     result.profile.proxy.address = QStringLiteral("127.0.0.1");
     return result.profile;
+}
+
+// CPU seconds (user + system, all threads) a process has used, from /proc; 0 when unreadable.
+double processCpuSeconds(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray stat = f.readAll();
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return 0;
+    // After "pid (comm) ", utime and stime are the 12th and 13th fields.
+    return (fields.at(11).toDouble() + fields.at(12).toDouble()) / double(sysconf(_SC_CLK_TCK));
+}
+
+struct Figures {
+    const char *transport = "";
+    int interval = 0;
+    quint64 polls = 0;
+    quint64 failures = 0;
+    double perPollUs = 0;
+    double ingestUs = 0;
+    double roundP50 = 0, roundP99 = 0;
+    std::size_t rounds = 0;
+    double latencyP50 = 0, latencyP99 = 0;
+    double pollerMsPerRound = 0, pdsimMsPerRound = 0;
+    double stallP99 = 0, stallMax = 0;
+};
+
+// One measured phase: a fresh poller with `transport` against the running cluster, 5 s of warm-up
+// (connections open, first rounds done), then `seconds` measured.
+Figures runPhase(QApplication &app, pd::ClusterStore &store, pd::SeriesStore &series,
+    const QList<pd::PollTarget> &targets, int engines, pd::PollTransport transport, int interval, int seconds,
+    bool spread, qint64 pdsimPid)
+{
+    pd::MetricsPoller poller([](std::string_view body, pd::EngineMetrics *m, QString *err) {
+        const auto r = pd::MetricsExtractor::extract(body, *m);
+        if (!r.ok())
+            *err = QString::fromStdString(r.error.toString());
+        return r.ok();
+    });
+    poller.setInterval(interval);
+    poller.setTimeout(2000);
+    poller.setSpread(spread);
+    poller.setTransport(transport);
+
+    bool measuring = false;
+    std::vector<double> rounds;
+    std::vector<double> latencies;
+    // Round r of the fleet = the r-th poll of every engine: from its first start to its last finish.
+    std::vector<int> pollsSeen(std::size_t(engines), 0);
+    std::vector<std::pair<double, double>> roundSpan; // (first start, last finish)
+    std::vector<int> roundCount;
+    std::vector<double> stalls;
+    qint64 ingestNs = 0;
+    quint64 ingested = 0;
+    quint64 failures = 0;
+    QObject::connect(&poller, &pd::MetricsPoller::batchReady, &app, [&](const pd::PollBatch &batch) {
+        QElapsedTimer t;
+        t.start();
+        store.applyPollBatch(batch);
+        series.ingest(pd::toPollRound(batch, engines, QDateTime::currentMSecsSinceEpoch()));
+        if (!measuring)
+            return;
+        ingestNs += t.nsecsElapsed();
+        ingested += quint64(batch.outcomes.size());
+        for (const pd::PollOutcome &o : batch.outcomes) {
+            const std::size_t r = std::size_t(pollsSeen[std::size_t(o.engine)]++);
+            if (roundSpan.size() <= r) {
+                roundSpan.resize(r + 1, { 1e18, -1e18 });
+                roundCount.resize(r + 1, 0);
+            }
+            roundSpan[r].first = std::min(roundSpan[r].first, double(o.finishedAtMs) - o.latencyMs);
+            roundSpan[r].second = std::max(roundSpan[r].second, double(o.finishedAtMs));
+            if (++roundCount[r] == engines)
+                rounds.push_back(roundSpan[r].second - roundSpan[r].first);
+            latencies.push_back(o.latencyMs);
+            failures += o.status == pd::PollStatus::Ok ? 0 : 1;
+        }
+    });
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    ticker.setInterval(1);
+    QElapsedTimer lastTick;
+    QObject::connect(&ticker, &QTimer::timeout, &app, [&] {
+        if (measuring && lastTick.isValid())
+            stalls.push_back(std::max(0.0, double(lastTick.nsecsElapsed()) / 1e6 - 1.0));
+        lastTick.restart();
+    });
+    poller.setTargets(targets);
+    poller.start();
+    ticker.start();
+
+    double cpu0 = 0;
+    double pdsim0 = 0;
+    quint64 polls0 = 0;
+    QTimer::singleShot(5000, &app, [&] {
+        measuring = true;
+        cpu0 = poller.cpuSeconds();
+        polls0 = poller.completedPolls();
+        pdsim0 = processCpuSeconds(pdsimPid);
+    });
+    QTimer::singleShot(5000 + seconds * 1000, &app, &QApplication::quit);
+    app.exec();
+    const double cpuUs = (poller.cpuSeconds() - cpu0) * 1e6;
+    const quint64 polls = poller.completedPolls() - polls0;
+    const double pdsimUs = (processCpuSeconds(pdsimPid) - pdsim0) * 1e6;
+    poller.stop();
+    ticker.stop();
+
+    Figures f;
+    f.transport = transport == pd::PollTransport::Curl ? "curl" : "native";
+    f.interval = poller.effectiveIntervalMs();
+    f.polls = polls;
+    f.failures = failures;
+    f.perPollUs = polls ? cpuUs / double(polls) : 0;
+    f.ingestUs = ingested ? double(ingestNs) / 1e3 / double(ingested) : 0;
+    f.roundP50 = percentile(rounds, 0.5);
+    f.roundP99 = percentile(rounds, 0.99);
+    f.rounds = rounds.size();
+    f.latencyP50 = percentile(latencies, 0.5);
+    f.latencyP99 = percentile(latencies, 0.99);
+    const double roundsInWindow = polls ? double(polls) / double(engines) : 0;
+    f.pollerMsPerRound = roundsInWindow > 0 ? cpuUs / 1e3 / roundsInWindow : 0;
+    f.pdsimMsPerRound = roundsInWindow > 0 ? pdsimUs / 1e3 / roundsInWindow : 0;
+    f.stallP99 = percentile(stalls, 0.99);
+    f.stallMax = stalls.empty() ? 0.0 : *std::max_element(stalls.begin(), stalls.end());
+    return f;
 }
 
 } // namespace
@@ -74,13 +206,21 @@ int main(int argc, char *argv[])
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QCommandLineParser parser;
-    const QCommandLineOption enginesOpt(QStringLiteral("engines"), QStringLiteral("Engines."), QStringLiteral("N"), QStringLiteral("1024"));
-    const QCommandLineOption secondsOpt(QStringLiteral("seconds"), QStringLiteral("Measured seconds."), QStringLiteral("S"), QStringLiteral("20"));
-    const QCommandLineOption intervalOpt(QStringLiteral("interval"), QStringLiteral("Poll interval."), QStringLiteral("MS"), QStringLiteral("1000"));
-    const QCommandLineOption spreadOpt(QStringLiteral("spread"), QStringLiteral("Stagger targets over the interval (the console's default)."));
+    const QCommandLineOption enginesOpt(
+        QStringLiteral("engines"), QStringLiteral("Engines."), QStringLiteral("N"), QStringLiteral("1024"));
+    const QCommandLineOption secondsOpt(
+        QStringLiteral("seconds"), QStringLiteral("Measured seconds."), QStringLiteral("S"), QStringLiteral("20"));
+    const QCommandLineOption intervalOpt(
+        QStringLiteral("interval"), QStringLiteral("Poll interval."), QStringLiteral("MS"), QStringLiteral("1000"));
+    const QCommandLineOption spreadOpt(
+        QStringLiteral("spread"), QStringLiteral("Stagger targets over the interval (the console's default)."));
     const QCommandLineOption pdsimOpt(QStringLiteral("pdsim"), QStringLiteral("pdsim binary."), QStringLiteral("PATH"),
-                                      QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-    parser.addOptions({enginesOpt, secondsOpt, intervalOpt, spreadOpt, pdsimOpt});
+        QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
+    const QCommandLineOption transportOpt(QStringLiteral("transport"),
+        QStringLiteral("native (the poller's own client), curl (libcurl), or both (native then curl, "
+                       "same cluster, for the ratio)."),
+        QStringLiteral("T"), QStringLiteral("native"));
+    parser.addOptions({ enginesOpt, secondsOpt, intervalOpt, spreadOpt, pdsimOpt, transportOpt });
     parser.addHelpOption();
     parser.process(app);
     const int wanted = parser.value(enginesOpt).toInt();
@@ -98,7 +238,7 @@ int main(int argc, char *argv[])
     }
     QProcess pdsim;
     pdsim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    pdsim.start(parser.value(pdsimOpt), {QStringLiteral("cluster"), QStringLiteral("--profile"), profilePath});
+    pdsim.start(parser.value(pdsimOpt), { QStringLiteral("cluster"), QStringLiteral("--profile"), profilePath });
     QByteArray line;
     QElapsedTimer wait;
     wait.start();
@@ -122,96 +262,57 @@ int main(int argc, char *argv[])
     view.setSeriesStore(&series);
     view.show();
 
-    pd::MetricsPoller poller([](std::string_view body, pd::EngineMetrics *m, QString *err) {
-        const auto r = pd::MetricsExtractor::extract(body, *m);
-        if (!r.ok())
-            *err = QString::fromStdString(r.error.toString());
-        return r.ok();
-    });
-    poller.setInterval(interval);
-    poller.setTimeout(2000);
-    poller.setSpread(parser.isSet(spreadOpt));
     QList<pd::PollTarget> targets;
     for (int i = 0; i < engines; ++i)
-        targets.append({i, store.engines().at(i).host.toUtf8(), quint16(store.engines().at(i).port)});
+        targets.append({ i, store.engines().at(i).host.toUtf8(), quint16(store.engines().at(i).port) });
 
-    bool measuring = false;
-    std::vector<double> rounds;
-    // Round r of the fleet = the r-th poll of every engine: from its first start to its last finish.
-    std::vector<int> pollsSeen;
-    std::vector<std::pair<double, double>> roundSpan; // (first start, last finish)
-    std::vector<int> roundCount;
-    std::vector<double> stalls;
-    qint64 ingestNs = 0;
-    quint64 ingested = 0;
-    quint64 failures = 0;
-    QObject::connect(&poller, &pd::MetricsPoller::batchReady, &app, [&](const pd::PollBatch &batch) {
-        QElapsedTimer t;
-        t.start();
-        store.applyPollBatch(batch);
-        series.ingest(pd::toPollRound(batch, engines, QDateTime::currentMSecsSinceEpoch()));
-        if (!measuring)
-            return;
-        ingestNs += t.nsecsElapsed();
-        ingested += quint64(batch.outcomes.size());
-        pollsSeen.resize(std::size_t(engines), 0);
-        for (const pd::PollOutcome &o : batch.outcomes) {
-            const std::size_t r = std::size_t(pollsSeen[std::size_t(o.engine)]++);
-            if (roundSpan.size() <= r) {
-                roundSpan.resize(r + 1, {1e18, -1e18});
-                roundCount.resize(r + 1, 0);
-            }
-            roundSpan[r].first = std::min(roundSpan[r].first, double(o.finishedAtMs) - o.latencyMs);
-            roundSpan[r].second = std::max(roundSpan[r].second, double(o.finishedAtMs));
-            if (++roundCount[r] == engines)
-                rounds.push_back(roundSpan[r].second - roundSpan[r].first);
-            failures += o.status == pd::PollStatus::Ok ? 0 : 1;
-        }
-    });
-    QTimer ticker;
-    ticker.setTimerType(Qt::PreciseTimer);
-    ticker.setInterval(1);
-    QElapsedTimer lastTick;
-    QObject::connect(&ticker, &QTimer::timeout, &app, [&] {
-        if (measuring && lastTick.isValid())
-            stalls.push_back(std::max(0.0, double(lastTick.nsecsElapsed()) / 1e6 - 1.0));
-        lastTick.restart();
-    });
-    poller.setTargets(targets);
-    poller.start();
-    ticker.start();
-
-    double cpu0 = 0;
-    quint64 polls0 = 0;
-    QTimer::singleShot(5000, &app, [&] { // warm-up: connections open, first rounds done
-        measuring = true;
-        cpu0 = poller.cpuSeconds();
-        polls0 = poller.completedPolls();
-    });
-    QTimer::singleShot(5000 + seconds * 1000, &app, &QApplication::quit);
-    app.exec();
-    const double cpuUs = (poller.cpuSeconds() - cpu0) * 1e6;
-    const quint64 polls = poller.completedPolls() - polls0;
-    poller.stop();
+    const QString transportArg = parser.value(transportOpt);
+    std::vector<pd::PollTransport> phases;
+    if (transportArg == QLatin1String("both"))
+        phases = { pd::PollTransport::Native, pd::PollTransport::Curl };
+    else if (transportArg == QLatin1String("curl"))
+        phases = { pd::PollTransport::Curl };
+    else if (transportArg == QLatin1String("native"))
+        phases = { pd::PollTransport::Native };
+    else {
+        out << "bench_poll: --transport is native, curl or both\n";
+        return 1;
+    }
+    const qint64 pdsimPid = pdsim.processId();
+    std::vector<Figures> results;
+    for (const pd::PollTransport transport : phases) {
+        const Figures f = runPhase(
+            app, store, series, targets, engines, transport, interval, seconds, parser.isSet(spreadOpt), pdsimPid);
+        results.push_back(f);
+        const pd::StoreMemory memory = series.memory();
+        std::printf("bench_poll [%s]: %d engines, interval %d ms (%s), %d s measured, %llu polls, %llu failed\n",
+            f.transport, engines, f.interval, parser.isSet(spreadOpt) ? "spread" : "burst", seconds,
+            static_cast<unsigned long long>(f.polls), static_cast<unsigned long long>(f.failures));
+        std::printf(
+            "  poller thread (fetch /metrics + /health, parse, extract): %.1f us per engine poll\n", f.perPollUs);
+        std::printf("  GUI thread ingest (cluster store + series store + pools redraw trigger): %.1f us per engine\n",
+            f.ingestUs);
+        std::printf("  round time (first start to last finish of the fleet's n-th poll; start includes /health) p50 "
+                    "%.1f ms, p99 %.1f ms over %zu rounds\n",
+            f.roundP50, f.roundP99, f.rounds);
+        std::printf(
+            "  one /metrics request (start to body parsed) p50 %.1f ms, p99 %.1f ms\n", f.latencyP50, f.latencyP99);
+        std::printf("  CPU per round: poller thread %.1f ms, pdsim %.1f ms (2 cores = 2,000 ms per second)\n",
+            f.pollerMsPerRound, f.pdsimMsPerRound);
+        std::printf("  GUI stall p99 %.1f ms, max %.1f ms\n", f.stallP99, f.stallMax);
+        std::printf("  series store: %.2f bytes per stored sample, %.1f MB reserved\n", memory.bytesPerSample(),
+            double(memory.ringBytes + memory.stateBytes) / 1e6);
+        std::printf("poll [%s]: %.1f us/engine, round p50 %.1f ms p99 %.1f ms, stall p99 %.1f ms max %.1f ms, %.2f "
+                    "bytes/sample, %d engines\n",
+            f.transport, f.perPollUs + f.ingestUs, f.roundP50, f.roundP99, f.stallP99, f.stallMax,
+            memory.bytesPerSample(), engines);
+    }
     pdsim.terminate();
     pdsim.waitForFinished(10000);
-
-    const double perPoll = polls ? cpuUs / double(polls) : 0;
-    const double ingestUs = ingested ? double(ingestNs) / 1e3 / double(ingested) : 0;
-    const pd::StoreMemory memory = series.memory();
-    std::printf("bench_poll: %d engines, interval %d ms (%s), %d s measured, %llu polls, %llu failed\n", engines,
-                poller.effectiveIntervalMs(), parser.isSet(spreadOpt) ? "spread" : "burst", seconds,
-                static_cast<unsigned long long>(polls), static_cast<unsigned long long>(failures));
-    std::printf("  poller thread (fetch /metrics + /health, parse, extract): %.1f us per engine poll\n", perPoll);
-    std::printf("  GUI thread ingest (cluster store + series store + pools redraw trigger): %.1f us per engine\n", ingestUs);
-    std::printf("  round time (first start to last finish of the fleet's n-th poll; start includes /health) p50 %.1f ms, p99 %.1f ms over %zu rounds\n", percentile(rounds, 0.5), percentile(rounds, 0.99),
-                rounds.size());
-    std::printf("  GUI stall p99 %.1f ms, max %.1f ms\n", percentile(stalls, 0.99),
-                stalls.empty() ? 0.0 : *std::max_element(stalls.begin(), stalls.end()));
-    std::printf("  series store: %.2f bytes per stored sample, %.1f MB reserved\n", memory.bytesPerSample(),
-                double(memory.ringBytes + memory.stateBytes) / 1e6);
-    std::printf("poll: %.1f us/engine, round p50 %.1f ms p99 %.1f ms, stall p99 %.1f ms max %.1f ms, %.2f bytes/sample, %d engines\n",
-                perPoll + ingestUs, percentile(rounds, 0.5), percentile(rounds, 0.99), percentile(stalls, 0.99),
-                stalls.empty() ? 0.0 : *std::max_element(stalls.begin(), stalls.end()), memory.bytesPerSample(), engines);
+    if (results.size() == 2 && results[0].perPollUs > 0)
+        std::printf(
+            "native vs curl, same run: poller thread %.1f vs %.1f us per poll (%.2fx), round p99 %.1f vs %.1f ms\n",
+            results[0].perPollUs, results[1].perPollUs, results[1].perPollUs / results[0].perPollUs,
+            results[0].roundP99, results[1].roundP99);
     return 0;
 }

@@ -486,9 +486,20 @@ void MainWindow::showCluster()
     m_tabs->setCurrentWidget(m_clusterPage);
 }
 
-void MainWindow::addPage(QWidget *page, const QString &title)
+void MainWindow::addPage(QWidget *page, const QString &title, int index)
 {
-    m_tabs->addTab(page, title);
+    m_tabs->insertTab(index, page, title);
+}
+
+int MainWindow::pageIndex(QWidget *page) const
+{
+    return m_tabs->indexOf(page);
+}
+
+void MainWindow::showPage(QWidget *page)
+{
+    if (m_tabs->indexOf(page) >= 0)
+        m_tabs->setCurrentWidget(page);
 }
 
 void MainWindow::showTopology()

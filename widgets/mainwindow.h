@@ -48,7 +48,10 @@ public:
     ErrorBanner *errorBanner() const { return m_banner; }
     PoolsView *poolsView() const { return m_poolsView; }
     // Adds a page after the built-in tabs (Operations, ...); the window owns it.
-    void addPage(QWidget *page, const QString &title);
+    // index: where among the tabs (-1: last), so a page rebuilt for a new profile keeps its place.
+    void addPage(QWidget *page, const QString &title, int index = -1);
+    int pageIndex(QWidget *page) const;
+    void showPage(QWidget *page); // makes an added page the visible tab
     TopologyPanel *topologyPanel() const { return m_topology; }
     void showPools();
     void showCluster();

@@ -133,6 +133,14 @@ PoolsView::PoolsView(QWidget *parent)
     setEngine(-1, QString());
 }
 
+void PoolsView::setMarkers(const QList<ChartMarker> &prefill, const QList<ChartMarker> &decode)
+{
+    for (int c = 0; c < m_charts.size(); ++c) {
+        for (TimeSeriesChart *chart : std::as_const(m_charts[c]))
+            chart->setMarkers(c == 0 ? prefill : decode);
+    }
+}
+
 TimeSeriesChart *PoolsView::chart(int column, int row) const
 {
     return m_charts.value(column).value(row);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "charts/chartmarker.h"
 #include "metrics/seriesid.h"
 
 #include <QList>
@@ -30,6 +31,9 @@ public:
     void setRangeMs(qint64 rangeMs);
     void showProxyHealth(const ProxyHealth &health);
     void refresh();
+    // The operations' markers: column 0 (prefill) and column 1 (decode) get their pool's; in the
+    // engine view both columns show that engine's.
+    void setMarkers(const QList<ChartMarker> &prefill, const QList<ChartMarker> &decode);
     // Every line of every visible chart over the shown range, full resolution, one row per time.
     bool exportCsv(const QString &path, QString *error) const;
 

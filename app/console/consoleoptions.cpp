@@ -24,7 +24,19 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
                                        QStringLiteral("SECONDS"));
     const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view shown first: topology, cluster or pools."),
                                   QStringLiteral("VIEW"), QStringLiteral("topology"));
-    parser.addOptions({profile, demo, screenshot, quitAfter, view});
+    const QCommandLineOption prometheus(QStringLiteral("prometheus"),
+                                        QStringLiteral("Feed the pool and engine charts from the Prometheus server at URL "
+                                                       "(http or https) instead of polling every engine."),
+                                        QStringLiteral("URL"));
+    const QCommandLineOption prometheusTokenEnv(QStringLiteral("prometheus-token-env"),
+                                                QStringLiteral("Send the bearer token held in the environment variable "
+                                                               "VAR to Prometheus."),
+                                                QStringLiteral("VAR"));
+    const QCommandLineOption prometheusLabel(QStringLiteral("prometheus-label"),
+                                             QStringLiteral("The Prometheus label whose value is an engine's host:port "
+                                                            "(default: instance)."),
+                                             QStringLiteral("LABEL"), QStringLiteral("instance"));
+    parser.addOptions({profile, demo, screenshot, quitAfter, view, prometheus, prometheusTokenEnv, prometheusLabel});
     QTextStream err(stderr);
     if (!parser.parse(arguments)) {
         err << parser.errorText() << "\n\n" << parser.helpText();
@@ -59,6 +71,37 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
     }
     if (options.demo && !options.profilePath.isEmpty()) {
         err << "pdconsole: --demo and --profile exclude each other\n";
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    if (parser.isSet(prometheus)) {
+        options.prometheusUrl = QUrl(parser.value(prometheus), QUrl::StrictMode);
+        const QString scheme = options.prometheusUrl.scheme();
+        if (!options.prometheusUrl.isValid() || options.prometheusUrl.host().isEmpty()
+            || (scheme != QLatin1String("http") && scheme != QLatin1String("https"))) {
+            err << "pdconsole: --prometheus expects an http:// or https:// URL, got \"" << parser.value(prometheus)
+                << "\"\n";
+            *exitCode = 2;
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(prometheusTokenEnv)) {
+        const QString var = parser.value(prometheusTokenEnv);
+        if (!parser.isSet(prometheus)) {
+            err << "pdconsole: --prometheus-token-env needs --prometheus\n";
+            *exitCode = 2;
+            return std::nullopt;
+        }
+        options.prometheusToken = qgetenv(var.toLocal8Bit().constData()).trimmed();
+        if (options.prometheusToken.isEmpty()) {
+            err << "pdconsole: the environment variable " << var << " (--prometheus-token-env) is not set or empty\n";
+            *exitCode = 2;
+            return std::nullopt;
+        }
+    }
+    options.prometheusLabel = parser.value(prometheusLabel);
+    if (options.prometheusLabel.isEmpty()) {
+        err << "pdconsole: --prometheus-label expects a label name\n";
         *exitCode = 2;
         return std::nullopt;
     }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QByteArray>
 #include <QString>
+#include <QUrl>
 #include <QStringList>
 
 #include <optional>
@@ -13,6 +15,10 @@ struct ConsoleOptions {
     QString screenshotPath;
     double quitAfterSeconds = -1; // < 0: run until the window closes
     QString view = QStringLiteral("topology"); // the tab shown first: topology | cluster | pools
+    // Feed the charts from this Prometheus server instead of polling every engine (empty: poll).
+    QUrl prometheusUrl;
+    QByteArray prometheusToken;              // from the environment variable --prometheus-token-env names
+    QString prometheusLabel = QStringLiteral("instance"); // the label holding an engine's host:port
 };
 
 // Parses argv. Returns nullopt when the process should exit (help, version, usage error); *exitCode

@@ -2,8 +2,12 @@
 #include "democluster.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
 #include <QStandardPaths>
 
 DemoCluster::DemoCluster(QObject *parent)
@@ -75,21 +79,84 @@ bool DemoCluster::start(const QString &profileResource, QString *error)
         *error = tr("cannot create a temporary directory: %1").arg(m_dir.errorString());
         return false;
     }
-    m_profilePath = m_dir.filePath(QFileInfo(profileResource).fileName());
-    QFile::remove(m_profilePath);
-    if (!QFile::copy(profileResource, m_profilePath)) {
-        *error = tr("cannot write %1").arg(m_profilePath);
+    if (!writeProfile(profileResource, error))
         return false;
-    }
+    useDemoTools(pdsim);
     // Five times real time: a 3.5k-token request with 1.1k output finishes in ~10 s, ratios unchanged.
     m_process.start(pdsim, {QStringLiteral("cluster"), QStringLiteral("--profile"), m_profilePath,
                             QStringLiteral("--time-scale"), QStringLiteral("5"), QStringLiteral("--load"),
-                            QStringLiteral("4"), QStringLiteral("--waiting-retry-interval"), QStringLiteral("1")});
+                            QStringLiteral("4"), QStringLiteral("--waiting-retry-interval"), QStringLiteral("1"),
+                            QStringLiteral("--log-dir"), m_dir.path()});
     return true;
+}
+
+// The profile as the demo runs it: its run_dir is the demo's directory, where pdsim writes the logs.
+bool DemoCluster::writeProfile(const QString &profileResource, QString *error)
+{
+    m_profilePath = m_dir.filePath(QFileInfo(profileResource).fileName());
+    QFile in(profileResource);
+    if (!in.open(QIODevice::ReadOnly)) {
+        *error = tr("cannot read %1: %2").arg(profileResource, in.errorString());
+        return false;
+    }
+    QJsonParseError parse;
+    QJsonDocument doc = QJsonDocument::fromJson(in.readAll(), &parse);
+    if (!doc.isObject()) {
+        *error = tr("%1: offset %2: %3").arg(profileResource).arg(parse.offset).arg(parse.errorString());
+        return false;
+    }
+    QJsonObject profile = doc.object();
+    profile[QStringLiteral("run_dir")] = QDir(m_dir.path()).absolutePath();
+    QSaveFile out(m_profilePath);
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(profile).toJson()) < 0 || !out.commit()) {
+        *error = tr("cannot write %1: %2").arg(m_profilePath, out.errorString());
+        return false;
+    }
+    return true;
+}
+
+QString DemoCluster::findDemoTools(const QString &pdsim)
+{
+    const QString dir = QFileInfo(pdsim).absolutePath();
+    const QStringList candidates { dir + QStringLiteral("/demo-tools"),
+        dir + QStringLiteral("/../libexec/pdconsole/demo-tools") };
+    for (const QString &candidate : candidates) {
+        if (QFileInfo(candidate + QStringLiteral("/hccn_tool")).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    }
+    return {};
+}
+
+// The local runner's shells inherit this process's environment: the tools go first on its PATH, and
+// their fault selection (demo.conf) is named by FAKE_ASCEND_CONF. Restored when the demo stops.
+void DemoCluster::useDemoTools(const QString &pdsim)
+{
+    m_tools = findDemoTools(pdsim);
+    if (m_tools.isEmpty())
+        return;
+    m_savedPath = qgetenv("PATH");
+    m_savedConf = qgetenv("FAKE_ASCEND_CONF");
+    m_environmentChanged = true;
+    const QByteArray tools = QFile::encodeName(m_tools);
+    qputenv("PATH", m_savedPath.isEmpty() ? tools : tools + ':' + m_savedPath);
+    qputenv("FAKE_ASCEND_CONF", tools + "/demo.conf");
+}
+
+void DemoCluster::restoreEnvironment()
+{
+    if (!m_environmentChanged)
+        return;
+    m_environmentChanged = false;
+    qputenv("PATH", m_savedPath);
+    if (m_savedConf.isEmpty())
+        qunsetenv("FAKE_ASCEND_CONF");
+    else
+        qputenv("FAKE_ASCEND_CONF", m_savedConf);
 }
 
 void DemoCluster::stop()
 {
+    restoreEnvironment();
     if (m_process.state() == QProcess::NotRunning)
         return;
     m_process.terminate();

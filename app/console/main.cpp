@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The composition root: builds the store and the window, wires them, and owns shutdown.
+#include "clustertools.h"
 #include "consoleoptions.h"
 #include "democluster.h"
 #include "monitoring.h"
@@ -43,9 +44,20 @@ int main(int argc, char *argv[])
 
     pd::ClusterStore store;
     pd::MainWindow window(&store);
-    Monitoring monitoring(&store, &window);
+    std::optional<pd::PrometheusSourceConfig> prometheus;
+    if (!options->prometheusUrl.isEmpty()) {
+        prometheus.emplace();
+        prometheus->endpoint.base = options->prometheusUrl;
+        prometheus->endpoint.bearerToken = options->prometheusToken;
+        prometheus->engineLabel = options->prometheusLabel.toStdString();
+    }
+    Monitoring monitoring(&store, &window, prometheus);
     monitoring.start();
     Operations operations(&store, &window, monitoring.tracker());
+    operations.setTriage(monitoring.triage());
+    ClusterTools tools(&store, &window, monitoring.tracker(), operations.sshRunner());
+    QObject::connect(&operations, &Operations::logRequested, &tools, &ClusterTools::showEngineLog);
+    QObject::connect(&operations, &Operations::nodeChecksRequested, &tools, &ClusterTools::runNodeChecks);
     DemoCluster demo;
     if (options->demo) {
         QString error;

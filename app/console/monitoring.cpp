@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "metrics/seriesstore.h"
 #include "net/metricspoller.h"
+#include "net/prometheussource.h"
 #include "net/pollroundadapter.h"
 #include "net/vllmbodyparser.h"
 #include "net/proxyhealthpoller.h"
@@ -18,11 +19,11 @@
 #include <QDockWidget>
 #include <QUrl>
 
-Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject *parent)
+Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
+                       std::optional<pd::PrometheusSourceConfig> prometheus, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_window(window)
-    , m_engines(std::make_unique<pd::MetricsPoller>(pd::parseVllmMetricsBody))
     , m_proxy(std::make_unique<pd::ProxyHealthPoller>())
     , m_tracker(std::make_unique<pd::StateTracker>(store))
     , m_triage(std::make_unique<pd::Triage>(m_tracker.get(), store))
@@ -38,11 +39,18 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject 
     });
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window, &pd::MainWindow::showProxyHealth);
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window->poolsView(), &pd::PoolsView::showProxyHealth);
-    connect(m_engines.get(), &pd::MetricsPoller::batchReady, this, [this](const pd::PollBatch &batch) {
-        m_store->applyPollBatch(batch);
-        if (m_series)
-            m_series->ingest(pd::toPollRound(batch, m_series->engineCount(), QDateTime::currentMSecsSinceEpoch()));
-    });
+    if (prometheus) {
+        m_prometheus = std::make_unique<pd::PrometheusSource>(*prometheus);
+        connect(m_prometheus.get(), &pd::PrometheusSource::delivered, this, &Monitoring::ingestPrometheus);
+        connect(m_prometheus.get(), &pd::PrometheusSource::statusChanged, this, &Monitoring::showPrometheusStatus);
+    } else {
+        m_engines = std::make_unique<pd::MetricsPoller>(pd::parseVllmMetricsBody);
+        connect(m_engines.get(), &pd::MetricsPoller::batchReady, this, [this](const pd::PollBatch &batch) {
+            m_store->applyPollBatch(batch);
+            if (m_series)
+                m_series->ingest(pd::toPollRound(batch, m_series->engineCount(), QDateTime::currentMSecsSinceEpoch()));
+        });
+    }
     connect(m_store, &pd::ClusterStore::profileChanged, this, &Monitoring::retarget);
 }
 
@@ -54,8 +62,11 @@ Monitoring::~Monitoring()
 void Monitoring::start()
 {
     m_proxy->start();
-    m_engines->start();
+    if (m_engines)
+        m_engines->start();
     retarget();
+    if (m_prometheus)
+        m_prometheus->start();
 }
 
 void Monitoring::retarget()
@@ -69,13 +80,92 @@ void Monitoring::retarget()
     }
     m_proxy->setTarget(url);
 
-    QList<pd::PollTarget> targets;
     const QList<pd::Engine> &engines = m_store->engines();
-    for (qsizetype i = 0; i < engines.size(); ++i)
-        targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port)});
-    m_engines->setTargets(targets);
+    if (m_engines) {
+        QList<pd::PollTarget> targets;
+        for (qsizetype i = 0; i < engines.size(); ++i)
+            targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port)});
+        m_engines->setTargets(targets);
+    }
+    if (m_prometheus) {
+        std::vector<std::string> hostPorts;
+        hostPorts.reserve(std::size_t(engines.size()));
+        for (const pd::Engine &e : engines)
+            hostPorts.push_back(pd::PromEngineMap::key(e.host.toStdString(), e.port));
+        m_prometheus->setEngines(hostPorts);
+        m_prometheusShown.clear();
+    }
+    newSeriesStore(pd::SeriesStoreConfig{}.pollIntervalMs);
+}
 
+void Monitoring::newSeriesStore(int pollIntervalMs)
+{
     m_window->setSeriesStore(nullptr);
-    m_series = std::make_unique<pd::SeriesStore>(pd::SeriesStore::rolesOf(m_store->profile()));
+    pd::SeriesStoreConfig config;
+    config.pollIntervalMs = pollIntervalMs;
+    m_series = std::make_unique<pd::SeriesStore>(pd::SeriesStore::rolesOf(m_store->profile()), config);
     m_window->setSeriesStore(m_series.get());
+}
+
+void Monitoring::ingestPrometheus(const pd::PrometheusDelivery &delivery)
+{
+    // Rates and freshness count in scrape intervals: a server scraping every 15 s needs a store that
+    // expects a sample every 15 s (the first delivery says, before any round is ingested).
+    if (!m_series || m_series->config().pollIntervalMs != delivery.scrapeIntervalMs)
+        newSeriesStore(delivery.scrapeIntervalMs);
+    for (const pd::PollRound &round : delivery.rounds)
+        m_series->ingest(round);
+    if (!delivery.backfill && !delivery.latest.outcomes.isEmpty())
+        m_store->applyPollBatch(delivery.latest);
+}
+
+void Monitoring::showPrometheusStatus(const pd::PrometheusStatus &status)
+{
+    using Phase = pd::PrometheusStatus::Phase;
+    QString key;
+    QStringList details;
+    if (status.phase == Phase::Failed) {
+        key = status.error;
+        if (key != m_prometheusShown)
+            m_window->showError(tr("Prometheus: no data"), {status.error});
+    } else if (status.phase == Phase::Live) {
+        if (!status.unmapped.isEmpty())
+            details.append(tr("Series of %n target(s) that are no engine of this cluster: %1", nullptr,
+                              int(status.unmapped.size()))
+                               .arg(status.unmapped.mid(0, 8).join(QStringLiteral(", "))));
+        const QList<pd::Engine> &engines = m_store->engines();
+        const auto names = [&engines](const QList<int> &list) {
+            QStringList out;
+            for (int e : list.mid(0, 8))
+                out.append(e < engines.size() ? engines.at(e).host + QLatin1Char(':') + QString::number(engines.at(e).port)
+                                              : QString::number(e));
+            return out.join(QStringLiteral(", "));
+        };
+        if (!status.notTargets.isEmpty())
+            details.append(tr("%n engine(s) Prometheus does not scrape: %1", nullptr, int(status.notTargets.size()))
+                               .arg(names(status.notTargets)));
+        if (!status.unknownGeneration.isEmpty())
+            details.append(tr("%n engine(s) with an unknown metric generation: %1", nullptr,
+                              int(status.unknownGeneration.size()))
+                               .arg(names(status.unknownGeneration)));
+        key = QStringLiteral("live ") + details.join(QLatin1Char('\n'));
+        if (key == m_prometheusShown)
+            return;
+        if (details.isEmpty())
+            m_window->showNote(tr("Prometheus: %1 engines (%2 on vLLM 0.9.1 names, %3 on current names), history "
+                                  "backfilled in %4 s, refreshed every scrape (%5 s)")
+                                   .arg(status.v091Engines + status.currentEngines)
+                                   .arg(status.v091Engines)
+                                   .arg(status.currentEngines)
+                                   .arg(double(status.backfillMs) / 1000.0, 0, 'f', 1)
+                                   .arg(double(status.scrapeIntervalMs) / 1000.0, 0, 'f', 0));
+        else
+            m_window->showError(tr("Prometheus: some engines are not seen"), details);
+    } else if (status.phase == Phase::Backfilling && status.backfillChunksDone == 0) {
+        key = QStringLiteral("backfill");
+        if (key != m_prometheusShown)
+            m_window->showNote(tr("Prometheus: reading the last hour of history…"));
+    }
+    if (!key.isEmpty())
+        m_prometheusShown = key;
 }

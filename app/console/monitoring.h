@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "net/prometheusfeed.h"
+
 #include <QObject>
+#include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace pd {
 class ClusterStore;
 class MainWindow;
 class MetricsPoller;
+class PrometheusSource;
 class ProxyHealthPoller;
 class SeriesStore;
 class StateTracker;
@@ -20,10 +25,14 @@ class TrayNotifier;
 // the cluster store (current state), the series store (history, rebuilt for each opened cluster) and
 // the window's views; the state tracker derives every engine's state from what the store observes and
 // triage turns states into the ranked problems, shown in the window and announced in the system tray. Follows the store: opening a profile retargets everything.
+// With a Prometheus configuration the engines are not polled: the Prometheus source (its own thread)
+// backfills the series store's history from the server and refreshes it, and its newest scrape of
+// each engine feeds the cluster store as the poller's batch would (docs/prometheus-source.md).
 class Monitoring final : public QObject {
     Q_OBJECT
 public:
-    Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject *parent = nullptr);
+    Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
+               std::optional<pd::PrometheusSourceConfig> prometheus = std::nullopt, QObject *parent = nullptr);
     ~Monitoring() override;
     void start();
     pd::StateTracker *tracker() const { return m_tracker.get(); }
@@ -31,10 +40,15 @@ public:
 
 private:
     void retarget();
+    void newSeriesStore(int pollIntervalMs);
+    void ingestPrometheus(const pd::PrometheusDelivery &delivery);
+    void showPrometheusStatus(const pd::PrometheusStatus &status);
 
     pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
-    std::unique_ptr<pd::MetricsPoller> m_engines;
+    std::unique_ptr<pd::MetricsPoller> m_engines;          // null when fed from Prometheus
+    std::unique_ptr<pd::PrometheusSource> m_prometheus;    // null when polling the engines
+    QString m_prometheusShown;                             // the last status shown (not repeated)
     std::unique_ptr<pd::ProxyHealthPoller> m_proxy;
     std::unique_ptr<pd::SeriesStore> m_series;
     std::unique_ptr<pd::StateTracker> m_tracker;

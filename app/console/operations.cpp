@@ -13,12 +13,23 @@
 #include "ops/scalerunner.h"
 #include "ops/scalerunnercontrol.h"
 #include "ops/scalesimcontrol.h"
-#include "scale/scalepanel.h"
+#include "charts/chartmarker.h"
+#include "ops/engineactionmenu.h"
+#include "ops/engineactions.h"
+#include "ops/operationspage.h"
+#include "poolsview.h"
+#include "topology/topologypanel.h"
+#include "topology/topologyview.h"
+#include "triageviews/enginedetailpanel.h"
+#include "triageviews/problemspanel.h"
 #include "ssh/guisshprompts.h"
 #include "ssh/sshrunner.h"
 #include "state/statetracker.h"
+#include "triage/triage.h"
 
 #include <QHash>
+#include <QMenu>
+#include <QSet>
 #include <QVBoxLayout>
 
 Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker, QObject *parent)
@@ -29,6 +40,10 @@ Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::Stat
     , m_ssh(std::make_shared<pd::SshRunner>(pd::SshSettings{}, std::make_shared<pd::GuiSshPrompts>(window)))
     , m_audit(std::make_unique<pd::AuditLog>())
 {
+    // Process facts (and whether each node answers) every 30 s; at once after opening a profile.
+    m_processRefresh = new QTimer(this);
+    m_processRefresh->setInterval(30000);
+    connect(m_processRefresh, &QTimer::timeout, this, &Operations::refreshProcesses);
     connect(m_store, &pd::ClusterStore::profileChanged, this, &Operations::rebuild);
     rebuild();
 }
@@ -46,9 +61,18 @@ void Operations::setSimControl(const QUrl &controlBase)
 
 void Operations::teardown()
 {
+    for (const QMetaObject::Connection &c : std::as_const(m_windowConnections))
+        disconnect(c);
+    m_windowConnections.clear();
     if (m_runner)
         m_runner->cancelAll();
+    if (m_page) {
+        m_readOnly = m_page->isReadOnly();
+        m_pageIndex = m_window->pageIndex(m_page);
+    }
     delete m_page; // its tab goes with it
+    m_menu.reset();
+    m_actions.reset();
     if (m_membership)
         m_membership->stop();
     m_runner.reset();
@@ -103,6 +127,33 @@ void Operations::rebuild()
                 if (engine >= 0 && engine < m_tracker->engineCount())
                     m_tracker->setProcess(engine, fact, pid > 0 ? QStringLiteral("PID %1").arg(pid) : QString());
             });
+    connect(m_controller.get(), &pd::EngineController::operationFinished, this, [this](const pd::OperationSummary &summary) {
+        if (summary.action != pd::ProcessAction::Status || !m_triage)
+            return;
+        // A node is unreachable when the status command of its engines could not run there.
+        const pd::Profile &profile = m_store->profile();
+        QHash<QString, QString> errorOf; // node -> transport error
+        QSet<QString> answered;
+        const QList<pd::Engine> engines = profile.engines();
+        for (const pd::ProcessOutcome &o : summary.outcomes) {
+            for (const pd::Engine &e : engines) {
+                if (e.id() != o.id)
+                    continue;
+                const QString node = profile.nodes.at(e.nodeIndex).name;
+                if (o.process == pd::ProcessFact::Unknown && !o.error.isEmpty())
+                    errorOf.insert(node, o.error);
+                else
+                    answered.insert(node);
+            }
+        }
+        for (int n = 0; n < profile.nodes.size(); ++n) {
+            const QString &name = profile.nodes.at(n).name;
+            if (answered.contains(name))
+                m_triage->setNodeSsh(n, true);
+            else if (errorOf.contains(name))
+                m_triage->setNodeSsh(n, false, errorOf.value(name));
+        }
+    });
     if (m_simControl.isValid())
         m_control = std::make_unique<pd::SimClusterEngineControl>(m_simControl);
     else
@@ -115,14 +166,112 @@ void Operations::rebuild()
     m_context->control = m_control.get();
     m_context->probe = m_probe.get();
     m_context->audit = m_audit.get();
-    m_runner = std::make_unique<pd::ScaleRunner>(m_context.get());
 
-    auto *page = new QWidget;
-    page->setObjectName(QStringLiteral("operationsPage"));
-    auto *layout = new QVBoxLayout(page);
-    layout->setContentsMargins(8, 8, 8, 8);
-    layout->addWidget(new pd::ScalePanel(m_context.get(), m_runner.get(), refs, page));
-    m_page = page;
-    m_window->addPage(page, tr("&Operations"));
+    m_context->settings.readOnly = m_readOnly;
+    m_runner = std::make_unique<pd::ScaleRunner>(m_context.get());
+    m_actions = std::make_unique<pd::EngineActions>(m_context.get(), m_runner.get());
+
+    m_page = new pd::OperationsPage(m_context.get(), m_runner.get(), refs, m_audit->path());
+    m_window->addPage(m_page, tr("&Operations"), m_pageIndex);
+    connect(m_membership.get(), &pd::MembershipReconciler::restartDetected, m_page, &pd::OperationsPage::offerRestore);
+    wireWindow(refs);
     m_membership->start(2000);
+    // The demo's engines live in pdsim's process: there is nothing to find on the nodes.
+    if (m_simControl.isValid()) {
+        m_processRefresh->stop();
+    } else {
+        m_controller->rediscover(); // restarting the console loses nothing, never starts a second copy
+        m_processRefresh->start();
+    }
+}
+
+void Operations::wireWindow(const QList<pd::EngineRef> &refs)
+{
+    const pd::Profile &profile = m_store->profile();
+    m_menu = std::make_unique<pd::EngineActionMenu>(m_actions.get(), refs, m_window);
+    QStringList nodeNames;
+    QList<QList<int>> nodeEngines(profile.nodes.size());
+    for (const pd::Node &n : profile.nodes)
+        nodeNames << n.name;
+    const QList<pd::Engine> engines = profile.engines();
+    for (int i = 0; i < engines.size(); ++i)
+        nodeEngines[engines.at(i).nodeIndex].append(i);
+    m_menu->setNodeNames(nodeNames);
+    m_menu->setNodeEngines(nodeEngines);
+    connect(m_menu.get(), &pd::EngineActionMenu::note, m_window, &pd::MainWindow::showNote);
+    connect(m_menu.get(), &pd::EngineActionMenu::logRequested, this, &Operations::logRequested);
+    connect(m_menu.get(), &pd::EngineActionMenu::nodeChecksRequested, this, &Operations::nodeChecksRequested);
+    pd::TopologyView *topology = m_window->topologyPanel()->view();
+    connect(m_menu.get(), &pd::EngineActionMenu::selectRequested, topology, &pd::TopologyView::setSelectedEngines);
+
+    // Every action becomes an event on the engine's timeline.
+    connect(m_actions.get(), &pd::EngineActions::operationStarted, this, [this, refs](pd::ScaleOperation *op) {
+        const int engine = int(refs.indexOf(op->engine()));
+        m_tracker->recordAction(engine, -1, tr("%1 started").arg(op->kind()));
+    });
+
+    m_windowConnections << connect(topology, &pd::TopologyView::contextMenuRequested, this,
+                                   [this, topology](int engine, int node, const QPoint &at) {
+                                       const QList<int> selected = engine >= 0 ? topology->selectedEngines() : QList<int>{};
+                                       if (selected.isEmpty() && node < 0)
+                                           return;
+                                       m_menu->buildMenu(selected, node, topology)->popup(at);
+                                   });
+    if (pd::EngineDetailPanel *detail = m_window->engineDetail()) {
+        detail->setLogAvailable(true);
+        detail->setActionsAvailable(!m_context->settings.readOnly, tr("The console is in read-only mode"));
+        m_windowConnections << connect(detail, &pd::EngineDetailPanel::actionRequested, this,
+                                       [this](pd::EngineAction action, int engine) { m_menu->trigger(action, {engine}); });
+        m_windowConnections << connect(detail, &pd::EngineDetailPanel::logRequested, this, &Operations::logRequested);
+    }
+    if (pd::ProblemsPanel *problems = m_window->problemsPanel()) {
+        problems->setRemoveAvailable(!m_context->settings.readOnly, tr("The console is in read-only mode"));
+        m_windowConnections << connect(problems, &pd::ProblemsPanel::removeDeadRequested, this, [this, refs](const QList<int> &engines) {
+            QList<pd::EngineRef> dead;
+            for (const int i : engines)
+                if (i >= 0 && i < refs.size())
+                    dead << refs.at(i);
+            m_window->showNote(tr("Taking %n engine(s) out of the proxy…", nullptr, int(dead.size())));
+            m_runner->removeDead(dead, [this](const QString &result) { m_window->showNote(result); });
+        });
+    }
+    connect(m_page, &pd::OperationsPage::readOnlyChanged, this, [this](bool readOnly) {
+        m_readOnly = readOnly;
+        if (pd::EngineDetailPanel *detail = m_window->engineDetail())
+            detail->setActionsAvailable(!readOnly, tr("The console is in read-only mode"));
+        if (pd::ProblemsPanel *problems = m_window->problemsPanel())
+            problems->setRemoveAvailable(!readOnly, tr("The console is in read-only mode"));
+        m_window->showNote(readOnly ? tr("Read-only: every change to the cluster is refused") : tr("Read-only off"));
+    });
+    connect(m_runner.get(), &pd::ScaleRunner::markerAdded, this, &Operations::updateMarkers);
+    updateMarkers();
+}
+
+void Operations::updateMarkers()
+{
+    QList<pd::ChartMarker> prefill, decode;
+    for (const pd::OperationMarker &m : m_runner->markers()) {
+        pd::ChartMarker c;
+        c.ms = double(m.time.toMSecsSinceEpoch());
+        c.label = m.label;
+        switch (m.outcome) {
+        case pd::OperationOutcome::Succeeded: c.color = QColor(0x2e, 0x7d, 0x32); break;
+        case pd::OperationOutcome::Failed: c.color = QColor(0xc6, 0x28, 0x28); break;
+        case pd::OperationOutcome::Cancelled: c.color = QColor(0x75, 0x75, 0x75); break;
+        default: c.color = QColor(0x15, 0x65, 0xc0); break;
+        }
+        (m.role == pd::Role::Prefill ? prefill : decode).append(c);
+    }
+    m_window->poolsView()->setMarkers(prefill, decode);
+}
+
+void Operations::refreshProcesses()
+{
+    if (m_controller && !m_controller->isBusy())
+        m_controller->refreshEngines(m_controller->allEngines());
+}
+
+pd::OperationsPage *Operations::page() const
+{
+    return m_page;
 }

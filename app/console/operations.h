@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ops/scaletypes.h"
+
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 #include <QUrl>
 
 #include <memory>
@@ -10,8 +13,11 @@
 namespace pd {
 class AuditLog;
 class ClusterStore;
+class EngineActionMenu;
+class EngineActions;
 class EngineControl;
 class EngineController;
+class OperationsPage;
 class EngineProbe;
 class MainWindow;
 class MembershipReconciler;
@@ -20,13 +26,17 @@ class ScalePanel;
 class ScaleRunner;
 class SshRunner;
 class StateTracker;
+class Triage;
 struct ScaleContext;
 } // namespace pd
 
 // Acting on the cluster, wired: the engine controller (launcher through each node's runner: local for
 // this machine, SSH for the rest), the proxy client and its membership table, scaling operations and
-// their audit log, and the Operations page with a scale control per pool. Membership and process
-// facts flow into the state tracker, so the topology and triage show what scaling does.
+// their audit log, the Operations page (read-only switch, restore offer, scale controls per pool,
+// rolling restarts, progress, audit), and the engine actions where an operator finds them: the
+// topology's context menu, the engine detail's buttons, the Problems panel's "Remove from proxy".
+// Operations become markers on the charts. Membership and process facts flow into the state tracker,
+// so the topology and triage show what is done.
 // Follows the store: opening a profile rebuilds everything for it. In the demo, engines are started
 // and stopped through pdsim's control API instead (setSimControl).
 class Operations final : public QObject {
@@ -37,12 +47,24 @@ public:
 
     // The demo's simulated cluster: engines start and stop through its control API.
     void setSimControl(const QUrl &controlBase);
+    // Where node reachability goes (a node whose status command cannot reach it is "SSH down").
+    void setTriage(pd::Triage *triage) { m_triage = triage; }
     pd::ScaleRunner *runner() const { return m_runner.get(); }
     pd::MembershipReconciler *membership() const { return m_membership.get(); }
+    pd::EngineActionMenu *actionMenu() const { return m_menu.get(); }
+    pd::OperationsPage *page() const;
+    std::shared_ptr<pd::SshRunner> sshRunner() const { return m_ssh; }
+
+Q_SIGNALS:
+    void logRequested(int engine);
+    void nodeChecksRequested(int node);
 
 private:
     void rebuild();
     void teardown();
+    void wireWindow(const QList<pd::EngineRef> &refs);
+    void updateMarkers();
+    void refreshProcesses(); // one status command per node: process facts and node reachability
 
     pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
@@ -57,5 +79,12 @@ private:
     std::unique_ptr<pd::EngineProbe> m_probe;
     std::unique_ptr<pd::ScaleContext> m_context;
     std::unique_ptr<pd::ScaleRunner> m_runner;
-    QPointer<QWidget> m_page;
+    std::unique_ptr<pd::EngineActions> m_actions;
+    std::unique_ptr<pd::EngineActionMenu> m_menu;
+    QPointer<pd::OperationsPage> m_page;
+    QList<QMetaObject::Connection> m_windowConnections; // to the window's panels, cut on rebuild
+    pd::Triage *m_triage = nullptr;
+    QTimer *m_processRefresh = nullptr;
+    bool m_readOnly = false; // kept across profiles
+    int m_pageIndex = -1;    // the tab's place, kept across profiles
 };

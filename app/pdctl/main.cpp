@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include "nodecommands.h"
 #include "opscommands.h"
 #include "profilecommands.h"
 #include "scalecommands.h"
+#include "warmupcommand.h"
 
 #include "cluster/profileformat.h"
 #include "exec/runnerfactory.h"
@@ -32,11 +34,18 @@ void printUsage(QTextStream &out)
            "                                the proxy, its command line generated from the profile\n"
            "  script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
            "                                run_dp_template.sh generated from the profile\n"
+           "  node check --profile FILE [--node NAME]... [--csv FILE] [--json FILE] [--timeout S] [--no-ping]\n"
+           "             [--tool-dir DIR] [--hccn-conf PATH]\n"
+           "                                the A2/A3 NPU network verification suite on every node\n"
            "  status --profile FILE [--json] the proxy and every engine: membership, serving\n"
            "  scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
            "        [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n"
            "                                plan, confirm and run a pool resize through the proxy\n"
            "  audit [--file FILE] [--json]  print the audit log of mutating actions\n"
+           "  warmup --profile FILE [-n N] [--concurrency C] [--prompt-tokens P] [--max-tokens T]\n"
+           "         [--no-stream] [--model NAME] [--timeout S] [--audit FILE] [--csv FILE] [--json]\n"
+           "                                N small completions through the proxy: success rate,\n"
+           "                                TTFT/TPOT percentiles; exit 1 when any request failed\n"
            "\n"
            "  --accept-new-host-key         trust a node's SSH host key seen for the first time\n"
            "                                (a changed key is always refused)\n"
@@ -65,6 +74,8 @@ int main(int argc, char *argv[])
     }
     if (command == QLatin1String("profile"))
         return pdctl::runProfileCommand(args.mid(1), out, err);
+    if (command == QLatin1String("warmup"))
+        return pdctl::runWarmUpCommand(args.mid(1), out, err);
     // Nodes on this machine go to the local runner, the others over SSH (host keys checked against
     // known_hosts; a new key is trusted only with --accept-new-host-key, a changed one never).
     pd::DefaultRunnerFactory runners;
@@ -83,6 +94,8 @@ int main(int argc, char *argv[])
         return pdctl::runEngineCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("proxy"))
         return pdctl::runProxyCommand(args.mid(1), runners, out, err);
+    if (command == QLatin1String("node"))
+        return pdctl::runNodeCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("script"))
         return pdctl::runScriptCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("status"))

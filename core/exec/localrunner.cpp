@@ -48,6 +48,12 @@ CommandResult LocalRunner::run(
     process.setProgram(QStringLiteral("/bin/sh"));
     process.setArguments({ QStringLiteral("-c"), QString::fromUtf8(shellCommand) });
     process.setStandardInputFile(QProcess::nullDevice());
+    if (!target.node.isEmpty()) {
+        // One machine plays the nodes (the demo on 127.0.0.x): each shell knows which node it is.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PDCONSOLE_NODE"), target.node);
+        process.setProcessEnvironment(env);
+    }
     process.setChildProcessModifier([] { ::setpgid(0, 0); });
     process.start();
     if (!process.waitForStarted(10000)) {

@@ -4,7 +4,9 @@
 #include "exec/commandrunner.h"
 
 // Runs commands on this machine: `/bin/sh -c <command>` in a QProcess created on the calling worker
-// thread. Used by the demo (nodes on 127.0.0.x) and by a console running on the head node.
+// thread. Used by the demo (nodes on 127.0.0.x) and by a console running on the head node. The shell
+// inherits this process's environment plus PDCONSOLE_NODE=<the target's node name>, so one machine can
+// play several nodes (the demo's node tools key on it; real tools ignore it).
 //
 // Contract: run() blocks and is thread-safe (each call owns its QProcess); never call it on the GUI
 // thread. The shell becomes the leader of a new process group; on timeout, and again when the shell

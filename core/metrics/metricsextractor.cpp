@@ -248,6 +248,47 @@ private:
 
 } // namespace
 
+class MetricsAccumulator::Impl final {
+public:
+    Impl(EngineMetrics &out, const MetricsExtractor::Options &options) : x(out, options) {}
+    Extractor x;
+};
+
+MetricsAccumulator::MetricsAccumulator(EngineMetrics &out, MetricsExtractor::Options options)
+    : m_options(options)
+{
+    out = EngineMetrics{};
+    m_impl = std::make_unique<Impl>(out, m_options);
+}
+
+MetricsAccumulator::~MetricsAccumulator() = default;
+
+bool MetricsAccumulator::reads(std::string_view name)
+{
+    return lookup(name) != nullptr;
+}
+
+void MetricsAccumulator::add(std::string_view name, const PromLabels &labels, double value)
+{
+    if (!m_impl->x.wantsSample(name))
+        return;
+    PromSample s;
+    s.name = name;
+    s.labels = labels;
+    s.value = value;
+    m_impl->x.sample(s);
+}
+
+int MetricsAccumulator::finish()
+{
+    return m_impl->x.finish();
+}
+
+std::size_t MetricsAccumulator::samplesUsed() const
+{
+    return m_impl->x.used();
+}
+
 MetricsExtractor::Result MetricsExtractor::extract(std::string_view body, EngineMetrics &out, const Options &options)
 {
     out = EngineMetrics{};

@@ -5,6 +5,7 @@
 #include "promparser.h"
 
 #include <cstddef>
+#include <memory>
 #include <string_view>
 
 // Reduces one /metrics body to pd::EngineMetrics (vllm-metrics.md §5.5), for both metric
@@ -40,6 +41,31 @@ public:
     // vLLM families is not an error: the fields stay NaN.
     static Result extract(std::string_view body, EngineMetrics &out, const Options &options);
     static Result extract(std::string_view body, EngineMetrics &out) { return extract(body, out, Options{}); }
+};
+
+// The same mapping, fed sample by sample instead of from a body: for samples that arrive already
+// parsed (a Prometheus server's API answer holds the samples of one scrape as series). Every sample
+// goes through the extractor's own name table and merge rules, so a scrape read this way gives the
+// very EngineMetrics the poller's extract() gives for the same exposition.
+class MetricsAccumulator final {
+public:
+    explicit MetricsAccumulator(EngineMetrics &out, MetricsExtractor::Options options = {});
+    ~MetricsAccumulator();
+    MetricsAccumulator(const MetricsAccumulator &) = delete;
+    MetricsAccumulator &operator=(const MetricsAccumulator &) = delete;
+
+    // Whether the extractor reads samples called `name` (the names of both generations).
+    static bool reads(std::string_view name);
+    // One sample; `labels` as in an exposition's label block (le, finished_reason, engine matter).
+    void add(std::string_view name, const PromLabels &labels, double value);
+    // Resolves old/new names; returns the histograms dropped for too many buckets. Call once.
+    int finish();
+    std::size_t samplesUsed() const;
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> m_impl;
+    MetricsExtractor::Options m_options; // the Impl refers to it
 };
 
 } // namespace pd

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "net/metricspoller.h"
 
-#include "net/curlpollloop.h"
+#include "net/pollloop.h"
 
 #include <QMetaObject>
 #include <QPointer>
@@ -12,7 +12,7 @@ MetricsPoller::MetricsPoller(MetricsBodyParser parser, QObject *parent)
     : QObject(parent)
 {
     QPointer<MetricsPoller> self(this);
-    m_loop = std::make_unique<CurlPollLoop>(std::move(parser), [self](PollBatch &&batch) {
+    m_loop = std::make_unique<PollLoop>(std::move(parser), [self](PollBatch &&batch) {
         // Runs on the loop thread; the queued call is dropped if the poller is gone by then.
         MetricsPoller *poller = self.data();
         if (!poller)
@@ -47,6 +47,11 @@ void MetricsPoller::setTimeout(int ms)
 void MetricsPoller::setSpread(bool spread)
 {
     m_loop->setSpread(spread);
+}
+
+void MetricsPoller::setTransport(PollTransport transport)
+{
+    m_loop->setTransport(transport);
 }
 
 void MetricsPoller::start()

@@ -21,6 +21,11 @@ struct PollTarget {
     quint16 port = 0;
 };
 
+// Which HTTP client fetches from the engines. Native: the poller's own keep-alive client
+// (HttpGetClient) for targets at a numeric address, libcurl for names; Curl: libcurl for all (kept to
+// measure the two against each other on the same machine state, and as a fallback).
+enum class PollTransport { Native, Curl };
+
 // How one engine answered in one poll.
 enum class PollStatus {
     Ok,           // /metrics 200 and parsed

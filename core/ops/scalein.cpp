@@ -21,6 +21,12 @@ ScaleIn::ScaleIn(EngineRef engine, ScaleContext *context, bool allowLastInstance
     addStep(QStringLiteral("verify"), QStringLiteral("Verify it stopped"));
 }
 
+void ScaleIn::setImmediate(bool immediate)
+{
+    m_immediate = immediate;
+    setKind(immediate ? QStringLiteral("stop") : QStringLiteral("scale-in"));
+}
+
 void ScaleIn::run()
 {
     preflight();
@@ -30,13 +36,28 @@ void ScaleIn::preflight()
 {
     begin(Preflight, QStringLiteral("reading the proxy's membership"));
     auto afterCaps = guarded([this](const ProxyCapabilities &caps) {
-        if (!caps.reachable)
+        // A plain stop does not need the proxy: nothing can be removed from a proxy that is down or has
+        // no /instances API, and the engine is stopped all the same.
+        const auto withoutProxy = [this](const QString &why) {
+            m_inProxy = false;
+            done(QStringLiteral("membership not checked: %1").arg(why));
+            removeFromProxy();
+        };
+        if (!caps.reachable) {
+            if (m_immediate)
+                return withoutProxy(QStringLiteral("the proxy does not answer (%1)").arg(caps.error));
             return fail(QStringLiteral("the proxy does not answer: %1").arg(caps.error));
-        if (!caps.hasInstancesApi)
+        }
+        if (!caps.hasInstancesApi) {
+            if (m_immediate)
+                return withoutProxy(QStringLiteral("this proxy (%1) has no /instances API").arg(caps.generationLabel()));
             return fail(QStringLiteral("this proxy (%1) has no /instances API").arg(caps.generationLabel()));
-        m_ctx->membership->reconcileNow(guarded([this](bool listed) {
+        }
+        m_ctx->membership->reconcileNow(guarded([this, withoutProxy](bool listed) {
             if (checkCancelled(QStringLiteral("nothing was done")))
                 return;
+            if (!listed && m_immediate)
+                return withoutProxy(QStringLiteral("cannot read the proxy's membership (%1)").arg(m_ctx->membership->lastError()));
             if (!listed)
                 return fail(QStringLiteral("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
             const MembershipFact fact = m_ctx->membership->fact(m_engine.id, m_engine.role);
@@ -88,6 +109,10 @@ void ScaleIn::drain()
 {
     if (checkCancelled(QStringLiteral("the engine is out of the proxy (or draining) and still running")))
         return;
+    if (m_immediate) {
+        skip(Drain, QStringLiteral("not drained: stopped at once, its requests in flight end with it"));
+        return stopEngine();
+    }
     begin(Drain, QStringLiteral("reading the engine's running requests"));
     m_zeroReads = 0;
     const int timeout = m_ctx->settings.idleTimeoutMs;

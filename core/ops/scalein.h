@@ -12,6 +12,9 @@
 //   -> verify: the process is gone and nothing answers on its port.
 // Under steady load the proxy keeps a removed instance listed until it is idle (§8.3): the operation
 // does not wait for that; the membership table shows it DRAINING until it leaves the list.
+// setImmediate(true) (kind "stop") is the operator's plain or forced stop: an active instance is still
+// taken out of the proxy first (so it stops routing there) and a WAITING one still refused, but there is
+// no drain (requests in flight end with the engine), and a proxy that does not answer does not block it.
 namespace pd {
 
 class ScaleIn final : public ScaleOperation {
@@ -24,6 +27,9 @@ public:
 
     // Whether the engine is stopped in the end (false: only taken out of the proxy).
     void setStopEngine(bool stop) { m_stopEngine = stop; }
+    // Before start(): stop without draining, and without needing the proxy (see above).
+    void setImmediate(bool immediate);
+    bool isImmediate() const { return m_immediate; }
 
 protected:
     void run() override;
@@ -37,6 +43,7 @@ private:
 
     bool m_allowLast;
     bool m_stopEngine = true;
+    bool m_immediate = false;
     bool m_inProxy = false;
     int m_zeroReads = 0;
 };

@@ -64,6 +64,7 @@ Q_SIGNALS:
 
 protected:
     void addStep(const QString &id, const QString &label);
+    void setKind(const QString &kind) { m_kind = kind; } // before start(): audit lines and markers use it
     virtual void run() = 0; // begins the first step
 
     void begin(int step, const QString &detail = {});

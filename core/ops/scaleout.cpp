@@ -21,6 +21,12 @@ ScaleOut::ScaleOut(EngineRef engine, ScaleContext *context, QObject *parent)
     addStep(QStringLiteral("verify"), QStringLiteral("Verify it receives traffic"));
 }
 
+void ScaleOut::setAddToProxy(bool add)
+{
+    m_addToProxy = add;
+    setKind(add ? QStringLiteral("scale-out") : QStringLiteral("start"));
+}
+
 void ScaleOut::run()
 {
     preflight();
@@ -28,6 +34,10 @@ void ScaleOut::run()
 
 void ScaleOut::preflight()
 {
+    if (!m_addToProxy) {
+        begin(Preflight, QStringLiteral("checking the node"));
+        return checkNode();
+    }
     begin(Preflight, QStringLiteral("checking the proxy"));
     auto afterCaps = guarded([this](const ProxyCapabilities &caps) {
         if (checkCancelled(QStringLiteral("nothing was done")))
@@ -46,32 +56,37 @@ void ScaleOut::preflight()
                 return fail(QStringLiteral("an add of %1 is still waiting in the proxy; wait for it to be activated or dropped").arg(m_engine.id));
             if (fact == MembershipFact::Draining)
                 return fail(QStringLiteral("%1 is draining; re-adding does not cancel a drain (§8.12): wait until it left the list").arg(m_engine.id));
-            progress(QStringLiteral("checking the node"));
-            m_ctx->control->preflight(m_engine, guarded([this](const PreflightReport &report) {
-                if (!report.ok)
-                    return fail(report.error);
-                m_ctx->control->isRunning(m_engine, guarded([this, report](std::optional<bool> running, const QString &error) {
-                    if (!running)
-                        return fail(QStringLiteral("cannot tell whether the engine runs: %1").arg(error));
-                    m_running = *running;
-                    m_ctx->probe->readiness(m_engine, guarded([this, report](const EngineReadiness &r) {
-                        if (!m_running && r.listening)
-                            return fail(QStringLiteral("port in use: something answers on %1 but the engine's process is not running").arg(m_engine.id));
-                        m_ready = m_running && r.ready();
-                        QStringList lines = report.passed;
-                        lines << (m_running ? QStringLiteral("engine already running%1").arg(m_ready ? QStringLiteral(" and serving") : QString())
-                                            : QStringLiteral("port %1 free").arg(m_engine.id.section(QLatin1Char(':'), -1)));
-                        done(lines.join(QStringLiteral("; ")));
-                        startEngine();
-                    }));
-                }));
-            }));
+            checkNode();
         }));
     });
     if (m_ctx->proxy->capabilities())
         afterCaps(*m_ctx->proxy->capabilities());
     else
         m_ctx->proxy->detectCapabilities(afterCaps);
+}
+
+void ScaleOut::checkNode()
+{
+    progress(QStringLiteral("checking the node"));
+    m_ctx->control->preflight(m_engine, guarded([this](const PreflightReport &report) {
+        if (!report.ok)
+            return fail(report.error);
+        m_ctx->control->isRunning(m_engine, guarded([this, report](std::optional<bool> running, const QString &error) {
+            if (!running)
+                return fail(QStringLiteral("cannot tell whether the engine runs: %1").arg(error));
+            m_running = *running;
+            m_ctx->probe->readiness(m_engine, guarded([this, report](const EngineReadiness &r) {
+                if (!m_running && r.listening)
+                    return fail(QStringLiteral("port in use: something answers on %1 but the engine's process is not running").arg(m_engine.id));
+                m_ready = m_running && r.ready();
+                QStringList lines = report.passed;
+                lines << (m_running ? QStringLiteral("engine already running%1").arg(m_ready ? QStringLiteral(" and serving") : QString())
+                                    : QStringLiteral("port %1 free").arg(m_engine.id.section(QLatin1Char(':'), -1)));
+                done(lines.join(QStringLiteral("; ")));
+                startEngine();
+            }));
+        }));
+    }));
 }
 
 void ScaleOut::startEngine()
@@ -124,6 +139,14 @@ void ScaleOut::addToProxy()
 {
     if (checkCancelled(QStringLiteral("the engine runs and serves, but is not in the proxy")))
         return;
+    if (!m_addToProxy) {
+        const QString why = QStringLiteral("start only: not added");
+        skip(AddToProxy, why);
+        skip(WaitListed, why);
+        skip(VerifyTraffic, why);
+        return succeed(QStringLiteral("%1 %2 and serves; not in the proxy (add it when wanted)")
+                           .arg(m_engine.id, m_running ? QStringLiteral("was already running") : QStringLiteral("started")));
+    }
     begin(AddToProxy, QStringLiteral("POST /instances/add"));
     m_ctx->proxy->addInstances(m_engine.role, {m_engine.id}, guarded([this](const ProxyReply &reply) {
         if (!reply.ok)

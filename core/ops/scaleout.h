@@ -11,6 +11,8 @@
 //   -> wait until the proxy lists it, at most interval x (retries + 1) + margin; otherwise DROPPED, or
 //      "proxy listener dead - restart the proxy" when the engine answers but was never activated (§8.1)
 //   -> verify it receives traffic (its own token counters move).
+// With setAddToProxy(false) (kind "start") it only starts the engine and waits until it serves: the proxy
+// is not consulted, the last three steps are skipped, and the engine is left ready outside the proxy.
 namespace pd {
 
 class ScaleOut final : public ScaleOperation {
@@ -21,6 +23,10 @@ public:
     enum class AddFailure { None, Dropped, ListenerDead };
 
     ScaleOut(EngineRef engine, ScaleContext *context, QObject *parent = nullptr);
+
+    // Before start(): false starts the engine and waits until it serves, without adding it.
+    void setAddToProxy(bool add);
+    bool addsToProxy() const { return m_addToProxy; }
 
     AddFailure addFailure() const { return m_addFailure; }
     bool trafficVerified() const { return m_trafficVerified; }
@@ -36,6 +42,9 @@ private:
     void waitListed();
     void verifyTraffic();
 
+    void checkNode();
+
+    bool m_addToProxy = true;
     bool m_running = false;
     bool m_ready = false;
     AddFailure m_addFailure = AddFailure::None;

@@ -73,6 +73,12 @@ struct EngineFacts {
     double waiting = 0;
     int frozenPolls = 0;
     std::int64_t lastProgressMs = 0; // when a counter last moved (or the first good scrape)
+
+    // The latest known error signature seen in the engine's log; cleared when the process starts again.
+    QString diagnosis;     // the signature's title, empty: none
+    QString diagnosisLine; // the log line
+    int diagnosisRepeats = 0;
+    std::int64_t diagnosisAtMs = 0;
 };
 
 // Thresholds of the derivation, configurable.

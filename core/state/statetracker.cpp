@@ -253,6 +253,9 @@ void StateTracker::setProcess(int engine, ProcessFact process, const QString &de
     if (f.process != process) {
         appendFactEvent(engine, StateEvent::Kind::Process, QStringLiteral("process %1").arg(processFactName(process)), detail, now);
     }
+    // A start after the diagnosis: the error belongs to the previous run.
+    if (process == ProcessFact::Running && f.process != ProcessFact::Running && f.diagnosisAtMs > 0 && f.diagnosisAtMs <= now)
+        f.diagnosis.clear();
     f.process = process;
     f.processDetail = detail;
     f.processAtMs = now;
@@ -286,6 +289,30 @@ void StateTracker::setModelsReady(int engine, bool ready, std::int64_t atMs)
     f.modelsReady = ready;
     f.modelsAtMs = now;
     factChanged(engine, now);
+}
+
+void StateTracker::recordDiagnosis(int engine, int node, const QString &title, const QString &line, int repeats)
+{
+    StateEvent event;
+    event.atMs = m_now();
+    event.kind = StateEvent::Kind::Diagnosis;
+    event.engine = engine >= 0 && engine < engineCount() ? engine : -1;
+    event.node = event.engine >= 0 ? m_store->engines().at(event.engine).nodeIndex : node;
+    event.where = event.engine >= 0                             ? engineLabel(event.engine)
+        : (node >= 0 && node < m_store->profile().nodes.size()) ? m_store->profile().nodes.at(node).name
+                                                                : QStringLiteral("proxy");
+    event.what = repeats > 1 ? QStringLiteral("%1 (%2 lines)").arg(title).arg(repeats) : title;
+    event.reason = line.left(300);
+    if (event.engine >= 0) {
+        EngineFacts &f = m_engines[std::size_t(event.engine)].facts;
+        f.diagnosis = title;
+        f.diagnosisLine = line.left(300);
+        f.diagnosisRepeats = repeats;
+        f.diagnosisAtMs = event.atMs;
+    }
+    appendEvent(std::move(event));
+    flushEvents();
+    Q_EMIT diagnosed(engine);
 }
 
 void StateTracker::recordAction(int engine, int node, const QString &what)

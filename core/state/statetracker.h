@@ -60,6 +60,9 @@ public:
     void setModelsReady(int engine, bool ready, std::int64_t atMs = 0);
     // Records something the operator did (engine or node; -1 for neither) on the timeline.
     void recordAction(int engine, int node, const QString &what);
+    // A known error signature seen in a log (engine, or node with engine -1): a timeline event, and the
+    // engine's diagnosis fact (a triage problem until the engine is started again).
+    void recordDiagnosis(int engine, int node, const QString &title, const QString &line, int repeats = 1);
 
     void applyProxyHealth(const pd::ProxyHealth &health);
     // Applies the store's observations of these engines (ClusterStore::enginesObserved).
@@ -71,6 +74,7 @@ Q_SIGNALS:
     void roundDerived();
     void proxyChanged();
     void eventsAppended(int added, int dropped);
+    void diagnosed(int engine); // recordDiagnosis() changed an engine's diagnosis fact
 
 private:
     struct Tracked {

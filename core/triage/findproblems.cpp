@@ -75,6 +75,8 @@ QString nextStepOf(ProblemKind kind)
                               "restart it, or remove it from the proxy.");
     case ProblemKind::NodeSshDown:
         return QStringLiteral("Check that the node is up and sshd answers; check the key offered by ssh-agent.");
+    case ProblemKind::LogError:
+        return QStringLiteral("Open the engine's log (Show log): the diagnosis and the fix of the signature are beside the line.");
     case ProblemKind::ProxyDroppedAdd:
         return QStringLiteral("Check the engine answers /v1/models, then add it to the proxy again.");
     case ProblemKind::NotInProxy:
@@ -102,6 +104,7 @@ ProblemSeverity severityOf(ProblemKind kind)
     case ProblemKind::EngineUnhealthy:
     case ProblemKind::EngineUnreachable:
     case ProblemKind::NodeSshDown:
+    case ProblemKind::LogError:
         return ProblemSeverity::Error;
     case ProblemKind::ProxyDroppedAdd:
     case ProblemKind::NotInProxy:
@@ -247,6 +250,25 @@ QList<Problem> findProblems(const TriageInput &in)
         p.node = e.node;
         p.engineCount = 1;
         p.evidence = e.evidence;
+        out.append(p);
+    }
+
+    // Known error signatures in engines' logs: one line each, beside whatever state the engine is in
+    // (an error in the log often explains the stall or the crash listed above).
+    for (int i = 0; i < in.engines.size(); ++i) {
+        const TriageEngine &e = in.engines.at(i);
+        if (e.diagnosis.isEmpty())
+            continue;
+        Problem p = make(ProblemKind::LogError, ProblemScope::Engine);
+        p.key = QStringLiteral("log-error:%1").arg(i);
+        p.what = QStringLiteral("Log: %1").arg(e.diagnosis);
+        p.where = e.label;
+        p.detail = e.diagnosisLine;
+        p.sinceMs = e.diagnosisAtMs;
+        p.engine = i;
+        p.node = e.node;
+        p.engineCount = 1;
+        p.evidence = {QStringLiteral("log line: %1").arg(e.diagnosisLine)};
         out.append(p);
     }
 

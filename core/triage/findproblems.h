@@ -23,6 +23,9 @@ struct TriageEngine {
     MembershipFact membership = MembershipFact::Unknown;
     FreshnessFact freshness = FreshnessFact::Unknown;
     QString lastError;
+    QString diagnosis; // the latest log signature's title, empty: none
+    QString diagnosisLine;
+    std::int64_t diagnosisAtMs = 0;
 };
 
 struct TriageNode {

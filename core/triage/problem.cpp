@@ -33,6 +33,8 @@ QString problemKindName(ProblemKind kind)
         return QStringLiteral("engine-unreachable");
     case ProblemKind::NodeSshDown:
         return QStringLiteral("node-ssh-down");
+    case ProblemKind::LogError:
+        return QStringLiteral("log-error");
     case ProblemKind::ProxyDroppedAdd:
         return QStringLiteral("proxy-dropped-add");
     case ProblemKind::NotInProxy:

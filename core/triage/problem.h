@@ -21,6 +21,7 @@ enum class ProblemKind : std::uint8_t {
     EngineUnhealthy, // 5xx on /health or /metrics, or metrics that do not parse
     EngineUnreachable, // refused or timing out after answering before
     NodeSshDown, // the console cannot reach the node over SSH
+    LogError, // a known error signature in the engine's log (ascend-node-tools.md)
     ProxyDroppedAdd, // the proxy silently dropped an add
     NotInProxy, // healthy engine the proxy does not route to
     MetricsStale, // polls failing, below the failure verdict

@@ -13,6 +13,7 @@ Triage::Triage(StateTracker *tracker, ClusterStore *store, QObject *parent)
 {
     connect(tracker, &StateTracker::roundDerived, this, &Triage::recompute);
     connect(tracker, &StateTracker::proxyChanged, this, &Triage::recompute);
+    connect(tracker, &StateTracker::diagnosed, this, &Triage::recompute);
     connect(tracker, &StateTracker::reset, this, [this] {
         m_acknowledged.clear();
         rebuildNodes();
@@ -94,6 +95,12 @@ TriageInput Triage::snapshot() const
         e.node = engine.nodeIndex;
         e.role = engine.role;
         e.membership = f.membership;
+        if (!f.diagnosis.isEmpty()) {
+            e.diagnosis = f.diagnosis;
+            e.diagnosisLine = f.diagnosisLine;
+            e.diagnosisAtMs = f.diagnosisAtMs;
+            e.label = m_tracker->engineLabel(i);
+        }
         e.freshness = freshnessOf(f, m_tracker->thresholds());
         if (e.freshness == FreshnessFact::Stale || e.freshness == FreshnessFact::Unreachable || !e.reason.isEmpty()) {
             e.label = m_tracker->engineLabel(i);

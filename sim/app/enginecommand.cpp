@@ -57,8 +57,10 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
     const QCommandLineOption grace(QStringLiteral("grace-seconds"), QStringLiteral("SIGTERM grace period (real seconds)."), QStringLiteral("S"), QStringLiteral("30"));
     const QCommandLineOption noJitter(QStringLiteral("no-jitter"), QStringLiteral("Deterministic step times."));
     const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption log(QStringLiteral("log"), QStringLiteral("Write vLLM's log (start-up, access, stats, faults) to FILE."), QStringLiteral("FILE"));
+    const QCommandLineOption hcclTimeout(QStringLiteral("hccl-exec-timeout"), QStringLiteral("HCCL_EXEC_TIMEOUT: simulated seconds before a hang or stall logs its timeout."), QStringLiteral("S"), QStringLiteral("1800"));
     parser.addOptions({port, role, model, rank, host, seqs, maxLen, flavor, startup, scale, fault, faultMs,
-                       apiKey, grace, noJitter, seed});
+                       apiKey, grace, noJitter, seed, log, hcclTimeout});
     if (!parser.parse(arguments)) {
         err << "pdsim engine: " << parser.errorText() << '\n';
         return 2;
@@ -87,6 +89,8 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
     o.timeScale = number(scale, 1e-3, 1e6);
     o.faultMs = int(number(faultMs, 0, 1e8));
     o.seed = quint64(number(seed, 0, 1e18));
+    o.hcclExecTimeoutSeconds = int(number(hcclTimeout, 1, 1e7));
+    o.logPath = parser.value(log);
     o.model = parser.value(model);
     o.apiKey = parser.value(apiKey).toUtf8();
     o.timing.jitter = !parser.isSet(noJitter);

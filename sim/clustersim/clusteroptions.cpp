@@ -77,7 +77,10 @@ std::optional<ClusterOptions> ClusterOptions::fromArguments(const QStringList &a
     const QCommandLineOption control(QStringLiteral("control-port"), QStringLiteral("Control API port on the proxy's address (0: any)."), QStringLiteral("P"), QStringLiteral("0"));
     const QCommandLineOption noJitter(QStringLiteral("no-jitter"), QStringLiteral("Deterministic step times."));
     const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("N"), QStringLiteral("1"));
-    parser.addOptions({profile, loopback, scale, startup, load, inflight, interval, flavor, threads, control, noJitter, seed});
+    const QCommandLineOption logDir(QStringLiteral("log-dir"),
+        QStringLiteral("Write every engine's and the proxy's log under DIR (engines/<node>-<port>.log, proxy/proxy-<port>.log)."),
+        QStringLiteral("DIR"));
+    parser.addOptions({profile, loopback, scale, startup, load, inflight, interval, flavor, threads, control, noJitter, seed, logDir});
     *exitCode = 2;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -152,6 +155,11 @@ std::optional<ClusterOptions> ClusterOptions::fromArguments(const QStringList &a
     v = 1;
     number(seed, 0, 1e15, &v);
     o.seed = quint64(v);
+    if (parser.isSet(logDir)) {
+        o.logDir = parser.value(logDir);
+        if (o.logDir.isEmpty())
+            problems.append(QStringLiteral("--log-dir: expected a directory"));
+    }
     if (!problems.isEmpty()) {
         *error = problems.join(QLatin1Char('\n'));
         return std::nullopt;

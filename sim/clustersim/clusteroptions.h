@@ -27,6 +27,7 @@ struct ClusterOptions {
     quint16 controlPort = 0;          // control API on the proxy's address; 0: any free port
     bool jitter = true;
     quint64 seed = 1;
+    QString logDir;                   // engine and proxy logs under DIR, at the paths the console reads with run_dir = DIR
 
     // `pdsim cluster --profile FILE [...]`; nullopt with *error (and *exitCode) on bad arguments.
     static std::optional<ClusterOptions> fromArguments(const QStringList &arguments, QString *error, int *exitCode);

@@ -2,10 +2,13 @@
 #include "clustersim/simcluster.h"
 
 #include "clustersim/loadgenerator.h"
+#include "ops/launchspec.h"
 #include "proxy/simproxy.h"
+#include "simlog/logfile.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QDir>
 #include <QMetaObject>
 
 namespace pd::sim {
@@ -32,6 +35,14 @@ BackendAddress backend(const QString &hostPort)
     return {hostPort.left(colon), hostPort.mid(colon + 1).toInt()};
 }
 
+// The profile as the console would launch it with run_dir = dir: the log paths of launchspec.
+pd::Profile withRunDir(const pd::Profile &profile, const QString &dir)
+{
+    pd::Profile p = profile;
+    p.runDir = QDir(dir).absolutePath();
+    return p;
+}
+
 void reply(const HttpResponderPtr &responder, int status, const json &body)
 {
     responder->respond(status, "application/json", QByteArray::fromStdString(body.dump()));
@@ -52,9 +63,35 @@ SimCluster::~SimCluster()
     shutdown();
 }
 
+bool SimCluster::openLogs(QString *error)
+{
+    if (m_options.logDir.isEmpty())
+        return true;
+    if (!QDir().mkpath(m_options.logDir)) {
+        *error = QStringLiteral("--log-dir %1: cannot create the directory").arg(m_options.logDir);
+        return false;
+    }
+    const pd::Profile logProfile = withRunDir(m_options.profile, m_options.logDir);
+    QString why;
+    const auto proxy = pd::proxyProcess(logProfile, {}, &why);
+    // A profile the console could not start a proxy from still has a proxy here: the launcher's name.
+    const QString path = proxy ? proxy->logFile
+                               : QDir(logProfile.runDir).filePath(QStringLiteral("proxy/proxy-%1.log").arg(logProfile.proxy.port));
+    m_proxyLog = std::make_unique<LogFile>(path);
+    if (!m_proxyLog->open(&why)) {
+        *error = QStringLiteral("--log-dir: %1").arg(why);
+        m_proxyLog.reset();
+        return false;
+    }
+    return true;
+}
+
 bool SimCluster::start(QString *error)
 {
+    if (!openLogs(error))
+        return false;
     const pd::Profile &profile = m_options.profile;
+    const pd::Profile logProfile = withRunDir(profile, m_options.logDir);
     const QList<pd::Engine> engines = profile.engines();
     const int shardCount = m_options.threads > 0 ? m_options.threads
                                                  : std::clamp(int((engines.size() + 63) / 64), 1, 16);
@@ -81,6 +118,12 @@ bool SimCluster::start(QString *error)
         o.seed = m_options.seed * 1000003u + quint64(i) + 1;
         if (const int kv = role.kvPort(); kv > 0)
             o.kvPort = quint16(kv);
+        if (!m_options.logDir.isEmpty())
+            o.logPath = pd::engineProcess(logProfile, e).logFile;
+        for (const auto &[name, value] : role.env) {
+            if (name == QLatin1String("HCCL_EXEC_TIMEOUT") && value.toInt() > 0)
+                o.hcclExecTimeoutSeconds = value.toInt();
+        }
         const int shard = int(i % shardCount);
         shardOptions[shard].append(o);
         shardIndexes[shard].append(int(i));
@@ -153,16 +196,47 @@ bool SimCluster::startProxy(QString *error)
     p.workers = profile.proxy.workers;
     p.generation = profile.proxy.generation == pd::ProxyGeneration::V091Dev ? ProxyGeneration::V091Dev
                                                                            : ProxyGeneration::Main;
+    p.accessLog = m_proxyLog != nullptr;
     m_proxyOptions = p;
     m_proxy = std::make_unique<SimProxy>(p);
-    connect(m_proxy.get(), &SimProxy::output, this, [this](ProxyStream, const QString &line) { Q_EMIT message(QStringLiteral("proxy: ") + line); });
+    if (m_proxyLog)
+        m_proxyLog->rotate(); // a new proxy process, a new log (the previous one kept as .1)
+    connect(m_proxy.get(), &SimProxy::output, this, [this](ProxyStream, const QString &line) {
+        if (m_proxyLog)
+            m_proxyLog->append(line.toUtf8());
+        Q_EMIT message(QStringLiteral("proxy: ") + line);
+    });
+    connect(m_proxy.get(), &SimProxy::accessLine, this, [this](const QString &line) {
+        if (m_proxyLog)
+            m_proxyLog->append(line.toUtf8());
+    });
     QString why;
     if (!m_proxy->listen(&why)) {
         *error = QStringLiteral("proxy: %1").arg(why);
+        if (m_proxyLog)
+            m_proxyLog->append(QStringLiteral("ERROR:    [Errno 98] error while attempting to bind on address (%1, %2): %3")
+                                   .arg(p.host).arg(p.port).arg(why).toUtf8());
         m_proxy.reset();
         return false;
     }
+    if (m_proxyLog) {
+        for (const QString &line : m_proxy->startupLines())
+            m_proxyLog->append(line.toUtf8());
+    }
     return true;
+}
+
+void SimCluster::stopProxy()
+{
+    if (!m_proxy)
+        return;
+    m_proxy->close();
+    if (m_proxyLog) {
+        for (const QString &line : m_proxy->shutdownLines())
+            m_proxyLog->append(line.toUtf8());
+        m_proxyLog->flush();
+    }
+    m_proxy.reset();
 }
 
 void SimCluster::checkReady()
@@ -180,8 +254,7 @@ void SimCluster::shutdown()
     if (m_load)
         m_load->setRate(0);
     m_control.close();
-    if (m_proxy)
-        m_proxy->close();
+    stopProxy();
     for (QThread *thread : std::as_const(m_threads)) {
         thread->quit();
         thread->wait();
@@ -296,10 +369,7 @@ void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPt
         return;
     }
     if (path == "/cluster/proxy/stop") {
-        if (m_proxy) {
-            m_proxy->close();
-            m_proxy.reset();
-        }
+        stopProxy();
         reply(responder, 200, {{"proxy_running", false}});
         return;
     }

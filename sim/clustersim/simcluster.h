@@ -24,9 +24,13 @@
 //   POST /cluster/proxy/stop|start     the proxy process goes away / restarts (forgetting runtime adds)
 //   POST /cluster/load                 {"rps": 2.5}
 // "host:port" is where the engine listens (after --loopback) or its address in the profile.
+// With ClusterOptions::logDir every engine and the proxy write their logs where the console's
+// launcher would put them with run_dir = logDir (core/ops/launchspec: engines/<node>-<port>.log,
+// proxy/proxy-<port>.log), so the console's log tail reads them through its normal path.
 namespace pd::sim {
 
 class LoadGenerator;
+class LogFile;
 class SimProxy;
 
 struct ClusterEngine {
@@ -63,6 +67,8 @@ private:
     void handleControl(const HttpRequest &request, const HttpResponderPtr &responder);
     QList<int> select(const QByteArray &body, QString *error) const;
     bool startProxy(QString *error);
+    void stopProxy();
+    bool openLogs(QString *error);
     void checkReady();
     QByteArray stateJson() const;
 
@@ -72,6 +78,7 @@ private:
     QList<QThread *> m_threads;
     QList<EngineShard *> m_shards;
     std::unique_ptr<SimProxy> m_proxy;
+    std::unique_ptr<LogFile> m_proxyLog;
     ProxyOptions m_proxyOptions;
     HttpServer m_control;
     LoadGenerator *m_load = nullptr;

@@ -67,6 +67,9 @@ struct EngineOptions {
     int faultMs = 0;                    // for FaultKind::Slow
     QByteArray apiKey;                  // when set, /v1/* needs "Authorization: Bearer KEY"
     quint64 seed = 0;                   // 0: derived from port and rank
+    QString logPath;                    // the engine's log file (vLLM's stdout + stderr); empty: none
+    qint64 logCapBytes = 0;             // rotate to <logPath>.1 beyond this; 0: 64 MiB
+    int hcclExecTimeoutSeconds = 1800;  // HCCL_EXEC_TIMEOUT: a hang or stall logs its timeout after this
     ModelTiming timing;
 
     int effectiveMaxNumSeqs() const;

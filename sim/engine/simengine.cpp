@@ -5,8 +5,10 @@
 #include "metricsexposition.h"
 #include "openaiformat.h"
 #include "simclock.h"
+#include "simlog/enginelog.h"
 
 #include <QDateTime>
+#include <QPointer>
 #include <QUuid>
 
 #include <cmath>
@@ -134,10 +136,32 @@ SimEngine::SimEngine(const EngineOptions &options, EngineScheduler *scheduler, Q
     m_graceTimer.setSingleShot(true);
     connect(&m_graceTimer, &QTimer::timeout, this, &SimEngine::stop);
     resetSimulation();
+    if (!m_options.logPath.isEmpty()) {
+        m_log = std::make_unique<EngineLog>(m_options, m_scheduler, [this] {
+            const ModelSnapshot snap = m_model->snapshot();
+            EngineLogSample s;
+            s.promptTokens = m_stats->promptTokens;
+            s.generationTokens = m_stats->generationTokens;
+            s.running = snap.running;
+            s.waiting = snap.waiting;
+            s.kvUsage = snap.kvUsage;
+            s.prefixQueries = m_stats->prefixQueries;
+            s.prefixHits = m_stats->prefixHits;
+            s.specDrafts = m_stats->specDrafts;
+            s.specDraftTokens = m_stats->specDraftTokens;
+            s.specAccepted = m_stats->specAccepted;
+            return s;
+        });
+        if (!m_log->open(&m_logError))
+            m_log.reset();
+    }
 }
 
 SimEngine::~SimEngine()
 {
+    if (m_log && m_status != Status::Stopped)
+        m_log->stopped(); // the process ends (pdsim cluster terminated): its shutdown lines
+    m_log.reset(); // unregisters its scheduler client while the scheduler is certainly alive
     m_scheduler->unregisterClient(m_clientId);
     m_active.clear();
     m_server->setHandler({});
@@ -165,8 +189,14 @@ bool SimEngine::start()
 {
     if (m_status == Status::Ready || m_status == Status::Starting)
         return true;
+    if (!m_logError.isEmpty()) {
+        Q_EMIT failed(m_logError);
+        return false;
+    }
     if (m_status == Status::Crashed || m_status == Status::Stopped)
         resetSimulation();
+    if (m_log)
+        m_log->processStarted();
     m_status = Status::Starting;
     m_fault = FaultKind::None;
     const double startupMs = m_options.startupSeconds / std::max(1e-9, m_options.timeScale) * 1000.0;
@@ -197,6 +227,8 @@ void SimEngine::listenNow()
     m_engineId = QUuid::createUuidV5(QUuid(), who).toByteArray(QUuid::WithoutBraces);
     m_stats->created = wallNow();
     m_stats->httpHighrCreated = m_stats->created;
+    if (m_log)
+        m_log->listening(m_server->port());
     if (m_options.fault != FaultKind::None)
         setFault(m_options.fault, m_options.faultMs);
     Q_EMIT ready();
@@ -227,6 +259,8 @@ void SimEngine::stop()
     m_server->close();
     const bool wasRunning = m_status != Status::Stopped;
     m_status = Status::Stopped;
+    if (wasRunning && m_log)
+        m_log->stopped();
     if (wasRunning)
         Q_EMIT stopped();
 }
@@ -238,6 +272,8 @@ void SimEngine::shutdown(int graceMs)
         return;
     }
     m_status = Status::Draining;
+    if (m_log)
+        m_log->shutdownBegin(m_server->busyConnectionCount() > 0);
     m_server->stopListening();
     m_graceTimer.start(std::max(0, graceMs));
     checkDrained();
@@ -258,6 +294,8 @@ void SimEngine::setFault(FaultKind kind, int ms)
     if (old != kind) {
         m_model->setStalled(frozen);
         scheduleWake();
+        if (m_log)
+            m_log->faultChanged(kind);
     }
     if (kind == FaultKind::Crash) {
         m_startupTimer.stop();
@@ -364,6 +402,14 @@ void SimEngine::handle(const HttpRequest &req, const HttpResponderPtr &res)
         handleFault(req, res);
         return;
     }
+    if (m_log) {
+        QByteArray target = req.query.isEmpty() ? req.path : req.path + '?' + req.query;
+        res->setHeadObserver([log = QPointer<EngineLog>(m_log.get()), peer = res->peer(), method = req.method,
+                                 target = std::move(target)](int status) {
+            if (log)
+                log->access(peer, method, target, status);
+        });
+    }
     switch (m_fault) {
     case FaultKind::Hang:
     case FaultKind::Crash:
@@ -402,6 +448,8 @@ void SimEngine::route(const HttpRequest &req, const HttpResponderPtr &res)
     }
     if (p == "/metrics" && get) {
         reply(req, res, 200, MetricsExposition::contentType(), renderMetrics());
+        if (m_log && m_fault == FaultKind::MalformedMetrics)
+            m_log->metricsServed();
         return;
     }
     if (p == "/version" && get) {
@@ -538,6 +586,8 @@ void SimEngine::handleGeneration(const HttpRequest &req, const HttpResponderPtr 
     }
 
     const quint64 id = m_model->submit(spec);
+    if (m_log)
+        m_log->activity();
     const QByteArray rid = req.header("x-request-id");
     active->res = res;
     active->path = req.path;

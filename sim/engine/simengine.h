@@ -19,6 +19,7 @@
 // Thread contract: create, use and destroy it in the thread of its scheduler.
 namespace pd::sim {
 
+class EngineLog;
 class LoadModel;
 class MetricsExposition;
 class ScaledClock;
@@ -63,6 +64,8 @@ public:
     const EngineOptions &options() const { return m_options; }
     EngineState state() const;
     const EngineStats &stats() const { return *m_stats; }
+    // The engine's log (options().logPath), null when it has none.
+    EngineLog *log() const { return m_log.get(); }
     QByteArray renderMetrics();
     QByteArray engineId() const { return m_engineId; }
 
@@ -101,6 +104,8 @@ private:
     std::unique_ptr<EngineStats> m_stats;
     std::unique_ptr<LoadModel> m_model;
     std::unique_ptr<MetricsExposition> m_exposition;
+    std::unique_ptr<EngineLog> m_log;
+    QString m_logError;
     std::unordered_map<quint64, std::unique_ptr<Active>> m_active;
     QTimer m_startupTimer;
     QTimer m_graceTimer;

@@ -244,6 +244,15 @@ void HttpResponder::writeHead(int status, const QByteArray &contentType,
     if (body && !m_headRequest)
         out.append(*body);
     m_socket->write(out);
+    if (m_headObserver)
+        m_headObserver(status);
+}
+
+QByteArray HttpResponder::peer() const
+{
+    if (!m_socket)
+        return {};
+    return m_socket->peerAddress().toString().toUtf8() + ':' + QByteArray::number(m_socket->peerPort());
 }
 
 void HttpResponder::respond(int status, const QByteArray &contentType, const QByteArray &body,

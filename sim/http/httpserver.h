@@ -58,6 +58,10 @@ public:
     // True once respond() or beginChunked() wrote the status line (the answer has begun).
     bool isStarted() const { return m_started; }
     bool keepAlive() const { return m_keepAlive; }
+    // "ip:port" of the client (for access logs); empty once it has gone.
+    QByteArray peer() const;
+    // Called with the status when the answer's head is written (uvicorn logs access at that moment).
+    void setHeadObserver(std::function<void(int status)> observer) { m_headObserver = std::move(observer); }
 
 Q_SIGNALS:
     void clientGone();        // the client closed the connection before the answer was finished
@@ -74,6 +78,7 @@ private:
     bool m_started = false;
     bool m_finished = false;
     bool m_headRequest = false; // HEAD: headers only
+    std::function<void(int)> m_headObserver;
 };
 
 using HttpResponderPtr = std::shared_ptr<HttpResponder>;

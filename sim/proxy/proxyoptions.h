@@ -51,6 +51,7 @@ struct ProxyOptions {
 
     // Bearer token for every backend call; the real proxy sends "Bearer None" without the variable.
     QString apiKey = QStringLiteral("None");
+    bool accessLog = false;               // uvicorn's access line per answer on stdout (pdsim: with a log file)
 
     // `arguments` are the proxy's flags (without program or sub-command name). The API key is read from
     // OPENAI_API_KEY. On failure returns nullopt, sets *error to the text the real proxy prints and

@@ -7,7 +7,9 @@
 #include "nodelistener.h"
 #include "proxytext.h"
 
+#include <QCoreApplication>
 #include <QHostAddress>
+#include <QPointer>
 
 #include <cmath>
 #include <memory>
@@ -154,8 +156,36 @@ bool SimProxy::isListenerAlive() const
     return m_listener && m_listener->isAlive();
 }
 
+QStringList SimProxy::startupLines() const
+{
+    return { QStringLiteral("INFO:     Started server process [%1]").arg(QCoreApplication::applicationPid()),
+        QStringLiteral("INFO:     Waiting for application startup."),
+        QStringLiteral("INFO:     Application startup complete."),
+        QStringLiteral("INFO:     Uvicorn running on http://%1:%2 (Press CTRL+C to quit)").arg(m_options.host).arg(port()) };
+}
+
+QStringList SimProxy::shutdownLines() const
+{
+    return { QStringLiteral("INFO:     Shutting down"), QStringLiteral("INFO:     Waiting for application shutdown."),
+        QStringLiteral("INFO:     Application shutdown complete."),
+        QStringLiteral("INFO:     Finished server process [%1]").arg(QCoreApplication::applicationPid()) };
+}
+
 void SimProxy::handle(const HttpRequest &request, const HttpResponderPtr &responder)
 {
+    if (m_options.accessLog) {
+        const QByteArray target = request.query.isEmpty() ? request.path : request.path + '?' + request.query;
+        responder->setHeadObserver([self = QPointer<SimProxy>(this), peer = responder->peer(),
+                                       method = request.method, target](int status) {
+            if (!self)
+                return;
+            Q_EMIT self->accessLine(
+                QStringLiteral("INFO:     %1 - \"%2 %3 HTTP/1.1\" %4 %5")
+                    .arg(QString::fromUtf8(peer), QString::fromUtf8(method), QString::fromUtf8(target))
+                    .arg(status)
+                    .arg(QString::fromUtf8(HttpServer::reasonPhrase(status))));
+        });
+    }
     const bool main = m_options.generation == ProxyGeneration::Main;
     struct Route {
         const char *path;

@@ -29,6 +29,9 @@ public:
     void close();
 
     const ProxyOptions &options() const { return m_options; }
+    // What uvicorn prints once the app listens (uvicorn.run: the process, the lifespan, the address).
+    QStringList startupLines() const;
+    QStringList shutdownLines() const; // SIGTERM: uvicorn's shutdown
     const ProxyScheduler &scheduler() const { return m_scheduler; }
     int requestCount() const { return m_scheduler.requestCount(); }
     bool isListenerAlive() const;
@@ -36,6 +39,8 @@ public:
 Q_SIGNALS:
     // One line the real proxy would print (stdout) or log (stderr), without the newline.
     void output(pd::sim::ProxyStream stream, const QString &line);
+    // uvicorn's access line for an answer (stdout), when ProxyOptions::accessLog is on.
+    void accessLine(const QString &line);
     void listenerRoundFinished();
     void listenerCrashed(const QString &key);
 

@@ -85,7 +85,10 @@ QByteArray readFixture(const char *name)
     return f.readAll();
 }
 
-std::string_view view(const QByteArray &b) { return {b.constData(), std::size_t(b.size())}; }
+std::string_view view(const QByteArray &b)
+{
+    return { b.constData(), std::size_t(b.size()) };
+}
 
 bool sameDouble(double a, double b)
 {
@@ -143,8 +146,8 @@ void TestPromParser::goodLine_data()
     QTest::addColumn<bool>("hasTimestamp");
     QTest::addColumn<qint64>("timestamp");
 
-    auto row = [](const char *tag, const char *in, const char *name, const char *labels, double v,
-                  bool hasTs = false, qint64 ts = 0) {
+    auto row = [](const char *tag, const char *in, const char *name, const char *labels, double v, bool hasTs = false,
+                   qint64 ts = 0) {
         QTest::newRow(tag) << QByteArray(in) << QByteArray(name) << QByteArray(labels) << v << hasTs << ts;
     };
     row("bare", "a 1\n", "a", "", 1);
@@ -154,7 +157,8 @@ void TestPromParser::goodLine_data()
     row("blanks everywhere", "a { b = \"c\" , d=\"e\" } 3\n", "a", "b=c;d=e", 3);
     row("escapes", "a{b=\"x\\\\y\\\"z\\nw\"} 1\n", "a", "b=x\\y\"z\nw", 1);
     row("empty value", "a{b=\"\"} 1\n", "a", "b=", 1);
-    row("utf8 value", "a{b=\"Gr\xc3\xbc\xc3\x9f\x65 \xe2\x9c\x93\"} 1\n", "a", "b=Gr\xc3\xbc\xc3\x9f\x65 \xe2\x9c\x93", 1);
+    row("utf8 value", "a{b=\"Gr\xc3\xbc\xc3\x9f\x65 \xe2\x9c\x93\"} 1\n", "a", "b=Gr\xc3\xbc\xc3\x9f\x65 \xe2\x9c\x93",
+        1);
     row("colon name", "vllm:num_requests_running{engine=\"0\"} 41.0\n", "vllm:num_requests_running", "engine=0", 41);
     row("leading blank", "\t a 1\n", "a", "", 1);
     row("tab separated", "a\t1\n", "a", "", 1);
@@ -214,9 +218,8 @@ void TestPromParser::badLine_data()
     QTest::addColumn<int>("line");
     QTest::addColumn<int>("column");
     using K = PromErrorKind;
-    auto row = [](const char *tag, QByteArray in, K k, int line, int col) {
-        QTest::newRow(tag) << in << k << line << col;
-    };
+    auto row
+        = [](const char *tag, QByteArray in, K k, int line, int col) { QTest::newRow(tag) << in << k << line << col; };
     row("digit first", "1a 1\n", K::InvalidMetricName, 1, 1);
     row("dash in name", "a-b 1\n", K::InvalidMetricName, 1, 2);
     row("quoted name", "{\"a.b\"} 1\n", K::InvalidMetricName, 1, 1);
@@ -270,26 +273,25 @@ void TestPromParser::badLine()
     QCOMPARE(int(r.error.column), column);
     checkErrorShape(r, view(input));
     const std::string text = r.error.toString();
-    QVERIFY2(text.rfind("line " + std::to_string(line) + ", column " + std::to_string(column) + ": ", 0) == 0,
-             text.c_str());
+    QVERIFY2(
+        text.rfind("line " + std::to_string(line) + ", column " + std::to_string(column) + ": ", 0) == 0, text.c_str());
 }
 
 void TestPromParser::metadataAndComments()
 {
-    const QByteArray body =
-        "# HELP vllm:x_total Tokens \\\\ and a \\n newline.\n"
-        "# TYPE vllm:x_total counter\n"
-        "#comment\n"
-        "# random comment words\n"
-        "#\n"
-        "\n"
-        "   \n"
-        "vllm:x_total 3\n"
-        "# TYPE h histogram\n"
-        "# TYPE s summary\n"
-        "# TYPE u untyped\n"
-        "# TYPE g gauge\n"
-        "# TYPE i info\n";
+    const QByteArray body = "# HELP vllm:x_total Tokens \\\\ and a \\n newline.\n"
+                            "# TYPE vllm:x_total counter\n"
+                            "#comment\n"
+                            "# random comment words\n"
+                            "#\n"
+                            "\n"
+                            "   \n"
+                            "vllm:x_total 3\n"
+                            "# TYPE h histogram\n"
+                            "# TYPE s summary\n"
+                            "# TYPE u untyped\n"
+                            "# TYPE g gauge\n"
+                            "# TYPE i info\n";
     Collect c;
     const auto r = PromParser::parse(view(body), c);
     QVERIFY2(r.ok(), r.error.toString().c_str());
@@ -363,7 +365,7 @@ void TestPromParser::labelsView()
     std::vector<std::string> names;
     for (const PromLabel &l : g.s.labels)
         names.emplace_back(l.name);
-    QCOMPARE(names, (std::vector<std::string>{"engine", "le", "q"}));
+    QCOMPARE(names, (std::vector<std::string> { "engine", "le", "q" }));
     const PromLabel le = g.s.labels.find("le");
     QCOMPARE(le.rawValue, std::string_view("2.097152e+06"));
     QVERIFY(!le.escaped);
@@ -398,18 +400,27 @@ void TestPromParser::valuesAgreeWithStrtod()
         const double mant = rng.generateDouble() * std::pow(10.0, int(rng.bounded(40)) - 20);
         int len = 0;
         switch (form) {
-        case 0: len = std::snprintf(buf, sizeof buf, "%.*g", int(rng.bounded(1, 18)), mant); break;
-        case 1: len = std::snprintf(buf, sizeof buf, "%.*f", int(rng.bounded(0, 20)), mant); break;
-        case 2: len = std::snprintf(buf, sizeof buf, "%.*e", int(rng.bounded(0, 17)), mant); break;
-        default: len = std::snprintf(buf, sizeof buf, "%llu.%0*d", (unsigned long long)rng.generate64() >> rng.bounded(64),
-                                     int(rng.bounded(1, 4)), 0);
+        case 0:
+            len = std::snprintf(buf, sizeof buf, "%.*g", int(rng.bounded(1, 18)), mant);
+            break;
+        case 1:
+            len = std::snprintf(buf, sizeof buf, "%.*f", int(rng.bounded(0, 20)), mant);
+            break;
+        case 2:
+            len = std::snprintf(buf, sizeof buf, "%.*e", int(rng.bounded(0, 17)), mant);
+            break;
+        default:
+            len = std::snprintf(buf, sizeof buf, "%llu.%0*d", (unsigned long long)rng.generate64() >> rng.bounded(64),
+                int(rng.bounded(1, 4)), 0);
         }
         double ours = 0;
         QVERIFY2(PromParser::parseValue(std::string_view(buf, std::size_t(len)), ours), buf);
         const double ref = std::strtod(buf, nullptr);
         if (!sameDouble(ours, ref))
-            QFAIL(qPrintable(QStringLiteral("%1: %2 != strtod %3").arg(QString::fromLatin1(buf))
-                                 .arg(ours, 0, 'g', 17).arg(ref, 0, 'g', 17)));
+            QFAIL(qPrintable(QStringLiteral("%1: %2 != strtod %3")
+                                 .arg(QString::fromLatin1(buf))
+                                 .arg(ours, 0, 'g', 17)
+                                 .arg(ref, 0, 'g', 17)));
     }
 }
 
@@ -445,8 +456,10 @@ void TestPromParser::agreesWithPythonPrometheusClient()
         }
         QCOMPARE(s.labels, labels);
         const std::string repr = j[2].get<std::string>();
-        const double expected = repr == "nan" ? kNaN : repr == "inf" ? kInf : repr == "-inf" ? -kInf
-                                                                                            : std::strtod(repr.c_str(), nullptr);
+        const double expected = repr == "nan" ? kNaN
+            : repr == "inf"                   ? kInf
+            : repr == "-inf"                  ? -kInf
+                                              : std::strtod(repr.c_str(), nullptr);
         QVERIFY2(sameDouble(s.value, expected), qPrintable(QString::fromStdString(s.name + " " + repr)));
     }
 }
@@ -475,7 +488,8 @@ void TestPromParser::truncatedAtEveryOffset()
         const auto r = PromParser::parse(body, c);
         const bool atLineEnd = n == 0 || full[n - 1] == '\n';
         if (r.ok() != atLineEnd)
-            QFAIL(qPrintable(QStringLiteral("prefix of %1 bytes: %2").arg(n).arg(QString::fromStdString(r.error.toString()))));
+            QFAIL(qPrintable(
+                QStringLiteral("prefix of %1 bytes: %2").arg(n).arg(QString::fromStdString(r.error.toString()))));
         if (!r.ok()) {
             checkErrorShape(r, body);
             QCOMPARE(int(r.error.kind), int(PromErrorKind::MissingFinalNewline));

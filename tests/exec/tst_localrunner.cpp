@@ -70,6 +70,13 @@ private Q_SLOTS:
         QVERIFY(m_runner.run(kTarget, "true", 10s).ok());
     }
 
+    void theShellKnowsItsNode()
+    {
+        const pd::CommandResult r = m_runner.run(kTarget, "printf %s \"$PDCONSOLE_NODE\"", 10s);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.out, QByteArray("n1"));
+    }
+
     void stdinIsEmpty()
     {
         const pd::CommandResult r = m_runner.run(kTarget, "cat; echo done", 10s);

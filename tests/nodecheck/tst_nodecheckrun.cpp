@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The suites run for real: /bin/sh with the fake hccn_tool / npu-smi of tests/data/fake-ascend on PATH,
+// The suites run for real: /bin/sh with the fake hccn_tool / npu-smi of sim/demo-tools on PATH,
 // each "node" with its own fault selection, through the same runNodeChecks() the console uses.
 #include "nodecheck/nodecheckrunner.h"
 #include "nodecheck/reportexport.h"
@@ -40,7 +40,7 @@ private:
 void TestNodeCheckRun::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    m_tools = QStringLiteral(PD_SOURCE_DIR "/tests/data/fake-ascend");
+    m_tools = QStringLiteral(PD_SOURCE_DIR "/sim/demo-tools");
     QVERIFY(QFileInfo(m_tools + QStringLiteral("/hccn_tool")).isExecutable());
 }
 
@@ -235,10 +235,13 @@ void TestNodeCheckRun::unreachableAndSlowNodesDoNotBlockOthers()
     ShellRunner runner;
     runner.refused.insert(QStringLiteral("down"));
     runner.env[QStringLiteral("ok")] = { { QStringLiteral("FAKE_ASCEND_NODE"), QStringLiteral("1") } };
+    // The slow node's first hccn_tool call hangs far past the timeout; the timeout is long enough for the
+    // healthy node's whole suite even on a loaded machine (its 60 commands took > 1.5 s at load 15).
     runner.env[QStringLiteral("slow")] = { { QStringLiteral("FAKE_ASCEND_NODE"), QStringLiteral("2") },
-        { QStringLiteral("FAKE_SLEEP"), QStringLiteral("0.4") } };
+        { QStringLiteral("FAKE_SLEEP"), QStringLiteral("120") } };
     NodeCheckOptions o = options();
-    o.localTimeout = std::chrono::milliseconds(1500); // the slow node needs ~25 s for its 60 commands
+    o.localTimeout = std::chrono::milliseconds(12000);
+    o.pingTimeout = std::chrono::milliseconds(12000);
     QStringList slowIps; // from the profile: the slow node's own -ip -g never gets its turn
     for (int d = 0; d < 8; ++d)
         slowIps.append(QStringLiteral("29.1.2.%1").arg(d + 10));
@@ -258,7 +261,7 @@ void TestNodeCheckRun::unreachableAndSlowNodesDoNotBlockOthers()
     QVERIFY(slow.timedOut);
     const CheckResult &reach = check(r, QStringLiteral("slow"), CheckKind::Reach, -1);
     VERDICT(reach, Verdict::Warning);
-    QVERIFY2(reach.reason.contains(QLatin1String("timed out after 1.5s")), qPrintable(reach.reason));
+    QVERIFY2(reach.reason.contains(QLatin1String("timed out after 12s")), qPrintable(reach.reason));
     // The checks that never ran say so instead of pretending.
     const CheckResult &last = check(r, QStringLiteral("slow"), CheckKind::NpuHealth, 7);
     VERDICT(last, Verdict::Unknown);

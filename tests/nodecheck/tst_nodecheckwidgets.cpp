@@ -71,7 +71,7 @@ void TestNodeCheckWidgets::gridRunClickAndExport()
     runner.refused.insert(QStringLiteral("d3"));
     NodeCheckRunner checks(&runner);
     NodeCheckOptions o;
-    o.suite.toolDir = QStringLiteral(PD_SOURCE_DIR "/tests/data/fake-ascend");
+    o.suite.toolDir = QStringLiteral(PD_SOURCE_DIR "/sim/demo-tools");
     o.suite.hccnConfPath = QStringLiteral("/nonexistent/hccn.conf");
     checks.setOptions(o);
 

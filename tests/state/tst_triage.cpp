@@ -216,6 +216,38 @@ private Q_SLOTS:
         QCOMPARE(triage.problems().last().where, QStringLiteral("node d0 (127.0.0.6)"));
     }
 
+    void aLogDiagnosisIsAProblemUntilTheEngineStartsAgain()
+    {
+        ClusterStore store;
+        QVERIFY(loadDemo(&store));
+        StateTracker tracker(&store);
+        Triage triage(&tracker, &store);
+        store.applyPollBatch(healthyRound(72, 1));
+        QCOMPARE(triage.count(), 0);
+        const QString line = QStringLiteral("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB");
+        tracker.recordDiagnosis(12, -1, QStringLiteral("NPU out of memory"), line, 3);
+        QCOMPARE(triage.count(), 1);
+        const Problem &p = triage.problems().first();
+        QCOMPARE(p.key, QStringLiteral("log-error:12"));
+        QCOMPARE(p.kind, ProblemKind::LogError);
+        QCOMPARE(p.severity, ProblemSeverity::Error);
+        QCOMPARE(p.what, QStringLiteral("Log: NPU out of memory"));
+        QCOMPARE(p.detail, line);
+        QCOMPARE(p.engine, 12);
+        // On the timeline too.
+        const StateEvent &event = tracker.events().at(tracker.events().size() - 1);
+        QCOMPARE(event.kind, StateEvent::Kind::Diagnosis);
+        QCOMPARE(event.engine, 12);
+        QCOMPARE(event.what, QStringLiteral("NPU out of memory (3 lines)"));
+        // Ranked after engine failures, before warnings.
+        QVERIFY(problemRanksBefore(p, Problem{ProblemSeverity::Warning, ProblemKind::NotInProxy}) );
+        // The engine is started again: the error belonged to the previous run.
+        tracker.setProcess(12, ProcessFact::Exited);
+        tracker.setProcess(12, ProcessFact::Running);
+        triage.recompute();
+        QCOMPARE(triage.count(), 0);
+    }
+
     void notifyTopSeveritiesOnce()
     {
         NotificationPolicy policy;

@@ -16,6 +16,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -109,6 +110,42 @@ private Q_SLOTS:
         QCOMPARE(view.selectedEngines(), QList<int> { 5 });
         QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(3, 3));
         QVERIFY(view.selectedEngines().isEmpty());
+    }
+
+    void rightClickAsksForTheMenuOfTheSelection()
+    {
+        TopologyView view;
+        view.resize(1400, 900);
+        view.setProfile(bundledProfile());
+        view.show();
+        QSignalSpy menu(&view, &TopologyView::contextMenuRequested);
+        // On an unselected engine: it becomes the selection, and the menu is for it.
+        QTest::mouseClick(&view, Qt::RightButton, {}, centreOf(view, 12));
+        QCOMPARE(menu.size(), 1);
+        QCOMPARE(menu.last().at(0).toInt(), 12);
+        QCOMPARE(menu.last().at(1).toInt(), -1);
+        QCOMPARE(view.selectedEngines(), QList<int>{12});
+        // On an engine of a larger selection: the selection stays.
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::ShiftModifier, centreOf(view, 13));
+        QTest::mouseClick(&view, Qt::RightButton, {}, centreOf(view, 13));
+        QCOMPARE(menu.size(), 2);
+        QCOMPARE(view.selectedEngines(), (QList<int>{12, 13}));
+        // On a node's box outside its cells: the node.
+        const int node = view.layout().nodeAt(view.mapToScene(QPointF(view.engineViewRect(0).topLeft()) - QPointF(0, 4)));
+        if (node >= 0) {
+            QTest::mouseClick(&view, Qt::RightButton, {}, view.engineViewRect(0).topLeft() - QPoint(0, 4));
+            QCOMPARE(menu.last().at(0).toInt(), -1);
+            QCOMPARE(menu.last().at(1).toInt(), node);
+        }
+        // A right-drag pans and asks for nothing.
+        const QPoint from = centreOf(view, 30);
+        QTest::mousePress(&view, Qt::RightButton, {}, from);
+        QMouseEvent move(QEvent::MouseMove, QPointF(from + QPoint(60, 40)), view.mapToGlobal(QPointF(from + QPoint(60, 40))),
+                         Qt::NoButton, Qt::RightButton, Qt::NoModifier);
+        QApplication::sendEvent(&view, &move);
+        const int before = int(menu.size());
+        QTest::mouseRelease(&view, Qt::RightButton, {}, from + QPoint(60, 40));
+        QCOMPARE(menu.size(), before);
     }
 
     void rubberBandSelectsAndShiftAdds()

@@ -102,7 +102,26 @@ void PlotLinesItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, Q
         }
         flush();
     }
+    for (const ChartMarker &m : std::as_const(m_markers)) {
+        if (m.ms < m_from || m.ms > m_to)
+            continue;
+        const double x = std::round(toSceneX(m.ms)) + 0.5;
+        QPen pen(m.color, 1, Qt::DashLine);
+        pen.setCosmetic(true);
+        painter->setPen(pen);
+        painter->drawLine(QPointF(x, m_area.top()), QPointF(x, m_area.bottom()));
+        const QPointF flag[3] = {{x, m_area.top()}, {x + 5, m_area.top() + 3}, {x, m_area.top() + 6}};
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(m.color);
+        painter->drawPolygon(flag, 3);
+    }
     painter->restore();
+}
+
+void PlotLinesItem::setMarkers(QList<ChartMarker> markers)
+{
+    m_markers = std::move(markers);
+    update();
 }
 
 QString PlotLinesItem::describeAt(double sceneX) const
@@ -122,10 +141,20 @@ QString PlotLinesItem::describeAt(double sceneX) const
             best = std::prev(best);
         parts.append(QStringLiteral("%1: %2").arg(line.name, std::isfinite(best->y()) ? m_format(best->y()) : tr("no data")));
     }
-    if (parts.isEmpty())
+    // Markers within a few pixels of the mouse.
+    QStringList near;
+    const double slack = 4 * (m_to - m_from) / std::max(1.0, m_area.width());
+    for (const ChartMarker &m : m_markers) {
+        if (std::abs(m.ms - ms) <= slack)
+            near.append(QDateTime::fromMSecsSinceEpoch(qint64(m.ms)).toString(QStringLiteral("HH:mm:ss ")) + m.label);
+    }
+    if (parts.isEmpty() && near.isEmpty())
         return {};
     const QString when = QDateTime::fromMSecsSinceEpoch(qint64(ms)).toString(QStringLiteral("HH:mm:ss"));
-    return when + QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
+    QString text = parts.isEmpty() ? when : when + QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
+    for (const QString &line : std::as_const(near))
+        text += QStringLiteral("\n▸ ") + line;
+    return text;
 }
 
 void PlotLinesItem::hoverMoveEvent(QGraphicsSceneHoverEvent *event)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "charts/chartmarker.h"
+
 #include <QColor>
 #include <QGraphicsObject>
 #include <QList>
@@ -26,6 +28,9 @@ public:
     int addLine(const QString &name, const QColor &color);
     void setPoints(int line, QList<QPointF> points); // x: ms since the epoch; y: display value
     int pointCount(int line) const;
+    // Vertical lines with a small flag at the top; the hover text names those near the mouse.
+    void setMarkers(QList<ChartMarker> markers);
+    int markerCount() const { return int(m_markers.size()); }
 
     // The plot area (scene coordinates) and what it spans.
     void setPlotArea(const QRectF &area);
@@ -51,6 +56,7 @@ private:
     double toSceneY(double value) const;
 
     QList<Line> m_lines;
+    QList<ChartMarker> m_markers;
     QRectF m_area;
     double m_from = 0, m_to = 1, m_yMax = 1;
     Format m_format;

@@ -151,6 +151,16 @@ void TimeSeriesChart::setTimeRange(qint64 fromMs, qint64 toMs)
     m_plot->setRanges(m_fromMs, m_toMs, m_y->max());
 }
 
+void TimeSeriesChart::setMarkers(const QList<ChartMarker> &markers)
+{
+    m_plot->setMarkers(markers);
+}
+
+int TimeSeriesChart::markerCount() const
+{
+    return m_plot->markerCount();
+}
+
 void TimeSeriesChart::setTitle(const QString &title)
 {
     m_chart->setTitle(title);

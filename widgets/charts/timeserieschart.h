@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "charts/chartmarker.h"
+
 #include <QList>
 #include <QPointF>
 #include <QWidget>
@@ -34,6 +36,9 @@ public:
     void setScale(double scale) { m_scale = scale; }
     void setPoints(int line, const QList<QPointF> &points);
     void setTimeRange(qint64 fromMs, qint64 toMs);
+    // What was done to the cluster, drawn as dashed vertical lines (the operations' markers).
+    void setMarkers(const QList<ChartMarker> &markers);
+    int markerCount() const;
     void setTitle(const QString &title);
     // Width of the plot area in pixels: the store decimates to at most two points per column.
     int plotWidth() const;

@@ -71,8 +71,8 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     auto *fit = toolButton(tr("Fit"), tr("Show the whole cluster (0)"), this);
     auto *zoomOut = toolButton(QStringLiteral("−"), tr("Zoom out (-)"), this);
     auto *zoomIn = toolButton(QStringLiteral("+"), tr("Zoom in (+)"), this);
-    auto *help = new QLabel(tr("<small>drag: select area · Shift/Ctrl: add · Alt/middle-drag: pan · wheel: zoom · "
-                               "arrows, Enter: open</small>"),
+    auto *help = new QLabel(tr("<small>drag: select area · Shift/Ctrl: add · <b>right-click: actions</b> (engine, "
+                               "selection or node) · right/middle/Alt-drag: pan · wheel: zoom · arrows, Enter: open</small>"),
         this);
     help->setObjectName(QStringLiteral("topologyHelp"));
 

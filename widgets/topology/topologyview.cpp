@@ -4,6 +4,7 @@
 #include "topology/engineinfoprovider.h"
 #include "topology/statestyle.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -484,6 +485,14 @@ void TopologyView::mouseReleaseEvent(QMouseEvent *event)
     const Drag drag = m_drag;
     m_drag = Drag::None;
     unsetCursor();
+    // Right button: a drag pans, a click asks for the context menu.
+    if (drag == Drag::Pan && event->button() == Qt::RightButton
+        && (event->position().toPoint() - m_pressPos).manhattanLength() < kDragThreshold) {
+        m_offset = m_pressOffset;
+        update();
+        requestContextMenu(event->position(), event->globalPosition().toPoint());
+        return;
+    }
     if (drag == Drag::Band) {
         const QRectF scene(mapToScene(m_band.topLeft()), mapToScene(m_band.bottomRight()));
         update(m_band.adjusted(-2, -2, 2, 2));
@@ -507,6 +516,27 @@ void TopologyView::mouseReleaseEvent(QMouseEvent *event)
     if (engine >= 0)
         setCurrentEngine(engine);
     selectOnly(engine);
+}
+
+void TopologyView::contextMenuEvent(QContextMenuEvent *event)
+{
+    // Mouse right-clicks are handled on release (the right button also pans); this is the menu key.
+    if (event->reason() == QContextMenuEvent::Mouse)
+        return;
+    const QRect cell = engineViewRect(m_current);
+    const QPoint at = m_current >= 0 && cell.isValid() ? cell.center() : rect().center();
+    requestContextMenu(at, mapToGlobal(at));
+}
+
+void TopologyView::requestContextMenu(QPointF viewPos, QPoint globalPos)
+{
+    const QPointF scene = mapToScene(viewPos);
+    const int engine = m_layout.engineAt(scene);
+    if (engine >= 0 && !isSelected(engine)) {
+        setCurrentEngine(engine);
+        selectOnly(engine);
+    }
+    Q_EMIT contextMenuRequested(engine, engine >= 0 ? -1 : m_layout.nodeAt(scene), globalPos);
 }
 
 void TopologyView::mouseDoubleClickEvent(QMouseEvent *event)

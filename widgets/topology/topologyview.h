@@ -93,6 +93,9 @@ Q_SIGNALS:
     void selectionChanged(const QList<int> &engines);
     void currentChanged(int engine);
     void activated(int engine); // double-click or Enter
+    // A right-click without a drag (or the context-menu key): `engine` (selected first when it was not)
+    // or -1, `node` under the pointer or -1; the selection is what a menu acts on.
+    void contextMenuRequested(int engine, int node, const QPoint &globalPos);
     void filterMatchesChanged(int matching);
 
 protected:
@@ -102,6 +105,7 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void leaveEvent(QEvent *event) override;
@@ -122,6 +126,7 @@ private:
     void updateMatch(int engine);
     void layoutLegend();
     void selectOnly(int engine);
+    void requestContextMenu(QPointF viewPos, QPoint globalPos);
     void applySelection(const std::vector<int> &engines, bool add);
     void emitSelection();
     void moveCurrent(NavigationDirection direction, bool extend);

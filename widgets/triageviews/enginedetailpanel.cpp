@@ -19,7 +19,30 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include <optional>
+
 namespace pd {
+
+void EngineDetailPanel::setLogAvailable(bool available)
+{
+    m_logAvailable = available;
+    for (QPushButton *b : std::as_const(m_actions)) {
+        if (b->property("pdLog").toBool()) {
+            b->setEnabled(available);
+            b->setToolTip(b->property("pdTip").toString());
+        }
+    }
+}
+
+void EngineDetailPanel::setActionsAvailable(bool available, const QString &whyNot)
+{
+    for (QPushButton *b : std::as_const(m_actions)) {
+        if (b->property("pdLog").toBool() && m_logAvailable)
+            continue; // reading a log changes nothing: read-only mode keeps it
+        b->setEnabled(available);
+        b->setToolTip(available ? b->property("pdTip").toString() : whyNot);
+    }
+}
 
 namespace {
 
@@ -107,26 +130,42 @@ EngineDetailPanel::EngineDetailPanel(ClusterStore *store, StateTracker *tracker,
         ++i;
     }
 
-    // Actions come with the SSH and scaling parts; until then each says what enables it.
+    // The actions on this engine; enabled once the window has operations (setActionsAvailable).
     struct Action {
         const char *name;
-        const char *needs;
+        const char *tip;
+        std::optional<EngineAction> action; // none: the log
     };
     const Action actions[] = {
-        { "Restart", "Restarting an engine needs an SSH connection to its node (the SSH part of the console)." },
-        { "Stop", "Stopping an engine needs an SSH connection to its node (the SSH part of the console)." },
-        { "Remove from proxy", "Removing an engine from the proxy needs the proxy API client (the scaling part)." },
-        { "Show log", "The engine's log tail needs an SSH connection to its node (the SSH part of the console)." },
+        {QT_TR_NOOP("Start"), QT_TR_NOOP("Start the engine and wait until it serves; it stays outside the proxy"), EngineAction::Start},
+        {QT_TR_NOOP("Stop"), QT_TR_NOOP("In the proxy: take it out, drain, then stop. Otherwise stop at once"), EngineAction::Stop},
+        {QT_TR_NOOP("Restart"), QT_TR_NOOP("Drain out, stop, start, add back (when in the proxy)"), EngineAction::Restart},
+        {QT_TR_NOOP("Add to proxy"), QT_TR_NOOP("Start if needed, add to the proxy, verify it receives traffic"), EngineAction::AddToProxy},
+        {QT_TR_NOOP("Remove from proxy"), QT_TR_NOOP("Take it out of the proxy and drain; the process keeps running"), EngineAction::RemoveFromProxy},
+        {QT_TR_NOOP("Show log"), QT_TR_NOOP("Follow the engine's log with the known error signatures diagnosed"), std::nullopt},
     };
     auto *buttons = new QHBoxLayout;
     for (const Action &a : actions) {
         auto *b = new QPushButton(tr(a.name), this);
-        b->setEnabled(false);
-        b->setToolTip(tr(a.needs));
+        b->setProperty("pdTip", tr(a.tip));
+        if (a.action) {
+            const EngineAction action = *a.action;
+            connect(b, &QPushButton::clicked, this, [this, action] {
+                if (m_engine >= 0)
+                    Q_EMIT actionRequested(action, m_engine);
+            });
+        } else {
+            b->setProperty("pdLog", true);
+            connect(b, &QPushButton::clicked, this, [this] {
+                if (m_engine >= 0)
+                    Q_EMIT logRequested(m_engine);
+            });
+        }
         m_actions.append(b);
         buttons->addWidget(b);
     }
     buttons->addStretch(1);
+    setActionsAvailable(false, tr("Acting on engines needs the console's operations (SSH or local runner and the proxy client)."));
 
     auto *form = new QVBoxLayout(m_body);
     form->setContentsMargins(0, 0, 0, 0);

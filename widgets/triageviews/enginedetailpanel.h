@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ops/engineactions.h"
+
 #include <QWidget>
 
 class QFormLayout;
@@ -33,6 +35,15 @@ public:
     QString stateText() const;
     QString factsText() const; // the facts as shown, for tests
     QList<QPushButton *> actionButtons() const { return m_actions; }
+    // Enables the action buttons, or disables them with the reason as their tooltip (read-only mode,
+    // no operations in this window).
+    // The log button keeps working when setLogAvailable(true) was called (reading changes nothing).
+    void setActionsAvailable(bool available, const QString &whyNot = {});
+    void setLogAvailable(bool available);
+
+Q_SIGNALS:
+    void actionRequested(pd::EngineAction action, int engine);
+    void logRequested(int engine);
 
 private:
     void refreshFacts();
@@ -51,6 +62,7 @@ private:
     QList<Sparkline *> m_charts;
     QListWidget *m_events;
     QList<QPushButton *> m_actions;
+    bool m_logAvailable = false;
     QWidget *m_body;
     QScrollArea *m_scroll = nullptr;
     QLabel *m_placeholder;

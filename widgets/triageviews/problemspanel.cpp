@@ -68,6 +68,7 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
     , m_header(new QLabel(this))
     , m_empty(new QLabel(this))
     , m_ack(new QPushButton(tr("&Acknowledge"), this))
+    , m_remove(new QPushButton(tr("&Remove from proxy"), this))
     , m_stack(new QStackedWidget(this))
 {
     setObjectName(QStringLiteral("problemsPanel"));
@@ -106,8 +107,13 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
     m_ack->setToolTip(tr("Silence notifications for the selected problems until they clear"));
     connect(m_ack, &QPushButton::clicked, this, &ProblemsPanel::acknowledgeSelected);
 
+    m_remove->setObjectName(QStringLiteral("removeDeadButton"));
+    m_remove->setVisible(false);
+    connect(m_remove, &QPushButton::clicked, this, &ProblemsPanel::removeSelectedFromProxy);
+
     auto *top = new QHBoxLayout;
     top->addWidget(m_header, 1);
+    top->addWidget(m_remove);
     top->addWidget(m_ack);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -144,6 +150,44 @@ void ProblemsPanel::updateHeader()
     m_header->setText(text);
     m_stack->setCurrentWidget(n > 0 ? static_cast<QWidget *>(m_view) : m_empty);
     m_ack->setEnabled(m_view->selectionModel()->hasSelection());
+    const int dead = int(deadEnginesSelected().size());
+    m_remove->setEnabled(m_removeAvailable && dead > 0);
+    if (m_removeAvailable)
+        m_remove->setToolTip(dead > 0 ? tr("Take the %n selected dead engine(s) out of the proxy, which keeps routing to them (§8.2)", nullptr, dead)
+                                      : tr("Select stalled, unhealthy or unreachable engines to take them out of the proxy"));
+}
+
+void ProblemsPanel::setRemoveAvailable(bool available, const QString &whyNot)
+{
+    m_removeAvailable = available;
+    m_remove->setVisible(true);
+    if (!available)
+        m_remove->setToolTip(whyNot);
+    updateHeader();
+}
+
+QList<int> ProblemsPanel::deadEnginesSelected() const
+{
+    QList<int> engines;
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    for (const QModelIndex &row : rows) {
+        const QString key = row.data(ProblemKeyRole).toString();
+        for (const Problem &p : m_triage->problems()) {
+            if (p.key != key || p.engine < 0 || engines.contains(p.engine))
+                continue;
+            if (p.kind == ProblemKind::EngineStalled || p.kind == ProblemKind::EngineUnhealthy
+                || p.kind == ProblemKind::EngineUnreachable)
+                engines << p.engine;
+        }
+    }
+    return engines;
+}
+
+void ProblemsPanel::removeSelectedFromProxy()
+{
+    const QList<int> engines = deadEnginesSelected();
+    if (m_removeAvailable && !engines.isEmpty())
+        Q_EMIT removeDeadRequested(engines);
 }
 
 void ProblemsPanel::acknowledgeSelected()

@@ -24,10 +24,18 @@ public:
     QTableView *view() const { return m_view; }
     ProblemModel *model() const { return m_model; }
     void acknowledgeSelected();
+    // The engines of the selected problems that are dead to the proxy (stalled, unhealthy, unreachable).
+    QList<int> deadEnginesSelected() const;
+    void removeSelectedFromProxy();
+    // Shown when the window can act on the proxy (and not read-only); hidden otherwise.
+    void setRemoveAvailable(bool available, const QString &whyNot = {});
+    QPushButton *removeButton() const { return m_remove; }
 
 Q_SIGNALS:
     void engineFocusRequested(int engine);
     void nodeFocusRequested(int node);
+    // One click takes unreachable or stalled engines out of the proxy (it never does it itself, §8.2).
+    void removeDeadRequested(const QList<int> &engines);
 
 private:
     void activate(const QModelIndex &index);
@@ -39,6 +47,8 @@ private:
     QLabel *m_header;
     QLabel *m_empty;
     QPushButton *m_ack;
+    QPushButton *m_remove;
+    bool m_removeAvailable = false;
     QStackedWidget *m_stack;
 };
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Shared by the fake hccn_tool and npu-smi: reads the fault selection and answers questions about it.
 # Every setting can come from the environment or from the file named by FAKE_ASCEND_CONF (shell
-# assignments, sourced), so one machine can play several nodes with different faults.
+# assignments, sourced), so one machine can play several nodes with different faults. A conf file
+# may key its settings on PDCONSOLE_NODE, the node whose shell this is (demo.conf does).
 #
 #   FAKE_ASCEND_GEN=A2|A3        platform (8 devices / 16 dies)            default A2
 #   FAKE_ASCEND_NODE=N           node number, used in every address       default 1

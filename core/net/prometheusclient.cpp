@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+#include "net/prometheusclient.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QSslConfiguration>
+#include <QUrlQuery>
+
+namespace pd {
+
+namespace {
+
+QByteArray formValue(const QString &v)
+{
+    return QUrl::toPercentEncoding(v);
+}
+
+QString secondsText(std::int64_t ms)
+{
+    return QString::number(double(ms) / 1000.0, 'f', 3);
+}
+
+} // namespace
+
+PrometheusClient::PrometheusClient(QObject *parent)
+    : QObject(parent)
+    , m_network(new QNetworkAccessManager(this))
+{
+}
+
+void PrometheusClient::setEndpoint(const PrometheusEndpoint &endpoint)
+{
+    abortAll();
+    m_endpoint = endpoint;
+}
+
+int PrometheusClient::pending() const
+{
+    return int(m_network->findChildren<QNetworkReply *>().size());
+}
+
+void PrometheusClient::abortAll()
+{
+    ++m_generation;
+    const QList<QNetworkReply *> replies = m_network->findChildren<QNetworkReply *>();
+    for (QNetworkReply *reply : replies) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
+void PrometheusClient::prepare(QNetworkReply *reply)
+{
+    const qint64 limit = m_endpoint.maxAnswerBytes;
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply, limit](qint64 received, qint64) {
+        if (received > limit) {
+            reply->setProperty("pdTooLarge", true);
+            reply->abort();
+        }
+    });
+}
+
+QNetworkRequest PrometheusClient::request(const QString &path, const QString &query) const
+{
+    QUrl url = m_endpoint.base;
+    QString prefix = url.path();
+    while (prefix.endsWith(QLatin1Char('/')))
+        prefix.chop(1);
+    url.setPath(prefix + path);
+    url.setQuery(query);
+    QNetworkRequest request(url);
+    request.setTransferTimeout(m_endpoint.timeoutMs);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    if (!m_endpoint.bearerToken.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + m_endpoint.bearerToken);
+    if (url.scheme() == QLatin1String("https")) {
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
+        if (!m_endpoint.extraCaCertificates.isEmpty())
+            ssl.addCaCertificates(m_endpoint.extraCaCertificates);
+        request.setSslConfiguration(ssl);
+    }
+    return request;
+}
+
+QNetworkReply *PrometheusClient::post(const QString &path, const QByteArray &form)
+{
+    QNetworkRequest r = request(path, QString());
+    r.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/x-www-form-urlencoded"));
+    QNetworkReply *reply = m_network->post(r, form);
+    prepare(reply);
+    return reply;
+}
+
+QNetworkReply *PrometheusClient::get(const QString &path, const QString &query)
+{
+    QNetworkReply *reply = m_network->get(request(path, query));
+    prepare(reply);
+    return reply;
+}
+
+PrometheusClient::Raw PrometheusClient::read(QNetworkReply *reply) const
+{
+    Raw raw;
+    raw.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (reply->property("pdTooLarge").toBool()) {
+        raw.status = 0;
+        raw.transportError = tr("answer larger than %1 MB").arg(m_endpoint.maxAnswerBytes / (1024 * 1024));
+        return raw;
+    }
+    if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError) {
+        raw.status = 0;
+        raw.transportError = tr("no answer within %1 ms").arg(m_endpoint.timeoutMs);
+        return raw;
+    }
+    if (raw.status == 0)
+        raw.transportError = reply->errorString();
+    raw.body = reply->readAll();
+    return raw;
+}
+
+void PrometheusClient::deliverQuery(QNetworkReply *reply, const QString &what, const QueryCallback &done)
+{
+    const quint64 gen = m_generation;
+    connect(reply, &QNetworkReply::finished, this, [this, reply, what, done, gen] {
+        reply->deleteLater();
+        if (gen != m_generation)
+            return;
+        const Raw raw = read(reply);
+        PromApiAnswer answer;
+        if (!raw.transportError.isEmpty()) {
+            answer.outcome = PromApiAnswer::Outcome::Http;
+            answer.error = tr("%1: %2").arg(what, raw.transportError);
+        } else {
+            answer = decodePromQueryAnswer(
+                raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
+            if (!answer.ok()) {
+                if (raw.status == 401 || raw.status == 403)
+                    answer.error += tr(" (check the bearer token)");
+                answer.error = tr("%1: %2").arg(what, answer.error);
+            }
+        }
+        done(answer, raw.body.size());
+    });
+}
+
+void PrometheusClient::query(const std::string &promql, QueryCallback done, std::int64_t timeMs)
+{
+    QByteArray form = "query=" + formValue(QString::fromStdString(promql));
+    if (timeMs > 0)
+        form += "&time=" + secondsText(timeMs).toLatin1();
+    deliverQuery(post(QStringLiteral("/api/v1/query"), form),
+        m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/query"), done);
+}
+
+void PrometheusClient::queryRange(
+    const std::string &promql, std::int64_t startMs, std::int64_t endMs, std::int64_t stepMs, QueryCallback done)
+{
+    const QByteArray form = "query=" + formValue(QString::fromStdString(promql))
+        + "&start=" + secondsText(startMs).toLatin1() + "&end=" + secondsText(endMs).toLatin1()
+        + "&step=" + secondsText(stepMs).toLatin1();
+    deliverQuery(post(QStringLiteral("/api/v1/query_range"), form),
+        m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/query_range"), done);
+}
+
+void PrometheusClient::targets(TargetsCallback done)
+{
+    QNetworkReply *reply = get(QStringLiteral("/api/v1/targets"), QStringLiteral("state=active"));
+    const quint64 gen = m_generation;
+    const QString what = m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/targets");
+    connect(reply, &QNetworkReply::finished, this, [this, reply, what, done, gen] {
+        reply->deleteLater();
+        if (gen != m_generation)
+            return;
+        const Raw raw = read(reply);
+        PromTargetsAnswer answer;
+        if (!raw.transportError.isEmpty()) {
+            answer.outcome = PromApiAnswer::Outcome::Http;
+            answer.error = tr("%1: %2").arg(what, raw.transportError);
+        } else {
+            answer = decodePromTargetsAnswer(
+                raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
+            if (!answer.ok())
+                answer.error = tr("%1: %2").arg(what, answer.error);
+        }
+        done(answer);
+    });
+}
+
+} // namespace pd

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+// The Operations tab and the engine action menu on a simulated cluster (pdsim's SimCluster on
+// 127.0.0.91-93): read-only refuses and disables, the menu's actions plan and (once confirmed) run, a
+// rolling restart of the decode pool keeps its floor and ends with every engine back, the proxy's
+// restart is noticed and the membership restored with one click, and every step lands in the audit
+// table (AuditModel under QAbstractItemModelTester). A screenshot goes to the build folder.
+#include "audit/auditlog.h"
+#include "cluster/profileformat.h"
+#include "clustersim/simcluster.h"
+#include "models/auditmodel.h"
+#include "net/membershipreconciler.h"
+#include "net/proxyclient.h"
+#include "ops/engineactionmenu.h"
+#include "ops/engineactions.h"
+#include "ops/operationspage.h"
+#include "ops/scaleprobe.h"
+#include "ops/scalerollingrestart.h"
+#include "ops/scalerunner.h"
+#include "ops/scalesimcontrol.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QMenu>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace pd;
+
+class TestOperationsPage : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<sim::SimCluster> m_cluster;
+    QTemporaryDir m_dir;
+    QString m_control;
+    QNetworkAccessManager m_network;
+    QList<EngineRef> m_refs;
+    std::unique_ptr<ProxyClient> m_proxy;
+    std::unique_ptr<MembershipReconciler> m_table;
+    std::unique_ptr<SimClusterEngineControl> m_engines;
+    std::unique_ptr<EngineProbe> m_probe;
+    std::unique_ptr<AuditLog> m_audit;
+    std::unique_ptr<ScaleContext> m_ctx;
+    std::unique_ptr<ScaleRunner> m_runner;
+
+    int post(const QString &path, const QByteArray &body)
+    {
+        QNetworkRequest request{QUrl(m_control + path)};
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        QNetworkReply *reply = m_network.post(request, body);
+        QElapsedTimer clock;
+        clock.start();
+        while (!reply->isFinished() && clock.elapsed() < 10000)
+            QTest::qWait(10);
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        delete reply;
+        return status;
+    }
+    bool reconcile()
+    {
+        std::optional<bool> ok;
+        m_table->reconcileNow([&ok](bool listed) { ok = listed; });
+        QElapsedTimer t;
+        t.start();
+        while (!ok && t.elapsed() < 10000)
+            QTest::qWait(10);
+        return ok.value_or(false);
+    }
+    int indexOf(const QString &id) const
+    {
+        for (int i = 0; i < m_refs.size(); ++i)
+            if (m_refs.at(i).id == id)
+                return i;
+        return -1;
+    }
+
+private Q_SLOTS:
+    void cleanup()
+    {
+        if (m_ctx)
+            m_ctx->settings.readOnly = false; // a failed test must not leave the next one refused
+    }
+
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        const ProfileLoadResult loaded = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/actions-loopback.json"));
+        QVERIFY(loaded.profile.has_value());
+        m_refs = engineRefs(*loaded.profile);
+        sim::ClusterOptions options;
+        options.profile = *loaded.profile;
+        options.timeScale = 20;
+        options.startupSeconds = 10;
+        options.waitingRetryInterval = 0.5;
+        options.jitter = false;
+        m_cluster = std::make_unique<sim::SimCluster>(options);
+        QString error;
+        if (!m_cluster->start(&error)) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL(qPrintable(error));
+            QSKIP(qPrintable(error));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(m_cluster->isReady(), 30000);
+        m_control = QStringLiteral("http://127.0.0.91:%1").arg(m_cluster->controlPort());
+        QCOMPARE(post(QStringLiteral("/cluster/engines/stop"),
+                      R"({"engines":["127.0.0.93:9004","127.0.0.93:9005","127.0.0.93:9006","127.0.0.93:9007"]})"),
+                 200);
+
+        m_proxy = std::make_unique<ProxyClient>();
+        m_proxy->setEndpoint({QUrl(QStringLiteral("http://127.0.0.91:8400")), {}, {}, 3000});
+        m_table = std::make_unique<MembershipReconciler>(m_proxy.get());
+        m_table->setListenerTiming(500, 3, 2000);
+        QList<QPair<QString, Role>> configured;
+        for (const EngineRef &e : m_refs)
+            configured.append({e.id, e.role});
+        m_table->setConfigured(configured);
+        m_engines = std::make_unique<SimClusterEngineControl>(QUrl(m_control));
+        m_probe = std::make_unique<EngineProbe>();
+        m_audit = std::make_unique<AuditLog>(m_dir.filePath(QStringLiteral("audit.jsonl")));
+        m_ctx = std::make_unique<ScaleContext>();
+        m_ctx->proxy = m_proxy.get();
+        m_ctx->membership = m_table.get();
+        m_ctx->control = m_engines.get();
+        m_ctx->probe = m_probe.get();
+        m_ctx->audit = m_audit.get();
+        m_ctx->settings.pollMs = 200;
+        m_ctx->settings.verifyTrafficTimeoutMs = 1500;
+        m_ctx->settings.engineReadyTimeoutMs = 30000;
+        m_ctx->settings.idleTimeoutMs = 30000;
+        m_runner = std::make_unique<ScaleRunner>(m_ctx.get());
+        m_table->start(500);
+        QVERIFY(reconcile());
+        QCOMPARE(m_table->activeCount(Role::Decode), 4);
+    }
+
+    void readOnlyRefusesAndTheMenuFollows()
+    {
+        OperationsPage page(m_ctx.get(), m_runner.get(), m_refs, m_audit->path());
+        EngineActions actions(m_ctx.get(), m_runner.get());
+        EngineActionMenu menu(&actions, m_refs, &page);
+        page.readOnlyBox()->setChecked(true);
+        QVERIFY(m_ctx->settings.readOnly);
+        QVERIFY(!page.startRollingRestart(Role::Decode, 1));
+        std::unique_ptr<QMenu> m(menu.buildMenu({indexOf(QStringLiteral("127.0.0.93:9004"))}, -1, nullptr));
+        int disabled = 0, enabled = 0;
+        for (QAction *a : m->actions())
+            if (!a->isSeparator() && !a->text().isEmpty())
+                (a->isEnabled() ? enabled : disabled) += 1;
+        QCOMPARE(disabled, int(allEngineActions().size()));
+        QCOMPARE(enabled, 1); // Show log: reading changes nothing
+        QVERIFY(!menu.trigger(EngineAction::Start, {indexOf(QStringLiteral("127.0.0.93:9004"))}));
+        page.readOnlyBox()->setChecked(false);
+        QVERIFY(!m_ctx->settings.readOnly);
+        page.reloadAudit();
+        QAbstractItemModelTester tester(page.auditModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(page.auditModel()->rowCount() >= 1);
+        const QModelIndex last = page.auditModel()->index(page.auditModel()->rowCount() - 1, AuditModel::ResultColumn);
+        QCOMPARE(last.data().toString(), QStringLiteral("refused"));
+    }
+
+    void theMenuPlansConfirmsAndRuns()
+    {
+        EngineActions actions(m_ctx.get(), m_runner.get());
+        QWidget parent;
+        EngineActionMenu menu(&actions, m_refs, &parent);
+        const int e = indexOf(QStringLiteral("127.0.0.93:9004"));
+        int asked = 0;
+        menu.setConfirm([&asked](const EngineActionPlan &, bool *) {
+            ++asked;
+            return false;
+        });
+        // A start changes nothing serving: no question. Declining a stop runs nothing.
+        QVERIFY(menu.trigger(EngineAction::Start, {e}));
+        QCOMPARE(asked, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(m_runner->isIdle(), 30000);
+        QCOMPARE(m_runner->operations().last()->outcome(), OperationOutcome::Succeeded);
+        const qsizetype before = m_runner->operations().size();
+        QVERIFY(!menu.trigger(EngineAction::Stop, {e}));
+        QCOMPARE(asked, 1);
+        QCOMPARE(m_runner->operations().size(), before);
+        menu.setConfirm([&asked](const EngineActionPlan &plan, bool *) {
+            ++asked;
+            return plan.destructive;
+        });
+        QVERIFY(menu.trigger(EngineAction::Stop, {e}));
+        QCOMPARE(asked, 2);
+        QTRY_VERIFY_WITH_TIMEOUT(m_runner->isIdle(), 30000);
+        QCOMPARE(m_runner->operations().last()->kind(), QStringLiteral("stop"));
+        QCOMPARE(m_runner->operations().last()->outcome(), OperationOutcome::Succeeded);
+    }
+
+    void aRollingRestartKeepsItsFloor()
+    {
+        OperationsPage page(m_ctx.get(), m_runner.get(), m_refs, m_audit->path());
+        page.resize(1400, 900);
+        page.show();
+        QString asked;
+        page.setConfirm([&asked](const QString &title, const QString &) {
+            asked = title;
+            return true;
+        });
+        QVERIFY(reconcile());
+        const int rowsBefore = page.auditModel()->rowCount();
+        QVERIFY(page.startRollingRestart(Role::Decode, 3));
+        QVERIFY(asked.contains(QLatin1String("decode")));
+        QPointer<RollingRestart> rolling = page.rollingRestart();
+        QVERIFY(rolling);
+        QCOMPARE(rolling->total(), 4);
+        int minimum = 4;
+        QElapsedTimer clock;
+        clock.start();
+        while (rolling && rolling->state() == RollingRestart::State::Running && clock.elapsed() < 150000) {
+            QTest::qWait(100);
+            minimum = std::min(minimum, m_table->activeCount(Role::Decode));
+        }
+        QVERIFY2(!rolling || rolling->state() == RollingRestart::State::Finished,
+                 qPrintable(rolling ? rolling->reason() : QString()));
+        QVERIFY2(minimum >= 3, qPrintable(QString::number(minimum)));
+        QVERIFY(reconcile());
+        QCOMPARE(m_table->activeCount(Role::Decode), 4);
+        page.reloadAudit();
+        QVERIFY(page.auditModel()->rowCount() > rowsBefore + 8);
+        const QString shot = QStringLiteral(PD_BINARY_DIR "/screenshots/operations-page.png");
+        QDir().mkpath(QFileInfo(shot).absolutePath());
+        QVERIFY(page.grab().save(shot));
+    }
+
+    void aProxyRestartIsOfferedARestore()
+    {
+        OperationsPage page(m_ctx.get(), m_runner.get(), m_refs, m_audit->path());
+        connect(m_table.get(), &MembershipReconciler::restartDetected, &page, &OperationsPage::offerRestore);
+        // A runtime change the restarted proxy forgets: one decode instance out.
+        EngineActions actions(m_ctx.get(), m_runner.get());
+        actions.run(actions.plan(EngineAction::RemoveFromProxy, {m_refs.at(indexOf(QStringLiteral("127.0.0.93:9003")))}), false);
+        QTRY_VERIFY_WITH_TIMEOUT(m_runner->isIdle(), 30000);
+        QVERIFY(reconcile());
+        QTRY_COMPARE_WITH_TIMEOUT(m_table->activeCount(Role::Decode), 3, 10000);
+
+        QCOMPARE(post(QStringLiteral("/cluster/proxy/stop"), "{}"), 200);
+        QVERIFY(!reconcile());
+        QCOMPARE(post(QStringLiteral("/cluster/proxy/start"), "{}"), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(page.isRestoreOffered(), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_table->activeCount(Role::Decode), 4, 10000); // the proxy's own lists again
+        page.restore();
+        QVERIFY(!page.isRestoreOffered());
+        QTRY_VERIFY_WITH_TIMEOUT(m_runner->isIdle(), 30000);
+        QVERIFY(reconcile());
+        QTRY_COMPARE_WITH_TIMEOUT(m_table->activeCount(Role::Decode), 3, 15000);
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_runner)
+            m_runner->cancelAll();
+        if (m_table)
+            m_table->stop();
+        m_cluster.reset();
+    }
+};
+
+QTEST_MAIN(TestOperationsPage)
+#include "tst_operationspage.moc"

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "net/proxyclient.h"
+#include "ops/scaletypes.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+// The Operations tab: the read-only switch, the offer to restore the proxy's membership after it
+// restarted, the pool scale controls and the operations' progress (ScalePanel), a rolling restart per
+// pool with the operator's floor (pauses on the first failure: resume or cancel), and the audit log.
+namespace pd {
+
+class AuditModel;
+class RollingRestart;
+class ScalePanel;
+class ScaleRunner;
+struct ScaleContext;
+
+class OperationsPage final : public QWidget {
+    Q_OBJECT
+public:
+    OperationsPage(ScaleContext *context, ScaleRunner *runner, QList<EngineRef> profileEngines, const QString &auditPath,
+                   QWidget *parent = nullptr);
+    ~OperationsPage() override;
+
+    // Yes/no for a destructive action the operator started (title, what it does). Tests pre-answer.
+    using Confirm = std::function<bool(const QString &title, const QString &text)>;
+    void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
+
+    ScalePanel *scalePanel() const { return m_scale; }
+    QCheckBox *readOnlyBox() const { return m_readOnly; }
+    void setReadOnly(bool readOnly);
+    bool isReadOnly() const;
+
+    // After a proxy restart: offers to bring the membership back to `previous`.
+    void offerRestore(const ProxyLists &previous, const ProxyLists &now);
+    bool isRestoreOffered() const;
+    void restore(); // what the offer's button does
+
+    // A rolling restart of a pool's active engines, node by node, never below `floor` active.
+    bool startRollingRestart(Role role, int floor);
+    RollingRestart *rollingRestart() const;
+
+    AuditModel *auditModel() const { return m_audit; }
+    void reloadAudit();
+
+Q_SIGNALS:
+    void readOnlyChanged(bool readOnly);
+
+private:
+    void showRollingState();
+
+    ScaleContext *m_ctx;
+    ScaleRunner *m_runner;
+    QList<EngineRef> m_engines;
+    Confirm m_confirm;
+    QCheckBox *m_readOnly;
+    QWidget *m_restoreBar;
+    QLabel *m_restoreText;
+    std::optional<ProxyLists> m_previous;
+    std::optional<ProxyLists> m_now;
+    ScalePanel *m_scale;
+    QSpinBox *m_floor;
+    QPushButton *m_restartPrefill;
+    QPushButton *m_restartDecode;
+    QLabel *m_rollingState;
+    QPushButton *m_resume;
+    QPushButton *m_cancelRolling;
+    QPointer<RollingRestart> m_rolling;
+    AuditModel *m_audit;
+    QTableView *m_auditView;
+    QLabel *m_auditPath;
+};
+
+} // namespace pd
