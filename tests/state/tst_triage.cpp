@@ -240,7 +240,10 @@ private Q_SLOTS:
         QCOMPARE(event.engine, 12);
         QCOMPARE(event.what, QStringLiteral("NPU out of memory (3 lines)"));
         // Ranked after engine failures, before warnings.
-        QVERIFY(problemRanksBefore(p, Problem{ProblemSeverity::Warning, ProblemKind::NotInProxy}) );
+        Problem warning;
+        warning.severity = ProblemSeverity::Warning;
+        warning.kind = ProblemKind::NotInProxy;
+        QVERIFY(problemRanksBefore(p, warning));
         // The engine is started again: the error belonged to the previous run.
         tracker.setProcess(12, ProcessFact::Exited);
         tracker.setProcess(12, ProcessFact::Running);
