@@ -38,8 +38,10 @@ public:
     void setTargets(const QList<PollTarget> &targets, quint64 generation);
     void setInterval(int ms); // base interval; relaxed for large fleets (effectiveIntervalMs)
     void setTimeout(int ms);
-    // true (default): the first round is spread over the interval; false: every target starts at once
-    // (for benchmarks that time a whole round). Takes effect with the next setTargets().
+    // true (default): the first round is spread over the interval and every target is re-armed one
+    // interval after its reply (the fleet's phases stay spread); false: rounds on a grid, every target
+    // due at the same tick of the interval (the next tick after its reply; back-off skips ticks), for
+    // benchmarks that time a whole round. Takes effect with the next setTargets().
     void setSpread(bool spread);
     // Native (default) or libcurl for every target. Takes effect with the next setTargets().
     void setTransport(PollTransport transport);
