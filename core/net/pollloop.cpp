@@ -161,6 +161,8 @@ struct PollLoop::Impl {
     std::vector<std::unique_ptr<Multi>> multis;
     std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers;
     int requestTimeoutMs = 2000; // loop-thread copy of timeoutMs
+    bool onGrid = false; // rounds on a grid from gridStartMs (setSpread(false))
+    qint64 gridStartMs = 0;
     quint64 generation = 0;
     quint64 completed = 0;
     PollBatch batch;
@@ -313,6 +315,8 @@ struct PollLoop::Impl {
     {
         clearTargets();
         curlTargetsInLast = 0;
+        onGrid = !spreadFirst;
+        gridStartMs = now;
         batch = PollBatch();
         batch.generation = generation;
         batch.outcomes.reserve(list.size());
@@ -354,6 +358,7 @@ struct PollLoop::Impl {
             t.startedMs = now;
             t.pending = PollOutcome();
             t.pending.engine = t.target.engine;
+            t.pending.startedAtMs = now - epochMs;
         }
         const char *path = phase == Target::Phase::Metrics ? "/metrics" : "/health";
         if (t.http) {
@@ -465,6 +470,8 @@ struct PollLoop::Impl {
         const bool failed = o.status != PollStatus::Ok;
         t.delayMs = failed ? std::min(std::max(t.delayMs, interval) * 2, interval * 8) : interval;
         t.dueMs = now + t.delayMs;
+        if (onGrid) // the first tick after the reply, or as many ticks later as the back-off says
+            t.dueMs = gridStartMs + ((now + t.delayMs - interval - gridStartMs) / interval + 1) * interval;
         t.phase = Target::Phase::Idle;
         schedule(t, t.dueMs);
         batch.outcomes.append(std::move(o));

@@ -44,6 +44,7 @@ struct PollOutcome {
     QString error;                  // empty when Ok
     double latencyMs = 0;           // /metrics request time
     qint64 finishedAtMs = 0;        // poller clock (ms since the poller started)
+    qint64 startedAtMs = 0;         // poller clock when the poll's /metrics request went out
     qint64 bodyBytes = 0;
     std::optional<EngineMetrics> metrics;
 };
