@@ -270,6 +270,8 @@ private Q_SLOTS:
         QCOMPARE(b, 0.0);
         QCOMPARE(m_fromProm->status(kDecodeOld).freshness, Freshness::Fresh);
         QCOMPARE(m_fromProm->status(kDecodeNew).freshness, Freshness::Fresh);
+        qInfo("refresh: %llu so far, the last took %lld ms wall and read %lld bytes", m_status.refreshes,
+            m_status.lastRefreshMs, m_status.lastRefreshBytes);
     }
 
     void gaugesAgreeExactly()
