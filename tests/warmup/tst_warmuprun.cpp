@@ -42,18 +42,23 @@ class TestWarmUpRun : public QObject {
 
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
-        QNetworkRequest request { QUrl(url) };
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (status)
-            *status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray data = reply->readAll();
-        reply->deleteLater();
-        return data;
+        // A kept-alive connection the control server has closed can fail once: try again.
+        for (int attempt = 0;; ++attempt) {
+            QNetworkRequest request { QUrl(url) };
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+            request.setTransferTimeout(5000);
+            QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
+            QEventLoop loop;
+            connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+            loop.exec();
+            reply->deleteLater();
+            const int code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            if (code == 0 && attempt < 2)
+                continue;
+            if (status)
+                *status = code;
+            return reply->readAll();
+        }
     }
     QString engineStatus(const QString &id)
     {
