@@ -76,9 +76,14 @@ void LogFile::rotateFile()
 {
     if (m_fd < 0 || m_written == 0)
         return;
-    const QByteArray from = QFile::encodeName(m_path);
+    // Only a plain file is renamed: `--log /dev/stdout` (a launcher's redirection) or a FIFO is
+    // written to as it is, never moved.
+    const QByteArray native = QFile::encodeName(m_path);
+    struct stat st = {};
+    if (::lstat(native.constData(), &st) != 0 || !S_ISREG(st.st_mode))
+        return;
     const QByteArray to = QFile::encodeName(m_path + QStringLiteral(".1"));
-    if (::rename(from.constData(), to.constData()) == 0)
+    if (::rename(native.constData(), to.constData()) == 0)
         ++m_rotations;
     // Renamed or not, the new process starts an empty file (the launcher's `>` redirection).
     reopen(true);

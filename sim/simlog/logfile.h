@@ -12,7 +12,8 @@
 // more than the page cache. Bounded: when the file would pass its cap it is renamed to `<path>.1`
 // (replacing an older one, as the console's launcher keeps the previous run's log) and a new file
 // begins. A write that fails (disk full, directory gone) drops the lines and counts them; the
-// simulation never stops for its log. Idle, it has no timer armed and costs nothing.
+// simulation never stops for its log. Idle, it has no timer armed and costs nothing. A path that is not
+// a plain file (`/dev/stdout`, a FIFO) is written to but never rotated.
 // Thread contract: one thread (the owner's).
 namespace pd::sim {
 

@@ -71,6 +71,7 @@ private Q_SLOTS:
     void faultsWriteTheirSignature();
     void shutdownLines();
     void restartRotatesAndTheCapBounds();
+    void aLinkedLogIsNeverMoved();
     void logTailFollowsTheEngineLog();
 
 private:
@@ -245,6 +246,27 @@ void TestSimEngineLog::restartRotatesAndTheCapBounds()
     QVERIFY(engine.log());
     QVERIFY(engine.log()->file().rotations() >= 2);
     QCOMPARE(engine.log()->file().droppedBytes(), 0);
+}
+
+void TestSimEngineLog::aLinkedLogIsNeverMoved()
+{
+    // `--log /dev/stdout` under a launcher's `> log`: the path is not the engine's to rename.
+    const QString target = m_dir.filePath(QStringLiteral("launcher.log"));
+    const QString link = m_dir.filePath(QStringLiteral("stdout-link"));
+    QVERIFY(QFile(target).open(QIODevice::WriteOnly));
+    QVERIFY(QFile::link(target, link));
+    EngineScheduler scheduler;
+    EngineOptions o = options(QStringLiteral("unused"));
+    o.logPath = link;
+    o.logCapBytes = 4096;
+    SimEngine engine(o, &scheduler);
+    QVERIFY(engine.start());
+    engine.stop();
+    QVERIFY(engine.start());
+    engine.stop();
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(!QFileInfo::exists(link + QStringLiteral(".1")));
+    QCOMPARE(readFile(target).count("Application startup complete."), 2);
 }
 
 void TestSimEngineLog::logTailFollowsTheEngineLog()
