@@ -24,7 +24,11 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
                                        QStringLiteral("SECONDS"));
     const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view shown first: topology, cluster or pools."),
                                   QStringLiteral("VIEW"), QStringLiteral("topology"));
-    parser.addOptions({profile, demo, screenshot, quitAfter, view});
+    const QCommandLineOption theme(QStringLiteral("theme"),
+        QStringLiteral("The looks: system, light or dark (default: the settings')."), QStringLiteral("THEME"));
+    const QCommandLineOption language(QStringLiteral("lang"),
+        QStringLiteral("The language: en or zh_CN (default: the settings')."), QStringLiteral("LANG"));
+    parser.addOptions({ profile, demo, screenshot, quitAfter, view, theme, language });
     QTextStream err(stderr);
     if (!parser.parse(arguments)) {
         err << parser.errorText() << "\n\n" << parser.helpText();
@@ -54,6 +58,20 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
     if (options.view != QLatin1String("topology") && options.view != QLatin1String("cluster")
         && options.view != QLatin1String("pools")) {
         err << "pdconsole: --view expects topology, cluster or pools\n";
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    options.theme = parser.value(theme);
+    if (!options.theme.isEmpty() && options.theme != QLatin1String("system") && options.theme != QLatin1String("light")
+        && options.theme != QLatin1String("dark")) {
+        err << "pdconsole: --theme expects system, light or dark\n";
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    options.language = parser.value(language);
+    if (!options.language.isEmpty() && options.language != QLatin1String("en")
+        && options.language != QLatin1String("zh_CN")) {
+        err << "pdconsole: --lang expects en or zh_CN\n";
         *exitCode = 2;
         return std::nullopt;
     }

@@ -13,6 +13,8 @@ struct ConsoleOptions {
     QString screenshotPath;
     double quitAfterSeconds = -1; // < 0: run until the window closes
     QString view = QStringLiteral("topology"); // the tab shown first: topology | cluster | pools
+    QString theme; // --theme system|light|dark; empty: the settings' theme
+    QString language; // --lang en|zh_CN; empty: the settings' language
 };
 
 // Parses argv. Returns nullopt when the process should exit (help, version, usage error); *exitCode

@@ -6,13 +6,14 @@
 #include "metrics/seriesstore.h"
 #include "net/metricspoller.h"
 #include "net/pollroundadapter.h"
-#include "net/vllmbodyparser.h"
 #include "net/proxyhealthpoller.h"
+#include "net/vllmbodyparser.h"
 #include "poolsview.h"
+#include "settings/consolesettings.h"
 #include "state/statetracker.h"
+#include "triage/triage.h"
 #include "triageviews/enginedetailpanel.h"
 #include "triageviews/traynotifier.h"
-#include "triage/triage.h"
 
 #include <QDateTime>
 #include <QDockWidget>
@@ -56,6 +57,16 @@ void Monitoring::start()
     m_proxy->start();
     m_engines->start();
     retarget();
+}
+
+void Monitoring::applySettings(const pd::ConsoleSettings &settings)
+{
+    m_engines->setInterval(settings.pollIntervalMs());
+    m_engines->setTimeout(settings.pollTimeoutMs());
+    m_proxy->setInterval(settings.proxyIntervalMs());
+    m_proxy->setTimeout(settings.pollTimeoutMs());
+    m_tracker->setThresholds(settings.stateThresholds());
+    m_notifier->setSettings(settings.notificationSettings());
 }
 
 void Monitoring::retarget()

@@ -7,6 +7,7 @@
 
 namespace pd {
 class ClusterStore;
+class ConsoleSettings;
 class MainWindow;
 class MetricsPoller;
 class ProxyHealthPoller;
@@ -26,6 +27,9 @@ public:
     Monitoring(pd::ClusterStore *store, pd::MainWindow *window, QObject *parent = nullptr);
     ~Monitoring() override;
     void start();
+    // Poll intervals and timeout, state thresholds and notifications from the settings (again after
+    // the Preferences dialog stored new ones).
+    void applySettings(const pd::ConsoleSettings &settings);
     pd::StateTracker *tracker() const { return m_tracker.get(); }
     pd::Triage *triage() const { return m_triage.get(); }
 
