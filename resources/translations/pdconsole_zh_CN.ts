@@ -85,12 +85,12 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+175"/>
+        <location filename="../../app/console/operations.cpp" line="+190"/>
         <source>&amp;Operations</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+40"/>
         <source>%1 started</source>
         <translation type="unfinished"></translation>
     </message>
@@ -123,7 +123,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="+59"/>
+        <location filename="../../app/console/main.cpp" line="+70"/>
+        <source>Preferences stored in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Starting the simulated cluster (pdsim)…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -142,11 +147,21 @@
         <source>The demo cluster could not start; showing its profile only</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <location line="+9"/>
+        <source>The last profile %1 is gone; nothing reopened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Settings: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>StateStyle</name>
     <message>
-        <location filename="../../widgets/topology/statestyle.cpp" line="+97"/>
+        <location filename="../../widgets/topology/statestyle.cpp" line="+95"/>
         <source>Unknown</source>
         <translation type="unfinished"></translation>
     </message>
@@ -237,7 +252,7 @@
 <context>
     <name>pd::CommandPalette</name>
     <message>
-        <location filename="../../widgets/commandpalette.cpp" line="+36"/>
+        <location filename="../../widgets/commandpalette.cpp" line="+37"/>
         <source>Command Palette</source>
         <translation type="unfinished"></translation>
     </message>
@@ -967,19 +982,19 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>&amp;Topology</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+53"/>
+        <location line="-53"/>
+        <location line="+55"/>
         <location line="+14"/>
         <source>&amp;Cluster</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-66"/>
+        <location line="-68"/>
         <source>&amp;Pools</source>
         <translation type="unfinished"></translation>
     </message>
@@ -996,7 +1011,7 @@ last good scrape %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1255,22 +1270,22 @@ last good scrape %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Filter engines (%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Topology (%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Cluster (%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Pools (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2024,7 +2039,7 @@ last good scrape %1</source>
         </translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Not applied.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2356,15 +2371,12 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
-    <name>pd::TimelineCanvas</name>
+    <name>pd::TimelineView</name>
     <message>
         <location filename="../../widgets/triageviews/timelineview.cpp" line="+117"/>
         <source>No events in the filter.</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>pd::TimelineView</name>
     <message>
         <location line="+131"/>
         <source>Filter events (node, engine, words)…</source>

@@ -146,6 +146,11 @@ private Q_SLOTS:
         window.showTopology();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         TopologyView *view = window.topologyPanel()->view();
+        // Every state on the canvas: a few engines of each, the rest serving.
+        QVector<EngineState> states(store.engines().size(), EngineState::Serving);
+        for (int e = 0; e < states.size(); e += 3)
+            states[e] = EngineState((e / 3) % StateStyle::kStateCount);
+        view->setStates(states);
         QDir().mkpath(QStringLiteral(PD_BINARY_DIR "/screenshots"));
         for (const bool dark : { false, true }) {
             applyTheme(dark ? Theme::Dark : Theme::Light);
