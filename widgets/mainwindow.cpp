@@ -56,6 +56,14 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
+// The platform's key for a standard action, or the usual one where the platform has none (offscreen,
+// minimal): so the shortcuts, the palette and the docs' table are the same everywhere.
+QKeySequence standardOr(QKeySequence::StandardKey key, const QKeySequence &fallback)
+{
+    const QKeySequence standard(key);
+    return standard.isEmpty() ? fallback : standard;
+}
+
 QTableView *makeTable(QWidget *parent)
 {
     auto *view = new QTableView(parent);
@@ -219,10 +227,10 @@ void MainWindow::createMenus()
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction *saveAs = file->addAction(tr("Save Profile &As…"), this, &MainWindow::saveAsDialog);
-    saveAs->setShortcut(QKeySequence::SaveAs);
+    saveAs->setShortcut(standardOr(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(standardOr(QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q)));
     updateRecentMenu();
 
     QMenu *view = menuBar()->addMenu(tr("&View"));

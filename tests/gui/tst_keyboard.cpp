@@ -261,7 +261,7 @@ private Q_SLOTS:
             // and its tooltip carries it
             QVERIFY2(e.action->toolTip().contains(e.shortcut().toString(QKeySequence::NativeText)), qPrintable(e.path));
         }
-        QVERIFY(withShortcut >= 12); // Open, Save As, Quit, Alt+0..3, /, F7, F5, F8, Ctrl+K, Ctrl+,, F1
+        QVERIFY(withShortcut >= 14); // Open, Save As, Quit, Alt+0..3, /, F7, F5, F8, Ctrl+K, Ctrl+,, F1
         QCOMPARE(table->rowCount(), withShortcut + int(ShortcutsDialog::viewKeys().size()));
         QVERIFY(rows.contains(QKeySequence(Qt::CTRL | Qt::Key_K).toString(QKeySequence::NativeText)
             + QStringLiteral("\tView ▸ Command Palette…")));

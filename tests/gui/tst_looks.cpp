@@ -16,6 +16,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 
