@@ -22,11 +22,18 @@
 #include "triageviews/problemspanel.h"
 #include "triageviews/timelineview.h"
 #include "triage/triage.h"
+// issue 8: settings and keyboard
+#include "actioncatalog.h"
+#include "commandpalette.h"
+#include "jknavigation.h"
+#include "settings/consolesettings.h"
+#include "settingsdialog.h"
+#include "shortcutsdialog.h"
 
 #include <QAction>
-#include <QDir>
-#include <QRegularExpression>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -35,11 +42,11 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSettings>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -48,7 +55,14 @@ namespace pd {
 namespace {
 
 constexpr int kMaxRecent = 8;
-const char *const kRecentKey = "recentProfiles";
+
+// The platform's key for a standard action, or the usual one where the platform has none (offscreen,
+// minimal): so the shortcuts, the palette and the docs' table are the same everywhere.
+QKeySequence standardOr(QKeySequence::StandardKey key, const QKeySequence &fallback)
+{
+    const QKeySequence standard(key);
+    return standard.isEmpty() ? fallback : standard;
+}
 
 QTableView *makeTable(QWidget *parent)
 {
@@ -110,6 +124,8 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     , m_topology(new TopologyPanel(this))
     , m_observedStates(new ObservedStates(store, this))
     , m_tabs(new QTabWidget(this))
+    , m_ownSettings(std::make_unique<ConsoleSettings>())
+    , m_settings(m_ownSettings.get())
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_nodeSort->setSourceModel(m_nodeModel);
@@ -163,6 +179,7 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     splitter->addWidget(enginesBox);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
+    m_splitter = splitter;
 
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
@@ -179,6 +196,8 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
             statusBar()->showMessage(tr("%n engine(s) selected", nullptr, int(engines.size())), 5000);
     });
     m_engineView->setToolTip(tr("Double-click an engine for its charts"));
+    JkNavigation::install(m_engineView);
+    JkNavigation::install(m_topology->view());
 
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
@@ -198,17 +217,20 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     resize(1400, 900);
 }
 
+MainWindow::~MainWindow() = default;
+
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *open = file->addAction(tr("&Open Profile…"), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction *saveAs = file->addAction(tr("Save Profile &As…"), this, &MainWindow::saveAsDialog);
-    saveAs->setShortcut(QKeySequence::SaveAs);
+    saveAs->setShortcut(standardOr(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(standardOr(QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q)));
     updateRecentMenu();
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -247,7 +269,9 @@ void MainWindow::createMenus()
     reload->setShortcut(QKeySequence::Refresh);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    createKeyboardActions(edit, view, help);
     help->addAction(tr("&About pdconsole"), this, &MainWindow::showAbout);
+    showShortcutsInToolTips(menuBar());
 }
 
 bool MainWindow::openProfile(const QString &path)
@@ -397,6 +421,10 @@ void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
         m_detail->setEngine(m_engineFilter->mapToSource(index).row());
         m_detailDock->show();
     });
+    connect(m_topology->view(), &TopologyView::activated, this, [this](int engine) { // Enter, double-click
+        m_detail->setEngine(engine);
+        m_detailDock->show();
+    });
 
     QAction *problems = m_problemsDock->toggleViewAction();
     problems->setText(tr("P&roblems"));
@@ -408,6 +436,7 @@ void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
     QAction *timelineTab = m_viewMenu->addAction(tr("&Timeline"), this, [this] { m_tabs->setCurrentWidget(m_timeline); });
     timelineTab->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
     updateProblemCount();
+    showShortcutsInToolTips(menuBar());
 }
 
 void MainWindow::focusEngine(int engine)
@@ -552,7 +581,7 @@ void MainWindow::applyEngineFilter()
 
 QStringList MainWindow::recentProfiles() const
 {
-    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    return m_settings->recentProfiles();
 }
 
 void MainWindow::rememberRecent(const QString &path)
@@ -562,7 +591,8 @@ void MainWindow::rememberRecent(const QString &path)
     recent.prepend(path);
     while (recent.size() > kMaxRecent)
         recent.removeLast();
-    QSettings().setValue(QLatin1String(kRecentKey), recent);
+    m_settings->setValue(ConsoleSettings::Key::RecentProfiles, recent);
+    m_settings->setValue(ConsoleSettings::Key::LastProfile, path);
     updateRecentMenu();
 }
 
@@ -601,6 +631,95 @@ void MainWindow::showAbout()
     QMessageBox::about(this, tr("About pdconsole"),
                        tr("<b>pdconsole %1</b><br>Operations console for prefill/decode disaggregated "
                           "vLLM-Ascend clusters.").arg(QStringLiteral(PDCONSOLE_VERSION)));
+}
+
+// --- settings, keyboard (issue 8) -------------------------------------------------------------------
+
+void MainWindow::createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help)
+{
+    QAction *preferences = edit->addAction(tr("&Preferences…"), this, &MainWindow::showSettings);
+    preferences->setObjectName(QStringLiteral("actionPreferences"));
+    preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    preferences->setMenuRole(QAction::PreferencesRole);
+
+    view->addSeparator();
+    QAction *palette = view->addAction(tr("Command &Palette…"), this, &MainWindow::openCommandPalette);
+    palette->setObjectName(QStringLiteral("actionCommandPalette"));
+    palette->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+
+    QAction *shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setObjectName(QStringLiteral("actionKeyboardShortcuts"));
+    shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
+
+    m_filterEdit->setToolTip(
+        tr("Filter engines (%1)").arg(QKeySequence(Qt::Key_Slash).toString(QKeySequence::NativeText)));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_topology),
+        tr("Topology (%1)").arg(QKeySequence(Qt::ALT | Qt::Key_0).toString(QKeySequence::NativeText)));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_clusterPage),
+        tr("Cluster (%1)").arg(QKeySequence(Qt::ALT | Qt::Key_1).toString(QKeySequence::NativeText)));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_poolsView),
+        tr("Pools (%1)").arg(QKeySequence(Qt::ALT | Qt::Key_2).toString(QKeySequence::NativeText)));
+}
+
+void MainWindow::setSettings(ConsoleSettings *settings)
+{
+    m_settings = settings ? settings : m_ownSettings.get();
+    updateRecentMenu();
+}
+
+void MainWindow::restoreLayout()
+{
+    const QByteArray geometry = m_settings->value(ConsoleSettings::Key::WindowGeometry).toByteArray();
+    if (!geometry.isEmpty())
+        restoreGeometry(geometry);
+    const QByteArray state = m_settings->value(ConsoleSettings::Key::WindowState).toByteArray();
+    if (!state.isEmpty())
+        restoreState(state);
+    const QByteArray splitter = m_settings->value(ConsoleSettings::Key::SplitterState).toByteArray();
+    if (!splitter.isEmpty())
+        m_splitter->restoreState(splitter);
+}
+
+void MainWindow::saveLayout()
+{
+    m_settings->setValue(ConsoleSettings::Key::WindowGeometry, saveGeometry());
+    m_settings->setValue(ConsoleSettings::Key::WindowState, saveState());
+    m_settings->setValue(ConsoleSettings::Key::SplitterState, m_splitter->saveState());
+    m_settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveLayout();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::openCommandPalette()
+{
+    auto *palette = new CommandPalette(this);
+    palette->addEntries(actionCatalog(menuBar()));
+    if (m_engineMenuProvider) {
+        if (QMenu *engines = m_engineMenuProvider(palette)) // owned by the palette, gone with it
+            palette->addEntries(actionCatalog(engines, tr("Engines") + QStringLiteral(" ▸ ")));
+    }
+    const QRect area = rect();
+    palette->move(mapToGlobal(QPoint(area.center().x() - palette->width() / 2, area.top() + 60)));
+    palette->show();
+    palette->filterEdit()->setFocus();
+}
+
+void MainWindow::showShortcuts()
+{
+    auto *dialog = new ShortcutsDialog(actionCatalog(menuBar()), this);
+    dialog->show();
+}
+
+void MainWindow::showSettings()
+{
+    auto *dialog = new SettingsDialog(m_settings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SettingsDialog::applied, this, &MainWindow::settingsChanged);
+    dialog->show();
 }
 
 } // namespace pd

@@ -3,8 +3,9 @@
 
 #include "topology/trackedengineinfo.h"
 
-#include <memory>
 #include <QMainWindow>
+#include <functional>
+#include <memory>
 
 class QLabel;
 class QLineEdit;
@@ -12,6 +13,7 @@ class QMenu;
 class QSortFilterProxyModel;
 class QTableView;
 class QDockWidget;
+class QSplitter;
 
 namespace pd {
 
@@ -30,6 +32,7 @@ class Triage;
 class ProblemsPanel;
 class EngineDetailPanel;
 class TimelineView;
+class ConsoleSettings;
 
 // The console's main window: the opened cluster's nodes and engines, the profile's problems, and the
 // menus. It reads the ClusterStore and never blocks on I/O other than reading a profile file.
@@ -37,6 +40,7 @@ class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(ClusterStore *store, QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     // Loads a profile into the store; on failure the store keeps the cluster it had and the error
     // banner says where the file is wrong. Returns whether the profile was opened.
@@ -82,7 +86,30 @@ public:
     void focusEngine(int engine);
     void focusNode(int node);
 
+    // --- settings, keyboard (issue 8) ---
+    // Where recent profiles, the last profile and the window layout are kept; the window uses the
+    // per-user settings until given others. Not owned.
+    void setSettings(ConsoleSettings *settings);
+    ConsoleSettings *settings() const { return m_settings; }
+    // Geometry, docks and splitter from the settings; call once every dock exists (after setTriage).
+    void restoreLayout();
+    void saveLayout();
+    // The engine actions for the current selection as a menu the palette lists (nullptr: none);
+    // set by the composition root, which owns the engine actions.
+    using EngineMenuProvider = std::function<QMenu *(QWidget *parent)>;
+    void setEngineMenuProvider(EngineMenuProvider provider) { m_engineMenuProvider = std::move(provider); }
+    void openCommandPalette(); // Ctrl+K
+    void showShortcuts(); // Help ▸ Keyboard Shortcuts
+    void showSettings(); // Edit ▸ Preferences (Ctrl+,)
+
+Q_SIGNALS:
+    void settingsChanged(); // the Preferences dialog stored new settings
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
 private:
+    void createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help);
     void createMenus();
     void updateFromStore();
     void updateTitle();
@@ -125,6 +152,11 @@ private:
     QDockWidget *m_detailDock = nullptr;
     QLabel *m_problemsLabel = nullptr;
     QMenu *m_viewMenu = nullptr;
+    // issue 8
+    std::unique_ptr<ConsoleSettings> m_ownSettings; // the per-user settings, until setSettings
+    ConsoleSettings *m_settings = nullptr;
+    QSplitter *m_splitter = nullptr;
+    EngineMenuProvider m_engineMenuProvider;
 };
 
 } // namespace pd

@@ -36,7 +36,11 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
                                              QStringLiteral("The Prometheus label whose value is an engine's host:port "
                                                             "(default: instance)."),
                                              QStringLiteral("LABEL"), QStringLiteral("instance"));
-    parser.addOptions({profile, demo, screenshot, quitAfter, view, prometheus, prometheusTokenEnv, prometheusLabel});
+    const QCommandLineOption theme(QStringLiteral("theme"),
+        QStringLiteral("The looks: system, light or dark (default: the settings')."), QStringLiteral("THEME"));
+    const QCommandLineOption language(QStringLiteral("lang"),
+        QStringLiteral("The language: en or zh_CN (default: the settings')."), QStringLiteral("LANG"));
+    parser.addOptions({profile, demo, screenshot, quitAfter, view, prometheus, prometheusTokenEnv, prometheusLabel, theme, language});
     QTextStream err(stderr);
     if (!parser.parse(arguments)) {
         err << parser.errorText() << "\n\n" << parser.helpText();
@@ -66,6 +70,20 @@ std::optional<ConsoleOptions> parseConsoleOptions(const QStringList &arguments, 
     if (options.view != QLatin1String("topology") && options.view != QLatin1String("cluster")
         && options.view != QLatin1String("pools")) {
         err << "pdconsole: --view expects topology, cluster or pools\n";
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    options.theme = parser.value(theme);
+    if (!options.theme.isEmpty() && options.theme != QLatin1String("system") && options.theme != QLatin1String("light")
+        && options.theme != QLatin1String("dark")) {
+        err << "pdconsole: --theme expects system, light or dark\n";
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    options.language = parser.value(language);
+    if (!options.language.isEmpty() && options.language != QLatin1String("en")
+        && options.language != QLatin1String("zh_CN")) {
+        err << "pdconsole: --lang expects en or zh_CN\n";
         *exitCode = 2;
         return std::nullopt;
     }

@@ -19,6 +19,8 @@ struct ConsoleOptions {
     QUrl prometheusUrl;
     QByteArray prometheusToken;              // from the environment variable --prometheus-token-env names
     QString prometheusLabel = QStringLiteral("instance"); // the label holding an engine's host:port
+    QString theme; // --theme system|light|dark; empty: the settings' theme
+    QString language; // --lang en|zh_CN; empty: the settings' language
 };
 
 // Parses argv. Returns nullopt when the process should exit (help, version, usage error); *exitCode

@@ -6,10 +6,14 @@
 #include "monitoring.h"
 #include "operations.h"
 
+#include "apptheme.h"
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
+#include "settings/consolesettings.h"
+#include "settings/translations.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
 #include <QUrl>
@@ -42,6 +46,16 @@ int main(int argc, char *argv[])
     if (!options)
         return exitCode;
 
+    // Settings, language and looks come before any window (issue 8).
+    pd::ConsoleSettings settings;
+    const QString language = options->language.isEmpty() ? settings.language() : options->language;
+    const pd::TranslationLoad translation = pd::installTranslations(&app, language);
+    for (const QString &note : translation.notes)
+        QTextStream(stderr) << "pdconsole: " << note << '\n';
+    pd::applyTheme(options->theme.isEmpty()
+            ? settings.theme()
+            : pd::ConsoleSettings::themeFromName(options->theme).value_or(pd::Theme::System));
+
     pd::ClusterStore store;
     pd::MainWindow window(&store);
     std::optional<pd::PrometheusSourceConfig> prometheus;
@@ -51,9 +65,17 @@ int main(int argc, char *argv[])
         prometheus->endpoint.bearerToken = options->prometheusToken;
         prometheus->engineLabel = options->prometheusLabel.toStdString();
     }
+    window.setSettings(&settings);
     Monitoring monitoring(&store, &window, prometheus);
+    monitoring.applySettings(settings);
     monitoring.start();
-    Operations operations(&store, &window, monitoring.tracker());
+    Operations operations(&store, &window, monitoring.tracker(),
+        { settings.knownHostsPath(), settings.auditLogPath(), settings.readOnlyByDefault() });
+    QObject::connect(&window, &pd::MainWindow::settingsChanged, &monitoring, [&monitoring, &settings, &window] {
+        monitoring.applySettings(settings);
+        pd::applyTheme(settings.theme());
+        window.showNote(QObject::tr("Preferences stored in %1").arg(settings.fileName()));
+    });
     operations.setTriage(monitoring.triage());
     ClusterTools tools(&store, &window, monitoring.tracker(), operations.sshRunner());
     QObject::connect(&operations, &Operations::logRequested, &tools, &ClusterTools::showEngineLog);
@@ -78,8 +100,19 @@ int main(int argc, char *argv[])
             window.openProfile(QStringLiteral(":/profiles/demo-loopback.json"));
             window.showError(QObject::tr("The demo cluster could not start; showing its profile only"), {error});
         }
-    } else if (!options->profilePath.isEmpty())
+    } else if (!options->profilePath.isEmpty()) {
         window.openProfile(options->profilePath);
+    } else if (settings.reopenLastProfile() && !settings.lastProfile().isEmpty()) {
+        const QString last = settings.lastProfile();
+        if (QFileInfo::exists(last))
+            window.openProfile(last);
+        else
+            window.showNote(QObject::tr("The last profile %1 is gone; nothing reopened").arg(last));
+    }
+    if (!settings.warnings().isEmpty())
+        window.showNote(QObject::tr("Settings: %1").arg(settings.warnings().first()));
+    if (options->screenshotPath.isEmpty()) // screenshots keep the default layout, so they are repeatable
+        window.restoreLayout();
     if (options->view == QLatin1String("pools"))
         window.showPools();
     else if (options->view == QLatin1String("cluster"))

@@ -7,13 +7,14 @@
 #include "net/metricspoller.h"
 #include "net/prometheussource.h"
 #include "net/pollroundadapter.h"
-#include "net/vllmbodyparser.h"
 #include "net/proxyhealthpoller.h"
+#include "net/vllmbodyparser.h"
 #include "poolsview.h"
+#include "settings/consolesettings.h"
 #include "state/statetracker.h"
+#include "triage/triage.h"
 #include "triageviews/enginedetailpanel.h"
 #include "triageviews/traynotifier.h"
-#include "triage/triage.h"
 
 #include <QDateTime>
 #include <QDockWidget>
@@ -67,6 +68,16 @@ void Monitoring::start()
     retarget();
     if (m_prometheus)
         m_prometheus->start();
+}
+
+void Monitoring::applySettings(const pd::ConsoleSettings &settings)
+{
+    m_engines->setInterval(settings.pollIntervalMs());
+    m_engines->setTimeout(settings.pollTimeoutMs());
+    m_proxy->setInterval(settings.proxyIntervalMs());
+    m_proxy->setTimeout(settings.pollTimeoutMs());
+    m_tracker->setThresholds(settings.stateThresholds());
+    m_notifier->setSettings(settings.notificationSettings());
 }
 
 void Monitoring::retarget()

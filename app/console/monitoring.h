@@ -11,6 +11,7 @@
 
 namespace pd {
 class ClusterStore;
+class ConsoleSettings;
 class MainWindow;
 class MetricsPoller;
 class PrometheusSource;
@@ -35,6 +36,9 @@ public:
                std::optional<pd::PrometheusSourceConfig> prometheus = std::nullopt, QObject *parent = nullptr);
     ~Monitoring() override;
     void start();
+    // Poll intervals and timeout, state thresholds and notifications from the settings (again after
+    // the Preferences dialog stored new ones).
+    void applySettings(const pd::ConsoleSettings &settings);
     pd::StateTracker *tracker() const { return m_tracker.get(); }
     pd::Triage *triage() const { return m_triage.get(); }
 

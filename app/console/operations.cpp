@@ -32,13 +32,27 @@
 #include <QSet>
 #include <QVBoxLayout>
 
-Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker, QObject *parent)
+namespace {
+
+pd::SshSettings sshSettings(const OperationsSetup &setup)
+{
+    pd::SshSettings settings;
+    settings.knownHostsPath = setup.knownHostsPath;
+    return settings;
+}
+
+} // namespace
+
+Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker,
+    const OperationsSetup &setup, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_window(window)
     , m_tracker(tracker)
-    , m_ssh(std::make_shared<pd::SshRunner>(pd::SshSettings{}, std::make_shared<pd::GuiSshPrompts>(window)))
-    , m_audit(std::make_unique<pd::AuditLog>())
+    , m_ssh(std::make_shared<pd::SshRunner>(sshSettings(setup), std::make_shared<pd::GuiSshPrompts>(window)))
+    , m_audit(std::make_unique<pd::AuditLog>(
+          setup.auditLogPath.isEmpty() ? pd::AuditLog::defaultPath() : setup.auditLogPath))
+    , m_readOnly(setup.readOnly)
 {
     // Process facts (and whether each node answers) every 30 s; at once after opening a profile.
     m_processRefresh = new QTimer(this);
@@ -50,6 +64,7 @@ Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::Stat
 
 Operations::~Operations()
 {
+    m_window->setEngineMenuProvider({});
     teardown();
 }
 
@@ -203,6 +218,11 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     connect(m_menu.get(), &pd::EngineActionMenu::nodeChecksRequested, this, &Operations::nodeChecksRequested);
     pd::TopologyView *topology = m_window->topologyPanel()->view();
     connect(m_menu.get(), &pd::EngineActionMenu::selectRequested, topology, &pd::TopologyView::setSelectedEngines);
+    // The command palette lists the actions of the topology's selection.
+    m_window->setEngineMenuProvider([this, topology](QWidget *parent) -> QMenu * {
+        const QList<int> selected = topology->selectedEngines();
+        return selected.isEmpty() || !m_menu ? nullptr : m_menu->buildMenu(selected, -1, parent);
+    });
 
     // Every action becomes an event on the engine's timeline.
     connect(m_actions.get(), &pd::EngineActions::operationStarted, this, [this, refs](pd::ScaleOperation *op) {

@@ -39,10 +39,18 @@ struct ScaleContext;
 // so the topology and triage show what is done.
 // Follows the store: opening a profile rebuilds everything for it. In the demo, engines are started
 // and stopped through pdsim's control API instead (setSimControl).
+// What the settings choose for the operations, read once at start.
+struct OperationsSetup {
+    QString knownHostsPath; // empty: ~/.ssh/known_hosts
+    QString auditLogPath; // empty: AuditLog::defaultPath()
+    bool readOnly = false; // the read-only switch at start
+};
+
 class Operations final : public QObject {
     Q_OBJECT
 public:
-    Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker, QObject *parent = nullptr);
+    Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker,
+        const OperationsSetup &setup = {}, QObject *parent = nullptr);
     ~Operations() override;
 
     // The demo's simulated cluster: engines start and stop through its control API.

@@ -150,9 +150,10 @@ void ScalePanel::plan(Role role, int target)
         bool override = false;
         if (!self->m_plan.isNoop() && self->m_confirm(self->m_plan, &override) && self->m_plan.canApply(override)) {
             const auto ops = self->m_runner->apply(self->m_plan, override);
-            self->m_status->setText(self->tr("%n operation(s) started: %1", nullptr, int(ops.size())).arg(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0)));
+            self->m_status->setText(ScalePanel::tr("%n operation(s) started: %1", nullptr, int(ops.size()))
+                                        .arg(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0)));
         } else if (!self->m_plan.isNoop()) {
-            self->m_status->setText(self->tr("Not applied."));
+            self->m_status->setText(ScalePanel::tr("Not applied."));
         }
         self->refreshCounts();
     });

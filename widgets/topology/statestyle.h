@@ -18,7 +18,8 @@ namespace StateStyle {
 
 inline constexpr int kStateCount = int(EngineState::Unreachable) + 1;
 
-QColor fill(EngineState state);
+QColor fill(EngineState state, bool dark); // dark: the variant for a dark canvas (apptheme.h)
+QColor fill(EngineState state); // the variant for the application's current palette
 QColor ink(const QColor &fill); // black or white, whichever reads on the fill
 bool isProblem(EngineState state); // stalled, unhealthy, unreachable: drawn with a heavy border too
 QString label(EngineState state); // translated
@@ -27,6 +28,14 @@ QString label(EngineState state); // translated
 QPixmap glyph(EngineState state, int size, const QColor &ink);
 // Draws the glyph vector-wise (the legend, the tooltip icon).
 void drawGlyph(QPainter &painter, EngineState state, const QRectF &box, const QColor &ink);
+
+// The topology canvas around the cells, for a light or a dark palette.
+struct CanvasColors {
+    QColor background, prefillTint, decodeTint, prefillBorder, decodeBorder, nodeBorder, panel, filteredNode;
+    QColor text, mutedText, selection, selectionBand, bad, good, noData, noDataHatch, requestArrow, kvArrow;
+    QColor problemBorder; // the heavy border of problem cells, and of problem swatches in the legend
+};
+const CanvasColors &canvasColors(bool dark);
 
 } // namespace StateStyle
 

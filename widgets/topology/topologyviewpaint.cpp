@@ -5,6 +5,8 @@
 
 #include "topology/statestyle.h"
 
+#include "apptheme.h"
+
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -16,15 +18,14 @@ namespace pd {
 
 namespace {
 
-const QColor kBackground(0xf4, 0xf5, 0xf7);
-const QColor kPrefillTint(0xe8, 0xf0, 0xfa);
-const QColor kDecodeTint(0xf1, 0xec, 0xf8);
-const QColor kNodeBorder(0xb8, 0xbe, 0xc7);
-const QColor kText(0x1f, 0x23, 0x28);
-const QColor kMutedText(0x5f, 0x66, 0x70);
-const QColor kSelection(0x11, 0x3c, 0x8c);
-const QColor kBadRed(0xb3, 0x26, 0x1e);
-const QColor kGood(0x1e, 0x7e, 0x34);
+// The canvas colours of the paint under way, light or dark after the view's palette: chosen at the
+// start of paintEvent (painting runs on the GUI thread only), read by every pass.
+bool s_dark = false;
+const StateStyle::CanvasColors *s_canvas = &StateStyle::canvasColors(false);
+const StateStyle::CanvasColors &canvas()
+{
+    return *s_canvas;
+}
 
 QColor blend(const QColor &a, const QColor &b, double t)
 {
@@ -79,20 +80,22 @@ QString metricLabel(TopologyView::ColorBy colorBy)
 QColor TopologyView::cellColor(int engine) const
 {
     if (m_colorBy == ColorBy::State)
-        return StateStyle::fill(m_states[engine]);
+        return StateStyle::fill(m_states[engine], s_dark);
     const float v = m_values[std::size_t(engine)];
     if (std::isnan(v))
-        return QColor(0xd8, 0xdb, 0xdf);
+        return canvas().noData;
     return metricColor(double(v) / m_valueMax);
 }
 
 void TopologyView::paintEvent(QPaintEvent *event)
 {
     QPainter p(this);
+    s_dark = isDark(palette());
+    s_canvas = &StateStyle::canvasColors(s_dark);
     for (const QRect &clip : event->region()) {
         p.save();
         p.setClipRect(clip);
-        p.fillRect(clip, kBackground);
+        p.fillRect(clip, canvas().background);
         const QRectF sceneClip = QRectF(mapToScene(clip.topLeft()), mapToScene(clip.bottomRight() + QPoint(1, 1)));
         paintPools(p, sceneClip);
         if (sceneClip.intersects(m_layout.proxyRect().adjusted(-4, -4, 4, 4)))
@@ -101,8 +104,8 @@ void TopologyView::paintEvent(QPaintEvent *event)
         paintNodes(p, sceneClip);
         paintCells(p, sceneClip);
         if (m_drag == Drag::Band && clip.intersects(m_band.adjusted(-1, -1, 1, 1))) {
-            p.setPen(QPen(kSelection, 1, Qt::DashLine));
-            p.setBrush(QColor(0x11, 0x3c, 0x8c, 40));
+            p.setPen(QPen(canvas().selection, 1, Qt::DashLine));
+            p.setBrush(canvas().selectionBand);
             p.drawRect(m_band);
         }
         if (clip.intersects(m_legendRect))
@@ -110,7 +113,7 @@ void TopologyView::paintEvent(QPaintEvent *event)
         p.restore();
     }
     if (hasFocus() && m_current < 0) {
-        p.setPen(QPen(kSelection, 1, Qt::DotLine));
+        p.setPen(QPen(canvas().selection, 1, Qt::DotLine));
         p.setBrush(Qt::NoBrush);
         p.drawRect(rect().adjusted(0, 0, -1, -1));
     }
@@ -123,8 +126,8 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
             continue;
         const QRectF r = toView(pool.rect);
         p.setRenderHint(QPainter::Antialiasing);
-        p.setPen(QPen(pool.role == Role::Prefill ? QColor(0x9d, 0xb7, 0xdc) : QColor(0xb9, 0xa7, 0xd9), 1));
-        p.setBrush(pool.role == Role::Prefill ? kPrefillTint : kDecodeTint);
+        p.setPen(QPen(pool.role == Role::Prefill ? canvas().prefillBorder : canvas().decodeBorder, 1));
+        p.setBrush(pool.role == Role::Prefill ? canvas().prefillTint : canvas().decodeTint);
         p.drawRoundedRect(r, 8, 8);
         p.setRenderHint(QPainter::Antialiasing, false);
         if (!pool.titleRect.intersects(sceneClip))
@@ -150,7 +153,7 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
         const QString withServing = title + tr(" · %1 serving").arg(serving);
         if (fm.horizontalAdvance(withServing) <= t.width())
             title = withServing; // only when it fits: the problems count must never be elided away
-        p.setPen(problems ? kBadRed : kText);
+        p.setPen(problems ? canvas().bad : canvas().text);
         p.drawText(
             t, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(title, Qt::ElideRight, int(std::max(40.0, t.width()))));
         // Heatmap: DP rank offsets above the columns.
@@ -159,7 +162,7 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
             : 0;
         if (pitch > 0 && 4 * pitch >= 18) {
             p.setFont(pixelFont(font(), std::clamp(pitch * 0.75, 7.0, 11.0)));
-            p.setPen(kMutedText);
+            p.setPen(canvas().mutedText);
             const int step = pitch >= 20 ? 1 : pitch >= 9 ? 4 : 8;
             for (const QRectF &header : pool.headerRects) {
                 const QRectF h = toView(header);
@@ -177,28 +180,28 @@ void TopologyView::paintProxy(QPainter &p)
     const bool known = m_hasProxy;
     const bool up = known && m_proxy.reachable;
     p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(QPen(!known ? kNodeBorder : up ? kGood : kBadRed, up || !known ? 1.5 : 3));
-    p.setBrush(Qt::white);
+    p.setPen(QPen(!known ? canvas().nodeBorder : up ? canvas().good : canvas().bad, up || !known ? 1.5 : 3));
+    p.setBrush(canvas().panel);
     p.drawRoundedRect(r, 8, 8);
     p.setRenderHint(QPainter::Antialiasing, false);
     const double px = std::clamp(14 * m_scale, 8.0, 18.0);
     const QRectF inner = r.adjusted(12 * m_scale, 6 * m_scale, -12 * m_scale, -6 * m_scale);
     p.setFont(pixelFont(font(), px, true));
-    p.setPen(kText);
+    p.setPen(canvas().text);
     const QString where = QStringLiteral("%1:%2").arg(m_profile.proxy.address).arg(m_profile.proxy.port);
     p.drawText(inner, Qt::AlignTop | Qt::AlignHCenter, tr("Proxy %1").arg(where));
     QString line;
-    QColor color = kMutedText;
+    QColor color = canvas().mutedText;
     if (!known) {
         line = tr("not polled yet");
     } else if (up) {
         line = tr("in proxy: %1 prefill · %2 decode").arg(m_proxy.prefillInstances).arg(m_proxy.decodeInstances);
         if (m_proxy.requestNum)
             line += tr(" · %n request(s) in flight", nullptr, *m_proxy.requestNum);
-        color = kText;
+        color = canvas().text;
     } else {
         line = tr("✖ unreachable: %1").arg(m_proxy.error);
-        color = kBadRed;
+        color = canvas().bad;
     }
     const int profilePrefill = int(m_profile.proxyInstances(Role::Prefill).size());
     const int profileDecode = int(m_profile.proxyInstances(Role::Decode).size());
@@ -206,7 +209,7 @@ void TopologyView::paintProxy(QPainter &p)
     const QFontMetrics fm(p.font());
     p.setPen(color);
     p.drawText(inner, Qt::AlignVCenter | Qt::AlignHCenter, fm.elidedText(line, Qt::ElideRight, int(inner.width())));
-    p.setPen(kMutedText);
+    p.setPen(canvas().mutedText);
     p.drawText(inner, Qt::AlignBottom | Qt::AlignHCenter,
         tr("profile: %1 prefill · %2 decode instances").arg(profilePrefill).arg(profileDecode));
 }
@@ -217,13 +220,13 @@ void TopologyView::paintArrows(QPainter &p)
     for (const TopologyArrow &arrow : m_layout.arrows()) {
         const QLineF line(mapToView(arrow.line.p1()), mapToView(arrow.line.p2()));
         if (arrow.kind == ArrowKind::Requests) {
-            drawArrow(p, line, QColor(0x8a, 0x91, 0x9c), std::max(1.0, 2 * m_scale));
+            drawArrow(p, line, canvas().requestArrow, std::max(1.0, 2 * m_scale));
             continue;
         }
-        drawArrow(p, line, QColor(0x1f, 0x5f, 0xa8), std::max(1.5, 4 * m_scale));
+        drawArrow(p, line, canvas().kvArrow, std::max(1.5, 4 * m_scale));
         const double px = std::clamp(12 * m_scale, 8.0, 14.0);
         p.setFont(pixelFont(font(), px, true));
-        p.setPen(QColor(0x1f, 0x5f, 0xa8));
+        p.setPen(canvas().kvArrow);
         const QRectF label(line.p1().x(), line.p1().y() - 3.2 * px, line.length(), 3 * px);
         QString connector;
         const auto &kv = m_profile.prefill.kvTransferConfig;
@@ -249,8 +252,8 @@ void TopologyView::paintNodes(QPainter &p, const QRectF &sceneClip)
         const QRectF r = toView(box.rect);
         if (!heat) {
             p.setRenderHint(QPainter::Antialiasing);
-            p.setPen(QPen(badges ? kBadRed : kNodeBorder, badges ? 2 : 1));
-            p.setBrush(m_filter.node == n ? QColor(0xff, 0xfb, 0xe6) : QColor(Qt::white));
+            p.setPen(QPen(badges ? canvas().bad : canvas().nodeBorder, badges ? 2 : 1));
+            p.setBrush(m_filter.node == n ? canvas().filteredNode : canvas().panel);
             p.drawRoundedRect(r, 5, 5);
             p.setRenderHint(QPainter::Antialiasing, false);
         }
@@ -277,19 +280,19 @@ void TopologyView::paintNodes(QPainter &p, const QRectF &sceneClip)
                 text.prepare(QTransform(), plain);
             }
             p.setFont(plain);
-            p.setPen(kText);
+            p.setPen(canvas().text);
             p.drawStaticText(QPointF(t.left(), t.center().y() - text.size().height() / 2), text);
             continue;
         }
         const QRectF badgeArea = toView(box.badgeRect);
         const double nameWidth = badges ? badgeArea.left() - t.left() - 4 : t.width();
         p.setFont(bold);
-        p.setPen(kText);
+        p.setPen(canvas().text);
         const QFontMetrics fmBold(bold);
         const QString name = fmBold.elidedText(node.name, Qt::ElideRight, int(nameWidth));
         p.drawText(t, Qt::AlignTop | Qt::AlignLeft, name);
         p.setFont(plain);
-        p.setPen(kMutedText);
+        p.setPen(canvas().mutedText);
         const double after = fmBold.horizontalAdvance(name) + titlePx * 0.6;
         if (nameWidth - after > 30)
             p.drawText(t.adjusted(after, titlePx * 0.1, 0, 0), Qt::AlignTop | Qt::AlignLeft,
@@ -313,7 +316,7 @@ void TopologyView::paintBadges(QPainter &p, const NodeBox &box, NodeBadges badge
         const double s = std::min(area.width(), area.height());
         const QRectF mark(area.left(), area.center().y() - s / 2, s, s);
         p.setPen(Qt::NoPen);
-        p.setBrush(kBadRed);
+        p.setBrush(canvas().bad);
         p.drawRoundedRect(mark, 2, 2);
         if (s >= 8) {
             p.setPen(Qt::white);
@@ -336,7 +339,7 @@ void TopologyView::paintBadges(QPainter &p, const NodeBox &box, NodeBadges badge
             continue;
         const QRectF pill(x - w + 2, area.top(), w - 2, area.height());
         p.setPen(Qt::NoPen);
-        p.setBrush(kBadRed);
+        p.setBrush(canvas().bad);
         p.drawRoundedRect(pill, area.height() / 2, area.height() / 2);
         p.setPen(Qt::white);
         p.drawText(pill, Qt::AlignCenter, QStringLiteral("✖") + all[i].text);
@@ -370,16 +373,16 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
         QColor c = cellColor(e);
         const bool dim = !m_match[std::size_t(e)];
         if (dim)
-            c = blend(c, kBackground, 0.8);
+            c = blend(c, canvas().background, 0.8);
         p.fillRect(r, c);
         if (m_colorBy != ColorBy::State && std::isnan(m_values[std::size_t(e)]) && !dim)
-            p.fillRect(r, QBrush(QColor(0x9a, 0xa0, 0xa8), Qt::BDiagPattern));
+            p.fillRect(r, QBrush(canvas().noDataHatch, Qt::BDiagPattern));
     }
     // 2. Problem borders, glyphs and labels: the cues besides colour.
     const int glyphSize = int(std::min(cellW, cellH) * (heat ? 0.72 : 0.42));
     const bool labels = !heat && cellW >= 46 && cellH >= 26;
     const double labelPx = std::clamp(std::round(cellH * 0.3), 7.0, 16.0);
-    const QColor dark(0x1b, 0x1f, 0x24);
+    const QColor dark = canvas().problemBorder;
     QFont labelFont = pixelFont(font(), labelPx);
     QFont labelBold = pixelFont(font(), labelPx, true);
     if (labels && m_cellTextPx != labelPx) {
@@ -434,7 +437,7 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
         const QRectF r = pixels(e);
         p.setBrush(Qt::NoBrush);
         if (selected) {
-            p.setPen(QPen(kSelection, 2.5));
+            p.setPen(QPen(canvas().selection, 2.5));
             p.drawRect(r.adjusted(-1.5, -1.5, 1.5, 1.5));
             p.setPen(QPen(Qt::white, 1));
             p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
@@ -443,7 +446,7 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
             p.setPen(QPen(QColor(0xff, 0xc1, 0x07), 1.5, Qt::DashLine));
             p.drawRect(r.adjusted(-2.5, -2.5, 2.5, 2.5));
         } else if (e == m_hover && !selected) {
-            p.setPen(QPen(kText, 1));
+            p.setPen(QPen(canvas().text, 1));
             p.drawRect(r.adjusted(-1, -1, 1, 1));
         }
     }
@@ -452,8 +455,8 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
 void TopologyView::paintLegend(QPainter &p)
 {
     const QRect r = m_legendRect;
-    p.setPen(QPen(kNodeBorder, 1));
-    p.setBrush(Qt::white);
+    p.setPen(QPen(canvas().nodeBorder, 1));
+    p.setBrush(canvas().panel);
     p.drawRect(r.adjusted(0, 0, -1, -1));
     p.setFont(font());
     const QFontMetrics fm(font());
@@ -462,7 +465,7 @@ void TopologyView::paintLegend(QPainter &p)
     int y = r.top() + 4;
     if (m_colorBy != ColorBy::State) {
         const QString title = tr("Colour: %1").arg(metricLabel(m_colorBy));
-        p.setPen(kText);
+        p.setPen(canvas().text);
         p.drawText(QRect(x, y, fm.horizontalAdvance(title) + 8, rowHeight), Qt::AlignVCenter, title);
         x += fm.horizontalAdvance(title) + 14;
         const QString low = m_colorBy == ColorBy::KvUsage ? QStringLiteral("0 %") : QStringLiteral("0");
@@ -476,8 +479,8 @@ void TopologyView::paintLegend(QPainter &p)
         p.drawText(QRect(x, y, fm.horizontalAdvance(high) + 4, rowHeight), Qt::AlignVCenter, high);
         x += fm.horizontalAdvance(high) + 16;
         const QRect none(x, y + (rowHeight - kLegendSwatch) / 2, kLegendSwatch, kLegendSwatch);
-        p.fillRect(none, QColor(0xd8, 0xdb, 0xdf));
-        p.fillRect(none, QBrush(QColor(0x9a, 0xa0, 0xa8), Qt::BDiagPattern));
+        p.fillRect(none, canvas().noData);
+        p.fillRect(none, QBrush(canvas().noDataHatch, Qt::BDiagPattern));
         p.drawText(
             QRect(x + kLegendSwatch + 6, y, 200, rowHeight), Qt::AlignVCenter, tr("no data · marks show the state"));
     }
@@ -488,17 +491,17 @@ void TopologyView::paintLegend(QPainter &p)
             continue;
         const QString text = QStringLiteral("%1 %2").arg(StateStyle::label(state)).arg(m_stateCounts[std::size_t(s)]);
         const QRect swatch(item.left(), item.top() + (rowHeight - kLegendSwatch) / 2, kLegendSwatch, kLegendSwatch);
-        const QColor fill = StateStyle::fill(state);
+        const QColor fill = StateStyle::fill(state, s_dark);
         p.fillRect(swatch, fill);
         if (StateStyle::isProblem(state)) {
-            p.setPen(QPen(QColor(0x1b, 0x1f, 0x24), 1));
+            p.setPen(QPen(canvas().problemBorder, 1));
             p.setBrush(Qt::NoBrush);
             p.drawRect(swatch.adjusted(0, 0, -1, -1));
         }
         if (state != EngineState::Serving)
             p.drawPixmap(
                 swatch.topLeft() + QPoint(2, 2), StateStyle::glyph(state, kLegendSwatch - 4, StateStyle::ink(fill)));
-        p.setPen(m_stateCounts[std::size_t(s)] && StateStyle::isProblem(state) ? kBadRed : kText);
+        p.setPen(m_stateCounts[std::size_t(s)] && StateStyle::isProblem(state) ? canvas().bad : canvas().text);
         p.drawText(item.adjusted(kLegendSwatch + 6, 0, 0, 0), Qt::AlignVCenter, text);
     }
 }

@@ -1,15 +1,46 @@
 // SPDX-License-Identifier: MIT
 #include "triageviews/statepalette.h"
 
+#include "apptheme.h"
+
 namespace pd {
 
 QColor engineStateColor(EngineState state)
 {
+    return engineStateColor(state, isDarkTheme());
+}
+
+QColor engineStateColor(EngineState state, bool dark)
+{
+    if (dark) {
+        switch (state) {
+        case EngineState::Unknown:
+            return QColor(0xbd, 0xbd, 0xbd);
+        case EngineState::Stopped:
+            return QColor(0x8f, 0x8f, 0x8f);
+        case EngineState::Starting:
+            return QColor(0x64, 0xb5, 0xf6);
+        case EngineState::ReadyNotInProxy:
+            return QColor(0x4d, 0xd0, 0xc1);
+        case EngineState::WaitingInProxy:
+            return QColor(0xb3, 0x9d, 0xdb);
+        case EngineState::Serving:
+            return QColor(0x66, 0xbb, 0x6a);
+        case EngineState::Draining:
+            return QColor(0xff, 0xe0, 0x82);
+        case EngineState::Stalled:
+            return QColor(0xff, 0x98, 0x00);
+        case EngineState::Unhealthy:
+            return QColor(0xff, 0x6e, 0x6e);
+        case EngineState::Unreachable:
+            return QColor(0xf4, 0x8f, 0xb1);
+        }
+    }
     switch (state) {
     case EngineState::Unknown:
-        return QColor(0x9e, 0x9e, 0x9e);
+        return QColor(0x8a, 0x8a, 0x8a); // 3.4:1 on white (0x9e9e9e was 2.7)
     case EngineState::Stopped:
-        return QColor(0x61, 0x61, 0x61);
+        return QColor(0x50, 0x50, 0x50);
     case EngineState::Starting:
         return QColor(0x1e, 0x88, 0xe5);
     case EngineState::ReadyNotInProxy:
@@ -19,7 +50,7 @@ QColor engineStateColor(EngineState state)
     case EngineState::Serving:
         return QColor(0x2e, 0x7d, 0x32);
     case EngineState::Draining:
-        return QColor(0xf9, 0xa8, 0x25);
+        return QColor(0xb8, 0x77, 0x00); // amber at 3.7:1 on white (0xf9a825 was 2.0)
     case EngineState::Stalled:
         return QColor(0xef, 0x6c, 0x00);
     case EngineState::Unhealthy:

@@ -11,7 +11,10 @@
 // colour vision, the glyph alone tells the state apart.
 namespace pd {
 
-QColor engineStateColor(EngineState state);
+// A state's colour as text or a mark on the window's base colour: the light variant reads on a light
+// base, the dark variant (lighter tones of the same hues) on a dark one.
+QColor engineStateColor(EngineState state, bool dark);
+QColor engineStateColor(EngineState state); // for the application's current palette (apptheme.h)
 QString engineStateGlyph(EngineState state); // "●", "▲", "✖", ...
 QColor severityColor(ProblemSeverity severity);
 QString severityGlyph(ProblemSeverity severity);

@@ -114,7 +114,7 @@ protected:
         }
         if (lanes.isEmpty()) {
             p.setPen(palette().color(QPalette::PlaceholderText));
-            p.drawText(rect().adjusted(0, kAxis, 0, 0), Qt::AlignCenter, tr("No events in the filter."));
+            p.drawText(rect().adjusted(0, kAxis, 0, 0), Qt::AlignCenter, TimelineView::tr("No events in the filter."));
             return;
         }
         p.setRenderHint(QPainter::Antialiasing);

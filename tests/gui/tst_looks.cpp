@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+// Light and dark looks: the theme switch changes the application's palette, and in both every engine
+// state stays apart from every other and from the background, with a glyph besides the colour.
+// Writes the topology in both themes to build/dev/screenshots/topology-{light,dark}.png.
+#include "apptheme.h"
+#include "cluster/clusterstore.h"
+#include "mainwindow.h"
+#include "settings/consolesettings.h"
+#include "topology/statestyle.h"
+#include "topology/topologypanel.h"
+#include "topology/topologyview.h"
+#include "triageviews/statepalette.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QImage>
+#include <QPainter>
+#include <QStandardPaths>
+#include <QStyle>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace pd;
+
+namespace {
+
+double relativeLuminance(const QColor &c)
+{
+    auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+
+// WCAG contrast ratio, 1..21.
+double contrast(const QColor &a, const QColor &b)
+{
+    const double la = relativeLuminance(a), lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// CIE76 distance in L*a*b*: about 2.3 is just noticeable; 20 and more reads as another colour.
+double labDistance(const QColor &a, const QColor &b)
+{
+    auto lab = [](const QColor &c) {
+        auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        const double r = lin(c.redF()), g = lin(c.greenF()), bl = lin(c.blueF());
+        const double x = (0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047;
+        const double y = 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+        const double z = (0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883;
+        auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+        return std::array<double, 3> { 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)) };
+    };
+    const auto p = lab(a), q = lab(b);
+    return std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+}
+
+QImage glyphImage(EngineState state)
+{
+    QImage image(32, 32, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    StateStyle::drawGlyph(p, state, QRectF(0, 0, 32, 32), Qt::black);
+    return image;
+}
+
+} // namespace
+
+class TestLooks : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
+    }
+
+    void theThemeSwitchChangesThePalette()
+    {
+        QWidget widget;
+        widget.show();
+        applyTheme(Theme::Dark);
+        QCoreApplication::processEvents();
+        QVERIFY(isDarkTheme());
+        QCOMPARE(QApplication::palette().color(QPalette::Window), darkPalette().color(QPalette::Window));
+        QVERIFY(isDark(widget.palette())); // a widget that exists follows
+        QCOMPARE(QApplication::style()->name().toLower(), QStringLiteral("fusion"));
+        applyTheme(Theme::Light);
+        QCoreApplication::processEvents();
+        QVERIFY(!isDarkTheme());
+        QCOMPARE(widget.palette().color(QPalette::Base), lightPalette().color(QPalette::Base));
+        applyTheme(Theme::System);
+        QCOMPARE(QApplication::palette().color(QPalette::Window),
+            QApplication::style()->standardPalette().color(QPalette::Window));
+    }
+
+    void everyStateStaysDistinguishableInBothThemes_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+    void everyStateStaysDistinguishableInBothThemes()
+    {
+        QFETCH(bool, dark);
+        const QColor canvas = StateStyle::canvasColors(dark).background;
+        const QColor base = (dark ? darkPalette() : lightPalette()).color(QPalette::Base);
+        for (int s = 0; s < StateStyle::kStateCount; ++s) {
+            const EngineState a = EngineState(s);
+            const QString name = engineStateLabel(a);
+            // Topology cells: apart from the canvas, and their ink (glyph, labels) reads on them.
+            QVERIFY2(labDistance(StateStyle::fill(a, dark), canvas) >= 12, qPrintable(name));
+            QVERIFY2(contrast(StateStyle::ink(StateStyle::fill(a, dark)), StateStyle::fill(a, dark)) >= 3.0,
+                qPrintable(name));
+            // Tables and the detail: the state's colour as a mark on the base (3:1, WCAG for graphics).
+            QVERIFY2(contrast(engineStateColor(a, dark), base) >= 3.0,
+                qPrintable(QStringLiteral("%1: %2 on %3").arg(name, engineStateColor(a, dark).name(), base.name())));
+            for (int t = s + 1; t < StateStyle::kStateCount; ++t) {
+                const EngineState b = EngineState(t);
+                const QString pair = name + QStringLiteral(" / ") + engineStateLabel(b);
+                QVERIFY2(labDistance(StateStyle::fill(a, dark), StateStyle::fill(b, dark)) >= 15, qPrintable(pair));
+                QVERIFY2(labDistance(engineStateColor(a, dark), engineStateColor(b, dark)) >= 10, qPrintable(pair));
+                QVERIFY2(engineStateGlyph(a) != engineStateGlyph(b), qPrintable(pair));
+            }
+        }
+    }
+
+    void everyStateButServingHasItsOwnGlyph()
+    {
+        for (int s = 0; s < StateStyle::kStateCount; ++s) {
+            const QImage a = glyphImage(EngineState(s));
+            const bool blank = a == glyphImage(EngineState::Serving);
+            QCOMPARE(blank, EngineState(s) == EngineState::Serving);
+            for (int t = s + 1; t < StateStyle::kStateCount; ++t)
+                QVERIFY(a != glyphImage(EngineState(t)));
+        }
+    }
+
+    void theTopologyPaintsItsCanvasAfterTheTheme()
+    {
+        ClusterStore store;
+        ConsoleSettings settings(m_dir.filePath(QStringLiteral("looks.ini")));
+        MainWindow window(&store);
+        window.setSettings(&settings);
+        QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
+        window.show();
+        window.showTopology();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        TopologyView *view = window.topologyPanel()->view();
+        // Every state on the canvas: a few engines of each, the rest serving.
+        QVector<EngineState> states(store.engines().size(), EngineState::Serving);
+        for (int e = 0; e < states.size(); e += 3)
+            states[e] = EngineState((e / 3) % StateStyle::kStateCount);
+        view->setStates(states);
+        QDir().mkpath(QStringLiteral(PD_BINARY_DIR "/screenshots"));
+        for (const bool dark : { false, true }) {
+            applyTheme(dark ? Theme::Dark : Theme::Light);
+            QCoreApplication::processEvents();
+            const QImage shot = view->grab().toImage();
+            // The canvas follows the theme: mostly dark in dark, mostly light in light.
+            double lightness = 0;
+            int samples = 0;
+            for (int y = 0; y < shot.height(); y += 7)
+                for (int x = 0; x < shot.width(); x += 7, ++samples)
+                    lightness += QColor(shot.pixel(x, y)).lightnessF();
+            QVERIFY(samples > 100);
+            QVERIFY2(dark ? lightness / samples < 0.4 : lightness / samples > 0.6,
+                qPrintable(QString::number(lightness / samples)));
+            QVERIFY(window.grab().save(QStringLiteral(PD_BINARY_DIR "/screenshots/topology-%1.png")
+                                           .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"))));
+        }
+        applyTheme(Theme::System);
+    }
+};
+
+QTEST_MAIN(TestLooks)
+#include "tst_looks.moc"

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// The Preferences dialog over a settings file, and the window layout (geometry, docks, splitter) and
+// recent profiles kept in it across windows.
+#include "cluster/clusterstore.h"
+#include "mainwindow.h"
+#include "settings/consolesettings.h"
+#include "settingsdialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pd;
+using Key = ConsoleSettings::Key;
+
+class TestSettingsDialog : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
+    }
+
+    void theDialogShowsStoresAndRestoresDefaults()
+    {
+        ConsoleSettings settings(m_dir.filePath(QStringLiteral("dialog.ini")));
+        QVERIFY(settings.setValue(Key::PollIntervalMs, 2500));
+        QVERIFY(settings.setValue(Key::Theme, QStringLiteral("light")));
+        SettingsDialog dialog(&settings);
+        QCOMPARE(dialog.pollIntervalBox()->value(), 2500);
+        QCOMPARE(dialog.themeBox()->currentData().toString(), QStringLiteral("light"));
+
+        dialog.pollIntervalBox()->setValue(4000);
+        dialog.themeBox()->setCurrentIndex(dialog.themeBox()->findData(QStringLiteral("dark")));
+        dialog.languageBox()->setCurrentIndex(dialog.languageBox()->findData(QStringLiteral("zh_CN")));
+        dialog.store();
+        QCOMPARE(settings.pollIntervalMs(), 4000);
+        QCOMPARE(settings.theme(), Theme::Dark);
+        QCOMPARE(settings.language(), QStringLiteral("zh_CN"));
+        QCOMPARE(settings.stateThresholds(), StateThresholds {}); // untouched fields keep their values
+        {
+            ConsoleSettings again(m_dir.filePath(QStringLiteral("dialog.ini"))); // written to the file
+            QCOMPARE(again.pollIntervalMs(), 4000);
+        }
+
+        dialog.restoreDefaults();
+        dialog.store();
+        QCOMPARE(settings.pollIntervalMs(), ConsoleSettings::defaultValue(Key::PollIntervalMs).toInt());
+        QCOMPARE(settings.theme(), Theme::System);
+        QCOMPARE(settings.language(), QStringLiteral("en"));
+        QVERIFY(settings.warnings().isEmpty());
+    }
+
+    void preferencesIsInTheMenuAndOkAnnouncesTheChange()
+    {
+        ClusterStore store;
+        ConsoleSettings settings(m_dir.filePath(QStringLiteral("menu.ini")));
+        MainWindow window(&store);
+        window.setSettings(&settings);
+        auto *preferences = window.findChild<QAction *>(QStringLiteral("actionPreferences"));
+        QVERIFY(preferences);
+        QCOMPARE(preferences->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Comma));
+        QSignalSpy changed(&window, &MainWindow::settingsChanged);
+        preferences->trigger();
+        auto *dialog = window.findChild<SettingsDialog *>();
+        QVERIFY(dialog);
+        dialog->pollIntervalBox()->setValue(3000);
+        auto *buttons = dialog->findChild<QDialogButtonBox *>();
+        QVERIFY(buttons);
+        QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(settings.pollIntervalMs(), 3000);
+    }
+
+    void theLayoutAndTheRecentProfilesComeBack()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("layout.ini"));
+        const QString profile = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json");
+        QList<int> sizes;
+        QSize size;
+        {
+            ClusterStore store;
+            ConsoleSettings settings(file);
+            MainWindow window(&store);
+            window.setSettings(&settings);
+            QVERIFY(window.openProfile(profile));
+            window.show();
+            window.resize(1000, 700); // the width is held at the window's minimum
+            size = window.size();
+            QVERIFY(size != QSize(1400, 900)); // not the default size
+            auto *splitter = window.findChild<QSplitter *>(QStringLiteral("mainSplitter"));
+            QVERIFY(splitter);
+            window.showCluster();
+            splitter->setSizes({ 150, 450 });
+            sizes = splitter->sizes();
+            window.findChild<QDockWidget *>(QStringLiteral("issueDock"))->hide();
+            window.close(); // saves the layout
+        }
+        ConsoleSettings settings(file);
+        QVERIFY(!settings.value(Key::WindowGeometry).toByteArray().isEmpty());
+        QCOMPARE(settings.lastProfile(), QFileInfo(profile).absoluteFilePath());
+        ClusterStore store;
+        MainWindow window(&store);
+        window.setSettings(&settings);
+        QCOMPARE(window.recentProfiles().value(0), QFileInfo(profile).absoluteFilePath());
+        window.findChild<QDockWidget *>(QStringLiteral("issueDock"))->show();
+        window.restoreLayout();
+        window.show();
+        window.showCluster();
+        QCOMPARE(window.size(), size);
+        QVERIFY(!window.findChild<QDockWidget *>(QStringLiteral("issueDock"))->isVisible());
+        QCOMPARE(window.findChild<QSplitter *>(QStringLiteral("mainSplitter"))->sizes(), sizes);
+    }
+};
+
+QTEST_MAIN(TestSettingsDialog)
+#include "tst_settingsdialog.moc"

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+#include "settingsdialog.h"
+
+#include "settings/consolesettings.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace pd {
+
+namespace {
+
+using Key = ConsoleSettings::Key;
+
+QSpinBox *spin(int min, int max, const QString &suffix, QWidget *parent)
+{
+    auto *box = new QSpinBox(parent);
+    box->setRange(min, max);
+    box->setSuffix(suffix);
+    return box;
+}
+
+} // namespace
+
+SettingsDialog::SettingsDialog(ConsoleSettings *settings, QWidget *parent)
+    : QDialog(parent)
+    , m_settings(settings)
+    , m_pollInterval(spin(100, 600000, tr(" ms"), this))
+    , m_pollTimeout(spin(100, 600000, tr(" ms"), this))
+    , m_proxyInterval(spin(100, 600000, tr(" ms"), this))
+    , m_stalePolls(spin(1, 1000, tr(" polls"), this))
+    , m_unreachablePolls(spin(1, 1000, tr(" polls"), this))
+    , m_stallPolls(spin(1, 1000, tr(" polls"), this))
+    , m_knownHosts(new QLineEdit(this))
+    , m_auditPath(new QLineEdit(this))
+    , m_theme(new QComboBox(this))
+    , m_language(new QComboBox(this))
+    , m_readOnly(new QCheckBox(tr("Start in read-only mode (every change to the cluster refused)"), this))
+    , m_reopenLast(new QCheckBox(tr("Reopen the last profile at start"), this))
+    , m_notify(new QCheckBox(tr("Desktop notifications for new problems"), this))
+    , m_notifyInterval(spin(0, 86400, tr(" s"), this))
+    , m_notifySeverity(new QComboBox(this))
+{
+    setObjectName(QStringLiteral("settingsDialog"));
+    setWindowTitle(tr("Preferences"));
+
+    m_theme->addItem(tr("System"), ConsoleSettings::themeName(Theme::System));
+    m_theme->addItem(tr("Light"), ConsoleSettings::themeName(Theme::Light));
+    m_theme->addItem(tr("Dark"), ConsoleSettings::themeName(Theme::Dark));
+    m_language->addItem(QStringLiteral("English"), QStringLiteral("en")); // each language in its own words
+    m_language->addItem(QStringLiteral("简体中文"), QStringLiteral("zh_CN"));
+    m_notifySeverity->addItem(tr("Critical only"), int(ProblemSeverity::Critical));
+    m_notifySeverity->addItem(tr("Critical and errors"), int(ProblemSeverity::Error));
+    m_notifySeverity->addItem(tr("Critical, errors and warnings"), int(ProblemSeverity::Warning));
+    m_knownHosts->setPlaceholderText(tr("~/.ssh/known_hosts"));
+    m_auditPath->setPlaceholderText(tr("default: %1").arg(settings->auditLogPath()));
+
+    auto *polling = new QGroupBox(tr("Polling and state"), this);
+    auto *pollForm = new QFormLayout(polling);
+    pollForm->addRow(tr("Engine &poll interval:"), m_pollInterval);
+    pollForm->addRow(tr("Engine poll &timeout:"), m_pollTimeout);
+    pollForm->addRow(tr("Pro&xy health interval:"), m_proxyInterval);
+    pollForm->addRow(tr("Metrics &stale after:"), m_stalePolls);
+    pollForm->addRow(tr("&Unreachable after:"), m_unreachablePolls);
+    pollForm->addRow(tr("Sta&lled after:"), m_stallPolls);
+
+    auto *looks = new QGroupBox(tr("Looks and language"), this);
+    auto *looksForm = new QFormLayout(looks);
+    looksForm->addRow(tr("T&heme:"), m_theme);
+    looksForm->addRow(tr("&Language:"), m_language);
+    looksForm->addRow(QString(), new QLabel(tr("<i>The language applies at the next start.</i>"), looks));
+
+    auto *ops = new QGroupBox(tr("Operations"), this);
+    auto *opsForm = new QFormLayout(ops);
+    opsForm->addRow(QString(), m_readOnly);
+    opsForm->addRow(QString(), m_reopenLast);
+    opsForm->addRow(tr("&known_hosts file:"), m_knownHosts);
+    opsForm->addRow(tr("&Audit log:"), m_auditPath);
+    opsForm->addRow(QString(), new QLabel(tr("<i>The files apply at the next start.</i>"), ops));
+
+    auto *notify = new QGroupBox(tr("Notifications"), this);
+    auto *notifyForm = new QFormLayout(notify);
+    notifyForm->addRow(QString(), m_notify);
+    notifyForm->addRow(tr("Notify &for:"), m_notifySeverity);
+    notifyForm->addRow(tr("At most one &every:"), m_notifyInterval);
+
+    auto *buttons = new QDialogButtonBox(
+        QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        store();
+        accept();
+        Q_EMIT applied();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
+        &SettingsDialog::restoreDefaults);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(polling);
+    layout->addWidget(looks);
+    layout->addWidget(ops);
+    layout->addWidget(notify);
+    layout->addWidget(buttons);
+    load();
+}
+
+void SettingsDialog::load()
+{
+    const ConsoleSettings &s = *m_settings;
+    m_pollInterval->setValue(s.pollIntervalMs());
+    m_pollTimeout->setValue(s.pollTimeoutMs());
+    m_proxyInterval->setValue(s.proxyIntervalMs());
+    const StateThresholds t = s.stateThresholds();
+    m_stalePolls->setValue(t.stalePolls);
+    m_unreachablePolls->setValue(t.unreachablePolls);
+    m_stallPolls->setValue(t.stallPolls);
+    m_knownHosts->setText(s.knownHostsPath());
+    m_auditPath->setText(s.value(Key::AuditLogPath).toString());
+    m_theme->setCurrentIndex(m_theme->findData(ConsoleSettings::themeName(s.theme())));
+    m_language->setCurrentIndex(m_language->findData(s.language()));
+    m_readOnly->setChecked(s.readOnlyByDefault());
+    m_reopenLast->setChecked(s.reopenLastProfile());
+    const NotificationSettings n = s.notificationSettings();
+    m_notify->setChecked(n.enabled);
+    m_notifyInterval->setValue(n.minIntervalMs / 1000);
+    m_notifySeverity->setCurrentIndex(m_notifySeverity->findData(int(n.minSeverity)));
+}
+
+void SettingsDialog::store()
+{
+    ConsoleSettings &s = *m_settings;
+    s.setValue(Key::PollIntervalMs, m_pollInterval->value());
+    s.setValue(Key::PollTimeoutMs, m_pollTimeout->value());
+    s.setValue(Key::ProxyIntervalMs, m_proxyInterval->value());
+    s.setStateThresholds({ m_stalePolls->value(), m_unreachablePolls->value(), m_stallPolls->value() });
+    s.setValue(Key::KnownHostsPath, m_knownHosts->text().trimmed());
+    s.setValue(Key::AuditLogPath, m_auditPath->text().trimmed());
+    s.setValue(Key::Theme, m_theme->currentData());
+    s.setValue(Key::Language, m_language->currentData());
+    s.setValue(Key::ReadOnlyDefault, m_readOnly->isChecked());
+    s.setValue(Key::ReopenLastProfile, m_reopenLast->isChecked());
+    NotificationSettings n = s.notificationSettings();
+    n.enabled = m_notify->isChecked();
+    n.minIntervalMs = m_notifyInterval->value() * 1000;
+    n.minSeverity = ProblemSeverity(m_notifySeverity->currentData().toInt());
+    s.setNotificationSettings(n);
+    s.sync();
+}
+
+void SettingsDialog::restoreDefaults()
+{
+    m_pollInterval->setValue(ConsoleSettings::defaultValue(Key::PollIntervalMs).toInt());
+    m_pollTimeout->setValue(ConsoleSettings::defaultValue(Key::PollTimeoutMs).toInt());
+    m_proxyInterval->setValue(ConsoleSettings::defaultValue(Key::ProxyIntervalMs).toInt());
+    m_stalePolls->setValue(ConsoleSettings::defaultValue(Key::StalePolls).toInt());
+    m_unreachablePolls->setValue(ConsoleSettings::defaultValue(Key::UnreachablePolls).toInt());
+    m_stallPolls->setValue(ConsoleSettings::defaultValue(Key::StallPolls).toInt());
+    m_knownHosts->clear();
+    m_auditPath->clear();
+    m_theme->setCurrentIndex(m_theme->findData(ConsoleSettings::defaultValue(Key::Theme)));
+    m_language->setCurrentIndex(m_language->findData(ConsoleSettings::defaultValue(Key::Language)));
+    m_readOnly->setChecked(ConsoleSettings::defaultValue(Key::ReadOnlyDefault).toBool());
+    m_reopenLast->setChecked(ConsoleSettings::defaultValue(Key::ReopenLastProfile).toBool());
+    m_notify->setChecked(ConsoleSettings::defaultValue(Key::NotificationsEnabled).toBool());
+    m_notifyInterval->setValue(ConsoleSettings::defaultValue(Key::NotificationsMinIntervalMs).toInt() / 1000);
+    m_notifySeverity->setCurrentIndex(
+        m_notifySeverity->findData(ConsoleSettings::defaultValue(Key::NotificationsMinSeverity).toInt()));
+}
+
+} // namespace pd
