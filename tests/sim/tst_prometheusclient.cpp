@@ -87,6 +87,31 @@ private Q_SLOTS:
         QCOMPARE(m_seen[0].query, QStringLiteral("up"));
     }
 
+    void rangeQueryForm()
+    {
+        m_answer = [](const HttpRequest &, const HttpResponderPtr &res) {
+            res->respond(200, "application/json",
+                R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[10,"1"],[20,"2"]]}]}})");
+        };
+        PrometheusClient client;
+        client.setEndpoint(endpoint());
+        PromApiAnswer got;
+        bool done = false;
+        client.queryRange("up", 10'000, 20'500, 10'000, [&](const PromApiAnswer &a, qint64) {
+            got = a;
+            done = true;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(done, 10000);
+        QVERIFY2(got.ok(), qPrintable(got.error));
+        QCOMPARE(got.series.at(0).points.size(), std::size_t(2));
+        QCOMPARE(m_seen.size(), 1);
+        QCOMPARE(m_seen[0].request.path, QByteArray("/prom/api/v1/query_range"));
+        const QUrlQuery form(QString::fromUtf8(m_seen[0].request.body));
+        QCOMPARE(form.queryItemValue(QStringLiteral("start")), QStringLiteral("10.000"));
+        QCOMPARE(form.queryItemValue(QStringLiteral("end")), QStringLiteral("20.500"));
+        QCOMPARE(form.queryItemValue(QStringLiteral("step")), QStringLiteral("10.000"));
+    }
+
     void answersThatAreWrong_data()
     {
         QTest::addColumn<int>("status");
