@@ -17,6 +17,8 @@
 #include "ops/engineactionmenu.h"
 #include "ops/engineactions.h"
 #include "ops/operationspage.h"
+#include "net/profileproxyendpoint.h"
+#include "warmup/warmupdialog.h"
 #include "poolsview.h"
 #include "topology/topologypanel.h"
 #include "topology/topologyview.h"
@@ -189,6 +191,12 @@ void Operations::rebuild()
     m_page = new pd::OperationsPage(m_context.get(), m_runner.get(), refs, m_audit->path());
     m_window->addPage(m_page, tr("&Operations"), m_pageIndex);
     connect(m_membership.get(), &pd::MembershipReconciler::restartDetected, m_page, &pd::OperationsPage::offerRestore);
+    connect(m_page, &pd::OperationsPage::warmUpRequested, this,
+            [this, endpoint = pd::profileProxyEndpoint(profile), model = profile.decode.servedModelName] {
+                auto *dialog = new pd::WarmUpDialog(endpoint, model, m_audit.get(), m_window);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                dialog->show();
+            });
     wireWindow(refs);
     m_membership->start(2000);
     // The demo's engines live in pdsim's process: there is nothing to find on the nodes.

@@ -124,9 +124,16 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
 
+    auto *warmUp = new QPushButton(tr("&Warm-up / smoke test…"), this);
+    warmUp->setObjectName(QStringLiteral("warmUpButton"));
+    warmUp->setToolTip(tr("Send small completions through the proxy: success rate, TTFT and TPOT, and the proxy's silent failures"));
+    connect(warmUp, &QPushButton::clicked, this, &OperationsPage::warmUpRequested);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_readOnly, 1);
+    top->addWidget(warmUp);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
-    layout->addWidget(m_readOnly);
+    layout->addLayout(top);
     layout->addWidget(m_restoreBar);
     layout->addWidget(rolling);
     layout->addWidget(split, 1);

@@ -57,6 +57,7 @@ public:
 
 Q_SIGNALS:
     void readOnlyChanged(bool readOnly);
+    void warmUpRequested(); // the "Warm-up / smoke test" button
 
 private:
     void showRollingState();
