@@ -16,6 +16,7 @@
 #include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 #include "ops/scalesimcontrol.h"
+#include "scaletesthelpers.h"
 
 #include <QEventLoop>
 #include <QNetworkAccessManager>
@@ -85,31 +86,9 @@ class TestEngineActions : public QObject {
                 return e;
         qFatal("no engine %s in the test profile", qPrintable(id));
     }
-    bool reconcile()
-    {
-        std::optional<bool> ok;
-        m_table->reconcileNow([&ok](bool listed) { ok = listed; });
-        QElapsedTimer t;
-        t.start();
-        while (!ok && t.elapsed() < 10000)
-            QTest::qWait(10);
-        return ok.value_or(false);
-    }
-    bool waitIdle(int ms)
-    {
-        QElapsedTimer t;
-        t.start();
-        while (!m_runner->isIdle() && t.elapsed() < ms)
-            QTest::qWait(50);
-        return m_runner->isIdle();
-    }
-    static QString describe(const ScaleOperation *op)
-    {
-        QString s = QStringLiteral("%1 %2: %3 — %4\n").arg(op->kind(), op->engine().id, operationOutcomeName(op->outcome()), op->summary());
-        for (const OperationStep &step : op->steps())
-            s += QStringLiteral("  [%1] %2: %3\n").arg(stepStatusName(step.status), step.label, step.detail);
-        return s;
-    }
+    bool reconcile() { return test::reconcileNow(m_table); }
+    bool waitIdle(int ms) { return test::waitIdle(m_runner, ms); }
+    static QString describe(const ScaleOperation *op) { return test::describeOperation(op); }
     // Runs a plan to the end; every operation it started, restarts' second halves included.
     QList<QPointer<ScaleOperation>> runToEnd(const EngineActionPlan &plan, bool override = false)
     {

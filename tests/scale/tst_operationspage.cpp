@@ -17,6 +17,7 @@
 #include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 #include "ops/scalesimcontrol.h"
+#include "scaletesthelpers.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -62,16 +63,7 @@ class TestOperationsPage : public QObject {
         delete reply;
         return status;
     }
-    bool reconcile()
-    {
-        std::optional<bool> ok;
-        m_table->reconcileNow([&ok](bool listed) { ok = listed; });
-        QElapsedTimer t;
-        t.start();
-        while (!ok && t.elapsed() < 10000)
-            QTest::qWait(10);
-        return ok.value_or(false);
-    }
+    bool reconcile() { return test::reconcileNow(m_table.get()); }
     int indexOf(const QString &id) const
     {
         for (int i = 0; i < m_refs.size(); ++i)

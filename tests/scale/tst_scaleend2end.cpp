@@ -14,6 +14,7 @@
 #include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 #include "ops/scalesimcontrol.h"
+#include "scaletesthelpers.h"
 
 #include <QEventLoop>
 #include <QNetworkAccessManager>
@@ -80,16 +81,7 @@ class TestScaleEnd2End : public QObject {
                 return e;
         return {};
     }
-    bool reconcile()
-    {
-        std::optional<bool> ok;
-        m_table->reconcileNow([&ok](bool listed) { ok = listed; });
-        QElapsedTimer t;
-        t.start();
-        while (!ok && t.elapsed() < 10000)
-            QTest::qWait(10);
-        return ok.value_or(false);
-    }
+    bool reconcile() { return test::reconcileNow(m_table); }
     QSet<QString> listed(Role role)
     {
         QSet<QString> out;
@@ -112,21 +104,8 @@ class TestScaleEnd2End : public QObject {
             QTest::qWait(10);
         return out.value_or(QHash<QString, EngineLoad>());
     }
-    bool waitIdle(int ms)
-    {
-        QElapsedTimer t;
-        t.start();
-        while (!m_runner->isIdle() && t.elapsed() < ms)
-            QTest::qWait(50);
-        return m_runner->isIdle();
-    }
-    static QString describe(const ScaleOperation *op)
-    {
-        QString s = QStringLiteral("%1 %2: %3 — %4\n").arg(op->kind(), op->engine().id, operationOutcomeName(op->outcome()), op->summary());
-        for (const OperationStep &step : op->steps())
-            s += QStringLiteral("  [%1] %2: %3\n").arg(stepStatusName(step.status), step.label, step.detail);
-        return s;
-    }
+    bool waitIdle(int ms) { return test::waitIdle(m_runner, ms); }
+    static QString describe(const ScaleOperation *op) { return test::describeOperation(op); }
     void stopEngineNow(const QString &id)
     {
         int status = 0;

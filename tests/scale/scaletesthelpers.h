@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// What the scaling tests against a simulated cluster share: a bounded reconcile, a bounded wait for the
+// runner to go idle, and an operation with its steps as text for failure messages.
+#include "net/membershipreconciler.h"
+#include "ops/scaleoperation.h"
+#include "ops/scalerunner.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <optional>
+
+namespace pd::test {
+
+// One reconcile round now; false when the lists could not be read within 10 s.
+inline bool reconcileNow(MembershipReconciler *table)
+{
+    std::optional<bool> ok;
+    table->reconcileNow([&ok](bool listed) { ok = listed; });
+    QElapsedTimer t;
+    t.start();
+    while (!ok && t.elapsed() < 10000)
+        QTest::qWait(10);
+    return ok.value_or(false);
+}
+
+inline bool waitIdle(ScaleRunner *runner, int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!runner->isIdle() && t.elapsed() < ms)
+        QTest::qWait(50);
+    return runner->isIdle();
+}
+
+inline QString describeOperation(const ScaleOperation *op)
+{
+    QString s = QStringLiteral("%1 %2: %3 — %4\n").arg(op->kind(), op->engine().id, operationOutcomeName(op->outcome()), op->summary());
+    for (const OperationStep &step : op->steps())
+        s += QStringLiteral("  [%1] %2: %3\n").arg(stepStatusName(step.status), step.label, step.detail);
+    return s;
+}
+
+} // namespace pd::test
