@@ -211,7 +211,8 @@ void StateTracker::applyObservations(const QList<int> &engines)
             f.httpError = o.last.error.isEmpty() ? pollStatusName(o.last.status) : o.last.error;
             f.lastError = f.httpError;
             f.lastErrorAtMs = now;
-            f.frozenPolls = 0; // no scrape, no verdict on progress
+            // No scrape, no verdict on progress either way: the frozen count stands, so one poll a busy host
+            // misses neither ends a stall nor restarts its count.
         }
         if (rederive(engine, now))
             changed.append(engine);

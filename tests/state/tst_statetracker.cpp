@@ -106,6 +106,26 @@ private Q_SLOTS:
         QCOMPARE(m_tracker->state(e), EngineState::Serving);
     }
 
+    void aMissedPollNeitherEndsNorRestartsAStall()
+    {
+        roundWith({});
+        const int e = 21;
+        const double g = 100.0 * m_tick, p = 50.0 * m_tick, s = m_tick;
+        roundWith({ ok(e, g, p, s, 4) });
+        roundWith({ ok(e, g, p, s, 4) });
+        QCOMPARE(m_tracker->facts(e).frozenPolls, 1);
+        roundWith({ failed(e, PollStatus::Timeout) }); // a loaded host misses one poll
+        QCOMPARE(m_tracker->facts(e).frozenPolls, 1);
+        roundWith({ ok(e, g, p, s, 4) });
+        roundWith({ ok(e, g, p, s, 4) });
+        QCOMPARE(m_tracker->state(e), EngineState::Stalled);
+        roundWith({ failed(e, PollStatus::Timeout) });
+        QCOMPARE(m_tracker->state(e), EngineState::Stalled); // one miss is below the failure threshold
+        roundWith({ ok(e, g, p, s, 4) });
+        QCOMPARE(m_tracker->state(e), EngineState::Stalled);
+        QVERIFY(m_tracker->facts(e).frozenPolls >= 3);
+    }
+
     void idleEnginesNeverStall()
     {
         roundWith({});
