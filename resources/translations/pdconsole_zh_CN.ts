@@ -6,93 +6,147 @@
     <message>
         <location filename="../../app/console/clustertools.cpp" line="+32"/>
         <source>&amp;Logs</source>
-        <translation type="unfinished"></translation>
+        <translation>日志(&amp;L)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&amp;Node checks</source>
-        <translation type="unfinished"></translation>
+        <translation>节点检查(&amp;N)</translation>
     </message>
     <message>
         <location line="+38"/>
         <source>proxy %1:%2</source>
-        <translation type="unfinished"></translation>
+        <translation>代理 %1:%2</translation>
     </message>
     <message>
         <location line="+41"/>
         <source>node checks on every node</source>
-        <translation type="unfinished"></translation>
+        <translation>在所有节点上运行节点检查</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>node checks</source>
-        <translation type="unfinished"></translation>
+        <translation>节点检查</translation>
     </message>
     <message>
         <location line="+19"/>
         <source>unreachable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>不可达：%1</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>NPU %1 %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>NPU %1 %2：%3</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>node checks failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>节点检查失败：%1</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>known error</source>
-        <translation type="unfinished"></translation>
+        <translation>已知错误</translation>
     </message>
 </context>
 <context>
     <name>DemoCluster</name>
     <message>
-        <location filename="../../app/console/democluster.cpp" line="+42"/>
+        <location filename="../../app/console/democluster.cpp" line="+46"/>
         <source>the simulated cluster exited (status %1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟集群已退出（状态 %1）：%2</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>cannot start pdsim: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动 pdsim：%1</translation>
     </message>
     <message>
         <location line="+24"/>
         <source>pdsim was not found next to pdconsole, in the build tree, or on PATH</source>
-        <translation type="unfinished"></translation>
+        <translation>在 pdconsole 所在目录、构建目录和 PATH 中均未找到 pdsim</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>cannot create a temporary directory: %1</source>
+        <translation>无法创建临时目录：%1</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>cannot read %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+6"/>
-        <source>cannot write %1</source>
+        <source>%1: offset %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Monitoring</name>
+    <message>
+        <location filename="../../app/console/monitoring.cpp" line="+141"/>
+        <source>Prometheus: no data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Series of %n target(s) that are no engine of this cluster: %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>%n engine(s) Prometheus does not scrape: %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n engine(s) with an unknown metric generation: %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Prometheus: %1 engines (%2 on vLLM 0.9.1 names, %3 on current names), history backfilled in %4 s, refreshed every scrape (%5 s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Prometheus: some engines are not seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Prometheus: reading the last hour of history…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+190"/>
+        <location filename="../../app/console/operations.cpp" line="+192"/>
         <source>&amp;Operations</source>
-        <translation type="unfinished"></translation>
+        <translation>操作(&amp;O)</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+46"/>
         <source>%1 started</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已开始</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -100,62 +154,62 @@
         <location line="+13"/>
         <location line="+2"/>
         <source>The console is in read-only mode</source>
-        <translation type="unfinished"></translation>
+        <translation>控制台处于只读模式</translation>
     </message>
     <message numerus="yes">
         <location line="-9"/>
         <source>Taking %n engine(s) out of the proxy…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在将 %n 个引擎移出代理…</numerusform>
         </translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Read-only: every change to the cluster is refused</source>
-        <translation type="unfinished"></translation>
+        <translation>只读：拒绝对集群的任何更改</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Read-only off</source>
-        <translation type="unfinished"></translation>
+        <translation>已关闭只读模式</translation>
     </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="+70"/>
+        <location filename="../../app/console/main.cpp" line="+77"/>
         <source>Preferences stored in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>首选项已保存到 %1</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Starting the simulated cluster (pdsim)…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在启动模拟集群（pdsim）…</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s</source>
-        <translation type="unfinished"></translation>
+        <translation>演示：模拟集群已就绪，共 %1 个引擎，代理 %2，后台负载 4 req/s</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>The demo cluster stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>演示集群已停止</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>The demo cluster could not start; showing its profile only</source>
-        <translation type="unfinished"></translation>
+        <translation>演示集群无法启动，仅显示其配置文件</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>The last profile %1 is gone; nothing reopened</source>
-        <translation type="unfinished"></translation>
+        <translation>上次的配置文件 %1 已不存在，未重新打开</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Settings: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>设置：%1</translation>
     </message>
 </context>
 <context>
@@ -163,51 +217,59 @@
     <message>
         <location filename="../../widgets/topology/statestyle.cpp" line="+95"/>
         <source>Unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>未知</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Starting</source>
-        <translation type="unfinished"></translation>
+        <translation>启动中</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Ready, not in proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>就绪，未加入代理</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Waiting in proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>在代理中等待</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Serving</source>
-        <translation type="unfinished"></translation>
+        <translation>服务中</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Draining</source>
-        <translation type="unfinished"></translation>
+        <translation>排空中</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Stalled</source>
-        <translation type="unfinished"></translation>
+        <translation>停滞</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Unhealthy</source>
-        <translation type="unfinished"></translation>
+        <translation>不健康</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Unreachable</source>
+        <translation>不可达</translation>
+    </message>
+</context>
+<context>
+    <name>pd</name>
+    <message>
+        <location filename="../../core/metrics/promroundassembler.cpp" line="+85"/>
+        <source>unknown metric generation: Prometheus has samples of the target, but neither vllm:gpu_cache_usage_perc (vLLM 0.9.1) nor vllm:kv_cache_usage_perc (current vLLM)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -216,37 +278,37 @@
     <message>
         <location filename="../../core/models/auditmodel.cpp" line="+95"/>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>User</source>
-        <translation type="unfinished"></translation>
+        <translation>用户</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>对象</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>结果</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>详情</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>耗时</translation>
     </message>
 </context>
 <context>
@@ -254,32 +316,32 @@
     <message>
         <location filename="../../widgets/commandpalette.cpp" line="+37"/>
         <source>Command Palette</source>
-        <translation type="unfinished"></translation>
+        <translation>命令面板</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Type a command…</source>
-        <translation type="unfinished"></translation>
+        <translation>输入命令…</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Command</source>
-        <translation type="unfinished"></translation>
+        <translation>命令</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Shortcut</source>
-        <translation type="unfinished"></translation>
+        <translation>快捷键</translation>
     </message>
     <message>
         <location line="+95"/>
         <source> (on)</source>
-        <translation type="unfinished"></translation>
+        <translation>（开启）</translation>
     </message>
     <message>
         <location line="+0"/>
         <source> (off)</source>
-        <translation type="unfinished"></translation>
+        <translation>（关闭）</translation>
     </message>
 </context>
 <context>
@@ -287,102 +349,102 @@
     <message>
         <location filename="../../widgets/ops/engineactionmenu.cpp" line="+27"/>
         <source>Start</source>
-        <translation type="unfinished"></translation>
+        <translation>启动</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Start and add to proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>启动并加入代理</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Stop (drain first when in the proxy)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止（在代理中时先排空）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Force stop (no drain)</source>
-        <translation type="unfinished"></translation>
+        <translation>强制停止（不排空）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Restart</source>
-        <translation type="unfinished"></translation>
+        <translation>重启</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Add to proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>加入代理</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remove from proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>移出代理</translation>
     </message>
     <message numerus="yes">
         <location line="+16"/>
         <location line="+41"/>
         <source>%n selected engines</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已选的 %n 个引擎</numerusform>
         </translation>
     </message>
     <message>
         <location line="-35"/>
         <source>Nothing to do: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无需操作：%1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: refused, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：已拒绝，%2</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>%1: not started, the last active instance of a pool needs the override</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未启动，移出池中最后一个活跃实例需要强制覆盖</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1: started; progress in the Operations tab</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：已开始，可在“操作”页查看进度</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The console is in read-only mode</source>
-        <translation type="unfinished"></translation>
+        <translation>控制台处于只读模式</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Show log</source>
-        <translation type="unfinished"></translation>
+        <translation>显示日志</translation>
     </message>
     <message numerus="yes">
         <location line="+7"/>
         <source>Node %1 (%n engines)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>节点 %1（%n 个引擎）</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Select its engines</source>
-        <translation type="unfinished"></translation>
+        <translation>选中该节点的引擎</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Run node checks</source>
-        <translation type="unfinished"></translation>
+        <translation>运行节点检查</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>node %1</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 %1</translation>
     </message>
     <message>
         <location line="+21"/>
         <source>Override: take the last active instance of the pool out (its requests fail until another is active)</source>
-        <translation type="unfinished"></translation>
+        <translation>强制覆盖：移出池中最后一个活跃实例（在有其他实例活跃之前，该池的请求都会失败）</translation>
     </message>
 </context>
 <context>
@@ -390,202 +452,202 @@
     <message>
         <location filename="../../widgets/triageviews/enginedetailpanel.cpp" line="+89"/>
         <source>Select an engine (in the table or the Problems list) to see its detail.</source>
-        <translation type="unfinished"></translation>
+        <translation>在表格或问题列表中选择一个引擎以查看详情。</translation>
     </message>
     <message>
         <location line="+51"/>
         <source>Start</source>
-        <translation type="unfinished"></translation>
+        <translation>启动</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Start the engine and wait until it serves; it stays outside the proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>启动引擎并等待其进入服务状态；引擎不会加入代理</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>停止</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>In the proxy: take it out, drain, then stop. Otherwise stop at once</source>
-        <translation type="unfinished"></translation>
+        <translation>在代理中：先移出并排空，再停止；否则立即停止</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Restart</source>
-        <translation type="unfinished"></translation>
+        <translation>重启</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Drain out, stop, start, add back (when in the proxy)</source>
-        <translation type="unfinished"></translation>
+        <translation>排空移出、停止、启动、重新加入（在代理中时）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Add to proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>加入代理</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Start if needed, add to the proxy, verify it receives traffic</source>
-        <translation type="unfinished"></translation>
+        <translation>必要时先启动，再加入代理，并确认其收到流量</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remove from proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>移出代理</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Take it out of the proxy and drain; the process keeps running</source>
-        <translation type="unfinished"></translation>
+        <translation>移出代理并排空；进程继续运行</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Show log</source>
-        <translation type="unfinished"></translation>
+        <translation>显示日志</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Follow the engine&apos;s log with the known error signatures diagnosed</source>
-        <translation type="unfinished"></translation>
+        <translation>跟踪引擎日志，并诊断已知的错误特征</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>Acting on engines needs the console&apos;s operations (SSH or local runner and the proxy client).</source>
-        <translation type="unfinished"></translation>
+        <translation>对引擎执行操作需要控制台的操作功能（SSH 或本地执行器，以及代理客户端）。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&lt;b&gt;Launcher arguments&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;启动器参数&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;b&gt;Facts&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;观测信息&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;b&gt;Last 5 minutes&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;最近 5 分钟&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;b&gt;Recent events&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;最近事件&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+51"/>
         <source>&lt;table cellspacing=&apos;2&apos;&gt;&lt;tr&gt;&lt;td&gt;Node&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%2, %3)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Role&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;DP rank&lt;/td&gt;&lt;td&gt;%5 (local %6 of %7; group of %8, master %9:%10)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Port&lt;/td&gt;&lt;td&gt;%11&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;TP size&lt;/td&gt;&lt;td&gt;%12&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;table cellspacing=&apos;2&apos;&gt;&lt;tr&gt;&lt;td&gt;节点&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%2, %3)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;角色&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;DP rank&lt;/td&gt;&lt;td&gt;%5（本地 %6/%7；组大小 %8，主节点 %9:%10）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;端口&lt;/td&gt;&lt;td&gt;%11&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;TP 大小&lt;/td&gt;&lt;td&gt;%12&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
         <location line="+52"/>
         <source>Process (SSH)</source>
-        <translation type="unfinished"></translation>
+        <translation>进程（SSH）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>unknown — no SSH connection yet</source>
-        <translation type="unfinished"></translation>
+        <translation>未知 — 尚无 SSH 连接</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>HTTP /metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP /metrics</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>/health</source>
-        <translation type="unfinished"></translation>
+        <translation>/health</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>not probed yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未探测</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>since %1</source>
-        <translation type="unfinished"></translation>
+        <translation>始于 %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>/v1/models</source>
-        <translation type="unfinished"></translation>
+        <translation>/v1/models</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>ready</source>
-        <translation type="unfinished"></translation>
+        <translation>就绪</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>not ready</source>
-        <translation type="unfinished"></translation>
+        <translation>未就绪</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>not probed</source>
-        <translation type="unfinished"></translation>
+        <translation>未探测</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Proxy membership</source>
-        <translation type="unfinished"></translation>
+        <translation>代理成员状态</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>指标</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>last good %1</source>
-        <translation type="unfinished"></translation>
+        <translation>上次成功 %1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Last error</source>
-        <translation type="unfinished"></translation>
+        <translation>最近错误</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Progress</source>
-        <translation type="unfinished"></translation>
+        <translation>进度</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 running, %2 waiting; %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个运行中，%2 个等待中；%3</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>counters frozen for %1 polls (stall at %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>计数器已连续 %1 次轮询未变化（%2 次即判定为停滞）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>counters moving</source>
-        <translation type="unfinished"></translation>
+        <translation>计数器在变化</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>no scrape yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未抓取</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>moved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>上次变化 %1</translation>
     </message>
     <message>
         <location line="+35"/>
         <source>No events yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无事件。</translation>
     </message>
 </context>
 <context>
@@ -593,133 +655,134 @@
     <message>
         <location filename="../../core/models/enginetablemodel.cpp" line="+85"/>
         <source>/metrics %1 in %2 ms, /health %3</source>
-        <translation type="unfinished"></translation>
+        <translation>/metrics %1，耗时 %2 ms，/health %3</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>
 last good scrape %1</source>
-        <translation type="unfinished"></translation>
+        <translation>
+最近一次成功采集：%1</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>—</source>
-        <translation type="unfinished"></translation>
+        <translation>—</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>unhealthy (/health %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>不健康（/health %1）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>responding</source>
-        <translation type="unfinished"></translation>
+        <translation>响应正常</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>refused</source>
-        <translation type="unfinished"></translation>
+        <translation>连接被拒绝</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>timeout</source>
-        <translation type="unfinished"></translation>
+        <translation>超时</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>HTTP %1</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>bad metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>指标格式错误</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <location line="+59"/>
         <source>bash %1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>bash %1 %2</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>prefill</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>decode</source>
-        <translation type="unfinished"></translation>
+        <translation>解码</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Node</source>
-        <translation type="unfinished"></translation>
+        <translation>节点</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Pool</source>
-        <translation type="unfinished"></translation>
+        <translation>池</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Running</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>KV cache</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Host</source>
-        <translation type="unfinished"></translation>
+        <translation>主机</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Port</source>
-        <translation type="unfinished"></translation>
+        <translation>端口</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DP rank</source>
-        <translation type="unfinished"></translation>
+        <translation>DP rank</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DP master</source>
-        <translation type="unfinished"></translation>
+        <translation>DP 主节点</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>TP</source>
-        <translation type="unfinished"></translation>
+        <translation>TP</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Launcher arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>启动参数</translation>
     </message>
 </context>
 <context>
@@ -727,13 +790,13 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/errorbanner.cpp" line="+22"/>
         <source>Dismiss</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message numerus="yes">
         <location line="+13"/>
         <source>… and %n more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>… 另有 %n 条</numerusform>
         </translation>
     </message>
 </context>
@@ -742,27 +805,27 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/models/eventmodel.cpp" line="+107"/>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Where</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>What</source>
-        <translation type="unfinished"></translation>
+        <translation>事件</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
@@ -770,12 +833,12 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/ssh/guisshprompts.cpp" line="+78"/>
         <source>Passphrase for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的密码短语</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Passphrase of the SSH identity file:</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 身份文件的密码短语：</translation>
     </message>
 </context>
 <context>
@@ -783,47 +846,47 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/ssh/hostkeytrustdialog.cpp" line="+16"/>
         <source>Unknown host key: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未知主机密钥：%1</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&lt;b&gt;%1&lt;/b&gt; presents a host key that is not in your known_hosts file. Trust it only if the fingerprint matches the one the node itself reports (on the node: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;).</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 提供的主机密钥不在您的 known_hosts 文件中。仅当其指纹与节点自身报告的指纹一致时才信任它（在该节点上执行：&lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;）。</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>Node</source>
-        <translation type="unfinished"></translation>
+        <translation>节点</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Address</source>
-        <translation type="unfinished"></translation>
+        <translation>地址</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Key type</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥类型</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Fingerprint</source>
-        <translation type="unfinished"></translation>
+        <translation>指纹</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Will be added to</source>
-        <translation type="unfinished"></translation>
+        <translation>将添加到</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Trust and connect</source>
-        <translation type="unfinished"></translation>
+        <translation>信任并连接</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Refuse</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
 </context>
 <context>
@@ -831,108 +894,108 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/logview.cpp" line="+24"/>
         <source>Follow</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+102"/>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <location line="-100"/>
         <source>Next</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Previous</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>First error</source>
-        <translation type="unfinished"></translation>
+        <translation>第一个错误</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Next error</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个错误</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Search (Enter: next, Shift+Enter: previous)</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索（Enter：下一个，Shift+Enter：上一个）</translation>
     </message>
     <message>
         <location line="+86"/>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>继续</translation>
     </message>
     <message>
         <location line="+43"/>
         <source>“%1” not found %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2未找到“%1”</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>above</source>
-        <translation type="unfinished"></translation>
+        <translation>上方</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>below</source>
-        <translation type="unfinished"></translation>
+        <translation>下方</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>No error in the %1 lines held</source>
-        <translation type="unfinished"></translation>
+        <translation>已保留的 %1 行中没有错误</translation>
     </message>
     <message>
         <location line="+35"/>
         <source>&lt;p&gt;&lt;b&gt;No known failure signature selected.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Lines marked with a diamond match one of the %1 known signatures; select one to see its diagnosis and fix.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;未选中已知故障特征。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;带菱形标记的行匹配 %1 个已知特征之一；选中该行可查看诊断和修复方法。&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>&lt;p&gt;&lt;b&gt;Diagnosis&lt;/b&gt;&lt;br&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;Fix&lt;/b&gt;&lt;br&gt;%2&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;诊断&lt;/b&gt;&lt;br&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;修复方法&lt;/b&gt;&lt;br&gt;%2&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&lt;p&gt;&lt;b&gt;Network&lt;/b&gt;&lt;br&gt;Run the node checks on both ends of the failing link.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;网络&lt;/b&gt;&lt;br&gt;在故障链路两端的节点上运行节点检查。&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>No log</source>
-        <translation type="unfinished"></translation>
+        <translation>无日志</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1 — %2 lines</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2 行</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> (%1 older dropped)</source>
-        <translation type="unfinished"></translation>
+        <translation>（已丢弃较早的 %1 行）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source> · paused</source>
-        <translation type="unfinished"></translation>
+        <translation> · 已暂停</translation>
     </message>
     <message>
         <location line="+0"/>
         <source> · live</source>
-        <translation type="unfinished"></translation>
+        <translation> · 实时</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> · %1</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1</translation>
     </message>
 </context>
 <context>
@@ -940,135 +1003,135 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/logspage.cpp" line="+31"/>
         <source>Log of</source>
-        <translation type="unfinished"></translation>
+        <translation>日志来源</translation>
     </message>
     <message>
         <location line="+68"/>
         <source>No cluster open.</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开集群。</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Pick the proxy or an engine, or use Show log on an engine.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择代理或引擎，或在引擎上使用“显示日志”。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1 on %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%2（%3）上的 %1</translation>
     </message>
 </context>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+109"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+117"/>
         <source>Profile problems</source>
-        <translation type="unfinished"></translation>
+        <translation>配置文件问题</translation>
     </message>
     <message>
         <location line="+39"/>
         <source>Filter engines (node, host, port, rank…)</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选引擎（节点、主机、端口、rank…）</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>&lt;b&gt;Nodes&lt;/b&gt; — select nodes to narrow the engine list</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;节点&lt;/b&gt; — 选择节点以缩小引擎列表范围</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&lt;b&gt;Engines&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;引擎&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+16"/>
         <location line="+54"/>
         <source>&amp;Topology</source>
-        <translation type="unfinished"></translation>
+        <translation>拓扑(&amp;T)</translation>
     </message>
     <message>
         <location line="-53"/>
         <location line="+55"/>
         <location line="+14"/>
         <source>&amp;Cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>集群(&amp;C)</translation>
     </message>
     <message>
         <location line="-68"/>
         <source>&amp;Pools</source>
-        <translation type="unfinished"></translation>
+        <translation>池(&amp;P)</translation>
     </message>
     <message numerus="yes">
         <location line="+7"/>
         <source>%n engine(s) selected</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已选择 %n 个引擎</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Double-click an engine for its charts</source>
-        <translation type="unfinished"></translation>
+        <translation>双击引擎查看其图表</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑(&amp;E)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Open Profile…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开配置文件(&amp;O)…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Save Profile &amp;As…</source>
-        <translation type="unfinished"></translation>
+        <translation>配置文件另存为(&amp;A)…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Profile Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>配置文件问题(&amp;P)</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>P&amp;ools Dashboard</source>
-        <translation type="unfinished"></translation>
+        <translation>池仪表盘(&amp;O)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Filter Engines</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选引擎(&amp;F)</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>&amp;Validate Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>校验配置文件(&amp;V)</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&amp;Reload Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>重新加载配置文件(&amp;R)</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1078,221 +1141,221 @@ last good scrape %1</source>
     <message>
         <location line="+2"/>
         <source>&amp;About pdconsole</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 pdconsole(&amp;A)</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Could not open %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开 %1</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>No cluster open — File ▸ Open Profile…</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开集群 — 文件 ▸ 打开配置文件…</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>%1 · %2 nodes · %3 engines (%4 prefill, %5 decode) · proxy %6:%7 (%8) · launcher %9</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2 个节点 · %3 个引擎（预填充 %4，解码 %5）· 代理 %6:%7（%8）· 启动器 %9</translation>
     </message>
     <message numerus="yes">
         <location line="+11"/>
         <source>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n error(s)&lt;/b&gt;&lt;/span&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n 个错误&lt;/b&gt;&lt;/span&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+1"/>
         <source>, %n warning(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>，%n 个警告</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+1"/>
         <source>profile valid, %n warning(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>配置文件有效，%n 个警告</numerusform>
         </translation>
     </message>
     <message>
         <location line="+10"/>
         <source>responding</source>
-        <translation type="unfinished"></translation>
+        <translation>响应正常</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 — pdconsole</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — pdconsole</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>pdconsole</source>
-        <translation type="unfinished"></translation>
+        <translation>pdconsole</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>(1 problem) </source>
-        <translation type="unfinished"></translation>
+        <translation>（1 个问题）</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>(%1 problems) </source>
-        <translation type="unfinished"></translation>
+        <translation>（%1 个问题）</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>1 problem</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个问题</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>%1 problems</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个问题</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;span style=&apos;color:#1e7e34&apos;&gt;●&lt;/span&gt; no problems</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;span style=&apos;color:#1e7e34&apos;&gt;●&lt;/span&gt; 无问题</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;‼ %1&lt;/b&gt;&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;‼ %1&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;span style=&apos;color:#e65100&apos;&gt;&lt;b&gt;✖ %1&lt;/b&gt;&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;span style=&apos;color:#e65100&apos;&gt;&lt;b&gt;✖ %1&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Engine</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎</translation>
     </message>
     <message>
         <location line="+8"/>
         <location line="+31"/>
         <source>&amp;Timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>时间线(&amp;T)</translation>
     </message>
     <message>
         <location line="-6"/>
         <source>P&amp;roblems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题(&amp;R)</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>&amp;Engine Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎详情(&amp;E)</translation>
     </message>
     <message numerus="yes">
         <location line="+55"/>
         <source> · %n in flight</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n 个在途请求</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&lt;span style=&apos;color:#1e7e34&apos;&gt;●&lt;/span&gt; proxy %1: %2 prefill · %3 decode%4</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;span style=&apos;color:#1e7e34&apos;&gt;●&lt;/span&gt; 代理 %1：预填充 %2 · 解码 %3%4</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Last /healthcheck at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>上次 /healthcheck 时间：%1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;span style=&apos;color:#b3261e&apos;&gt;✖ proxy %1 unreachable&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;span style=&apos;color:#b3261e&apos;&gt;✖ 代理 %1 不可达&lt;/span&gt;</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 (at %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（时间：%2）</translation>
     </message>
     <message>
         <location line="+112"/>
         <source>Open Cluster Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>打开集群配置文件</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cluster profiles (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>集群配置文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Save Cluster Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>保存集群配置文件</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cluster profiles (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>集群配置文件 (*.json)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Could not save the profile</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存配置文件</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>About pdconsole</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 pdconsole</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&lt;b&gt;pdconsole %1&lt;/b&gt;&lt;br&gt;Operations console for prefill/decode disaggregated vLLM-Ascend clusters.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;pdconsole %1&lt;/b&gt;&lt;br&gt;面向 vLLM-Ascend 预填充/解码（PD）分离集群的运维控制台。</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>&amp;Preferences…</source>
-        <translation type="unfinished"></translation>
+        <translation>首选项(&amp;P)…</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Command &amp;Palette…</source>
-        <translation type="unfinished"></translation>
+        <translation>命令面板(&amp;P)…</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>&amp;Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Filter engines (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选引擎（%1）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Topology (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>拓扑（%1）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cluster (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>集群（%1）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Pools (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>池（%1）</translation>
     </message>
     <message>
         <location line="+42"/>
         <source>Engines</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎</translation>
     </message>
 </context>
 <context>
@@ -1300,27 +1363,27 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/models/nodecheckgridmodel.cpp" line="+61"/>
         <source>%1: waiting for the node</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：正在等待节点</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>%1 device %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 设备 %2</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>all %1 checks pass</source>
-        <translation type="unfinished"></translation>
+        <translation>全部 %1 项检查通过</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Node</source>
-        <translation type="unfinished"></translation>
+        <translation>节点</translation>
     </message>
 </context>
 <context>
@@ -1328,68 +1391,68 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/nodechecksgrid.cpp" line="+30"/>
         <source>Run checks</source>
-        <translation type="unfinished"></translation>
+        <translation>运行检查</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Export CSV…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Export JSON…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 JSON…</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>Click a cell to see its checks and the raw output of each.</source>
-        <translation type="unfinished"></translation>
+        <translation>点击单元格可查看其检查项及每项的原始输出。</translation>
     </message>
     <message>
         <location line="+122"/>
         <source>Running: %1 reports from %2 nodes…</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中：已收到 %1 份报告，共 %2 个节点…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>No nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>无节点</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 nodes — ✗ %2 fail  ! %3 warning  ? %4 unknown  ✓ %5 pass</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个节点 — ✗ %2 失败  ! %3 警告  ? %4 未知  ✓ %5 通过</translation>
     </message>
     <message>
         <location line="+27"/>
         <location line="+6"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Export node-check report</source>
-        <translation type="unfinished"></translation>
+        <translation>导出节点检查报告</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>CSV (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV (*.csv)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>JSON (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON (*.json)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Export failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败：%1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Report written to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>报告已写入 %1</translation>
     </message>
 </context>
 <context>
@@ -1397,62 +1460,62 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/models/nodetablemodel.cpp" line="+55"/>
         <source>NPU IPs: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>NPU IP：%1</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>prefill</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>decode</source>
-        <translation type="unfinished"></translation>
+        <translation>解码</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 × %2 (%3 used)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 × %2（已用 %3）</translation>
     </message>
     <message>
         <location line="+6"/>
         <source> via %1</source>
-        <translation type="unfinished"></translation>
+        <translation> 经由 %1</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Node</source>
-        <translation type="unfinished"></translation>
+        <translation>节点</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Pool</source>
-        <translation type="unfinished"></translation>
+        <translation>池</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Address</source>
-        <translation type="unfinished"></translation>
+        <translation>地址</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>NPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>NPU</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Engines</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>SSH</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>NIC</source>
-        <translation type="unfinished"></translation>
+        <translation>网卡</translation>
     </message>
 </context>
 <context>
@@ -1460,44 +1523,44 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/topology/observedstates.cpp" line="+81"/>
         <source>/metrics %1 in %2 ms, /health %3</source>
-        <translation type="unfinished"></translation>
+        <translation>/metrics %1，耗时 %2 ms，/health %3</translation>
     </message>
     <message numerus="yes">
         <location line="+4"/>
         <source>%1 for %n poll(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>连续 %n 次轮询：%1</numerusform>
         </translation>
     </message>
     <message>
         <location line="+11"/>
         <source> (at %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（截至 %1）</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>running</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>KV cache</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>generation</source>
-        <translation type="unfinished"></translation>
+        <translation>生成</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词</translation>
     </message>
 </context>
 <context>
@@ -1505,22 +1568,22 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/models/operationmodel.cpp" line="+129"/>
         <source>Operation / step</source>
-        <translation type="unfinished"></translation>
+        <translation>操作 / 步骤</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>详情</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Started</source>
-        <translation type="unfinished"></translation>
+        <translation>开始时间</translation>
     </message>
 </context>
 <context>
@@ -1528,123 +1591,133 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/ops/operationspage.cpp" line="+32"/>
         <source>&amp;Read-only: refuse every change to the cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>只读：拒绝对集群的任何更改(&amp;R)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Rolling restart prefill…</source>
-        <translation type="unfinished"></translation>
+        <translation>滚动重启预填充…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Rolling restart decode…</source>
-        <translation type="unfinished"></translation>
+        <translation>滚动重启解码…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>继续</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel restart</source>
-        <translation type="unfinished"></translation>
+        <translation>取消重启</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Scaling, starts, stops, restarts and proxy changes are refused (and audited as refused)</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝扩缩容、启动、停止、重启和代理变更（并在审计日志中记为已拒绝）</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Restore membership</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复代理成员</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Dismiss</source>
-        <translation type="unfinished"></translation>
+        <translation>忽略</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Rolling restart (after a config or model change)</source>
-        <translation type="unfinished"></translation>
+        <translation>滚动重启（配置或模型变更后）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>keep at least </source>
-        <translation type="unfinished"></translation>
+        <translation>至少保留 </translation>
     </message>
     <message>
         <location line="+1"/>
         <source> active</source>
-        <translation type="unfinished"></translation>
+        <translation> 个活跃实例</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The restart never leaves fewer active instances of the pool in the proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>重启期间，代理中该池的活跃实例数始终不少于此值</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Audit log</source>
+        <translation>审计日志</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&amp;Warm-up / smoke test…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+66"/>
-        <source>&lt;b&gt;The proxy restarted&lt;/b&gt; and forgot the instances added or removed at runtime. Before: %1 prefill, %2 decode; now: %3 prefill, %4 decode. Restore adds back what is missing (engines already run) and takes out what was not there.</source>
+        <location line="+2"/>
+        <source>Send small completions through the proxy: success rate, TTFT and TPOT, and the proxy&apos;s silent failures</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>&lt;b&gt;The proxy restarted&lt;/b&gt; and forgot the instances added or removed at runtime. Before: %1 prefill, %2 decode; now: %3 prefill, %4 decode. Restore adds back what is missing (engines already run) and takes out what was not there.</source>
+        <translation>&lt;b&gt;代理已重启&lt;/b&gt;，运行时添加或移除的实例已丢失。重启前：%1 个预填充、%2 个解码；当前：%3 个预填充、%4 个解码。恢复操作会重新加入缺失的实例（引擎仍在运行），并移出原本不在的实例。</translation>
     </message>
     <message>
         <location line="+34"/>
         <source>No active %1 instance to restart</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可重启的活跃 %1 实例</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Rolling restart of the %1 pool</source>
-        <translation type="unfinished"></translation>
+        <translation>滚动重启 %1 池</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 active engines are restarted one at a time, node by node: each is drained out of the proxy, stopped, started again, waited for and added back. At least %2 stay active; the restart pauses on the first failure.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个活跃引擎将按节点逐个重启：每个引擎先排空并移出代理，然后停止、重新启动，等待就绪后再加回代理。始终至少保留 %2 个活跃实例；遇到首个失败时重启将暂停。</translation>
     </message>
     <message>
         <location line="+35"/>
         <source>%1 of %2 restarted</source>
-        <translation type="unfinished"></translation>
+        <translation>已重启 %1/%2</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> — &lt;b&gt;paused&lt;/b&gt;: %1</source>
-        <translation type="unfinished"></translation>
+        <translation> — &lt;b&gt;已暂停&lt;/b&gt;：%1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> — done</source>
-        <translation type="unfinished"></translation>
+        <translation> — 已完成</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> — cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation> — 已取消</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>%1 — every change to the cluster, one JSON line each</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 记录对集群的每一次更改，每条一行 JSON</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 — nothing written yet</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 尚未写入任何内容</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source> — &lt;span style=&apos;color:#b3261e&apos;&gt;%n unreadable line(s), e.g. %1&lt;/span&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> — &lt;span style=&apos;color:#b3261e&apos;&gt;%n 行无法读取，例如 %1&lt;/span&gt;</numerusform>
         </translation>
     </message>
 </context>
@@ -1653,7 +1726,7 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/charts/plotlinesitem.cpp" line="+142"/>
         <source>no data</source>
-        <translation type="unfinished"></translation>
+        <translation>无数据</translation>
     </message>
 </context>
 <context>
@@ -1661,76 +1734,76 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/scale/poolscalecontrol.cpp" line="+17"/>
         <source>Apply…</source>
-        <translation type="unfinished"></translation>
+        <translation>应用…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Decode pool</source>
-        <translation type="unfinished"></translation>
+        <translation>解码池</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Prefill pool</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充池</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Instances wanted in the proxy&apos;s %1 pool</source>
-        <translation type="unfinished"></translation>
+        <translation>代理 %1 池的目标实例数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 pool size</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 池大小</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+65"/>
         <source>Show the plan and confirm</source>
-        <translation type="unfinished"></translation>
+        <translation>显示计划并确认</translation>
     </message>
     <message>
         <location line="-60"/>
         <source>Scale to</source>
-        <translation type="unfinished"></translation>
+        <translation>扩缩容至</translation>
     </message>
     <message numerus="yes">
         <location line="+14"/>
         <source>%n active</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个活跃</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%n waiting</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个等待中</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%n draining</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个排空中</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+1"/>
         <source>of %n in the profile</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>配置文件中共 %n 个</numerusform>
         </translation>
     </message>
     <message>
         <location line="+37"/>
         <source>Read-only mode: scaling is disabled</source>
-        <translation type="unfinished"></translation>
+        <translation>只读模式：已禁用扩缩容</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Operations on this pool are running</source>
-        <translation type="unfinished"></translation>
+        <translation>该池上有操作正在进行</translation>
     </message>
 </context>
 <context>
@@ -1738,188 +1811,188 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/poolsview.cpp" line="+33"/>
         <source>Requests</source>
-        <translation type="unfinished"></translation>
+        <translation>请求</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>running</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>KV cache usage</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存使用率</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>mean</source>
-        <translation type="unfinished"></translation>
+        <translation>平均</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>max</source>
-        <translation type="unfinished"></translation>
+        <translation>最大</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Tokens per second</source>
-        <translation type="unfinished"></translation>
+        <translation>每秒 token 数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>generation</source>
-        <translation type="unfinished"></translation>
+        <translation>生成</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Time to first token</source>
-        <translation type="unfinished"></translation>
+        <translation>首 token 时延</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+3"/>
         <location line="+3"/>
         <source>p50</source>
-        <translation type="unfinished"></translation>
+        <translation>p50</translation>
     </message>
     <message>
         <location line="-5"/>
         <location line="+3"/>
         <location line="+3"/>
         <source>p99</source>
-        <translation type="unfinished"></translation>
+        <translation>p99</translation>
     </message>
     <message>
         <location line="-5"/>
         <source>Time per output token</source>
-        <translation type="unfinished"></translation>
+        <translation>每输出 token 时延</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>End-to-end latency</source>
-        <translation type="unfinished"></translation>
+        <translation>端到端时延</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Preemptions</source>
-        <translation type="unfinished"></translation>
+        <translation>抢占</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>preemptions</source>
-        <translation type="unfinished"></translation>
+        <translation>抢占次数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>MTP acceptance</source>
-        <translation type="unfinished"></translation>
+        <translation>MTP 接受率</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>accepted draft tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>已接受的草稿 token</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Back to pools</source>
-        <translation type="unfinished"></translation>
+        <translation>返回池视图</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Export CSV…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Save the visible series as CSV (right-click a chart to save it as PNG)</source>
-        <translation type="unfinished"></translation>
+        <translation>将可见的数据序列保存为 CSV（右键单击图表可保存为 PNG）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Export series</source>
-        <translation type="unfinished"></translation>
+        <translation>导出数据序列</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Export failed</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Last 5 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 5 分钟</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Last hour</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 1 小时</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Last 24 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 24 小时</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Prefill pool</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充池</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Decode pool</source>
-        <translation type="unfinished"></translation>
+        <translation>解码池</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>no data</source>
-        <translation type="unfinished"></translation>
+        <translation>无数据</translation>
     </message>
     <message>
         <location line="+54"/>
         <source>&lt;b&gt;Engine %1&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;引擎 %1&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>&lt;b&gt;Pools&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;池&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+21"/>
         <source>&lt;span style=&apos;color:#b3261e&apos;&gt;proxy unreachable&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;span style=&apos;color:#b3261e&apos;&gt;代理不可达&lt;/span&gt;</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>proxy: %1 prefill · %2 decode instances%3</source>
-        <translation type="unfinished"></translation>
+        <translation>代理：%1 个预填充 · %2 个解码实例%3</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source> · %n request(s) in flight</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n 个请求处理中</numerusform>
         </translation>
     </message>
     <message>
         <location line="+35"/>
         <source>no cluster is open</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开集群</translation>
     </message>
 </context>
 <context>
@@ -1927,32 +2000,32 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/models/problemmodel.cpp" line="+135"/>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>级别</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Problem</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Where</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Since</source>
-        <translation type="unfinished"></translation>
+        <translation>开始时间</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Evidence</source>
-        <translation type="unfinished"></translation>
+        <translation>依据</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Next step</source>
-        <translation type="unfinished"></translation>
+        <translation>下一步</translation>
     </message>
 </context>
 <context>
@@ -1960,62 +2033,176 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/triageviews/problemspanel.cpp" line="+70"/>
         <source>&amp;Acknowledge</source>
-        <translation type="unfinished"></translation>
+        <translation>确认(&amp;A)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Remove from proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>移出代理(&amp;R)</translation>
     </message>
     <message>
         <location line="+29"/>
         <source>No problems: every observed engine serves and the proxy answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有问题：所有已观测的引擎均在服务中，代理响应正常。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Silence notifications for the selected problems until they clear</source>
-        <translation type="unfinished"></translation>
+        <translation>在所选问题消除前不再为其发送通知</translation>
     </message>
     <message>
         <location line="+36"/>
         <source>&lt;b&gt;1 problem&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;1 个问题&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>&lt;b&gt;%1 problems&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1 个问题&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source> · &lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n critical&lt;/b&gt;&lt;/span&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · &lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n 个严重&lt;/b&gt;&lt;/span&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source> · %n acknowledged</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n 个已确认</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source> — click one to see its engine</source>
-        <translation type="unfinished"></translation>
+        <translation> — 点击问题可查看对应引擎</translation>
     </message>
     <message numerus="yes">
         <location line="+7"/>
         <source>Take the %n selected dead engine(s) out of the proxy, which keeps routing to them (§8.2)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>将所选的 %n 个失效引擎移出代理（否则代理会继续向其路由请求，见 §8.2）</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Select stalled, unhealthy or unreachable engines to take them out of the proxy</source>
+        <translation>选择停滞、不健康或不可达的引擎，将其移出代理</translation>
+    </message>
+</context>
+<context>
+    <name>pd::PromRoundAssembler</name>
+    <message>
+        <location filename="../../core/metrics/promroundassembler.cpp" line="+137"/>
+        <source>Prometheus reports the target down (up == 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prometheus reports the target down: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>pd::PrometheusClient</name>
+    <message>
+        <location filename="../../core/net/prometheusclient.cpp" line="+110"/>
+        <source>answer larger than %1 MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>no answer within %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <location line="+7"/>
+        <location line="+39"/>
+        <location line="+5"/>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <location line="-45"/>
+        <source> (check the bearer token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>pd::PrometheusFeed</name>
+    <message>
+        <location filename="../../core/net/prometheusfeed.cpp" line="+165"/>
+        <source>the generation probe answered a %1, not a vector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+53"/>
+        <source>%n series without the label &quot;%1&quot;</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Prometheus scrapes none of the profile&apos;s %n engine(s) (matched by the label &quot;%1&quot; as host:port); it has: %2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>no vLLM targets at all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>backfill: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>backfill: a range selector answered a result that is not a matrix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>not a Prometheus target (no series with %1=&quot;%2&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Prometheus has not scraped it for %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>refresh: a range selector answered a result that is not a matrix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refresh: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>pd::PrometheusSource</name>
+    <message>
+        <location filename="../../core/metrics/promvllmqueries.cpp" line="+45"/>
+        <source>vLLM 0.9.1 names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>current vLLM names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>unknown metric generation</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2024,39 +2211,39 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/scale/scalepanel.cpp" line="+60"/>
         <source>Cancel operations</source>
-        <translation type="unfinished"></translation>
+        <translation>取消操作</translation>
     </message>
     <message>
         <location line="+82"/>
         <source>Reading the %1 engines&apos; load…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取 %1 引擎的负载…</translation>
     </message>
     <message numerus="yes">
         <location line="+11"/>
         <source>%n operation(s) started: %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已启动 %n 个操作：%1</numerusform>
         </translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Not applied.</source>
-        <translation type="unfinished"></translation>
+        <translation>未应用。</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Scale the %1 pool</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 池扩缩容</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>I know this empties the %1 pool: every request fails until an instance is added</source>
-        <translation type="unfinished"></translation>
+        <translation>我了解这会清空 %1 池：在添加实例之前，所有请求都会失败</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Apply</source>
-        <translation type="unfinished"></translation>
+        <translation>应用</translation>
     </message>
 </context>
 <context>
@@ -2066,169 +2253,169 @@ last good scrape %1</source>
         <location line="+1"/>
         <location line="+1"/>
         <source> ms</source>
-        <translation type="unfinished"></translation>
+        <translation> ms</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+1"/>
         <location line="+1"/>
         <source> polls</source>
-        <translation type="unfinished"></translation>
+        <translation> 次轮询</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Start in read-only mode (every change to the cluster refused)</source>
-        <translation type="unfinished"></translation>
+        <translation>以只读模式启动（拒绝对集群的任何更改）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Reopen the last profile at start</source>
-        <translation type="unfinished"></translation>
+        <translation>启动时重新打开上次的配置文件</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Desktop notifications for new problems</source>
-        <translation type="unfinished"></translation>
+        <translation>出现新问题时发送桌面通知</translation>
     </message>
     <message>
         <location line="+1"/>
         <source> s</source>
-        <translation type="unfinished"></translation>
+        <translation> s</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Preferences</source>
-        <translation type="unfinished"></translation>
+        <translation>首选项</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>System</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随系统</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Light</source>
-        <translation type="unfinished"></translation>
+        <translation>浅色</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Dark</source>
-        <translation type="unfinished"></translation>
+        <translation>深色</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Critical only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅严重</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Critical and errors</source>
-        <translation type="unfinished"></translation>
+        <translation>严重和错误</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Critical, errors and warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>严重、错误和警告</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>~/.ssh/known_hosts</source>
-        <translation type="unfinished"></translation>
+        <translation>~/.ssh/known_hosts</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>default: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>默认：%1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Polling and state</source>
-        <translation type="unfinished"></translation>
+        <translation>轮询与状态</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Engine &amp;poll interval:</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎轮询间隔(&amp;P)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Engine poll &amp;timeout:</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎轮询超时(&amp;T)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Pro&amp;xy health interval:</source>
-        <translation type="unfinished"></translation>
+        <translation>代理健康检查间隔(&amp;X)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Metrics &amp;stale after:</source>
-        <translation type="unfinished"></translation>
+        <translation>指标过期阈值(&amp;S)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Unreachable after:</source>
-        <translation type="unfinished"></translation>
+        <translation>不可达阈值(&amp;U)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Sta&amp;lled after:</source>
-        <translation type="unfinished"></translation>
+        <translation>停滞阈值(&amp;L)：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Looks and language</source>
-        <translation type="unfinished"></translation>
+        <translation>外观与语言</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>T&amp;heme:</source>
-        <translation type="unfinished"></translation>
+        <translation>主题(&amp;H)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Language:</source>
-        <translation type="unfinished"></translation>
+        <translation>语言(&amp;L)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&lt;i&gt;The language applies at the next start.&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;语言设置在下次启动时生效。&lt;/i&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Operations</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>&amp;known_hosts file:</source>
-        <translation type="unfinished"></translation>
+        <translation>known_hosts 文件(&amp;K)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Audit log:</source>
-        <translation type="unfinished"></translation>
+        <translation>审计日志(&amp;A)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&lt;i&gt;The files apply at the next start.&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;文件设置在下次启动时生效。&lt;/i&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>通知</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Notify &amp;for:</source>
-        <translation type="unfinished"></translation>
+        <translation>通知级别(&amp;F)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>At most one &amp;every:</source>
-        <translation type="unfinished"></translation>
+        <translation>最短通知间隔(&amp;E)：</translation>
     </message>
 </context>
 <context>
@@ -2236,102 +2423,102 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/shortcutsdialog.cpp" line="+18"/>
         <source>Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>键盘快捷键</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>按键</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Command</source>
-        <translation type="unfinished"></translation>
+        <translation>命令</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Every command is also in the command palette (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>所有命令也都可以在命令面板（%1）中找到。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>J / K, ↓ / ↑</source>
-        <translation type="unfinished"></translation>
+        <translation>J / K, ↓ / ↑</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Engines table and topology: next / previous engine</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎表和拓扑：下一个 / 上一个引擎</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>← / →</source>
-        <translation type="unfinished"></translation>
+        <translation>← / →</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Topology: engine to the left / right</source>
-        <translation type="unfinished"></translation>
+        <translation>拓扑：左侧 / 右侧的引擎</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Shift+arrows</source>
-        <translation type="unfinished"></translation>
+        <translation>Shift+方向键</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Topology: extend the selection</source>
-        <translation type="unfinished"></translation>
+        <translation>拓扑：扩展选择</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Enter</source>
-        <translation type="unfinished"></translation>
+        <translation>Enter</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Open the highlighted engine (detail and charts)</source>
-        <translation type="unfinished"></translation>
+        <translation>打开高亮的引擎（详情和图表）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Space</source>
-        <translation type="unfinished"></translation>
+        <translation>Space</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Topology: add or remove the engine from the selection</source>
-        <translation type="unfinished"></translation>
+        <translation>拓扑：将引擎加入或移出选择</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Ctrl+A</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+A</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Topology: select every engine</source>
-        <translation type="unfinished"></translation>
+        <translation>拓扑：选择全部引擎</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Esc</source>
-        <translation type="unfinished"></translation>
+        <translation>Esc</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Topology: clear the selection; palette and dialogs: close</source>
-        <translation type="unfinished"></translation>
+        <translation>拓扑：清除选择；命令面板和对话框：关闭</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>+ / − / 0</source>
-        <translation type="unfinished"></translation>
+        <translation>+ / − / 0</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Topology: zoom in / out / fit</source>
-        <translation type="unfinished"></translation>
+        <translation>拓扑：放大 / 缩小 / 适应窗口</translation>
     </message>
 </context>
 <context>
@@ -2339,7 +2526,7 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/triageviews/sparkline.cpp" line="+75"/>
         <source>no data</source>
-        <translation type="unfinished"></translation>
+        <translation>无数据</translation>
     </message>
 </context>
 <context>
@@ -2347,27 +2534,27 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/charts/timeserieschart.cpp" line="+76"/>
         <source>Save Chart as PNG…</source>
-        <translation type="unfinished"></translation>
+        <translation>将图表保存为 PNG…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Save chart</source>
-        <translation type="unfinished"></translation>
+        <translation>保存图表</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>PNG images (*.png)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Save failed</source>
-        <translation type="unfinished"></translation>
+        <translation>保存失败</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Could not write %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
@@ -2375,53 +2562,53 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/triageviews/timelineview.cpp" line="+117"/>
         <source>No events in the filter.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有符合筛选条件的事件。</translation>
     </message>
     <message>
         <location line="+131"/>
         <source>Filter events (node, engine, words)…</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选事件（节点、引擎、关键词）…</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>All kinds</source>
-        <translation type="unfinished"></translation>
+        <translation>所有类型</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>last %1 min</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 %1 分钟</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>last %1 h</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 %1 小时</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Export CSV…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV…</translation>
     </message>
     <message>
         <location line="+20"/>
         <source>1 event</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个事件</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>%1 events</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个事件</translation>
     </message>
     <message>
         <location line="+55"/>
         <location line="+5"/>
         <source>Export Events</source>
-        <translation type="unfinished"></translation>
+        <translation>导出事件</translation>
     </message>
     <message>
         <location line="-5"/>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -2429,109 +2616,109 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/topology/topologypanel.cpp" line="+44"/>
         <source>Filter (node, host, :port, dp 12, state…)</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选（节点、主机、:端口、dp 12、状态…）</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Any state</source>
-        <translation type="unfinished"></translation>
+        <translation>任意状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Problems (stalled, unhealthy, unreachable)</source>
-        <translation type="unfinished"></translation>
+        <translation>问题（停滞、不健康、不可达）</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Both pools</source>
-        <translation type="unfinished"></translation>
+        <translation>全部池</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Prefill</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Decode</source>
-        <translation type="unfinished"></translation>
+        <translation>解码</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Colour: state</source>
-        <translation type="unfinished"></translation>
+        <translation>着色：状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Colour: KV cache %</source>
-        <translation type="unfinished"></translation>
+        <translation>着色：KV 缓存 %</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Colour: running requests</source>
-        <translation type="unfinished"></translation>
+        <translation>着色：运行中请求</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Colour: generation tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>着色：生成 tokens/s</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Layout: auto</source>
-        <translation type="unfinished"></translation>
+        <translation>布局：自动</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Layout: node boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>布局：节点框</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Layout: heatmap</source>
-        <translation type="unfinished"></translation>
+        <translation>布局：热力图</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Fit</source>
-        <translation type="unfinished"></translation>
+        <translation>适应窗口</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Show the whole cluster (0)</source>
-        <translation type="unfinished"></translation>
+        <translation>显示整个集群（0）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Zoom out (-)</source>
-        <translation type="unfinished"></translation>
+        <translation>缩小（-）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Zoom in (+)</source>
-        <translation type="unfinished"></translation>
+        <translation>放大（+）</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>&lt;small&gt;drag: select area · Shift/Ctrl: add · Alt/middle-drag: pan · wheel: zoom · arrows, Enter: open&lt;/small&gt;</source>
+        <source>&lt;small&gt;drag: select area · Shift/Ctrl: add · &lt;b&gt;right-click: actions&lt;/b&gt; (engine, selection or node) · right/middle/Alt-drag: pan · wheel: zoom · arrows, Enter: open&lt;/small&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+45"/>
         <source>All nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>所有节点</translation>
     </message>
     <message numerus="yes">
         <location line="+28"/>
         <source>%n engine(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个引擎</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 of %2 match</source>
-        <translation type="unfinished"></translation>
+        <translation>匹配 %1 / %2</translation>
     </message>
 </context>
 <context>
@@ -2539,216 +2726,217 @@ last good scrape %1</source>
     <message numerus="yes">
         <location filename="../../widgets/topology/topologyview.cpp" line="+653"/>
         <source>%n s ago</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 秒前</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+0"/>
         <source>%n min ago</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 分钟前</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source> since %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>，自 %1 起（%2）</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&lt;br&gt;last error: &lt;i&gt;%1&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;最近错误：&lt;i&gt;%1&lt;/i&gt;</translation>
     </message>
     <message numerus="yes">
         <location line="+16"/>
         <source>%n engine(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个引擎</numerusform>
         </translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&lt;br&gt;&lt;b&gt;✖ SSH down&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;✖ SSH 不可用&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;br&gt;&lt;b&gt;✖ NPU health check failed&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;✖ NPU 健康检查失败&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&lt;br&gt;&lt;b&gt;✖ network check failed&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;✖ 网络检查失败&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>The proxy&apos;s /healthcheck has not answered yet</source>
-        <translation type="unfinished"></translation>
+        <translation>代理的 /healthcheck 尚未响应</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Proxy unreachable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>代理不可达：%1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>/healthcheck at %1: %2 prefill, %3 decode instances (draining included, waiting excluded)</source>
-        <translation type="unfinished"></translation>
+        <translation>/healthcheck（%1）：预填充实例 %2 个，解码实例 %3 个（含排空中，不含等待中）</translation>
     </message>
     <message>
         <location filename="../../widgets/topology/topologyviewpaint.cpp" line="+65"/>
         <source>KV cache</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>running requests</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中请求</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>generation tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>生成 tokens/s</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>state</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+71"/>
         <source>Prefill</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Decode</source>
-        <translation type="unfinished"></translation>
+        <translation>解码</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> · 1 problem</source>
-        <translation type="unfinished"></translation>
+        <translation> · 1 个问题</translation>
     </message>
     <message>
         <location line="+0"/>
         <source> · %1 problems</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 个问题</translation>
     </message>
     <message>
         <location line="+1"/>
         <source> · 1 node</source>
-        <translation type="unfinished"></translation>
+        <translation> · 1 个节点</translation>
     </message>
     <message>
         <location line="+0"/>
         <source> · %1 nodes</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 个节点</translation>
     </message>
     <message>
         <location line="+1"/>
         <source> · 1 engine</source>
-        <translation type="unfinished"></translation>
+        <translation> · 1 个引擎</translation>
     </message>
     <message>
         <location line="+0"/>
         <source> · %1 engines</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 个引擎</translation>
     </message>
     <message>
         <location line="+5"/>
         <source> · %1 serving</source>
-        <translation type="unfinished"></translation>
+        <translation> · 服务中 %1</translation>
     </message>
     <message>
         <location line="+39"/>
         <source>Proxy %1</source>
-        <translation type="unfinished"></translation>
+        <translation>代理 %1</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>not polled yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未轮询</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>in proxy: %1 prefill · %2 decode</source>
-        <translation type="unfinished"></translation>
+        <translation>代理中：预填充 %1 · 解码 %2</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source> · %n request(s) in flight</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n 个在途请求</numerusform>
         </translation>
     </message>
     <message>
         <location line="+3"/>
         <source>✖ unreachable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>✖ 不可达：%1</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>profile: %1 prefill · %2 decode instances</source>
-        <translation type="unfinished"></translation>
+        <translation>配置文件：预填充实例 %1 个 · 解码实例 %2 个</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>KV cache P → D</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存 P → D</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>KV cache P → D
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存 P → D
+%1</translation>
     </message>
     <message>
         <location line="+66"/>
         <source>DP %1 · TP %2 · 1 engine</source>
-        <translation type="unfinished"></translation>
+        <translation>DP %1 · TP %2 · 1 个引擎</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DP %1–%2 · TP %3 · %4 engines</source>
-        <translation type="unfinished"></translation>
+        <translation>DP %1–%2 · TP %3 · %4 个引擎</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>no engines</source>
-        <translation type="unfinished"></translation>
+        <translation>无引擎</translation>
     </message>
     <message>
         <location line="+28"/>
         <source>SSH</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>NPU</source>
-        <translation type="unfinished"></translation>
+        <translation>NPU</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>NET</source>
-        <translation type="unfinished"></translation>
+        <translation>网络</translation>
     </message>
     <message>
         <location line="+86"/>
         <source>DP %1</source>
-        <translation type="unfinished"></translation>
+        <translation>DP %1</translation>
     </message>
     <message>
         <location line="+48"/>
         <source>Colour: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>着色：%1</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>no data · marks show the state</source>
-        <translation type="unfinished"></translation>
+        <translation>无数据 · 标记表示状态</translation>
     </message>
 </context>
 <context>
@@ -2756,26 +2944,334 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/models/validationissuemodel.cpp" line="+57"/>
         <source>error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>warning</source>
-        <translation type="unfinished"></translation>
+        <translation>警告</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>级别</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Where</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+</context>
+<context>
+    <name>pd::WarmUpChart</name>
+    <message>
+        <location filename="../../widgets/warmup/warmupchart.cpp" line="+56"/>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>time to first token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>end to end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed (×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>pd::WarmUpDialog</name>
+    <message>
+        <location filename="../../widgets/warmup/warmupdialog.cpp" line="+62"/>
+        <source>OK</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>HTTP error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Empty 200 (decoder failed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stream without [DONE]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Malformed answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error in the answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connection failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Stream (measures TTFT and TPOT)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Cancel run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Export CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Latency (ok requests)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>p50 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>p90 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>p99 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>max ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Warm-up and smoke test: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>from the proxy&apos;s /v1/models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>from the proxy&apos;s /v1/models, else %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Requests to send. A few dozen warm the prefill engines before a benchmark.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>At most this many requests in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prompt length in tokens (about four characters each); every prompt is different</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens to generate per request (ignore_eos: exactly this many)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> s</source>
+        <translation type="unfinished"> s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A request without a complete answer by then counts as a timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Requests:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Concurrency:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prompt tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timeout per request:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Sends small completions through the proxy and checks every answer: an empty 200 or a stream without [DONE] is the proxy hiding a decoder failure.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+98"/>
+        <source>Asking the proxy for its model...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sending...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sending to model %1 (%2)...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Not run: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 of %2 requests succeeded (%3 %) in %4 s; model %5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cancelled after %1 request(s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n request(s) failed: see the table.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not audited: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Time to first token</source>
+        <translation type="unfinished">首 token 时延</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Time per output token</source>
+        <translation type="unfinished">每输出 token 时延</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>End to end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>No result to export yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export warm-up results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished">CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Exported to %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
