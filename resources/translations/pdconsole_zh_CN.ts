@@ -79,17 +79,17 @@
     <message>
         <location line="+20"/>
         <source>cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>%1: offset %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：偏移 %2：%3</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -97,43 +97,43 @@
     <message>
         <location filename="../../app/console/monitoring.cpp" line="+141"/>
         <source>Prometheus: no data</source>
-        <translation type="unfinished"></translation>
+        <translation>Prometheus：无数据</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source>Series of %n target(s) that are no engine of this cluster: %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>以下 %n 个目标有序列，但不是本集群的引擎：%1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+12"/>
         <source>%n engine(s) Prometheus does not scrape: %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Prometheus 未抓取的 %n 个引擎：%1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source>%n engine(s) with an unknown metric generation: %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个引擎的指标命名版本未知：%1</numerusform>
         </translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Prometheus: %1 engines (%2 on vLLM 0.9.1 names, %3 on current names), history backfilled in %4 s, refreshed every scrape (%5 s)</source>
-        <translation type="unfinished"></translation>
+        <translation>Prometheus：%1 个引擎（%2 个使用 vLLM 0.9.1 指标名，%3 个使用当前指标名），历史数据回填用时 %4 秒，每次抓取时刷新（%5 秒）</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Prometheus: some engines are not seen</source>
-        <translation type="unfinished"></translation>
+        <translation>Prometheus：部分引擎不可见</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Prometheus: reading the last hour of history…</source>
-        <translation type="unfinished"></translation>
+        <translation>Prometheus：正在读取最近一小时的历史数据…</translation>
     </message>
 </context>
 <context>
@@ -270,7 +270,7 @@
     <message>
         <location filename="../../core/metrics/promroundassembler.cpp" line="+85"/>
         <source>unknown metric generation: Prometheus has samples of the target, but neither vllm:gpu_cache_usage_perc (vLLM 0.9.1) nor vllm:kv_cache_usage_perc (current vLLM)</source>
-        <translation type="unfinished"></translation>
+        <translation>指标命名版本未知：Prometheus 有该目标的样本，但既没有 vllm:gpu_cache_usage_perc（vLLM 0.9.1），也没有 vllm:kv_cache_usage_perc（当前 vLLM）</translation>
     </message>
 </context>
 <context>
@@ -1656,12 +1656,12 @@ last good scrape %1</source>
     <message>
         <location line="+21"/>
         <source>&amp;Warm-up / smoke test…</source>
-        <translation type="unfinished"></translation>
+        <translation>预热 / 冒烟测试(&amp;W)…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Send small completions through the proxy: success rate, TTFT and TPOT, and the proxy&apos;s silent failures</source>
-        <translation type="unfinished"></translation>
+        <translation>通过代理发送小规模补全请求，检查成功率、TTFT、TPOT 以及被代理掩盖的失败</translation>
     </message>
     <message>
         <location line="+50"/>
@@ -2097,12 +2097,12 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/metrics/promroundassembler.cpp" line="+137"/>
         <source>Prometheus reports the target down (up == 0)</source>
-        <translation type="unfinished"></translation>
+        <translation>Prometheus 报告该目标已下线（up == 0）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Prometheus reports the target down: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Prometheus 报告该目标已下线：%1</translation>
     </message>
 </context>
 <context>
@@ -2110,12 +2110,12 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/net/prometheusclient.cpp" line="+110"/>
         <source>answer larger than %1 MB</source>
-        <translation type="unfinished"></translation>
+        <translation>响应超过 %1 MB</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>no answer within %1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms 内无响应</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -2123,12 +2123,12 @@ last good scrape %1</source>
         <location line="+39"/>
         <location line="+5"/>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <location line="-45"/>
         <source> (check the bearer token)</source>
-        <translation type="unfinished"></translation>
+        <translation>（请检查 Bearer 令牌）</translation>
     </message>
 </context>
 <context>
@@ -2136,56 +2136,56 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/net/prometheusfeed.cpp" line="+165"/>
         <source>the generation probe answered a %1, not a vector</source>
-        <translation type="unfinished"></translation>
+        <translation>指标版本探测查询返回了 %1，而不是 vector</translation>
     </message>
     <message numerus="yes">
         <location line="+53"/>
         <source>%n series without the label &quot;%1&quot;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个序列缺少标签“%1”</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+4"/>
         <source>Prometheus scrapes none of the profile&apos;s %n engine(s) (matched by the label &quot;%1&quot; as host:port); it has: %2</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Prometheus 未抓取配置文件中 %n 个引擎中的任何一个（按标签“%1”以 host:port 匹配）；其现有目标：%2</numerusform>
         </translation>
     </message>
     <message>
         <location line="+5"/>
         <source>no vLLM targets at all</source>
-        <translation type="unfinished"></translation>
+        <translation>完全没有 vLLM 目标</translation>
     </message>
     <message>
         <location line="+62"/>
         <source>backfill: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>回填：%1</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>backfill: a range selector answered a result that is not a matrix</source>
-        <translation type="unfinished"></translation>
+        <translation>回填：范围选择器返回的结果不是 matrix</translation>
     </message>
     <message>
         <location line="+87"/>
         <source>not a Prometheus target (no series with %1=&quot;%2&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>不是 Prometheus 抓取目标（没有 %1=&quot;%2&quot; 的序列）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Prometheus has not scraped it for %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>Prometheus 已有 %1 秒未抓取该目标</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>refresh: a range selector answered a result that is not a matrix</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新：范围选择器返回的结果不是 matrix</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>refresh: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新：%1</translation>
     </message>
 </context>
 <context>
@@ -2193,17 +2193,17 @@ last good scrape %1</source>
     <message>
         <location filename="../../core/metrics/promvllmqueries.cpp" line="+45"/>
         <source>vLLM 0.9.1 names</source>
-        <translation type="unfinished"></translation>
+        <translation>vLLM 0.9.1 指标名</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>current vLLM names</source>
-        <translation type="unfinished"></translation>
+        <translation>当前 vLLM 指标名</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>unknown metric generation</source>
-        <translation type="unfinished"></translation>
+        <translation>指标命名版本未知</translation>
     </message>
 </context>
 <context>
@@ -2701,7 +2701,7 @@ last good scrape %1</source>
     <message>
         <location line="+1"/>
         <source>&lt;small&gt;drag: select area · Shift/Ctrl: add · &lt;b&gt;right-click: actions&lt;/b&gt; (engine, selection or node) · right/middle/Alt-drag: pan · wheel: zoom · arrows, Enter: open&lt;/small&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;small&gt;拖动：框选 · Shift/Ctrl：追加选择 · &lt;b&gt;右键：操作&lt;/b&gt;（引擎、选中项或节点） · 右键/中键/Alt 拖动：平移 · 滚轮：缩放 · 方向键、Enter：打开&lt;/small&gt;</translation>
     </message>
     <message>
         <location line="+45"/>
@@ -2972,22 +2972,22 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/warmup/warmupchart.cpp" line="+56"/>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <location line="+39"/>
         <source>time to first token</source>
-        <translation type="unfinished"></translation>
+        <translation>首 token 时延</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>end to end</source>
-        <translation type="unfinished"></translation>
+        <translation>端到端</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>failed (×)</source>
-        <translation type="unfinished"></translation>
+        <translation>失败（×）</translation>
     </message>
 </context>
 <context>
@@ -2995,284 +2995,284 @@ last good scrape %1</source>
     <message>
         <location filename="../../widgets/warmup/warmupdialog.cpp" line="+62"/>
         <source>OK</source>
-        <translation type="unfinished"></translation>
+        <translation>成功</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>HTTP error</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP 错误</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Empty 200 (decoder failed)</source>
-        <translation type="unfinished"></translation>
+        <translation>空 200 响应（解码引擎失败）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Stream without [DONE]</source>
-        <translation type="unfinished"></translation>
+        <translation>流式响应缺少 [DONE]</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Malformed answer</source>
-        <translation type="unfinished"></translation>
+        <translation>响应格式错误</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Error in the answer</source>
-        <translation type="unfinished"></translation>
+        <translation>响应中含错误</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>No tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>无 token</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Timeout</source>
-        <translation type="unfinished"></translation>
+        <translation>超时</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Connection failed</source>
-        <translation type="unfinished"></translation>
+        <translation>连接失败</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Stream (measures TTFT and TPOT)</source>
-        <translation type="unfinished"></translation>
+        <translation>流式（测量 TTFT 和 TPOT）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行(&amp;R)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Cancel run</source>
-        <translation type="unfinished"></translation>
+        <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Export CSV...</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV(&amp;E)...</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>结果</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Count</source>
-        <translation type="unfinished"></translation>
+        <translation>次数</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Example</source>
-        <translation type="unfinished"></translation>
+        <translation>示例</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Latency (ok requests)</source>
-        <translation type="unfinished"></translation>
+        <translation>时延（成功请求）</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>N</source>
-        <translation type="unfinished"></translation>
+        <translation>样本数</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>p50 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>p50 ms</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>p90 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>p90 ms</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>p99 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>p99 ms</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>max ms</source>
-        <translation type="unfinished"></translation>
+        <translation>最大 ms</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Warm-up and smoke test: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>预热与冒烟测试：%1</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>from the proxy&apos;s /v1/models</source>
-        <translation type="unfinished"></translation>
+        <translation>取自代理的 /v1/models</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>from the proxy&apos;s /v1/models, else %1</source>
-        <translation type="unfinished"></translation>
+        <translation>取自代理的 /v1/models，否则为 %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Requests to send. A few dozen warm the prefill engines before a benchmark.</source>
-        <translation type="unfinished"></translation>
+        <translation>要发送的请求数。压测前发送几十个请求即可预热预填充引擎。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>At most this many requests in flight</source>
-        <translation type="unfinished"></translation>
+        <translation>同时在途请求数的上限</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Prompt length in tokens (about four characters each); every prompt is different</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词长度，单位为 token（每个约四个字符）；每条提示词都不同</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Tokens to generate per request (ignore_eos: exactly this many)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个请求生成的 token 数（ignore_eos：恰好生成这么多）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source> s</source>
-        <translation type="unfinished"> s</translation>
+        <translation> s</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>A request without a complete answer by then counts as a timeout</source>
-        <translation type="unfinished"></translation>
+        <translation>到时仍未收到完整响应的请求记为超时</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Requests:</source>
-        <translation type="unfinished"></translation>
+        <translation>请求数：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Concurrency:</source>
-        <translation type="unfinished"></translation>
+        <translation>并发数：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Prompt tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词 token 数：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Max tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>最大 token 数：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Timeout per request:</source>
-        <translation type="unfinished"></translation>
+        <translation>单请求超时：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Model:</source>
-        <translation type="unfinished"></translation>
+        <translation>模型：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>参数</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Sends small completions through the proxy and checks every answer: an empty 200 or a stream without [DONE] is the proxy hiding a decoder failure.</source>
-        <translation type="unfinished"></translation>
+        <translation>通过代理发送小规模补全请求并检查每个响应：空的 200 响应或缺少 [DONE] 的流，意味着代理掩盖了解码引擎的失败。</translation>
     </message>
     <message>
         <location line="+98"/>
         <source>Asking the proxy for its model...</source>
-        <translation type="unfinished"></translation>
+        <translation>正在向代理查询模型...</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Sending...</source>
-        <translation type="unfinished"></translation>
+        <translation>正在发送...</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Sending to model %1 (%2)...</source>
-        <translation type="unfinished"></translation>
+        <translation>正在发送到模型 %1（%2）...</translation>
     </message>
     <message>
         <location line="+34"/>
         <source>Not run: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未运行：%1</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1 of %2 requests succeeded (%3 %) in %4 s; model %5.</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个请求中 %1 个成功（%3 %），用时 %4 秒；模型 %5。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Cancelled after %1 request(s).</source>
-        <translation type="unfinished"></translation>
+        <translation>发送 %1 个请求后已取消。</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%n request(s) failed: see the table.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个请求失败：详见表格。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Not audited: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未记入审计日志：%1</translation>
     </message>
     <message>
         <location line="+34"/>
         <source>Time to first token</source>
-        <translation type="unfinished">首 token 时延</translation>
+        <translation>首 token 时延</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Time per output token</source>
-        <translation type="unfinished">每输出 token 时延</translation>
+        <translation>每输出 token 时延</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>End to end</source>
-        <translation type="unfinished"></translation>
+        <translation>端到端</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>No result to export yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无可导出的结果。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Export warm-up results</source>
-        <translation type="unfinished"></translation>
+        <translation>导出预热结果</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished">CSV 文件 (*.csv)</translation>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Exported to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>已导出到 %1。</translation>
     </message>
 </context>
 </TS>
