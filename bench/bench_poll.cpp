@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench_poll --engines N [--seconds S] [--interval MS] [--spread] [--transport native|curl|both]
+// bench_poll --engines N [--seconds S] [--interval MS] [--spread] [--transport native|curl|both] [--loops LIST]
 // Polls a pdsim cluster of N engines on loopback the way the console does (poller thread with its own
 // HTTP client or libcurl, extractor, cluster store, series store, the Pools view open and redrawing) and prints:
 //   CPU per engine poll: poller thread (fetch + parse) + GUI-thread store ingest, µs  (target ≤ 100)
@@ -9,6 +9,8 @@
 //                         request time start-to-parsed is printed for both.
 //   GUI event-loop stall p99 / max, measured with a 1 ms precise timer  (≤ 16 ms / ≤ 50 ms)
 //   bytes per stored sample (≤ 4)
+// --loops 1,2 alternates phases with that many poll loops (threads), native client, each count twice,
+// and prints each count's mean beside the first one's: the ratio against the one-loop baseline, same run.
 // The cluster runs as a separate pdsim process sharing the 2 cores; figures are noisy, run it several times.
 #include "cluster/clusterstore.h"
 #include "cluster/profileformat.h"
@@ -88,6 +90,7 @@ double processCpuSeconds(qint64 pid)
 
 struct Figures {
     const char *transport = "";
+    int loops = 1;
     int interval = 0;
     quint64 polls = 0;
     quint64 failures = 0;
@@ -105,8 +108,8 @@ struct Figures {
 // One measured phase: a fresh poller with `transport` against the running cluster, 5 s of warm-up
 // (connections open, first rounds done), then `seconds` measured.
 Figures runPhase(QApplication &app, pd::ClusterStore &store, pd::SeriesStore &series,
-    const QList<pd::PollTarget> &targets, int engines, pd::PollTransport transport, int interval, int seconds,
-    bool spread, qint64 pdsimPid)
+    const QList<pd::PollTarget> &targets, int engines, pd::PollTransport transport, int loops, int interval,
+    int seconds, bool spread, qint64 pdsimPid)
 {
     pd::MetricsPoller poller([](std::string_view body, pd::EngineMetrics *m, QString *err) {
         const auto r = pd::MetricsExtractor::extract(body, *m);
@@ -118,6 +121,7 @@ Figures runPhase(QApplication &app, pd::ClusterStore &store, pd::SeriesStore &se
     poller.setTimeout(2000);
     poller.setSpread(spread);
     poller.setTransport(transport);
+    poller.setLoopCount(loops);
 
     bool measuring = false;
     std::vector<double> latencies;
@@ -189,6 +193,7 @@ Figures runPhase(QApplication &app, pd::ClusterStore &store, pd::SeriesStore &se
 
     Figures f;
     f.transport = transport == pd::PollTransport::Curl ? "curl" : "native";
+    f.loops = poller.loopCount();
     f.interval = poller.effectiveIntervalMs();
     f.polls = polls;
     f.failures = failures;
@@ -239,7 +244,11 @@ int main(int argc, char *argv[])
         QStringLiteral("native (the poller's own client), curl (libcurl), or both (native then curl, "
                        "same cluster, for the ratio)."),
         QStringLiteral("T"), QStringLiteral("native"));
-    parser.addOptions({ enginesOpt, secondsOpt, intervalOpt, spreadOpt, pdsimOpt, transportOpt });
+    const QCommandLineOption loopsOpt(QStringLiteral("loops"),
+        QStringLiteral("Poll loops (threads): 0 = automatic (the console's choice), or a list such as 1,2 to "
+                       "alternate phases with each count (native client, twice each) and print their ratio."),
+        QStringLiteral("LIST"), QStringLiteral("0"));
+    parser.addOptions({ enginesOpt, secondsOpt, intervalOpt, spreadOpt, pdsimOpt, transportOpt, loopsOpt });
     parser.addHelpOption();
     parser.process(app);
     const int wanted = parser.value(enginesOpt).toInt();
@@ -286,27 +295,46 @@ int main(int argc, char *argv[])
         targets.append({ i, store.engines().at(i).host.toUtf8(), quint16(store.engines().at(i).port) });
 
     const QString transportArg = parser.value(transportOpt);
-    std::vector<pd::PollTransport> phases;
-    if (transportArg == QLatin1String("both"))
-        phases = { pd::PollTransport::Native, pd::PollTransport::Curl, pd::PollTransport::Native,
-            pd::PollTransport::Curl };
+    std::vector<int> loopCounts;
+    for (const QString &part : parser.value(loopsOpt).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int n = part.toInt(&ok);
+        if (!ok || n < 0 || n > pd::MetricsPoller::kMaxLoops) {
+            out << "bench_poll: --loops takes counts from 0 to " << pd::MetricsPoller::kMaxLoops << ", got " << part
+                << '\n';
+            return 1;
+        }
+        loopCounts.push_back(n);
+    }
+    if (loopCounts.empty())
+        loopCounts.push_back(0);
+    std::vector<std::pair<pd::PollTransport, int>> phases;
+    const bool compareLoops = loopCounts.size() > 1;
+    if (compareLoops) {
+        for (int pass = 0; pass < 2; ++pass)
+            for (int n : loopCounts)
+                phases.push_back({ pd::PollTransport::Native, n });
+    } else if (transportArg == QLatin1String("both"))
+        phases = { { pd::PollTransport::Native, loopCounts[0] }, { pd::PollTransport::Curl, loopCounts[0] },
+            { pd::PollTransport::Native, loopCounts[0] }, { pd::PollTransport::Curl, loopCounts[0] } };
     else if (transportArg == QLatin1String("curl"))
-        phases = { pd::PollTransport::Curl };
+        phases = { { pd::PollTransport::Curl, loopCounts[0] } };
     else if (transportArg == QLatin1String("native"))
-        phases = { pd::PollTransport::Native };
+        phases = { { pd::PollTransport::Native, loopCounts[0] } };
     else {
         out << "bench_poll: --transport is native, curl or both\n";
         return 1;
     }
     const qint64 pdsimPid = pdsim.processId();
     std::vector<Figures> results;
-    for (const pd::PollTransport transport : phases) {
-        const Figures f = runPhase(
-            app, store, series, targets, engines, transport, interval, seconds, parser.isSet(spreadOpt), pdsimPid);
+    for (const auto &[transport, loops] : phases) {
+        const Figures f = runPhase(app, store, series, targets, engines, transport, loops, interval, seconds,
+            parser.isSet(spreadOpt), pdsimPid);
         results.push_back(f);
         const pd::StoreMemory memory = series.memory();
-        std::printf("bench_poll [%s]: %d engines, interval %d ms (%s), %d s measured, %llu polls, %llu failed\n",
-            f.transport, engines, f.interval, parser.isSet(spreadOpt) ? "spread" : "burst", seconds,
+        std::printf("bench_poll [%s, %d loop%s]: %d engines, interval %d ms (%s), %d s measured, %llu polls, %llu "
+                    "failed\n",
+            f.transport, f.loops, f.loops == 1 ? "" : "s", engines, f.interval, parser.isSet(spreadOpt) ? "spread" : "burst", seconds,
             static_cast<unsigned long long>(f.polls), static_cast<unsigned long long>(f.failures));
         std::printf(
             "  poller thread (fetch /metrics + /health, parse, extract): %.1f us per engine poll\n", f.perPollUs);
@@ -334,7 +362,20 @@ int main(int argc, char *argv[])
     }
     pdsim.terminate();
     pdsim.waitForFinished(10000);
-    if (results.size() == 4) {
+    if (compareLoops) {
+        const std::size_t n = loopCounts.size();
+        auto mean = [&](std::size_t k, double Figures::*field) { return (results[k].*field + results[k + n].*field) / 2; };
+        for (std::size_t k = 0; k < n; ++k) {
+            const double us = mean(k, &Figures::perPollUs) + mean(k, &Figures::ingestUs);
+            std::printf("loops %d (mean of 2 phases): %.1f us/engine (poller %.1f + ingest %.1f), round p50 %.1f ms p99 "
+                        "%.1f ms (%.2fx of %d loop%s), stall p99 %.1f ms max %.1f ms\n",
+                results[k].loops, us, mean(k, &Figures::perPollUs), mean(k, &Figures::ingestUs),
+                mean(k, &Figures::roundP50), mean(k, &Figures::roundP99),
+                mean(0, &Figures::roundP99) > 0 ? mean(k, &Figures::roundP99) / mean(0, &Figures::roundP99) : 0.0,
+                results[0].loops, results[0].loops == 1 ? "" : "s", mean(k, &Figures::stallP99),
+                std::max(results[k].stallMax, results[k + n].stallMax));
+        }
+    } else if (results.size() == 4) {
         auto mean = [&](std::size_t a, std::size_t b, double Figures::*field) {
             return (results[a].*field + results[b].*field) / 2;
         };

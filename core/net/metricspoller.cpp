@@ -6,77 +6,188 @@
 #include <QMetaObject>
 #include <QPointer>
 
+#include <algorithm>
+#include <thread>
+
 namespace pd {
 
 MetricsPoller::MetricsPoller(MetricsBodyParser parser, QObject *parent)
     : QObject(parent)
+    , m_parser(std::move(parser))
 {
-    QPointer<MetricsPoller> self(this);
-    m_loop = std::make_unique<PollLoop>(std::move(parser), [self](PollBatch &&batch) {
-        // Runs on the loop thread; the queued call is dropped if the poller is gone by then.
-        MetricsPoller *poller = self.data();
-        if (!poller)
-            return;
-        QMetaObject::invokeMethod(poller, [poller, b = std::move(batch)] {
-            if (b.generation == poller->m_generation)
-                Q_EMIT poller->batchReady(b);
-        }, Qt::QueuedConnection);
-    });
+    rebuildLoops(1);
 }
 
 MetricsPoller::~MetricsPoller()
 {
-    m_loop->stop();
+    for (auto &loop : m_loops)
+        loop->stop();
+}
+
+int MetricsPoller::automaticLoops(int engines, int hardwareThreads)
+{
+    const int byFleet = (std::max(0, engines) + kEnginesPerLoop - 1) / kEnginesPerLoop;
+    return std::clamp(std::min(byFleet, std::max(1, hardwareThreads)), 1, kMaxLoops);
+}
+
+void MetricsPoller::rebuildLoops(int count)
+{
+    for (auto &loop : m_loops)
+        loop->stop();
+    m_loops.clear();
+    m_pending = PollBatch();
+    m_given.assign(std::size_t(count), false);
+    m_givenCount = 0;
+    // One poller clock for all loops, so that their outcomes' times compare within a merged round.
+    const qint64 origin = PollLoop::steadyNowMs();
+    QPointer<MetricsPoller> self(this);
+    for (int i = 0; i < count; ++i) {
+        auto loop = std::make_unique<PollLoop>(m_parser, [self, i](PollBatch &&batch) {
+            // Runs on loop i's thread; the queued call is dropped if the poller is gone by then.
+            MetricsPoller *poller = self.data();
+            if (!poller)
+                return;
+            QMetaObject::invokeMethod(poller, [poller, i, b = std::move(batch)]() mutable {
+                poller->onLoopBatch(i, std::move(b));
+            }, Qt::QueuedConnection);
+        });
+        loop->setInterval(m_intervalMs);
+        loop->setTimeout(m_timeoutMs);
+        loop->setSpread(m_spread);
+        loop->setTransport(m_transport);
+        loop->setClockOrigin(origin);
+        m_loops.push_back(std::move(loop));
+    }
+    if (m_running)
+        for (auto &loop : m_loops)
+            loop->start();
 }
 
 void MetricsPoller::setTargets(const QList<PollTarget> &targets)
 {
-    m_loop->setTargets(targets, ++m_generation);
+    const int count = m_wantedLoops > 0
+        ? m_wantedLoops
+        : automaticLoops(int(targets.size()), int(std::thread::hardware_concurrency()));
+    if (count != loopCount())
+        rebuildLoops(count);
+    ++m_generation;
+    m_pending = PollBatch();
+    std::fill(m_given.begin(), m_given.end(), false);
+    m_givenCount = 0;
+    if (count == 1) {
+        m_loops.front()->setFleetSize(0);
+        m_loops.front()->setTargets(targets, m_generation);
+        return;
+    }
+    std::vector<QList<PollTarget>> parts(static_cast<std::size_t>(count));
+    for (qsizetype i = 0; i < targets.size(); ++i)
+        parts[std::size_t(i % count)].append(targets.at(i));
+    for (int k = 0; k < count; ++k) {
+        m_loops[std::size_t(k)]->setFleetSize(std::size_t(targets.size()));
+        m_loops[std::size_t(k)]->setTargets(parts[std::size_t(k)], m_generation);
+    }
+}
+
+void MetricsPoller::onLoopBatch(int loop, PollBatch &&batch)
+{
+    if (batch.generation != m_generation || loop >= loopCount())
+        return;
+    if (loopCount() == 1) {
+        Q_EMIT batchReady(batch);
+        return;
+    }
+    // A loop that gives a second batch before the others gave their first: the others are late (a
+    // busy core, a stuck loop); the round goes out without them rather than wait.
+    if (m_given[std::size_t(loop)])
+        flushPending();
+    if (m_givenCount == 0) {
+        m_pending = std::move(batch);
+    } else {
+        m_pending.roundAtMs = std::max(m_pending.roundAtMs, batch.roundAtMs);
+        m_pending.outcomes.append(std::move(batch.outcomes));
+    }
+    m_given[std::size_t(loop)] = true;
+    if (++m_givenCount == loopCount())
+        flushPending();
+}
+
+void MetricsPoller::flushPending()
+{
+    if (m_givenCount == 0)
+        return;
+    PollBatch out = std::move(m_pending);
+    m_pending = PollBatch();
+    std::fill(m_given.begin(), m_given.end(), false);
+    m_givenCount = 0;
+    Q_EMIT batchReady(out);
 }
 
 void MetricsPoller::setInterval(int ms)
 {
-    m_loop->setInterval(ms);
+    m_intervalMs = ms;
+    for (auto &loop : m_loops)
+        loop->setInterval(ms);
 }
 
 void MetricsPoller::setTimeout(int ms)
 {
-    m_loop->setTimeout(ms);
+    m_timeoutMs = ms;
+    for (auto &loop : m_loops)
+        loop->setTimeout(ms);
 }
 
 void MetricsPoller::setSpread(bool spread)
 {
-    m_loop->setSpread(spread);
+    m_spread = spread;
+    for (auto &loop : m_loops)
+        loop->setSpread(spread);
 }
 
 void MetricsPoller::setTransport(PollTransport transport)
 {
-    m_loop->setTransport(transport);
+    m_transport = transport;
+    for (auto &loop : m_loops)
+        loop->setTransport(transport);
+}
+
+void MetricsPoller::setLoopCount(int loops)
+{
+    m_wantedLoops = std::clamp(loops, 0, kMaxLoops);
 }
 
 void MetricsPoller::start()
 {
-    m_loop->start();
+    m_running = true;
+    for (auto &loop : m_loops)
+        loop->start();
 }
 
 void MetricsPoller::stop()
 {
-    m_loop->stop();
+    m_running = false;
+    for (auto &loop : m_loops)
+        loop->stop();
 }
 
 int MetricsPoller::effectiveIntervalMs() const
 {
-    return m_loop->effectiveIntervalMs();
+    return m_loops.front()->effectiveIntervalMs();
 }
 
 double MetricsPoller::cpuSeconds() const
 {
-    return m_loop->cpuSeconds();
+    double sum = 0;
+    for (const auto &loop : m_loops)
+        sum += loop->cpuSeconds();
+    return sum;
 }
 
 quint64 MetricsPoller::completedPolls() const
 {
-    return m_loop->completedPolls();
+    quint64 sum = 0;
+    for (const auto &loop : m_loops)
+        sum += loop->completedPolls();
+    return sum;
 }
 
 } // namespace pd

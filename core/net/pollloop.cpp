@@ -153,6 +153,8 @@ struct PollLoop::Impl {
     bool targetsChanged = false;
     int baseIntervalMs = 1000;
     int timeoutMs = 2000;
+    std::size_t fleetSize = 0; // 0: this loop's own targets (several loops share one fleet: MetricsPoller)
+    qint64 clockOrigin = 0;    // steady clock ms of the poller clock's zero; 0: when the loop starts
     bool spread = true;
     PollTransport transport = PollTransport::Native;
     bool stopRequested = false;
@@ -235,7 +237,7 @@ struct PollLoop::Impl {
     int intervalFor(std::size_t fleet) const
     {
         // Relax the period once the fleet is larger than one poller round can serve comfortably.
-        return std::max(baseIntervalMs, int(fleet * 1000 / kFleetForRelax));
+        return std::max(baseIntervalMs, int(std::max(fleet, fleetSize) * 1000 / kFleetForRelax));
     }
 
     void schedule(Target &t, qint64 atMs) { timers.push(Timer { atMs, t.index, ++t.timerSeq }); }
@@ -316,7 +318,9 @@ struct PollLoop::Impl {
         clearTargets();
         curlTargetsInLast = 0;
         onGrid = !spreadFirst;
-        gridStartMs = now;
+        // The grid's ticks count from the poller clock's zero, so sibling loops sharing that clock
+        // (MetricsPoller's shards) fire their targets at the same ticks.
+        gridStartMs = onGrid ? epochMs + ((now - epochMs) / interval + 1) * interval : now;
         batch = PollBatch();
         batch.generation = generation;
         batch.outcomes.reserve(list.size());
@@ -343,7 +347,7 @@ struct PollLoop::Impl {
                 setUpCurl(*t);
             }
             // Spread the first round over the interval so 1,000 engines do not start in one burst.
-            t->dueMs = now + (spreadFirst && list.size() > 1 ? (interval * i) / list.size() : 0);
+            t->dueMs = onGrid ? gridStartMs : now + (spreadFirst && list.size() > 1 ? (interval * i) / list.size() : 0);
             t->delayMs = interval;
             schedule(*t, t->dueMs);
             targets.push_back(std::move(t));
@@ -540,6 +544,26 @@ void PollLoop::setTimeout(int ms)
     d->timeoutMs = std::max(50, ms);
 }
 
+void PollLoop::setFleetSize(std::size_t engines)
+{
+    {
+        std::lock_guard lock(d->mutex);
+        d->fleetSize = engines;
+    }
+    d->wake();
+}
+
+void PollLoop::setClockOrigin(qint64 steadyMs)
+{
+    std::lock_guard lock(d->mutex);
+    d->clockOrigin = steadyMs;
+}
+
+qint64 PollLoop::steadyNowMs()
+{
+    return monotonicMs();
+}
+
 void PollLoop::setSpread(bool spread)
 {
     std::lock_guard lock(d->mutex);
@@ -579,7 +603,10 @@ void PollLoop::run()
 {
     Impl &s = *d;
     const qint64 cpuStart = threadCpuMicros();
-    s.epochMs = monotonicMs();
+    {
+        std::lock_guard lock(s.mutex);
+        s.epochMs = s.clockOrigin > 0 ? s.clockOrigin : monotonicMs();
+    }
     s.nextBatchMs = s.epochMs + s.baseIntervalMs;
     std::vector<epoll_event> events(256);
     for (;;) {

@@ -38,6 +38,14 @@ public:
     void setTargets(const QList<PollTarget> &targets, quint64 generation);
     void setInterval(int ms); // base interval; relaxed for large fleets (effectiveIntervalMs)
     void setTimeout(int ms);
+    // When several loops share one fleet (MetricsPoller's shards): the whole fleet's size, so that every
+    // loop relaxes its interval as one poller of that fleet would; 0 (default): this loop's targets.
+    void setFleetSize(std::size_t engines);
+    // The steady-clock time (steadyNowMs()) that the poller clock of outcomes and batches counts from,
+    // shared by sibling loops so that their outcomes merge into one round; 0 (default): the loop's start.
+    // Takes effect with the next start().
+    void setClockOrigin(qint64 steadyMs);
+    static qint64 steadyNowMs();
     // true (default): the first round is spread over the interval and every target is re-armed one
     // interval after its reply (the fleet's phases stay spread); false: rounds on a grid, every target
     // due at the same tick of the interval (the next tick after its reply; back-off skips ticks), for

@@ -151,6 +151,73 @@ private Q_SLOTS:
             for (const PollOutcome &o : args.at(0).value<PollBatch>().outcomes)
                 QCOMPARE(o.engine, 8);
     }
+
+    void automaticLoopCountFollowsFleetAndCores()
+    {
+        QCOMPARE(MetricsPoller::automaticLoops(0, 2), 1);
+        QCOMPARE(MetricsPoller::automaticLoops(72, 2), 1);
+        QCOMPARE(MetricsPoller::automaticLoops(256, 8), 1);
+        QCOMPARE(MetricsPoller::automaticLoops(257, 8), 2);
+        QCOMPARE(MetricsPoller::automaticLoops(1024, 2), 2);  // never more loops than cores
+        QCOMPARE(MetricsPoller::automaticLoops(1024, 1), 1);
+        QCOMPARE(MetricsPoller::automaticLoops(1024, 0), 1);  // hardware_concurrency() unknown
+        QCOMPARE(MetricsPoller::automaticLoops(5000, 64), MetricsPoller::kMaxLoops);
+    }
+
+    // Three loops share five engines: the store still gets one batch per round with every engine once,
+    // all outcomes on one clock.
+    void severalLoopsMergeIntoOneBatchPerRound()
+    {
+        QList<PollTarget> targets;
+        for (int i = 0; i < 5; ++i) {
+            SimEngine *e = startEngine();
+            QVERIFY(e);
+            targets.append(target(10 + i, e->port()));
+        }
+        MetricsPoller poller(findRunning);
+        poller.setLoopCount(3);
+        poller.setInterval(200);
+        poller.setSpread(false); // every engine due at the same tick: one round = one batch of five
+        poller.setTargets(targets);
+        QCOMPARE(poller.loopCount(), 3);
+        QSignalSpy spy(&poller, &MetricsPoller::batchReady);
+        poller.start();
+        QTRY_VERIFY_WITH_TIMEOUT(spy.size() >= 6, 10000);
+        poller.stop();
+        int full = 0;
+        for (const auto &args : std::as_const(spy)) {
+            const PollBatch batch = args.at(0).value<PollBatch>();
+            QSet<int> engines;
+            for (const PollOutcome &o : batch.outcomes) {
+                QVERIFY2(!engines.contains(o.engine), "an engine twice in one merged batch");
+                engines.insert(o.engine);
+                QCOMPARE(o.status, PollStatus::Ok);
+                // One clock: no outcome finished after the batch was cut, none long before.
+                QVERIFY2(o.finishedAtMs <= batch.roundAtMs, qPrintable(QStringLiteral("%1 > %2").arg(o.finishedAtMs).arg(batch.roundAtMs)));
+                QVERIFY(batch.roundAtMs - o.finishedAtMs < 5000);
+            }
+            full += engines.size() == 5 ? 1 : 0;
+        }
+        // Rounds at the edges (start, a late loop on a loaded machine) may be partial, most are whole.
+        QVERIFY2(full >= 2, qPrintable(QStringLiteral("%1 whole rounds of %2 batches").arg(full).arg(spy.size())));
+        QCOMPARE(poller.completedPolls() >= 5u, true);
+    }
+
+    void backToOneLoopForASmallFleet()
+    {
+        SimEngine *e = startEngine();
+        QVERIFY(e);
+        MetricsPoller poller(findRunning);
+        poller.setLoopCount(2);
+        poller.setTargets({target(1, e->port())});
+        QCOMPARE(poller.loopCount(), 2);
+        poller.setLoopCount(0);
+        poller.setInterval(100);
+        poller.setTargets({target(2, e->port())});
+        QCOMPARE(poller.loopCount(), 1);
+        poller.start();
+        QVERIFY(collect(poller, {2}, 5000).contains(2));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMetricsPoller)
