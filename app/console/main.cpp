@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The composition root: builds the store and the window, wires them, and owns shutdown.
+#include "appicon.h"
 #include "clustertools.h"
 #include "consoleoptions.h"
 #include "democluster.h"
@@ -40,6 +41,8 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("pdconsole"));
     QApplication::setApplicationName(QStringLiteral("pdconsole"));
     QApplication::setApplicationVersion(QStringLiteral(PDCONSOLE_VERSION));
+    QApplication::setWindowIcon(pdconsoleAppIcon());
+    QGuiApplication::setDesktopFileName(QStringLiteral("pdconsole")); // packaging/pdconsole.desktop
 
     int exitCode = 0;
     const auto options = parseConsoleOptions(QApplication::arguments(), &exitCode);
