@@ -2,16 +2,26 @@
 // EngineControl's proxy operations, both implementations, against real processes on 127.0.140.x:
 // SimClusterEngineControl stops and starts the proxy of a `pdsim cluster` process (its /healthcheck
 // fails, then answers with the command line's instances again), and RunnerEngineControl starts and
-// stops a `pdsim proxy` through the LocalRunner as `pdctl proxy start|stop` would.
+// stops a `pdsim proxy` through the LocalRunner as `pdctl proxy start|stop` would. ProxyActions over
+// the simulated cluster: a restart is audited as a stop and a start, waits for /healthcheck, and the
+// membership table notices that the proxy forgot a runtime change (restartDetected); read-only refuses
+// and audits the refusal.
+#include "audit/auditlog.h"
+#include "net/membershipreconciler.h"
+#include "net/proxyclient.h"
 #include "ops/enginecontroller.h"
+#include "ops/proxyactions.h"
+#include "ops/scalecontext.h"
 #include "ops/scalerunnercontrol.h"
 #include "ops/scalesimcontrol.h"
 
 #include "opsfixture.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -39,6 +49,15 @@ std::optional<pd::ControlResult> waitFor(const std::function<void(pd::EngineCont
     call([&got](const pd::ControlResult &r) { got = r; });
     [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, ms);
     return got;
+}
+
+// One reconcile round, bounded: whether the lists were read.
+bool reconcile(pd::MembershipReconciler &table)
+{
+    std::optional<bool> listed;
+    table.reconcileNow([&listed](bool ok) { listed = ok; });
+    [[maybe_unused]] const bool done = QTest::qWaitFor([&listed] { return listed.has_value(); }, 10000);
+    return listed.value_or(false);
 }
 
 std::optional<Running> waitForRunning(pd::EngineControl &control, int ms = 30000)
@@ -149,6 +168,75 @@ private Q_SLOTS:
         started = waitFor([&control](pd::EngineControl::Done done) { control.startProxy(std::move(done)); });
         QVERIFY(started && started->ok);
         QCOMPARE(pdtest::httpStatus(kSimProxyHost, kSimProxyPort, "/healthcheck"), 200);
+    }
+
+    void aRestartIsAuditedAndTheForgottenMembershipNoticed()
+    {
+        pd::SimClusterEngineControl control(QUrl(QStringLiteral("http://%1").arg(m_control)));
+        pd::ProxyClient proxy;
+        proxy.setEndpoint({QUrl(QStringLiteral("http://%1:%2").arg(kSimProxyHost).arg(kSimProxyPort)), {}, {}, 3000});
+        pd::MembershipReconciler table(&proxy);
+        table.setListenerTiming(500, 3, 2000);
+        table.setConfigured({{QStringLiteral("127.0.140.2:9000"), pd::Role::Prefill},
+                             {QStringLiteral("127.0.140.3:9000"), pd::Role::Decode},
+                             {QStringLiteral("127.0.140.3:9001"), pd::Role::Decode}});
+        pd::AuditLog audit(m_dir->filePath(QStringLiteral("audit.jsonl")));
+        pd::ScaleContext ctx;
+        ctx.proxy = &proxy;
+        ctx.membership = &table;
+        ctx.control = &control;
+        ctx.audit = &audit;
+        ctx.settings.pollMs = 100;
+        pd::ProxyActions actions(&ctx);
+        actions.setHealthTimeout(20000);
+
+        // A runtime change the restarted proxy forgets: one decode instance out.
+        QTRY_COMPARE_WITH_TIMEOUT(pdtest::httpStatus(kSimProxyHost, kSimProxyPort, "/healthcheck"), 200, 10000);
+        std::optional<pd::ProxyReply> removed;
+        proxy.removeInstances(pd::Role::Decode, {QStringLiteral("127.0.140.3:9001")}, [&removed](const pd::ProxyReply &r) { removed = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(removed.has_value(), 10000);
+        QVERIFY2(removed->ok, qPrintable(removed->error));
+        // Reconciled while healthy: this membership is the one to restore.
+        QElapsedTimer clock;
+        clock.start();
+        while (!(table.lastKnownGood() && table.lastKnownGood()->decode.size() == 1) && clock.elapsed() < 15000)
+            reconcile(table);
+        QVERIFY(table.lastKnownGood() && table.lastKnownGood()->decode.size() == 1);
+
+        QSignalSpy restarted(&table, &pd::MembershipReconciler::restartDetected);
+        QSignalSpy finished(&actions, &pd::ProxyActions::finished);
+        QVERIFY(actions.run(pd::ProxyAction::Restart));
+        QVERIFY(actions.isBusy());
+        QString why;
+        QVERIFY(!actions.run(pd::ProxyAction::Stop, &why)); // one at a time
+        QVERIFY2(why.contains(QLatin1String("still running")), qPrintable(why));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        QCOMPARE(finished.first().at(0).value<pd::ProxyAction>(), pd::ProxyAction::Restart);
+        QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+        QVERIFY2(finished.first().at(2).toString().contains(QLatin1String("/healthcheck answers: 1 prefill, 2 decode")),
+                 qPrintable(finished.first().at(2).toString()));
+        QVERIFY(!actions.isBusy());
+        QCOMPARE(pdtest::httpStatus(kSimProxyHost, kSimProxyPort, "/healthcheck"), 200);
+        // The table saw the outage and the command line's lists: the restore can be offered.
+        QTRY_COMPARE_WITH_TIMEOUT(restarted.size(), 1, 15000);
+        QCOMPARE(restarted.first().at(0).value<pd::ProxyLists>().decode.size(), 1);
+        QCOMPARE(restarted.first().at(1).value<pd::ProxyLists>().decode.size(), 2);
+
+        // Read-only refuses, and says so in the audit log.
+        ctx.settings.readOnly = true;
+        QVERIFY(!actions.run(pd::ProxyAction::Stop, &why));
+        QVERIFY2(why.contains(QLatin1String("read-only")), qPrintable(why));
+        QCOMPARE(pdtest::httpStatus(kSimProxyHost, kSimProxyPort, "/healthcheck"), 200);
+
+        const pd::AuditReadResult read = pd::readAuditLog(audit.path());
+        QVERIFY(read.problems.isEmpty());
+        QStringList lines;
+        for (const pd::AuditEntry &e : read.entries)
+            lines << QStringLiteral("%1 %2 %3 restart=%4").arg(e.action, e.target, e.result).arg(e.params.value("restart", false));
+        QCOMPARE(lines, (QStringList{QStringLiteral("proxy.stop proxy 127.0.140.1:8400 ok restart=1"),
+                                     QStringLiteral("proxy.start proxy 127.0.140.1:8400 ok restart=1"),
+                                     QStringLiteral("proxy.stop proxy 127.0.140.1:8400 refused restart=0")}));
+        QVERIFY2(read.entries.at(1).detail.contains(QLatin1String("/healthcheck answers")), qPrintable(read.entries.at(1).detail));
     }
 
     void anUnreachableControlApiIsAnError()
