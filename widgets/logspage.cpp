@@ -67,6 +67,17 @@ bool LogsPage::showEngine(int engine)
     return false;
 }
 
+bool LogsPage::showProxy()
+{
+    for (int i = 0; i < m_sources.size(); ++i) {
+        if (m_sources.at(i).engine < 0 && m_sources.at(i).engineId == QLatin1String("proxy")) {
+            showSource(i);
+            return true;
+        }
+    }
+    return false;
+}
+
 void LogsPage::showSource(int index)
 {
     if (index < 0 || index >= m_sources.size())

@@ -39,6 +39,7 @@ public:
     const QList<LogSource> &sources() const { return m_sources; }
     // Follows the engine's log (index in the profile's engines); false when it has no source.
     bool showEngine(int engine);
+    bool showProxy(); // follows the proxy's log; false when it has no source
     void showSource(int index);
     int currentSource() const { return m_current; }
 

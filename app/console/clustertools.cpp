@@ -100,6 +100,14 @@ void ClusterTools::showEngineLog(int engine)
         m_window->showPage(m_logs);
 }
 
+void ClusterTools::showProxyLog()
+{
+    if (m_logs->showProxy())
+        m_window->showPage(m_logs);
+    else
+        m_window->showNote(tr("The proxy has no log the console can follow (the profile names no proxy script)"));
+}
+
 void ClusterTools::runNodeChecks(int node)
 {
     if (!m_store->hasProfile())

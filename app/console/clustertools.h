@@ -38,6 +38,7 @@ public:
     void setNodeToolDir(const QString &dir, const QString &hccnConfPath = {});
 
     void showEngineLog(int engine);
+    void showProxyLog();
     void runNodeChecks(int node); // -1: every node
     pd::LogsPage *logsPage() const;
     pd::NodeChecksGrid *nodeChecks() const;

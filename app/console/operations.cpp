@@ -222,6 +222,11 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     m_menu->setNodeNames(nodeNames);
     m_menu->setNodeEngines(nodeEngines);
     connect(m_menu.get(), &pd::EngineActionMenu::note, m_window, &pd::MainWindow::showNote);
+    connect(m_page, &pd::OperationsPage::note, m_window, &pd::MainWindow::showNote);
+    connect(m_page->proxyActions(), &pd::ProxyActions::finished, this, [this](pd::ProxyAction action, bool ok, const QString &) {
+        m_tracker->recordAction(-1, -1, ok ? tr("proxy %1 done").arg(pd::proxyActionName(action))
+                                           : tr("proxy %1 failed").arg(pd::proxyActionName(action)));
+    });
     connect(m_menu.get(), &pd::EngineActionMenu::logRequested, this, &Operations::logRequested);
     connect(m_menu.get(), &pd::EngineActionMenu::nodeChecksRequested, this, &Operations::nodeChecksRequested);
     pd::TopologyView *topology = m_window->topologyPanel()->view();
@@ -245,6 +250,8 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
                                            return;
                                        m_menu->buildMenu(selected, node, topology)->popup(at);
                                    });
+    m_windowConnections << connect(topology, &pd::TopologyView::proxyContextMenuRequested, this,
+                                   [this, topology](const QPoint &at) { buildProxyMenu(topology)->popup(at); });
     if (pd::EngineDetailPanel *detail = m_window->engineDetail()) {
         detail->setLogAvailable(true);
         detail->setActionsAvailable(!m_context->settings.readOnly, tr("The console is in read-only mode"));
@@ -273,6 +280,31 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     });
     connect(m_runner.get(), &pd::ScaleRunner::markerAdded, this, &Operations::updateMarkers);
     updateMarkers();
+}
+
+QMenu *Operations::buildProxyMenu(QWidget *parent)
+{
+    auto *menu = new QMenu(parent);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->setToolTipsVisible(true);
+    const pd::Profile &profile = m_store->profile();
+    menu->addSection(tr("Proxy %1:%2").arg(profile.proxy.address).arg(profile.proxy.port));
+    const bool readOnly = m_context->settings.readOnly;
+    const bool busy = m_page && m_page->proxyActions()->isBusy();
+    for (const pd::ProxyAction action : {pd::ProxyAction::Start, pd::ProxyAction::Stop, pd::ProxyAction::Restart}) {
+        QAction *a = menu->addAction(pd::OperationsPage::proxyActionText(action), this, [this, action] {
+            if (m_page)
+                m_page->requestProxyAction(action); // confirms a stop or restart, audits, shows progress
+        });
+        a->setEnabled(!readOnly && !busy);
+        if (readOnly)
+            a->setToolTip(tr("The console is in read-only mode"));
+        else if (busy)
+            a->setToolTip(tr("A proxy action is running"));
+    }
+    menu->addSeparator();
+    menu->addAction(tr("Show log"), this, &Operations::proxyLogRequested);
+    return menu;
 }
 
 void Operations::updateMarkers()

@@ -10,6 +10,9 @@
 
 #include <memory>
 
+class QMenu;
+class QWidget;
+
 namespace pd {
 class AuditLog;
 class ClusterStore;
@@ -32,9 +35,10 @@ struct ScaleContext;
 
 // Acting on the cluster, wired: the engine controller (launcher through each node's runner: local for
 // this machine, SSH for the rest), the proxy client and its membership table, scaling operations and
-// their audit log, the Operations page (read-only switch, restore offer, scale controls per pool,
-// rolling restarts, progress, audit), and the engine actions where an operator finds them: the
-// topology's context menu, the engine detail's buttons, the Problems panel's "Remove from proxy".
+// their audit log, the Operations page (read-only switch, restore offer, the proxy's start / stop /
+// restart, scale controls per pool, rolling restarts, progress, audit), and the actions where an
+// operator finds them: the topology's context menus (engines, nodes, the proxy's box), the engine
+// detail's buttons, the Problems panel's "Remove from proxy".
 // Operations become markers on the charts. Membership and process facts flow into the state tracker,
 // so the topology and triage show what is done.
 // Follows the store: opening a profile rebuilds everything for it. In the demo, engines are started
@@ -65,9 +69,11 @@ public:
 
 Q_SIGNALS:
     void logRequested(int engine);
+    void proxyLogRequested();
     void nodeChecksRequested(int node);
 
 private:
+    QMenu *buildProxyMenu(QWidget *parent); // the topology proxy box's menu
     void rebuild();
     void teardown();
     void wireWindow(const QList<pd::EngineRef> &refs);

@@ -9,15 +9,17 @@
 #include <functional>
 #include <optional>
 
-// The seam through which scaling starts and stops engine processes. Asynchronous: callbacks run on
-// the thread the control lives in (the GUI thread). Implementations: SimClusterEngineControl (pdsim
-// cluster's control API, for the demo and tests) and, at merge, one over the engineops runner
-// (SSH or local CommandRunner on worker threads).
+// The seam through which scaling starts and stops engine processes, and the console starts and stops
+// the load-balancing proxy's process. Asynchronous: callbacks run on the thread the control lives in
+// (the GUI thread). Implementations: SimClusterEngineControl (pdsim cluster's control API, for the
+// demo and tests) and RunnerEngineControl (the launcher through each node's SSH or local
+// CommandRunner on worker threads).
 namespace pd {
 
 struct ControlResult {
     bool ok = false;
     QString error;            // why not, naming the node / host
+    QString detail;           // what happened, when known ("stopped by SIGTERM, PID 4242", "already running")
 };
 
 struct PreflightReport {
@@ -44,6 +46,14 @@ public:
     virtual void stop(const EngineRef &engine, Done done) = 0;
     // Whether the engine's process runs (nullopt + error when that cannot be known now).
     virtual void isRunning(const EngineRef &engine, RunningDone done) = 0;
+
+    // The proxy's process, started with the profile's command line (a running one is not started
+    // twice) and stopped. While it is down every request fails, and a restarted proxy knows only its
+    // command line's instances: what /instances/add added at runtime is gone.
+    virtual void startProxy(Done done) = 0;
+    virtual void stopProxy(Done done) = 0;
+    virtual void isProxyRunning(RunningDone done) = 0;
+
     // "pdsim cluster at 127.0.0.1:40000", "ssh" ...: for the audit log and messages.
     virtual QString describe() const = 0;
 };

@@ -17,6 +17,34 @@ QString firstError(const OperationSummary &summary)
     return summary.outcomes.isEmpty() ? QStringLiteral("no outcome for the engine") : QString();
 }
 
+using Finished = std::function<void(const OperationSummary &)>;
+
+// A summary of one process as a ControlResult: its first failure, or ok.
+Finished resultOf(EngineControl::Done done)
+{
+    return [done = std::move(done)](const OperationSummary &summary) {
+        const QString error = firstError(summary);
+        done(ControlResult{error.isEmpty(), error, summary.outcomes.isEmpty() ? QString() : summary.outcomes.constFirst().detail});
+    };
+}
+
+// A status summary of one process as running / not running / unknown.
+Finished runningOf(EngineControl::RunningDone done)
+{
+    return [done = std::move(done)](const OperationSummary &summary) {
+        const QString error = firstError(summary);
+        if (!error.isEmpty()) {
+            done(std::nullopt, error);
+            return;
+        }
+        const ProcessFact fact = summary.outcomes.constFirst().process;
+        if (fact == ProcessFact::Unknown)
+            done(std::nullopt, QStringLiteral("process state unknown"));
+        else
+            done(fact == ProcessFact::Running, QString());
+    };
+}
+
 } // namespace
 
 RunnerEngineControl::RunnerEngineControl(EngineController *controller, QObject *parent)
@@ -76,42 +104,39 @@ void RunnerEngineControl::preflight(const EngineRef &engine, PreflightDone done)
 void RunnerEngineControl::start(const EngineRef &engine, Done done)
 {
     run(
-        engine, [this](const QList<Engine> &e) { return m_controller->startEngines(e); },
-        [done](const OperationSummary &summary) {
-            const QString error = firstError(summary);
-            done(ControlResult{error.isEmpty(), error});
-        },
-        [done](const QString &error) { done(ControlResult{false, error}); });
+        engine, [this](const QList<Engine> &e) { return m_controller->startEngines(e); }, resultOf(done),
+        [done](const QString &error) { done(ControlResult{false, error, {}}); });
 }
 
 void RunnerEngineControl::stop(const EngineRef &engine, Done done)
 {
     run(
-        engine, [this](const QList<Engine> &e) { return m_controller->stopEngines(e); },
-        [done](const OperationSummary &summary) {
-            const QString error = firstError(summary);
-            done(ControlResult{error.isEmpty(), error});
-        },
-        [done](const QString &error) { done(ControlResult{false, error}); });
+        engine, [this](const QList<Engine> &e) { return m_controller->stopEngines(e); }, resultOf(done),
+        [done](const QString &error) { done(ControlResult{false, error, {}}); });
 }
 
 void RunnerEngineControl::isRunning(const EngineRef &engine, RunningDone done)
 {
     run(
-        engine, [this](const QList<Engine> &e) { return m_controller->refreshEngines(e); },
-        [done](const OperationSummary &summary) {
-            const QString error = firstError(summary);
-            if (!error.isEmpty()) {
-                done(std::nullopt, error);
-                return;
-            }
-            const ProcessFact fact = summary.outcomes.constFirst().process;
-            if (fact == ProcessFact::Unknown)
-                done(std::nullopt, QStringLiteral("process state unknown"));
-            else
-                done(fact == ProcessFact::Running, QString());
-        },
+        engine, [this](const QList<Engine> &e) { return m_controller->refreshEngines(e); }, runningOf(done),
         [done](const QString &error) { done(std::nullopt, error); });
+}
+
+// The controller answers every proxy call later (queued), even one it refuses at once (no script_path):
+// the pending entry is in place before the summary can arrive.
+void RunnerEngineControl::startProxy(Done done)
+{
+    expect(m_controller->startProxy(), resultOf(std::move(done)));
+}
+
+void RunnerEngineControl::stopProxy(Done done)
+{
+    expect(m_controller->stopProxy(), resultOf(std::move(done)));
+}
+
+void RunnerEngineControl::isProxyRunning(RunningDone done)
+{
+    expect(m_controller->refreshProxy(), runningOf(std::move(done)));
 }
 
 QString RunnerEngineControl::describe() const

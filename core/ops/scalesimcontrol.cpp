@@ -21,16 +21,15 @@ QString SimClusterEngineControl::describe() const
     return QStringLiteral("pdsim cluster control API at %1").arg(m_base.authority());
 }
 
-void SimClusterEngineControl::post(const QString &path, const EngineRef &engine, Done done)
+void SimClusterEngineControl::post(const QString &path, const QByteArray &body, const QString &what, Done done)
 {
     QUrl url = m_base;
     url.setPath(path);
     QNetworkRequest request(url);
     request.setTransferTimeout(m_timeoutMs);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    const nlohmann::json body{{"engines", {engine.id.toStdString()}}};
-    QNetworkReply *reply = m_network->post(request, QByteArray::fromStdString(body.dump()));
-    connect(reply, &QNetworkReply::finished, this, [reply, path, engine, url, done = std::move(done)] {
+    QNetworkReply *reply = m_network->post(request, body);
+    connect(reply, &QNetworkReply::finished, this, [reply, what, url, done = std::move(done)] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         ControlResult r;
@@ -38,31 +37,48 @@ void SimClusterEngineControl::post(const QString &path, const EngineRef &engine,
         if (!r.ok)
             r.error = status == 0 ? QStringLiteral("%1: %2").arg(url.toString(), reply->errorString())
                                   : QStringLiteral("%1 answered HTTP %2 for %3: %4")
-                                        .arg(url.toString()).arg(status).arg(engine.id, QString::fromUtf8(reply->readAll().left(200)));
+                                        .arg(url.toString()).arg(status).arg(what, QString::fromUtf8(reply->readAll().left(200)));
         done(r);
     });
 }
 
-void SimClusterEngineControl::engineState(const EngineRef &engine,
-                                          std::function<void(const QString &, const QString &, const QString &)> done)
+void SimClusterEngineControl::post(const QString &path, const EngineRef &engine, Done done)
+{
+    const nlohmann::json body{{"engines", {engine.id.toStdString()}}};
+    post(path, QByteArray::fromStdString(body.dump()), engine.id, std::move(done));
+}
+
+void SimClusterEngineControl::clusterState(std::function<void(const nlohmann::json &, const QString &)> done)
 {
     QUrl url = m_base;
     url.setPath(QStringLiteral("/cluster"));
     QNetworkRequest request(url);
     request.setTransferTimeout(m_timeoutMs);
     QNetworkReply *reply = m_network->get(request);
-    connect(reply, &QNetworkReply::finished, this, [reply, engine, url, done = std::move(done)] {
+    connect(reply, &QNetworkReply::finished, this, [reply, url, done = std::move(done)] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status != 200) {
-            done({}, {}, status == 0 ? QStringLiteral("%1: %2").arg(url.toString(), reply->errorString())
-                                     : QStringLiteral("%1 answered HTTP %2").arg(url.toString()).arg(status));
+            done(nlohmann::json(), status == 0 ? QStringLiteral("%1: %2").arg(url.toString(), reply->errorString())
+                                               : QStringLiteral("%1 answered HTTP %2").arg(url.toString()).arg(status));
             return;
         }
         const QByteArray bytes = reply->readAll();
         const nlohmann::json state = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
         if (!state.is_object() || !state.contains("engines") || !state["engines"].is_array()) {
-            done({}, {}, QStringLiteral("%1: not a cluster state").arg(url.toString()));
+            done(nlohmann::json(), QStringLiteral("%1: not a cluster state").arg(url.toString()));
+            return;
+        }
+        done(state, QString());
+    });
+}
+
+void SimClusterEngineControl::engineState(const EngineRef &engine,
+                                          std::function<void(const QString &, const QString &, const QString &)> done)
+{
+    clusterState([engine, done = std::move(done)](const nlohmann::json &state, const QString &error) {
+        if (!error.isEmpty()) {
+            done({}, {}, error);
             return;
         }
         const std::string id = engine.id.toStdString();
@@ -115,6 +131,32 @@ void SimClusterEngineControl::isRunning(const EngineRef &engine, RunningDone don
             return;
         }
         done(status != QLatin1String("stopped") && status != QLatin1String("crashed"), QString());
+    });
+}
+
+void SimClusterEngineControl::startProxy(Done done)
+{
+    post(QStringLiteral("/cluster/proxy/start"), QByteArrayLiteral("{}"), QStringLiteral("the proxy"), std::move(done));
+}
+
+void SimClusterEngineControl::stopProxy(Done done)
+{
+    post(QStringLiteral("/cluster/proxy/stop"), QByteArrayLiteral("{}"), QStringLiteral("the proxy"), std::move(done));
+}
+
+void SimClusterEngineControl::isProxyRunning(RunningDone done)
+{
+    clusterState([done = std::move(done)](const nlohmann::json &state, const QString &error) {
+        if (!error.isEmpty()) {
+            done(std::nullopt, error);
+            return;
+        }
+        const auto running = state.find("proxy_running");
+        if (running == state.end() || !running->is_boolean()) {
+            done(std::nullopt, QStringLiteral("the simulated cluster does not say whether its proxy runs"));
+            return;
+        }
+        done(running->get<bool>(), QString());
     });
 }
 

@@ -5,10 +5,13 @@
 
 #include <QUrl>
 
+#include <nlohmann/json_fwd.hpp>
+
 class QNetworkAccessManager;
 
 // EngineControl over `pdsim cluster`'s control API (sim/clustersim/simcluster.h):
-// POST /cluster/engines/start|stop {"engines":["host:port"]}, GET /cluster for process states.
+// POST /cluster/engines/start|stop {"engines":["host:port"]}, POST /cluster/proxy/start|stop, GET
+// /cluster for process states ("proxy_running" for the proxy's).
 namespace pd {
 
 class SimClusterEngineControl final : public EngineControl {
@@ -20,12 +23,19 @@ public:
     void start(const EngineRef &engine, Done done) override;
     void stop(const EngineRef &engine, Done done) override;
     void isRunning(const EngineRef &engine, RunningDone done) override;
+    void startProxy(Done done) override;
+    void stopProxy(Done done) override;
+    void isProxyRunning(RunningDone done) override;
     QString describe() const override;
 
     void setTimeout(int ms) { m_timeoutMs = ms; }
 
 private:
+    // POSTs `body`; `what` names the subject in errors (an engine id, "the proxy").
+    void post(const QString &path, const QByteArray &body, const QString &what, Done done);
     void post(const QString &path, const EngineRef &engine, Done done);
+    // GET /cluster: the whole state (a JSON object with "engines") or an error.
+    void clusterState(std::function<void(const nlohmann::json &state, const QString &error)> done);
     // GET /cluster, the engine's object (status, node) or an error.
     void engineState(const EngineRef &engine, std::function<void(const QString &status, const QString &node, const QString &error)> done);
 

@@ -137,6 +137,15 @@ private Q_SLOTS:
             QCOMPARE(menu.last().at(0).toInt(), -1);
             QCOMPARE(menu.last().at(1).toInt(), node);
         }
+        // On the proxy's box: the proxy's menu, not an engine's or a node's.
+        QSignalSpy proxyMenu(&view, &TopologyView::proxyContextMenuRequested);
+        const int engineMenus = int(menu.size());
+        const QPoint proxy = view.mapToView(view.layout().proxyRect().center()).toPoint();
+        QTest::mouseClick(&view, Qt::RightButton, {}, proxy);
+        QCOMPARE(proxyMenu.size(), 1);
+        QCOMPARE(proxyMenu.last().at(0).toPoint(), view.mapToGlobal(proxy));
+        QCOMPARE(menu.size(), engineMenus);
+        QCOMPARE(view.selectedEngines(), (QList<int>{12, 13})); // the selection is left alone
         // A right-drag pans and asks for nothing.
         const QPoint from = centreOf(view, 30);
         QTest::mousePress(&view, Qt::RightButton, {}, from);

@@ -4,11 +4,13 @@
 #include "models/auditmodel.h"
 #include "net/membershipreconciler.h"
 #include "ops/scalecontext.h"
+#include "ops/scaleenginecontrol.h"
 #include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 #include "scale/scalepanel.h"
 
 #include <QCheckBox>
+#include <QDateTime>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -39,6 +41,12 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     , m_rollingState(new QLabel(this))
     , m_resume(new QPushButton(tr("Resume"), this))
     , m_cancelRolling(new QPushButton(tr("Cancel restart"), this))
+    , m_proxyActions(new ProxyActions(context, this))
+    , m_proxyHealth(new QLabel(this))
+    , m_proxyState(new QLabel(this))
+    , m_startProxy(new QPushButton(proxyActionText(ProxyAction::Start), this))
+    , m_stopProxy(new QPushButton(proxyActionText(ProxyAction::Stop), this))
+    , m_restartProxy(new QPushButton(proxyActionText(ProxyAction::Restart), this))
     , m_audit(new AuditModel(auditPath, 2000, this))
     , m_auditView(new QTableView(this))
     , m_auditPath(new QLabel(this))
@@ -70,6 +78,36 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     bar->addWidget(restore);
     bar->addWidget(dismiss);
     m_restoreBar->hide();
+
+    // The proxy's process: what its /healthcheck says, start / stop / restart, the last outcome.
+    auto *proxy = new QGroupBox(tr("Proxy"), this);
+    proxy->setObjectName(QStringLiteral("proxyGroup"));
+    m_startProxy->setObjectName(QStringLiteral("startProxyButton"));
+    m_stopProxy->setObjectName(QStringLiteral("stopProxyButton"));
+    m_restartProxy->setObjectName(QStringLiteral("restartProxyButton"));
+    m_proxyState->setObjectName(QStringLiteral("proxyState"));
+    m_proxyState->setWordWrap(true);
+    m_proxyState->setTextFormat(Qt::RichText);
+    m_proxyState->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_proxyHealth->setWordWrap(true);
+    m_proxyHealth->setTextFormat(Qt::RichText);
+    connect(m_startProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Start); });
+    connect(m_stopProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Stop); });
+    connect(m_restartProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Restart); });
+    connect(m_proxyActions, &ProxyActions::phaseChanged, this, &OperationsPage::showProxyPhase);
+    connect(m_proxyActions, &ProxyActions::finished, this, &OperationsPage::proxyFinished);
+    if (m_ctx->membership)
+        connect(m_ctx->membership, &MembershipReconciler::reconciled, this, &OperationsPage::showProxyHealth);
+    auto *proxyRow = new QHBoxLayout;
+    proxyRow->addWidget(m_proxyHealth, 1);
+    proxyRow->addWidget(m_startProxy);
+    proxyRow->addWidget(m_stopProxy);
+    proxyRow->addWidget(m_restartProxy);
+    auto *proxyLayout = new QVBoxLayout(proxy);
+    proxyLayout->addLayout(proxyRow);
+    proxyLayout->addWidget(m_proxyState);
+    m_proxyState->hide(); // until the first action
+    showProxyHealth();
 
     // Rolling restart per pool.
     auto *rolling = new QGroupBox(tr("Rolling restart (after a config or model change)"), this);
@@ -135,6 +173,7 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     layout->setContentsMargins(8, 8, 8, 8);
     layout->addLayout(top);
     layout->addWidget(m_restoreBar);
+    layout->addWidget(proxy);
     layout->addWidget(rolling);
     layout->addWidget(split, 1);
 
@@ -164,6 +203,7 @@ void OperationsPage::setReadOnly(bool readOnly)
         m_readOnly->setChecked(readOnly);
     for (QPushButton *b : {m_restartPrefill, m_restartDecode})
         b->setEnabled(!readOnly && !m_rolling);
+    updateProxyButtons();
     Q_EMIT readOnlyChanged(readOnly);
 }
 
@@ -234,6 +274,165 @@ bool OperationsPage::startRollingRestart(Role role, int floor)
     setReadOnly(m_ctx->settings.readOnly);
     showRollingState();
     return true;
+}
+
+QString OperationsPage::proxyActionText(ProxyAction action)
+{
+    switch (action) {
+    case ProxyAction::Start: return tr("Start proxy");
+    case ProxyAction::Stop: return tr("Stop proxy…");
+    case ProxyAction::Restart: return tr("Restart proxy…");
+    }
+    return {};
+}
+
+namespace {
+
+QString proxyTitle(ProxyAction action)
+{
+    switch (action) {
+    case ProxyAction::Start: return OperationsPage::tr("Start the proxy");
+    case ProxyAction::Stop: return OperationsPage::tr("Stop the proxy");
+    case ProxyAction::Restart: return OperationsPage::tr("Restart the proxy");
+    }
+    return {};
+}
+
+QString now()
+{
+    return QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
+}
+
+} // namespace
+
+bool OperationsPage::requestProxyAction(ProxyAction action)
+{
+    const QString title = proxyTitle(action);
+    auto say = [this](const QString &text) {
+        m_proxyState->setText(text.toHtmlEscaped());
+        m_proxyState->show();
+        Q_EMIT note(text);
+    };
+    if (m_proxyActions->isReadOnly()) {
+        m_proxyActions->run(action); // refuses, and audits the refusal
+        reloadAudit();
+        say(tr("%1: refused, the console is in read-only mode").arg(title));
+        return false;
+    }
+    if (m_proxyActions->isBusy()) {
+        Q_EMIT note(tr("%1: not started, another proxy action is still running").arg(title));
+        return false;
+    }
+    if (action != ProxyAction::Start) {
+        const QString where = m_ctx->proxy ? m_ctx->proxy->endpoint().base.authority() : QString();
+        QString text = action == ProxyAction::Stop
+                           ? tr("The proxy at %1 is stopped. While it is down every request to the cluster fails, "
+                                "until it is started again.")
+                                 .arg(where)
+                           : tr("The proxy at %1 is stopped and started again with the profile's command line. "
+                                "Every request fails until it answers again.")
+                                 .arg(where);
+        text += QLatin1String("\n\n")
+            + tr("A started proxy knows only the instances on its command line: those added through /instances/add "
+                 "are forgotten. Once it answers, the Operations tab offers to restore the membership it had.");
+        if (m_ctx->membership && m_ctx->membership->lists()) {
+            const ProxyLists &lists = *m_ctx->membership->lists();
+            text += QLatin1String("\n\n")
+                + tr("It lists %1 prefill and %2 decode instances now.").arg(lists.prefill.size()).arg(lists.decode.size());
+        }
+        if (!m_runner->isIdle())
+            text += QLatin1String("\n\n") + tr("Operations in progress fail while the proxy is down.");
+        if (!m_confirm(title, text))
+            return false;
+    }
+    QString why;
+    if (!m_proxyActions->run(action, &why)) {
+        say(tr("%1: not started, %2").arg(title, why));
+        return false;
+    }
+    Q_EMIT note(tr("%1: started; progress in the Operations tab").arg(title));
+    return true;
+}
+
+QString OperationsPage::proxyStateText() const
+{
+    return m_proxyState->isVisibleTo(this) ? m_proxyState->text() : QString();
+}
+
+void OperationsPage::showProxyPhase(ProxyActions::Phase phase)
+{
+    QString text;
+    switch (phase) {
+    case ProxyActions::Phase::Idle: break; // proxyFinished() says how it ended
+    case ProxyActions::Phase::Stopping: text = tr("Stopping the proxy…"); break;
+    case ProxyActions::Phase::ConfirmingDown: text = tr("Proxy stopped; checking that it no longer answers…"); break;
+    case ProxyActions::Phase::Starting: text = tr("Starting the proxy…"); break;
+    case ProxyActions::Phase::WaitingForHealth: text = tr("Proxy started; waiting for its /healthcheck to answer…"); break;
+    }
+    if (!text.isEmpty()) {
+        m_proxyState->setText(text);
+        m_proxyState->show();
+    }
+    updateProxyButtons();
+}
+
+void OperationsPage::proxyFinished(ProxyAction action, bool ok, const QString &detail)
+{
+    QString text;
+    if (!ok) {
+        switch (action) {
+        case ProxyAction::Start: text = tr("%1: proxy start failed: %2"); break;
+        case ProxyAction::Stop: text = tr("%1: proxy stop failed: %2"); break;
+        case ProxyAction::Restart: text = tr("%1: proxy restart failed: %2"); break;
+        }
+    } else {
+        switch (action) {
+        case ProxyAction::Start: text = tr("%1: proxy started (%2)"); break;
+        case ProxyAction::Stop: text = tr("%1: proxy stopped (%2); every request fails until it is started again"); break;
+        case ProxyAction::Restart: text = tr("%1: proxy restarted (%2)"); break;
+        }
+    }
+    text = text.arg(now(), detail);
+    m_proxyState->setText(ok ? text.toHtmlEscaped()
+                             : QStringLiteral("<span style='color:#b3261e'>%1</span>").arg(text.toHtmlEscaped()));
+    m_proxyState->show();
+    updateProxyButtons();
+    reloadAudit();
+    Q_EMIT note(text);
+}
+
+void OperationsPage::showProxyHealth()
+{
+    const QString where = m_ctx->proxy ? m_ctx->proxy->endpoint().base.authority() : QString();
+    if (!m_ctx->membership || !m_ctx->membership->health().when.isValid()) {
+        m_proxyHealth->setText(tr("Proxy %1: /healthcheck not read yet").arg(where));
+        return;
+    }
+    const ProxyHealth &health = m_ctx->membership->health();
+    const QString at = health.when.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+    if (health.reachable)
+        m_proxyHealth->setText(tr("Proxy %1: /healthcheck answers (%2): %3 prefill and %4 decode instances")
+                                   .arg(where, at)
+                                   .arg(health.prefillInstances)
+                                   .arg(health.decodeInstances));
+    else
+        m_proxyHealth->setText(tr("Proxy %1: <b>/healthcheck does not answer</b> (%2): %3")
+                                   .arg(where, at, health.error.toHtmlEscaped()));
+}
+
+void OperationsPage::updateProxyButtons()
+{
+    const bool readOnly = m_ctx->settings.readOnly;
+    const bool busy = m_proxyActions->isBusy();
+    for (QPushButton *b : {m_startProxy, m_stopProxy, m_restartProxy}) {
+        b->setEnabled(!readOnly && !busy);
+        b->setToolTip(readOnly ? tr("The console is in read-only mode") : busy ? tr("A proxy action is running") : QString());
+    }
+    if (!readOnly && !busy) {
+        m_startProxy->setToolTip(tr("Start the proxy with the profile's command line (a running proxy is not started twice)"));
+        m_stopProxy->setToolTip(tr("Stop the proxy: every request fails while it is down"));
+        m_restartProxy->setToolTip(tr("Stop and start the proxy: it forgets the instances added at runtime"));
+    }
 }
 
 RollingRestart *OperationsPage::rollingRestart() const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "net/proxyclient.h"
+#include "ops/proxyactions.h"
 #include "ops/scaletypes.h"
 
 #include <QPointer>
@@ -17,7 +18,8 @@ class QSpinBox;
 class QTableView;
 
 // The Operations tab: the read-only switch, the offer to restore the proxy's membership after it
-// restarted, the pool scale controls and the operations' progress (ScalePanel), a rolling restart per
+// restarted, the proxy's process (start, stop, restart: ProxyActions; stop and restart confirmed
+// first), the pool scale controls and the operations' progress (ScalePanel), a rolling restart per
 // pool with the operator's floor (pauses on the first failure: resume or cancel), and the audit log.
 namespace pd {
 
@@ -48,6 +50,14 @@ public:
     bool isRestoreOffered() const;
     void restore(); // what the offer's button does
 
+    // Starts, stops or restarts the proxy's process; a stop or restart is confirmed first (every
+    // request fails while it is down; it forgets the instances added at runtime). Returns whether it
+    // was started: not when declined, refused (read-only: audited) or another proxy action runs.
+    bool requestProxyAction(ProxyAction action);
+    ProxyActions *proxyActions() const { return m_proxyActions; }
+    QString proxyStateText() const; // the proxy group's line: progress, then the last outcome
+    static QString proxyActionText(ProxyAction action); // translated button / menu text
+
     // A rolling restart of a pool's active engines, node by node, never below `floor` active.
     bool startRollingRestart(Role role, int floor);
     RollingRestart *rollingRestart() const;
@@ -58,9 +68,15 @@ public:
 Q_SIGNALS:
     void readOnlyChanged(bool readOnly);
     void warmUpRequested(); // the "Warm-up / smoke test" button
+    // One line for the status bar: a proxy action started, refused or ended.
+    void note(const QString &text);
 
 private:
     void showRollingState();
+    void showProxyPhase(ProxyActions::Phase phase);
+    void proxyFinished(ProxyAction action, bool ok, const QString &detail);
+    void showProxyHealth();
+    void updateProxyButtons();
 
     ScaleContext *m_ctx;
     ScaleRunner *m_runner;
@@ -79,6 +95,12 @@ private:
     QPushButton *m_resume;
     QPushButton *m_cancelRolling;
     QPointer<RollingRestart> m_rolling;
+    ProxyActions *m_proxyActions;
+    QLabel *m_proxyHealth;
+    QLabel *m_proxyState;
+    QPushButton *m_startProxy;
+    QPushButton *m_stopProxy;
+    QPushButton *m_restartProxy;
     AuditModel *m_audit;
     QTableView *m_auditView;
     QLabel *m_auditPath;

@@ -536,7 +536,12 @@ void TopologyView::requestContextMenu(QPointF viewPos, QPoint globalPos)
         setCurrentEngine(engine);
         selectOnly(engine);
     }
-    Q_EMIT contextMenuRequested(engine, engine >= 0 ? -1 : m_layout.nodeAt(scene), globalPos);
+    const int node = engine >= 0 ? -1 : m_layout.nodeAt(scene);
+    if (engine < 0 && node < 0 && m_layout.proxyRect().contains(scene)) {
+        Q_EMIT proxyContextMenuRequested(globalPos);
+        return;
+    }
+    Q_EMIT contextMenuRequested(engine, node, globalPos);
 }
 
 void TopologyView::mouseDoubleClickEvent(QMouseEvent *event)

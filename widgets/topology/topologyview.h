@@ -96,6 +96,8 @@ Q_SIGNALS:
     // A right-click without a drag (or the context-menu key): `engine` (selected first when it was not)
     // or -1, `node` under the pointer or -1; the selection is what a menu acts on.
     void contextMenuRequested(int engine, int node, const QPoint &globalPos);
+    // A right-click on the proxy's box: its menu (start, stop, restart the proxy).
+    void proxyContextMenuRequested(const QPoint &globalPos);
     void filterMatchesChanged(int matching);
 
 protected:
