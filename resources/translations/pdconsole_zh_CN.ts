@@ -19,7 +19,12 @@
         <translation>代理 %1:%2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+33"/>
+        <source>The proxy has no log the console can follow (the profile names no proxy script)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>node checks on every node</source>
         <translation>在所有节点上运行节点检查</translation>
     </message>
@@ -144,20 +149,31 @@
         <translation>操作(&amp;O)</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+35"/>
+        <source>proxy %1 done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>proxy %1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>%1 started</source>
         <translation>%1 已开始</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <location line="+6"/>
         <location line="+13"/>
         <location line="+2"/>
+        <location line="+23"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
     <message numerus="yes">
-        <location line="-9"/>
+        <location line="-32"/>
         <source>Taking %n engine(s) out of the proxy…</source>
         <translation>
             <numerusform>正在将 %n 个引擎移出代理…</numerusform>
@@ -173,16 +189,31 @@
         <source>Read-only off</source>
         <translation>已关闭只读模式</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>Proxy %1:%2</source>
+        <translation type="unfinished">代理 %1:%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>A proxy action is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show log</source>
+        <translation type="unfinished">显示日志</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="+77"/>
+        <location filename="../../app/console/main.cpp" line="+80"/>
         <source>Preferences stored in %1</source>
         <translation>首选项已保存到 %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Starting the simulated cluster (pdsim)…</source>
         <translation>正在启动模拟集群（pdsim）…</translation>
     </message>
@@ -1006,7 +1037,7 @@ last good scrape %1</source>
         <translation>日志来源</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+79"/>
         <source>No cluster open.</source>
         <translation>未打开集群。</translation>
     </message>
@@ -1589,7 +1620,7 @@ last good scrape %1</source>
 <context>
     <name>pd::OperationsPage</name>
     <message>
-        <location filename="../../widgets/ops/operationspage.cpp" line="+32"/>
+        <location filename="../../widgets/ops/operationspage.cpp" line="+34"/>
         <source>&amp;Read-only: refuse every change to the cluster</source>
         <translation>只读：拒绝对集群的任何更改(&amp;R)</translation>
     </message>
@@ -1614,7 +1645,7 @@ last good scrape %1</source>
         <translation>取消重启</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+17"/>
         <source>Scaling, starts, stops, restarts and proxy changes are refused (and audited as refused)</source>
         <translation>拒绝扩缩容、启动、停止、重启和代理变更（并在审计日志中记为已拒绝）</translation>
     </message>
@@ -1630,6 +1661,11 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+10"/>
+        <source>Proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Rolling restart (after a config or model change)</source>
         <translation>滚动重启（配置或模型变更后）</translation>
     </message>
@@ -1664,7 +1700,7 @@ last good scrape %1</source>
         <translation>通过代理发送小规模补全请求，检查成功率、TTFT、TPOT 以及被代理掩盖的失败</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+52"/>
         <source>&lt;b&gt;The proxy restarted&lt;/b&gt; and forgot the instances added or removed at runtime. Before: %1 prefill, %2 decode; now: %3 prefill, %4 decode. Restore adds back what is missing (engines already run) and takes out what was not there.</source>
         <translation>&lt;b&gt;代理已重启&lt;/b&gt;，运行时添加或移除的实例已丢失。重启前：%1 个预填充、%2 个解码；当前：%3 个预填充、%4 个解码。恢复操作会重新加入缺失的实例（引擎仍在运行），并移出原本不在的实例。</translation>
     </message>
@@ -1684,7 +1720,172 @@ last good scrape %1</source>
         <translation>%1 个活跃引擎将按节点逐个重启：每个引擎先排空并移出代理，然后停止、重新启动，等待就绪后再加回代理。始终至少保留 %2 个活跃实例；遇到首个失败时重启将暂停。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+25"/>
+        <source>Start proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop proxy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restart proxy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Start the proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop the proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restart the proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>%1: refused, the console is in read-only mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: not started, another proxy action is still running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The proxy at %1 is stopped. While it is down every request to the cluster fails, until it is started again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The proxy at %1 is stopped and started again with the profile&apos;s command line. Every request fails until it answers again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A started proxy knows only the instances on its command line: those added through /instances/add are forgotten. Once it answers, the Operations tab offers to restore the membership it had.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>It lists %1 prefill and %2 decode instances now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Operations in progress fail while the proxy is down.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: not started, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: started; progress in the Operations tab</source>
+        <translation type="unfinished">%1：已开始，可在“操作”页查看进度</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Stopping the proxy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy stopped; checking that it no longer answers…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Starting the proxy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy started; waiting for its /healthcheck to answer…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1: proxy start failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: proxy stop failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: proxy restart failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: proxy started (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: proxy stopped (%2); every request fails until it is started again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: proxy restarted (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Proxy %1: /healthcheck not read yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Proxy %1: /healthcheck answers (%2): %3 prefill and %4 decode instances</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Proxy %1: &lt;b&gt;/healthcheck does not answer&lt;/b&gt; (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The console is in read-only mode</source>
+        <translation type="unfinished">控制台处于只读模式</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>A proxy action is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Start the proxy with the profile&apos;s command line (a running proxy is not started twice)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop the proxy: every request fails while it is down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop and start the proxy: it forgets the instances added at runtime</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>%1 of %2 restarted</source>
         <translation>已重启 %1/%2</translation>
     </message>
@@ -2724,7 +2925,7 @@ last good scrape %1</source>
 <context>
     <name>pd::TopologyView</name>
     <message numerus="yes">
-        <location filename="../../widgets/topology/topologyview.cpp" line="+653"/>
+        <location filename="../../widgets/topology/topologyview.cpp" line="+658"/>
         <source>%n s ago</source>
         <translation>
             <numerusform>%n 秒前</numerusform>
