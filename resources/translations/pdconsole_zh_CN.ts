@@ -21,7 +21,7 @@
     <message>
         <location line="+33"/>
         <source>The proxy has no log the console can follow (the profile names no proxy script)</source>
-        <translation type="unfinished"></translation>
+        <translation>代理没有可供控制台跟踪的日志（配置文件未指定代理脚本）</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -151,12 +151,12 @@
     <message>
         <location line="+35"/>
         <source>proxy %1 done</source>
-        <translation type="unfinished"></translation>
+        <translation>代理操作 %1 已完成</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>proxy %1 failed</source>
-        <translation type="unfinished"></translation>
+        <translation>代理操作 %1 失败</translation>
     </message>
     <message>
         <location line="+15"/>
@@ -192,17 +192,17 @@
     <message>
         <location line="+12"/>
         <source>Proxy %1:%2</source>
-        <translation type="unfinished">代理 %1:%2</translation>
+        <translation>代理 %1:%2</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>A proxy action is running</source>
-        <translation type="unfinished"></translation>
+        <translation>代理操作正在进行</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Show log</source>
-        <translation type="unfinished">显示日志</translation>
+        <translation>显示日志</translation>
     </message>
 </context>
 <context>
@@ -1662,7 +1662,7 @@ last good scrape %1</source>
     <message>
         <location line="+10"/>
         <source>Proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>代理</translation>
     </message>
     <message>
         <location line="+30"/>
@@ -1722,167 +1722,167 @@ last good scrape %1</source>
     <message>
         <location line="+25"/>
         <source>Start proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>启动代理</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Stop proxy…</source>
-        <translation type="unfinished"></translation>
+        <translation>停止代理…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Restart proxy…</source>
-        <translation type="unfinished"></translation>
+        <translation>重启代理…</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Start the proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>启动代理</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Stop the proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>停止代理</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Restart the proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>重启代理</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>%1: refused, the console is in read-only mode</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：已拒绝，控制台处于只读模式</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1: not started, another proxy action is still running</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未启动，另一个代理操作仍在进行</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>The proxy at %1 is stopped. While it is down every request to the cluster fails, until it is started again.</source>
-        <translation type="unfinished"></translation>
+        <translation>将停止位于 %1 的代理。代理停止期间，发往集群的所有请求都会失败，直至重新启动。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The proxy at %1 is stopped and started again with the profile&apos;s command line. Every request fails until it answers again.</source>
-        <translation type="unfinished"></translation>
+        <translation>将停止位于 %1 的代理，并按配置文件中的命令行重新启动。在其恢复响应之前，所有请求都会失败。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>A started proxy knows only the instances on its command line: those added through /instances/add are forgotten. Once it answers, the Operations tab offers to restore the membership it had.</source>
-        <translation type="unfinished"></translation>
+        <translation>新启动的代理只知道其命令行中的实例：通过 /instances/add 添加的实例将丢失。代理恢复响应后，“操作”页会提示恢复原有的代理成员。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>It lists %1 prefill and %2 decode instances now.</source>
-        <translation type="unfinished"></translation>
+        <translation>代理当前列有 %1 个预填充实例和 %2 个解码实例。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Operations in progress fail while the proxy is down.</source>
-        <translation type="unfinished"></translation>
+        <translation>代理停止期间，正在进行的操作将会失败。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>%1: not started, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未启动，%2</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1: started; progress in the Operations tab</source>
-        <translation type="unfinished">%1：已开始，可在“操作”页查看进度</translation>
+        <translation>%1：已开始，可在“操作”页查看进度</translation>
     </message>
     <message>
         <location line="+14"/>
         <source>Stopping the proxy…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止代理…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Proxy stopped; checking that it no longer answers…</source>
-        <translation type="unfinished"></translation>
+        <translation>代理已停止；正在确认其不再响应…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Starting the proxy…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在启动代理…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Proxy started; waiting for its /healthcheck to answer…</source>
-        <translation type="unfinished"></translation>
+        <translation>代理已启动；正在等待其 /healthcheck 响应…</translation>
     </message>
     <message>
         <location line="+14"/>
         <source>%1: proxy start failed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：代理启动失败：%2</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: proxy stop failed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：代理停止失败：%2</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: proxy restart failed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：代理重启失败：%2</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1: proxy started (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：代理已启动（%2）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: proxy stopped (%2); every request fails until it is started again</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：代理已停止（%2）；在重新启动之前，所有请求都会失败</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: proxy restarted (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：代理已重启（%2）</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Proxy %1: /healthcheck not read yet</source>
-        <translation type="unfinished"></translation>
+        <translation>代理 %1：尚未读取 /healthcheck</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Proxy %1: /healthcheck answers (%2): %3 prefill and %4 decode instances</source>
-        <translation type="unfinished"></translation>
+        <translation>代理 %1：/healthcheck 已响应（%2）：预填充实例 %3 个，解码实例 %4 个</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Proxy %1: &lt;b&gt;/healthcheck does not answer&lt;/b&gt; (%2): %3</source>
-        <translation type="unfinished"></translation>
+        <translation>代理 %1：&lt;b&gt;/healthcheck 无响应&lt;/b&gt;（%2）：%3</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>The console is in read-only mode</source>
-        <translation type="unfinished">控制台处于只读模式</translation>
+        <translation>控制台处于只读模式</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>A proxy action is running</source>
-        <translation type="unfinished"></translation>
+        <translation>代理操作正在进行</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Start the proxy with the profile&apos;s command line (a running proxy is not started twice)</source>
-        <translation type="unfinished"></translation>
+        <translation>按配置文件中的命令行启动代理（已在运行的代理不会重复启动）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Stop the proxy: every request fails while it is down</source>
-        <translation type="unfinished"></translation>
+        <translation>停止代理：代理停止期间所有请求都会失败</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Stop and start the proxy: it forgets the instances added at runtime</source>
-        <translation type="unfinished"></translation>
+        <translation>停止并重新启动代理：运行时添加的实例将丢失</translation>
     </message>
     <message>
         <location line="+17"/>
