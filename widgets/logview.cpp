@@ -220,7 +220,7 @@ void LogView::showDiagnosis(int row)
         return;
     }
     const QString sev = logSeverityName(s->severity);
-    QString html = QStringLiteral("<h3 style='color:%1'>#%2 %3</h3><p><i>%4</i> \u00b7 line at byte %5</p>")
+    QString html = tr("<h3 style='color:%1'>#%2 %3</h3><p><i>%4</i> \u00b7 line at byte %5</p>")
                        .arg(LogLineDelegate::severityColor(int(s->severity)).name())
                        .arg(s->id)
                        .arg(s->title.toHtmlEscaped(), sev)

@@ -504,7 +504,7 @@ void MainWindow::showEngineCharts(int engine)
     if (engine < 0 || engine >= m_store->engines().size())
         return;
     const Engine &e = m_store->engines().at(engine);
-    m_poolsView->setEngine(engine, QStringLiteral("%1 · %2 · DP rank %3")
+    m_poolsView->setEngine(engine, tr("%1 · %2 · DP rank %3")
                                        .arg(m_store->profile().nodes.at(e.nodeIndex).name, e.id())
                                        .arg(e.dpRank));
     showPools();

@@ -155,14 +155,14 @@ void NodeChecksGrid::showCheck(int row)
         return;
     const CheckResult &c = m_cellChecks.at(row);
     QString text;
-    text += QStringLiteral("%1 on %2%3: %4\n")
-                .arg(checkKindName(c.kind), c.node,
-                    c.device < 0 ? QString() : QStringLiteral(" device %1").arg(c.device), verdictName(c.verdict));
-    text += QStringLiteral("reason: %1\n").arg(c.reason);
+    text += tr("%1 on %2%3: %4").arg(checkKindName(c.kind), c.node,
+                c.device < 0 ? QString() : tr(" device %1").arg(c.device), verdictLabel(c.verdict))
+        + QLatin1Char('\n');
+    text += tr("reason: %1").arg(c.reason) + QLatin1Char('\n');
     if (!c.command.isEmpty() && c.kind != CheckKind::Reach)
         text += QStringLiteral("$ %1\n").arg(c.command);
     if (c.exitCode >= 0)
-        text += QStringLiteral("exit code: %1\n").arg(c.exitCode);
+        text += tr("exit code: %1").arg(c.exitCode) + QLatin1Char('\n');
     text += QStringLiteral("\n--- stdout ---\n") + QString::fromUtf8(c.out);
     if (!c.err.isEmpty())
         text += QStringLiteral("\n--- stderr ---\n") + QString::fromUtf8(c.err);

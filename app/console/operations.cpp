@@ -240,7 +240,7 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     // Every action becomes an event on the engine's timeline.
     connect(m_actions.get(), &pd::EngineActions::operationStarted, this, [this, refs](pd::ScaleOperation *op) {
         const int engine = int(refs.indexOf(op->engine()));
-        m_tracker->recordAction(engine, -1, tr("%1 started").arg(op->kind()));
+        m_tracker->recordAction(engine, -1, tr("%1 started").arg(pd::operationKindText(op->kind())));
     });
 
     m_windowConnections << connect(topology, &pd::TopologyView::contextMenuRequested, this,

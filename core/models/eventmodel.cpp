@@ -69,6 +69,20 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
         case TimeColumn:
             return QDateTime::fromMSecsSinceEpoch(e.atMs).toLocalTime().toString(QStringLiteral("HH:mm:ss"));
         case KindColumn:
+            switch (e.kind) { // eventKindName() in the operator's language
+            case StateEvent::Kind::State:
+                return tr("state", "event kind");
+            case StateEvent::Kind::Membership:
+                return tr("membership", "event kind");
+            case StateEvent::Kind::Process:
+                return tr("process", "event kind");
+            case StateEvent::Kind::Proxy:
+                return tr("proxy", "event kind");
+            case StateEvent::Kind::Action:
+                return tr("action", "event kind");
+            case StateEvent::Kind::Diagnosis:
+                return tr("diagnosis", "event kind");
+            }
             return eventKindName(e.kind);
         case WhereColumn:
             return e.where;

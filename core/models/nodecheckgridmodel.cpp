@@ -64,7 +64,7 @@ QVariant NodeCheckGridModel::data(const QModelIndex &index, int role) const
             device < 0 ? tr("%1 (%2)").arg(node.node, node.host) : tr("%1 device %2").arg(node.node).arg(device));
         for (const CheckResult &c : checks) {
             if (c.verdict != Verdict::Pass)
-                lines.append(QStringLiteral("%1 %2: %3").arg(verdictName(c.verdict), checkKindName(c.kind), c.reason));
+                lines.append(QStringLiteral("%1 %2: %3").arg(verdictLabel(c.verdict), checkKindName(c.kind), c.reason));
         }
         if (lines.size() == 1)
             lines.append(tr("all %1 checks pass").arg(checks.size()));

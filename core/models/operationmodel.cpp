@@ -6,6 +6,41 @@
 
 namespace pd {
 
+namespace {
+
+// The status ids of the Status column in the operator's language; OperationStatusRole keeps the ids.
+QString outcomeText(OperationOutcome o)
+{
+    switch (o) {
+    case OperationOutcome::NotStarted: return OperationModel::tr("not-started", "operation status");
+    case OperationOutcome::Running: return OperationModel::tr("running", "operation status");
+    case OperationOutcome::Succeeded: return OperationModel::tr("succeeded", "operation status");
+    case OperationOutcome::Failed: return OperationModel::tr("failed", "operation status");
+    case OperationOutcome::Cancelled: return OperationModel::tr("cancelled", "operation status");
+    }
+    return operationOutcomeName(o);
+}
+
+QString stepStatusText(StepStatus status)
+{
+    switch (status) {
+    case StepStatus::Pending: return OperationModel::tr("pending", "step status");
+    case StepStatus::Running: return OperationModel::tr("running", "step status");
+    case StepStatus::Done: return OperationModel::tr("done", "step status");
+    case StepStatus::Skipped: return OperationModel::tr("skipped", "step status");
+    case StepStatus::Failed: return OperationModel::tr("failed", "step status");
+    case StepStatus::Cancelled: return OperationModel::tr("cancelled", "step status");
+    }
+    return stepStatusName(status);
+}
+
+QString roleText(Role role)
+{
+    return role == Role::Prefill ? OperationModel::tr("prefill") : OperationModel::tr("decode");
+}
+
+} // namespace
+
 OperationModel::OperationModel(ScaleRunner *runner, QObject *parent)
     : QAbstractItemModel(parent)
 {
@@ -94,11 +129,12 @@ QVariant OperationModel::data(const QModelIndex &index, int role) const
         if (role != Qt::DisplayRole)
             return {};
         switch (index.column()) {
-        case WhatColumn: return QStringLiteral("%1 %2 %3").arg(op->kind(), roleName(op->engine().role), op->engine().id);
+        case WhatColumn:
+            return QStringLiteral("%1 %2 %3").arg(operationKindText(op->kind()), roleText(op->engine().role), op->engine().id);
         case StatusColumn: {
             if (op->outcome() == OperationOutcome::Running && op->currentStep() >= 0)
-                return QStringLiteral("running: %1").arg(op->steps().at(op->currentStep()).label);
-            return status;
+                return tr("running: %1").arg(stepLabelText(op->steps().at(op->currentStep())));
+            return outcomeText(op->outcome());
         }
         case DetailColumn: return op->summary();
         case StartedColumn: return op->startedAt().isValid() ? op->startedAt().toLocalTime().toString(QStringLiteral("HH:mm:ss")) : QString();
@@ -113,8 +149,8 @@ QVariant OperationModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case WhatColumn: return step.label;
-    case StatusColumn: return stepStatusName(step.status);
+    case WhatColumn: return stepLabelText(step);
+    case StatusColumn: return stepStatusText(step.status);
     case DetailColumn: return step.detail;
     case StartedColumn: return step.started.isValid() ? step.started.toLocalTime().toString(QStringLiteral("HH:mm:ss")) : QString();
     }

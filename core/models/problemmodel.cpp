@@ -87,9 +87,17 @@ QVariant ProblemModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case SeverityColumn:
+            switch (p.severity) { // problemSeverityName() in the operator's language
+            case ProblemSeverity::Critical:
+                return tr("critical", "problem severity");
+            case ProblemSeverity::Error:
+                return tr("error", "problem severity");
+            case ProblemSeverity::Warning:
+                return tr("warning", "problem severity");
+            }
             return problemSeverityName(p.severity);
         case WhatColumn:
-            return p.acknowledged ? p.what + QStringLiteral(" (acknowledged)") : p.what;
+            return p.acknowledged ? tr("%1 (acknowledged)").arg(p.what) : p.what;
         case WhereColumn:
             return p.where;
         case SinceColumn:
@@ -103,8 +111,8 @@ QVariant ProblemModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("%1 — %2\n%3").arg(p.what, p.where, p.detail);
         if (!p.evidence.isEmpty())
-            tip += QStringLiteral("\n\nEvidence:\n• ") + p.evidence.join(QStringLiteral("\n• "));
-        tip += QStringLiteral("\n\nNext step: ") + p.nextStep;
+            tip += QStringLiteral("\n\n") + tr("Evidence:") + QStringLiteral("\n• ") + p.evidence.join(QStringLiteral("\n• "));
+        tip += QStringLiteral("\n\n") + tr("Next step: %1").arg(p.nextStep);
         return tip;
     }
     case SortRole:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "nodecheck/checktypes.h"
 
+#include <QCoreApplication>
+
 namespace pd {
 
 QString verdictName(Verdict verdict)
@@ -16,6 +18,21 @@ QString verdictName(Verdict verdict)
         return QStringLiteral("fail");
     }
     return QStringLiteral("unknown");
+}
+
+QString verdictLabel(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Pass:
+        return QCoreApplication::translate("pd::NodeCheck", "pass", "check verdict");
+    case Verdict::Unknown:
+        return QCoreApplication::translate("pd::NodeCheck", "unknown", "check verdict");
+    case Verdict::Warning:
+        return QCoreApplication::translate("pd::NodeCheck", "warning", "check verdict");
+    case Verdict::Fail:
+        return QCoreApplication::translate("pd::NodeCheck", "fail", "check verdict");
+    }
+    return QCoreApplication::translate("pd::NodeCheck", "unknown", "check verdict");
 }
 
 QString checkKindName(CheckKind kind)

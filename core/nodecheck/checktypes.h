@@ -37,6 +37,8 @@ enum class CheckKind {
 };
 
 QString verdictName(Verdict verdict); // "pass" | "unknown" | "warning" | "fail"
+// verdictName() in the operator's language (pd::NodeCheck), for views; reports keep verdictName().
+QString verdictLabel(Verdict verdict);
 QString checkKindName(CheckKind kind); // stable id: "link", "net_health", "hccs_ping", ...
 Verdict worse(Verdict a, Verdict b);
 

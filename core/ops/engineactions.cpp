@@ -9,11 +9,18 @@
 #include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 namespace pd {
 
 namespace {
+
+// The plan in the operator's words (the confirmation dialog, notes). The refusal and the audit
+// target stay English: they are written to the audit log.
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(pd::EngineActions)
+};
 
 bool inProxy(MembershipFact fact)
 {
@@ -23,21 +30,29 @@ bool inProxy(MembershipFact fact)
 QString verb(EngineAction action)
 {
     switch (action) {
-    case EngineAction::Start: return QStringLiteral("Start");
-    case EngineAction::StartAndAdd: return QStringLiteral("Start and add");
-    case EngineAction::Stop: return QStringLiteral("Stop");
-    case EngineAction::ForceStop: return QStringLiteral("Force stop");
-    case EngineAction::Restart: return QStringLiteral("Restart");
-    case EngineAction::AddToProxy: return QStringLiteral("Add to the proxy");
-    case EngineAction::RemoveFromProxy: return QStringLiteral("Remove from the proxy");
+    case EngineAction::Start: return Tr::tr("Start");
+    case EngineAction::StartAndAdd: return Tr::tr("Start and add");
+    case EngineAction::Stop: return Tr::tr("Stop");
+    case EngineAction::ForceStop: return Tr::tr("Force stop");
+    case EngineAction::Restart: return Tr::tr("Restart");
+    case EngineAction::AddToProxy: return Tr::tr("Add to the proxy");
+    case EngineAction::RemoveFromProxy: return Tr::tr("Remove from the proxy");
     }
     return {};
 }
 
+// English, for the audit target.
 QString countOf(int n)
 {
     return n == 1 ? QStringLiteral("1 engine") : QStringLiteral("%1 engines").arg(n);
 }
+
+QString countText(int n)
+{
+    return n == 1 ? Tr::tr("1 engine") : Tr::tr("%1 engines").arg(n);
+}
+
+const char *const kReadOnly = QT_TRANSLATE_NOOP("pd::EngineActions", "the console is in read-only mode");
 
 } // namespace
 
@@ -66,24 +81,29 @@ const QList<EngineAction> &allEngineActions()
 QString EngineActionPlan::title() const
 {
     const int n = int(engines.size());
-    QString t = QStringLiteral("%1 %2").arg(verb(action), countOf(n));
+    QString t = Tr::tr("%1 %2", "plan title: the action, how many engines").arg(verb(action), countText(n));
     if (!scope.isEmpty())
         t += QStringLiteral(" (%1)").arg(scope);
     return t;
+}
+
+QString EngineActionPlan::refusalText() const
+{
+    return QCoreApplication::translate("pd::EngineActions", refusal.toUtf8().constData());
 }
 
 QString EngineActionPlan::text() const
 {
     QStringList out{title()};
     if (!refusal.isEmpty())
-        out << QStringLiteral("Refused: %1").arg(refusal);
+        out << Tr::tr("Refused: %1").arg(refusalText());
     for (const QString &line : lines)
         out << QStringLiteral("- %1").arg(line);
     if (needsOverride)
-        out << QStringLiteral("- This takes the last active instance of a pool out of the proxy: every request to that pool fails "
-                              "until another instance is active (§2.3). It needs the explicit override.");
+        out << Tr::tr("- This takes the last active instance of a pool out of the proxy: every request to that pool fails "
+                      "until another instance is active (§2.3). It needs the explicit override.");
     for (int i = 0; i < skipped.size(); ++i)
-        out << QStringLiteral("- skipped %1: %2").arg(skipped.at(i).id, skipReasons.value(i));
+        out << Tr::tr("- skipped %1: %2").arg(skipped.at(i).id, skipReasons.value(i));
     return out.join(QLatin1Char('\n'));
 }
 
@@ -105,7 +125,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
     p.action = action;
     p.scope = scope;
     if (m_ctx->settings.readOnly)
-        p.refusal = QStringLiteral("the console is in read-only mode");
+        p.refusal = QLatin1String(kReadOnly);
 
     // Per group: how many, and what happens to them.
     int drained = 0, atOnce = 0, outFirst = 0, started = 0, added = 0, removed = 0;
@@ -118,14 +138,14 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
         const MembershipFact fact = m_ctx->membership ? m_ctx->membership->fact(e.id, e.role) : MembershipFact::Unknown;
         const bool active = fact == MembershipFact::Active;
         if (fact == MembershipFact::Waiting && action != EngineAction::Start) {
-            skip(e, QStringLiteral("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener (§8.1); "
-                                   "wait until it is active or dropped"));
+            skip(e, Tr::tr("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener (§8.1); "
+                           "wait until it is active or dropped"));
             continue;
         }
         switch (action) {
         case EngineAction::Start:
             if (active) {
-                skip(e, QStringLiteral("already active in the proxy"));
+                skip(e, Tr::tr("already active in the proxy"));
                 continue;
             }
             ++started;
@@ -134,8 +154,8 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
         case EngineAction::AddToProxy:
             if (inProxy(fact)) {
                 skip(e, fact == MembershipFact::Draining
-                            ? QStringLiteral("draining: re-adding does not cancel a drain (§8.12); wait until it left the list")
-                            : QStringLiteral("already active in the proxy"));
+                            ? Tr::tr("draining: re-adding does not cancel a drain (§8.12); wait until it left the list")
+                            : Tr::tr("already active in the proxy"));
                 continue;
             }
             ++added;
@@ -151,7 +171,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
             break;
         case EngineAction::RemoveFromProxy:
             if (!active) {
-                skip(e, QStringLiteral("not active in the proxy (%1)").arg(membershipFactName(fact)));
+                skip(e, Tr::tr("not active in the proxy (%1)").arg(membershipFactName(fact)));
                 continue;
             }
             ++removed;
@@ -165,23 +185,23 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
 
     const bool restart = action == EngineAction::Restart;
     if (started)
-        p.lines << QStringLiteral("%1 outside the proxy: started and waited for until they answer /v1/models and /health, "
-                                  "then left outside the proxy (add them when wanted)").arg(countOf(started));
+        p.lines << Tr::tr("%1 outside the proxy: started and waited for until they answer /v1/models and /health, "
+                          "then left outside the proxy (add them when wanted)").arg(countText(started));
     if (added)
-        p.lines << QStringLiteral("%1 not in the proxy: started where not running, waited for, added, and checked to "
-                                  "receive traffic").arg(countOf(added));
+        p.lines << Tr::tr("%1 not in the proxy: started where not running, waited for, added, and checked to "
+                          "receive traffic").arg(countText(added));
     if (drained)
-        p.lines << QStringLiteral("%1 active in the proxy: %2").arg(countOf(drained),
-                       restart ? QStringLiteral("restarted one at a time (drained out, stopped, started, added back)")
-                               : QStringLiteral("taken out, drained until no request runs, then stopped"));
+        p.lines << Tr::tr("%1 active in the proxy: %2").arg(countText(drained),
+                       restart ? Tr::tr("restarted one at a time (drained out, stopped, started, added back)")
+                               : Tr::tr("taken out, drained until no request runs, then stopped"));
     if (outFirst)
-        p.lines << QStringLiteral("%1 active in the proxy: taken out and stopped at once, without a drain (their requests "
-                                  "in flight fail)").arg(countOf(outFirst));
+        p.lines << Tr::tr("%1 active in the proxy: taken out and stopped at once, without a drain (their requests "
+                          "in flight fail)").arg(countText(outFirst));
     if (atOnce)
-        p.lines << QStringLiteral("%1 not in the proxy: %2").arg(countOf(atOnce), restart ? QStringLiteral("stopped and started again")
-                                                                                            : QStringLiteral("stopped at once"));
+        p.lines << Tr::tr("%1 not in the proxy: %2").arg(countText(atOnce), restart ? Tr::tr("stopped and started again")
+                                                                                    : Tr::tr("stopped at once"));
     if (removed)
-        p.lines << QStringLiteral("%1 active in the proxy: taken out and drained; the processes keep running").arg(countOf(removed));
+        p.lines << Tr::tr("%1 active in the proxy: taken out and drained; the processes keep running").arg(countText(removed));
     p.destructive = drained + outFirst + atOnce + removed > 0;
     if (m_ctx->membership) {
         for (auto it = leaving.cbegin(); it != leaving.cend(); ++it) {

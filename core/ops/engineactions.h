@@ -46,7 +46,7 @@ struct EngineActionPlan {
     QStringList lines;              // what will happen, one line per group of engines
     bool destructive = false;       // stops or takes out something serving: ask first
     bool needsOverride = false;     // would take the last active instance of a pool
-    QString refusal;                // set: nothing runs (read-only)
+    QString refusal;                // set: nothing runs (read-only); English, as audited
 
     bool canRun(bool overrideLastInstance) const
     {
@@ -55,6 +55,7 @@ struct EngineActionPlan {
     // "Stop 16 engines of node d1" and the lines, skipped engines with their reasons.
     QString title() const;
     QString text() const;
+    QString refusalText() const; // the refusal in the operator's language
 };
 
 class EngineActions final : public QObject {

@@ -14,11 +14,11 @@ ScaleIn::ScaleIn(EngineRef engine, ScaleContext *context, bool allowLastInstance
     : ScaleOperation(QStringLiteral("scale-in"), std::move(engine), context, parent)
     , m_allowLast(allowLastInstance)
 {
-    addStep(QStringLiteral("preflight"), QStringLiteral("Preflight"));
-    addStep(QStringLiteral("remove"), QStringLiteral("Remove from the proxy"));
-    addStep(QStringLiteral("drain"), QStringLiteral("Drain: wait until it runs no request"));
-    addStep(QStringLiteral("stop-engine"), QStringLiteral("Stop the engine"));
-    addStep(QStringLiteral("verify"), QStringLiteral("Verify it stopped"));
+    addStep(QStringLiteral("preflight"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Preflight"));
+    addStep(QStringLiteral("remove"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Remove from the proxy"));
+    addStep(QStringLiteral("drain"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Drain: wait until it runs no request"));
+    addStep(QStringLiteral("stop-engine"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Stop the engine"));
+    addStep(QStringLiteral("verify"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Verify it stopped"));
 }
 
 void ScaleIn::setImmediate(bool immediate)

@@ -3,6 +3,8 @@
 
 #include "audit/auditlog.h"
 
+#include <QCoreApplication>
+
 namespace pd {
 
 QString stepStatusName(StepStatus status)
@@ -30,6 +32,29 @@ QString operationOutcomeName(OperationOutcome o)
     return QStringLiteral("unknown");
 }
 
+QString operationKindText(const QString &kind)
+{
+    static const struct {
+        const char *source;
+        const char *comment;
+    } kinds[] = {
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "scale-out", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "scale-in", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "start", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "stop", "operation kind"),
+    };
+    for (const auto &known : kinds) {
+        if (kind == QLatin1String(known.source))
+            return QCoreApplication::translate("pd::ScaleOps", known.source, known.comment);
+    }
+    return kind;
+}
+
+QString stepLabelText(const OperationStep &step)
+{
+    return QCoreApplication::translate("pd::ScaleOps", step.label.toUtf8().constData());
+}
+
 ScaleOperation::ScaleOperation(QString kind, EngineRef engine, ScaleContext *context, QObject *parent)
     : QObject(parent)
     , m_ctx(context)
@@ -40,9 +65,9 @@ ScaleOperation::ScaleOperation(QString kind, EngineRef engine, ScaleContext *con
     connect(&m_poll, &QTimer::timeout, this, &ScaleOperation::pollTick);
 }
 
-void ScaleOperation::addStep(const QString &id, const QString &label)
+void ScaleOperation::addStep(const QString &id, const char *label)
 {
-    m_steps.append({id, label, StepStatus::Pending, {}, {}, {}});
+    m_steps.append({id, QString::fromUtf8(label), StepStatus::Pending, {}, {}, {}});
 }
 
 void ScaleOperation::start()

@@ -29,12 +29,17 @@ QString operationOutcomeName(OperationOutcome o); // "not-started", "running", "
 
 struct OperationStep {
     QString id;          // "start-engine"
-    QString label;       // "Start the engine"
+    QString label;       // "Start the engine": English (audit lines, pdctl); views show stepLabelText()
     StepStatus status = StepStatus::Pending;
     QString detail;      // live progress or the reason of the end
     QDateTime started;
     QDateTime finished;
 };
+
+// For views, in the operator's language (pd::ScaleOps): the kind ("scale-out", "stop", ...; an unknown
+// one as it is) and a step's label. kind() and OperationStep::label stay English for the audit log.
+QString operationKindText(const QString &kind);
+QString stepLabelText(const OperationStep &step);
 
 class ScaleOperation : public QObject {
     Q_OBJECT
@@ -63,7 +68,8 @@ Q_SIGNALS:
     void finished(pd::OperationOutcome outcome);
 
 protected:
-    void addStep(const QString &id, const QString &label);
+    // label: English, marked QT_TRANSLATE_NOOP("pd::ScaleOps", ...) so that stepLabelText() finds it.
+    void addStep(const QString &id, const char *label);
     void setKind(const QString &kind) { m_kind = kind; } // before start(): audit lines and markers use it
     virtual void run() = 0; // begins the first step
 

@@ -13,12 +13,12 @@ namespace pd {
 ScaleOut::ScaleOut(EngineRef engine, ScaleContext *context, QObject *parent)
     : ScaleOperation(QStringLiteral("scale-out"), std::move(engine), context, parent)
 {
-    addStep(QStringLiteral("preflight"), QStringLiteral("Preflight"));
-    addStep(QStringLiteral("start-engine"), QStringLiteral("Start the engine"));
-    addStep(QStringLiteral("wait-ready"), QStringLiteral("Wait for /v1/models and /health"));
-    addStep(QStringLiteral("add"), QStringLiteral("Add to the proxy"));
-    addStep(QStringLiteral("wait-listed"), QStringLiteral("Wait until the proxy lists it"));
-    addStep(QStringLiteral("verify"), QStringLiteral("Verify it receives traffic"));
+    addStep(QStringLiteral("preflight"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Preflight"));
+    addStep(QStringLiteral("start-engine"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Start the engine"));
+    addStep(QStringLiteral("wait-ready"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Wait for /v1/models and /health"));
+    addStep(QStringLiteral("add"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Add to the proxy"));
+    addStep(QStringLiteral("wait-listed"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Wait until the proxy lists it"));
+    addStep(QStringLiteral("verify"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Verify it receives traffic"));
 }
 
 void ScaleOut::setAddToProxy(bool add)

@@ -3,12 +3,25 @@
 
 #include "net/membershipreconciler.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <limits>
 
 namespace pd {
 
 namespace {
+
+// The plan as the operator reads it (the Scale dialog; pdctl, which installs no translator, prints
+// it in English).
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(pd::ScaleOps)
+};
+
+QString roleWord(Role role)
+{
+    return role == Role::Prefill ? Tr::tr("prefill") : Tr::tr("decode");
+}
 
 bool isMember(MembershipFact f)
 {
@@ -20,22 +33,22 @@ bool isMember(MembershipFact f)
 QString ScalePlan::describe() const
 {
     QStringList lines;
-    lines << QStringLiteral("Scale the %1 pool from %2 to %3 instance(s).").arg(roleName(role)).arg(current).arg(target);
+    lines << Tr::tr("Scale the %1 pool from %2 to %3 instance(s).").arg(roleWord(role)).arg(current).arg(target);
     if (isNoop())
-        lines << QStringLiteral("Nothing to do.");
+        lines << Tr::tr("Nothing to do.");
     for (const EngineRef &e : toStart)
-        lines << QStringLiteral("  start and add  %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
+        lines << Tr::tr("  start and add  %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
     for (const EngineRef &e : toRemove)
-        lines << QStringLiteral("  remove and stop %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
+        lines << Tr::tr("  remove and stop %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
     if (!toRemove.isEmpty())
-        lines << QStringLiteral("%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.")
+        lines << Tr::tr("%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.")
                      .arg(affectedRequests);
     for (const QString &w : warnings)
-        lines << QStringLiteral("Warning: ") + w;
+        lines << Tr::tr("Warning: %1").arg(w);
     if (needsOverride)
-        lines << QStringLiteral("This removes the last %1 instance: every request fails until one is added. Needs the override.").arg(roleName(role));
+        lines << Tr::tr("This removes the last %1 instance: every request fails until one is added. Needs the override.").arg(roleWord(role));
     if (!blocked.isEmpty())
-        lines << QStringLiteral("Cannot apply: ") + blocked;
+        lines << Tr::tr("Cannot apply: %1").arg(blocked);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -74,22 +87,22 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
             ++waiting;
     }
     if (settings.readOnly)
-        plan.blocked = QStringLiteral("read-only mode");
+        plan.blocked = Tr::tr("read-only mode");
     if (target < 0) {
-        plan.blocked = QStringLiteral("a pool cannot have fewer than 0 instances");
+        plan.blocked = Tr::tr("a pool cannot have fewer than 0 instances");
         return plan;
     }
     if (target > plan.current) {
         std::stable_sort(candidates.begin(), candidates.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
         const int need = target - plan.current;
         if (need > candidates.size())
-            plan.blocked = QStringLiteral("the profile has only %1 more %2 engine(s) that are not in the proxy")
-                               .arg(candidates.size()).arg(roleName(role));
+            plan.blocked = Tr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
+                               .arg(candidates.size()).arg(roleWord(role));
         plan.toStart = candidates.mid(0, need);
     } else if (target < plan.current) {
         const int leave = plan.current - target;
         if (leave > members.size())
-            plan.blocked = QStringLiteral("%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)").arg(waiting);
+            plan.blocked = Tr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)").arg(waiting);
         auto loadOf = [&loads](const EngineRef &e) {
             const auto it = loads.constFind(e.id);
             return it == loads.constEnd() ? std::numeric_limits<double>::infinity() : it->running + it->waiting;
@@ -102,7 +115,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         for (const EngineRef &e : std::as_const(plan.toRemove)) {
             const double l = loadOf(e);
             if (std::isinf(l))
-                plan.warnings << QStringLiteral("no load reading for %1").arg(e.id);
+                plan.warnings << Tr::tr("no load reading for %1").arg(e.id);
             else
                 plan.affectedRequests += loads.value(e.id).running + loads.value(e.id).waiting;
         }
@@ -116,7 +129,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         const double ratio = d > 0 ? double(p) / d : std::numeric_limits<double>::infinity();
         if ((settings.minPrefillPerDecode > 0 && ratio < settings.minPrefillPerDecode)
             || (settings.maxPrefillPerDecode > 0 && ratio > settings.maxPrefillPerDecode))
-            plan.warnings << QStringLiteral("P:D would be %1:%2 (%3), outside the profile's bounds %4-%5")
+            plan.warnings << Tr::tr("P:D would be %1:%2 (%3), outside the profile's bounds %4-%5")
                                  .arg(p).arg(d).arg(ratio, 0, 'f', 2)
                                  .arg(settings.minPrefillPerDecode, 0, 'f', 2).arg(settings.maxPrefillPerDecode, 0, 'f', 2);
     }

@@ -6,11 +6,26 @@
 #include "ops/scaleout.h"
 #include "ops/scalerunner.h"
 
+#include <QCoreApplication>
 #include <QTimer>
 
 #include <algorithm>
 
 namespace pd {
+
+namespace {
+
+// Pause reasons and progress lines, for the Operations tab (nothing here is audited).
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(pd::ScaleOps)
+};
+
+QString roleWord(Role role)
+{
+    return role == Role::Prefill ? Tr::tr("prefill") : Tr::tr("decode");
+}
+
+} // namespace
 
 RollingRestart::RollingRestart(QList<EngineRef> engines, int floor, ScaleContext *context, ScaleRunner *runner, QObject *parent)
     : QObject(parent)
@@ -35,7 +50,7 @@ void RollingRestart::start()
     if (m_state != State::Idle)
         return;
     if (m_ctx->settings.readOnly)
-        return pause(QStringLiteral("read-only mode"));
+        return pause(Tr::tr("read-only mode"));
     m_state = State::Running;
     next();
 }
@@ -45,7 +60,7 @@ void RollingRestart::resume()
     if (m_state != State::Paused)
         return;
     if (m_ctx->settings.readOnly)
-        return pause(QStringLiteral("read-only mode"));
+        return pause(Tr::tr("read-only mode"));
     m_state = State::Running;
     m_reason.clear();
     next();
@@ -84,17 +99,17 @@ void RollingRestart::next()
         if (m_state != State::Running)
             return;
         if (!listed)
-            return pause(QStringLiteral("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+            return pause(Tr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
         if (m_ctx->membership->fact(engine.id, engine.role) != MembershipFact::Active) {
             ++m_index;
-            Q_EMIT progressed(m_index, total(), QStringLiteral("%1 skipped: not active in the proxy (%2)")
+            Q_EMIT progressed(m_index, total(), Tr::tr("%1 skipped: not active in the proxy (%2)")
                                                     .arg(engine.id, membershipFactName(m_ctx->membership->fact(engine.id, engine.role))));
             return next();
         }
         const int remaining = m_ctx->membership->activeCount(engine.role) - 1;
         if (remaining < m_floor)
-            return pause(QStringLiteral("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
-                             .arg(engine.id).arg(remaining).arg(roleName(engine.role)).arg(m_floor));
+            return pause(Tr::tr("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
+                             .arg(engine.id).arg(remaining).arg(roleWord(engine.role)).arg(m_floor));
         auto *in = new ScaleIn(engine, m_ctx, false);
         m_current = in;
         connect(in, &ScaleOperation::finished, this, [this, in, engine](OperationOutcome outcome) {
@@ -118,11 +133,11 @@ void RollingRestart::bringBack(const EngineRef &engine)
             m_drainClock.start();
         if (m_drainClock.elapsed() > m_ctx->settings.idleTimeoutMs) {
             m_drainClock.invalidate();
-            return pause(QStringLiteral("%1 is stopped but the proxy still lists it as draining after %2 s: the proxy "
-                                        "finalises drains only when no request is in flight (§8.3); resume when traffic allows")
+            return pause(Tr::tr("%1 is stopped but the proxy still lists it as draining after %2 s: the proxy "
+                                "finalises drains only when no request is in flight (§8.3); resume when traffic allows")
                              .arg(engine.id).arg(m_ctx->settings.idleTimeoutMs / 1000));
         }
-        Q_EMIT progressed(m_index, total(), QStringLiteral("%1 stopped; waiting for the proxy to finalise its drain").arg(engine.id));
+        Q_EMIT progressed(m_index, total(), Tr::tr("%1 stopped; waiting for the proxy to finalise its drain").arg(engine.id));
         QTimer::singleShot(m_ctx->settings.pollMs, this, [this, engine] {
             if (m_state != State::Running)
                 return;
@@ -140,10 +155,10 @@ void RollingRestart::bringBack(const EngineRef &engine)
         if (m_state != State::Running)
             return;
         if (o != OperationOutcome::Succeeded)
-            return pause(QStringLiteral("%1 was stopped but did not come back: %2").arg(engine.id, out->summary()));
+            return pause(Tr::tr("%1 was stopped but did not come back: %2").arg(engine.id, out->summary()));
         m_stopped = false;
         ++m_index;
-        Q_EMIT progressed(m_index, total(), QStringLiteral("%1 restarted").arg(engine.id));
+        Q_EMIT progressed(m_index, total(), Tr::tr("%1 restarted").arg(engine.id));
         next();
     });
     m_runner->enqueue(out);

@@ -7,12 +7,22 @@
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QPointer>
 
 #include <memory>
 
 namespace pd {
+
+namespace {
+
+// removeDead()'s answer to the operator; its audit lines stay English.
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(pd::ScaleOps)
+};
+
+} // namespace
 
 ScaleRunner::ScaleRunner(ScaleContext *context, QObject *parent)
     : QObject(parent)
@@ -164,12 +174,12 @@ void ScaleRunner::removeDead(const QList<EngineRef> &engines, std::function<void
     };
     if (m_ctx->settings.readOnly) {
         audit(QStringLiteral("proxy"), {}, QStringLiteral("refused"), QStringLiteral("read-only mode"), 0);
-        done(QStringLiteral("read-only mode: nothing removed"));
+        done(Tr::tr("read-only mode: nothing removed"));
         return;
     }
     auto results = std::make_shared<QStringList>();
     if (!refused.isEmpty())
-        *results << QStringLiteral("not removed (still waiting, §8.1): %1").arg(refused.join(QStringLiteral(", ")));
+        *results << Tr::tr("not removed (still waiting, §8.1): %1").arg(refused.join(QStringLiteral(", ")));
     auto pending = std::make_shared<int>(int(byRole.size()));
     if (*pending == 0) {
         done(results->join(QLatin1Char('\n')));
@@ -191,7 +201,10 @@ void ScaleRunner::removeDead(const QList<EngineRef> &engines, std::function<void
             const QString detail = reply.ok ? QStringLiteral("%1 %2 instance(s) taken out of the proxy").arg(ids.size()).arg(roleName(role))
                                             : reply.error;
             audit(QStringLiteral("%1 pool").arg(roleName(role)), ids, result, detail, clock->elapsed());
-            *results << detail;
+            *results << (reply.ok ? Tr::tr("%1 %2 instance(s) taken out of the proxy")
+                                        .arg(ids.size())
+                                        .arg(role == Role::Prefill ? Tr::tr("prefill") : Tr::tr("decode"))
+                                  : detail);
             OperationMarker m;
             m.time = QDateTime::currentDateTimeUtc();
             m.kind = QStringLiteral("remove-dead");

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: MIT
 #include "state/derivestate.h"
 
+#include <QCoreApplication>
+
 namespace pd {
 
 namespace {
 
+// Reasons, evidence and ages in the operator's language; the fact names inside them stay ids.
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(pd::EngineState)
+};
+
 QString ago(std::int64_t atMs, std::int64_t nowMs)
 {
     if (atMs <= 0)
-        return QStringLiteral("never");
-    return QStringLiteral("%1 ago").arg(formatAge(nowMs - atMs));
+        return Tr::tr("never");
+    return Tr::tr("%1 ago").arg(formatAge(nowMs - atMs));
 }
 
 QString number(double v)
@@ -22,40 +29,40 @@ QStringList evidenceOf(const EngineFacts &f, std::int64_t nowMs, const StateThre
 {
     QStringList lines;
     if (f.process != ProcessFact::Unknown)
-        lines.append(QStringLiteral("process %1%2 (%3)")
+        lines.append(Tr::tr("process %1%2 (%3)")
                          .arg(processFactName(f.process),
                              f.processDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.processDetail,
                              ago(f.processAtMs, nowMs)));
     if (f.http == HttpFact::Ok)
-        lines.append(QStringLiteral("/metrics ok (%1)").arg(ago(f.httpAtMs, nowMs)));
+        lines.append(Tr::tr("/metrics ok (%1)").arg(ago(f.httpAtMs, nowMs)));
     else if (f.http != HttpFact::Unknown)
-        lines.append(QStringLiteral("/metrics %1 × %2 since %3: %4")
+        lines.append(Tr::tr("/metrics %1 × %2 since %3: %4")
                          .arg(httpFactName(f.http))
                          .arg(f.consecutiveFailures)
                          .arg(ago(f.failingSinceMs, nowMs), f.httpError));
     if (f.http != HttpFact::Ok && f.lastOkMs > 0)
-        lines.append(QStringLiteral("last good /metrics %1").arg(ago(f.lastOkMs, nowMs)));
+        lines.append(Tr::tr("last good /metrics %1").arg(ago(f.lastOkMs, nowMs)));
     if (f.healthStatus != 0)
         lines.append(QStringLiteral("/health %1 (%2)").arg(f.healthStatus).arg(ago(f.healthAtMs, nowMs)));
     if (f.modelsKnown)
         lines.append(
-            QStringLiteral("/v1/models %1 (%2)")
-                .arg(f.modelsReady ? QStringLiteral("ready") : QStringLiteral("not ready"), ago(f.modelsAtMs, nowMs)));
+            Tr::tr("/v1/models %1 (%2)")
+                .arg(f.modelsReady ? Tr::tr("ready") : Tr::tr("not ready"), ago(f.modelsAtMs, nowMs)));
     if (f.hasCounters)
         lines.append(
-            QStringLiteral("running %1, waiting %2; counters generation %3, prompt %4, success %5; %6")
+            Tr::tr("running %1, waiting %2; counters generation %3, prompt %4, success %5; %6")
                 .arg(number(f.running), number(f.waiting), number(f.counters.generationTokens),
                     number(f.counters.promptTokens), number(f.counters.requestSuccess),
                     f.frozenPolls > 0
-                        ? QStringLiteral("frozen for %1 polls (stall at %2)").arg(f.frozenPolls).arg(t.stallPolls)
-                        : QStringLiteral("moved %1").arg(ago(f.lastProgressMs, nowMs))));
+                        ? Tr::tr("frozen for %1 polls (stall at %2)").arg(f.frozenPolls).arg(t.stallPolls)
+                        : Tr::tr("moved %1").arg(ago(f.lastProgressMs, nowMs))));
     if (f.membership != MembershipFact::Unknown)
-        lines.append(QStringLiteral("proxy membership %1%2 (%3)")
+        lines.append(Tr::tr("proxy membership %1%2 (%3)")
                          .arg(membershipFactName(f.membership),
                              f.membershipDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.membershipDetail,
                              ago(f.membershipAtMs, nowMs)));
     if (f.http != HttpFact::Unknown)
-        lines.append(QStringLiteral("metrics %1").arg(freshnessFactName(freshnessOf(f, t))));
+        lines.append(Tr::tr("metrics %1").arg(freshnessFactName(freshnessOf(f, t))));
     return lines;
 }
 
@@ -72,13 +79,13 @@ QString formatAge(std::int64_t ms)
         ms = 0;
     const std::int64_t s = ms / 1000;
     if (s < 60)
-        return QStringLiteral("%1 s").arg(s);
+        return Tr::tr("%1 s").arg(s);
     if (s < 3600)
-        return QStringLiteral("%1 min").arg(s / 60);
+        return Tr::tr("%1 min").arg(s / 60);
     if (s < 86400)
-        return (s / 60) % 60 ? QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s / 60) % 60)
-                             : QStringLiteral("%1 h").arg(s / 3600);
-    return QStringLiteral("%1 d %2 h").arg(s / 86400).arg((s / 3600) % 24);
+        return (s / 60) % 60 ? Tr::tr("%1 h %2 min").arg(s / 3600).arg((s / 60) % 60)
+                             : Tr::tr("%1 h").arg(s / 3600);
+    return Tr::tr("%1 d %2 h").arg(s / 86400).arg((s / 3600) % 24);
 }
 
 bool isFailureState(EngineState state)
@@ -101,43 +108,43 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     };
     // SSH saw the process gone, and HTTP has not answered since: stopped.
     if (f.process == ProcessFact::Exited && !(f.http == HttpFact::Ok && f.httpAtMs > f.processAtMs))
-        return make(EngineState::Stopped, [&] { return QStringLiteral("the process exited"); });
+        return make(EngineState::Stopped, [&] { return Tr::tr("the process exited"); });
     if (f.http == HttpFact::Unknown) {
         if (f.process == ProcessFact::Running)
-            return make(EngineState::Starting, [&] { return QStringLiteral("process running, not polled yet"); });
-        return make(EngineState::Unknown, [&] { return QStringLiteral("not observed yet"); });
+            return make(EngineState::Starting, [&] { return Tr::tr("process running, not polled yet"); });
+        return make(EngineState::Unknown, [&] { return Tr::tr("not observed yet"); });
     }
 
     const bool failing = f.http != HttpFact::Ok && f.consecutiveFailures >= t.stalePolls;
     if (failing) {
-        const QString polls = QStringLiteral("%1 polls in a row").arg(f.consecutiveFailures);
+        const QString polls = Tr::tr("%1 polls in a row").arg(f.consecutiveFailures);
         switch (f.http) {
         case HttpFact::Refused:
             if (f.process == ProcessFact::Running)
                 return make(EngineState::Starting,
-                    [&] { return QStringLiteral("process running, port not open yet (loading weights?)"); });
+                    [&] { return Tr::tr("process running, port not open yet (loading weights?)"); });
             if (f.lastOkMs == 0)
                 return make(EngineState::Stopped,
-                    [&] { return QStringLiteral("nothing listens on its port; it never answered"); });
+                    [&] { return Tr::tr("nothing listens on its port; it never answered"); });
             if (outOfProxy(f.membership))
                 return make(EngineState::Stopped,
-                    [&] { return QStringLiteral("out of the proxy and nothing listens on its port"); });
+                    [&] { return Tr::tr("out of the proxy and nothing listens on its port"); });
             return make(EngineState::Unreachable, [&] {
-                return QStringLiteral("connection refused %1 (answered %2)").arg(polls, ago(f.lastOkMs, nowMs));
+                return Tr::tr("connection refused %1 (answered %2)").arg(polls, ago(f.lastOkMs, nowMs));
             });
         case HttpFact::Timeout:
-            return make(EngineState::Unreachable, [&] { return QStringLiteral("no answer in time, %1").arg(polls); });
+            return make(EngineState::Unreachable, [&] { return Tr::tr("no answer in time, %1").arg(polls); });
         case HttpFact::Failed:
             return make(EngineState::Unreachable, [&] { return QStringLiteral("%1, %2").arg(f.httpError, polls); });
         case HttpFact::ServerError:
             return make(EngineState::Unhealthy,
-                [&] { return QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
+                [&] { return Tr::tr("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
         case HttpFact::ClientError:
             return make(EngineState::Unhealthy,
-                [&] { return QStringLiteral("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
+                [&] { return Tr::tr("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
         case HttpFact::Malformed:
             return make(
-                EngineState::Unhealthy, [&] { return QStringLiteral("/metrics does not parse, %1").arg(polls); });
+                EngineState::Unhealthy, [&] { return Tr::tr("/metrics does not parse, %1").arg(polls); });
         case HttpFact::Ok:
         case HttpFact::Unknown:
             break;
@@ -145,45 +152,45 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     }
 
     if (f.healthStatus >= 500)
-        return make(EngineState::Unhealthy, [&] { return QStringLiteral("/health answers %1").arg(f.healthStatus); });
+        return make(EngineState::Unhealthy, [&] { return Tr::tr("/health answers %1").arg(f.healthStatus); });
 
     // Below the failure threshold the last good picture stands; without one there is none yet.
     if (f.lastOkMs == 0) {
         if (f.process == ProcessFact::Running)
-            return make(EngineState::Starting, [&] { return QStringLiteral("process running, not answering yet"); });
-        return make(EngineState::Unknown, [&] { return QStringLiteral("no good poll yet"); });
+            return make(EngineState::Starting, [&] { return Tr::tr("process running, not answering yet"); });
+        return make(EngineState::Unknown, [&] { return Tr::tr("no good poll yet"); });
     }
     if (f.modelsKnown && !f.modelsReady)
-        return make(EngineState::Starting, [&] { return QStringLiteral("/v1/models not ready"); });
+        return make(EngineState::Starting, [&] { return Tr::tr("/v1/models not ready"); });
 
     if (f.running > 0 && f.frozenPolls >= t.stallPolls)
         return make(EngineState::Stalled, [&] {
-            return QString(QStringLiteral("%1 running, no token or success counter moved for %2 polls")
-                               .arg(f.running == 1 ? QStringLiteral("1 request")
-                                                   : QStringLiteral("%1 requests").arg(number(f.running)))
+            return QString(Tr::tr("%1 running, no token or success counter moved for %2 polls")
+                               .arg(f.running == 1 ? Tr::tr("1 request")
+                                                   : Tr::tr("%1 requests").arg(number(f.running)))
                                .arg(f.frozenPolls));
         });
 
     switch (f.membership) {
     case MembershipFact::Active:
-        return make(EngineState::Serving, [&] { return QStringLiteral("healthy and in the proxy's active list"); });
+        return make(EngineState::Serving, [&] { return Tr::tr("healthy and in the proxy's active list"); });
     case MembershipFact::Waiting:
         return make(
-            EngineState::WaitingInProxy, [&] { return QStringLiteral("added to the proxy, waiting for activation"); });
+            EngineState::WaitingInProxy, [&] { return Tr::tr("added to the proxy, waiting for activation"); });
     case MembershipFact::Draining:
         return make(EngineState::Draining,
-            [&] { return QStringLiteral("removed from the proxy, finishing %1 requests").arg(number(f.running)); });
+            [&] { return Tr::tr("removed from the proxy, finishing %1 requests").arg(number(f.running)); });
     case MembershipFact::Configured:
-        return make(EngineState::ReadyNotInProxy, [&] { return QStringLiteral("healthy, not added to the proxy"); });
+        return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("healthy, not added to the proxy"); });
     case MembershipFact::Gone:
-        return make(EngineState::ReadyNotInProxy, [&] { return QStringLiteral("healthy, removed from the proxy"); });
+        return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("healthy, removed from the proxy"); });
     case MembershipFact::Dropped:
-        return make(EngineState::ReadyNotInProxy, [&] { return QStringLiteral("healthy, the proxy dropped its add"); });
+        return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("healthy, the proxy dropped its add"); });
     case MembershipFact::Unknown:
         break;
     }
     return make(EngineState::Serving,
-        [&] { return QStringLiteral("healthy and making progress (proxy membership not reconciled)"); });
+        [&] { return Tr::tr("healthy and making progress (proxy membership not reconciled)"); });
 }
 
 } // namespace pd

@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "state/enginestate.h"
 
+#include <QCoreApplication>
+
 namespace pd {
+
+namespace {
+
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(pd::EngineState)
+};
+
+} // namespace
 
 QString engineStateName(EngineState state)
 {
@@ -20,21 +30,38 @@ QString engineStateName(EngineState state)
     return QStringLiteral("unknown");
 }
 
+QString engineStateWord(EngineState state)
+{
+    switch (state) {
+    case EngineState::Unknown: return Tr::tr("unknown", "engine state id");
+    case EngineState::Stopped: return Tr::tr("stopped", "engine state id");
+    case EngineState::Starting: return Tr::tr("starting", "engine state id");
+    case EngineState::ReadyNotInProxy: return Tr::tr("ready-not-in-proxy", "engine state id");
+    case EngineState::WaitingInProxy: return Tr::tr("waiting-in-proxy", "engine state id");
+    case EngineState::Serving: return Tr::tr("serving", "engine state id");
+    case EngineState::Draining: return Tr::tr("draining", "engine state id");
+    case EngineState::Stalled: return Tr::tr("stalled", "engine state id");
+    case EngineState::Unhealthy: return Tr::tr("unhealthy", "engine state id");
+    case EngineState::Unreachable: return Tr::tr("unreachable", "engine state id");
+    }
+    return Tr::tr("unknown", "engine state id");
+}
+
 QString engineStateLabel(EngineState state)
 {
     switch (state) {
-    case EngineState::Unknown: return QStringLiteral("Unknown");
-    case EngineState::Stopped: return QStringLiteral("Stopped");
-    case EngineState::Starting: return QStringLiteral("Starting");
-    case EngineState::ReadyNotInProxy: return QStringLiteral("Ready, not in proxy");
-    case EngineState::WaitingInProxy: return QStringLiteral("Waiting in proxy");
-    case EngineState::Serving: return QStringLiteral("Serving");
-    case EngineState::Draining: return QStringLiteral("Draining");
-    case EngineState::Stalled: return QStringLiteral("Stalled");
-    case EngineState::Unhealthy: return QStringLiteral("Unhealthy");
-    case EngineState::Unreachable: return QStringLiteral("Unreachable");
+    case EngineState::Unknown: return Tr::tr("Unknown");
+    case EngineState::Stopped: return Tr::tr("Stopped");
+    case EngineState::Starting: return Tr::tr("Starting");
+    case EngineState::ReadyNotInProxy: return Tr::tr("Ready, not in proxy");
+    case EngineState::WaitingInProxy: return Tr::tr("Waiting in proxy");
+    case EngineState::Serving: return Tr::tr("Serving");
+    case EngineState::Draining: return Tr::tr("Draining");
+    case EngineState::Stalled: return Tr::tr("Stalled");
+    case EngineState::Unhealthy: return Tr::tr("Unhealthy");
+    case EngineState::Unreachable: return Tr::tr("Unreachable");
     }
-    return QStringLiteral("Unknown");
+    return Tr::tr("Unknown");
 }
 
 QString membershipFactName(MembershipFact fact)

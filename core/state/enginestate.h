@@ -38,7 +38,8 @@ enum class MembershipFact {
 };
 
 QString engineStateName(EngineState state);   // stable lowercase id: "serving", "ready-not-in-proxy", ...
-QString engineStateLabel(EngineState state);  // short English label for views (translated by widgets)
+QString engineStateWord(EngineState state);   // that id in the operator's language (events), translated
+QString engineStateLabel(EngineState state);  // short label for views, translated (pd::EngineState)
 QString membershipFactName(MembershipFact fact);
 
 } // namespace pd

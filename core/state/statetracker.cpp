@@ -87,8 +87,8 @@ void StateTracker::rebuild()
             const bool listed = (e.role == Role::Prefill ? prefill : decode).contains(e.id());
             EngineFacts &f = m_engines[std::size_t(i)].facts;
             f.membership = listed ? MembershipFact::Active : MembershipFact::Configured;
-            f.membershipDetail = listed ? QStringLiteral("listed in the proxy's start command")
-                                        : QStringLiteral("not in the proxy's start command");
+            f.membershipDetail = listed ? tr("listed in the proxy's start command")
+                                        : tr("not in the proxy's start command");
             f.membershipAtMs = now;
         }
     }
@@ -138,7 +138,7 @@ bool StateTracker::rederive(int engine, std::int64_t now)
         event.from = t.state;
         event.to = next.state;
         event.where = engineLabel(engine);
-        event.what = QStringLiteral("%1 → %2").arg(engineStateName(event.from), engineStateName(event.to));
+        event.what = QStringLiteral("%1 → %2").arg(engineStateWord(event.from), engineStateWord(event.to));
         event.reason = next.reason;
         event.evidence = next.evidence;
         appendEvent(std::move(event));
@@ -252,7 +252,7 @@ void StateTracker::setProcess(int engine, ProcessFact process, const QString &de
     const std::int64_t now = atMs > 0 ? atMs : m_now();
     EngineFacts &f = m_engines[std::size_t(engine)].facts;
     if (f.process != process) {
-        appendFactEvent(engine, StateEvent::Kind::Process, QStringLiteral("process %1").arg(processFactName(process)), detail, now);
+        appendFactEvent(engine, StateEvent::Kind::Process, tr("process %1").arg(processFactName(process)), detail, now);
     }
     // A start after the diagnosis: the error belongs to the previous run.
     if (process == ProcessFact::Running && f.process != ProcessFact::Running && f.diagnosisAtMs > 0 && f.diagnosisAtMs <= now)
@@ -271,7 +271,7 @@ void StateTracker::setMembership(int engine, MembershipFact membership, const QS
     EngineFacts &f = m_engines[std::size_t(engine)].facts;
     if (f.membership != membership) {
         appendFactEvent(engine, StateEvent::Kind::Membership,
-                        QStringLiteral("proxy membership %1 → %2").arg(membershipFactName(f.membership), membershipFactName(membership)),
+                        tr("proxy membership %1 → %2").arg(membershipFactName(f.membership), membershipFactName(membership)),
                         detail, now);
     }
     f.membership = membership;
@@ -301,8 +301,8 @@ void StateTracker::recordDiagnosis(int engine, int node, const QString &title, c
     event.node = event.engine >= 0 ? m_store->engines().at(event.engine).nodeIndex : node;
     event.where = event.engine >= 0                             ? engineLabel(event.engine)
         : (node >= 0 && node < m_store->profile().nodes.size()) ? m_store->profile().nodes.at(node).name
-                                                                : QStringLiteral("proxy");
-    event.what = repeats > 1 ? QStringLiteral("%1 (%2 lines)").arg(title).arg(repeats) : title;
+                                                                : tr("proxy");
+    event.what = repeats > 1 ? tr("%1 (%2 lines)").arg(title).arg(repeats) : title;
     event.reason = line.left(300);
     if (event.engine >= 0) {
         EngineFacts &f = m_engines[std::size_t(event.engine)].facts;
@@ -325,7 +325,7 @@ void StateTracker::recordAction(int engine, int node, const QString &what)
     event.node = event.engine >= 0 ? m_store->engines().at(event.engine).nodeIndex : node;
     event.where = event.engine >= 0                             ? engineLabel(event.engine)
         : (node >= 0 && node < m_store->profile().nodes.size()) ? m_store->profile().nodes.at(node).name
-                                                                : QStringLiteral("cluster");
+                                                                : tr("cluster");
     event.what = what;
     appendEvent(std::move(event));
     flushEvents();
@@ -335,8 +335,8 @@ void StateTracker::applyProxyHealth(const ProxyHealth &health)
 {
     const std::int64_t now = m_now();
     const QString where = m_store->hasProfile()
-        ? QStringLiteral("proxy %1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port)
-        : QStringLiteral("proxy");
+        ? tr("proxy %1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port)
+        : tr("proxy");
     auto event = [&](const QString &what, const QString &reason) {
         StateEvent e;
         e.atMs = now;
@@ -349,13 +349,13 @@ void StateTracker::applyProxyHealth(const ProxyHealth &health)
     if (!m_proxyKnown || health.reachable != m_proxy.reachable) {
         m_proxySinceMs = now;
         if (!health.reachable)
-            event(QStringLiteral("proxy unreachable"), health.error);
+            event(tr("proxy unreachable"), health.error);
         else if (m_proxyKnown)
-            event(QStringLiteral("proxy reachable again"), QString());
+            event(tr("proxy reachable again"), QString());
     }
     if (health.reachable && m_proxyKnown && m_proxy.reachable
         && (health.prefillInstances != m_proxy.prefillInstances || health.decodeInstances != m_proxy.decodeInstances))
-        event(QStringLiteral("proxy counts %1/%2 → %3/%4 (prefill/decode)")
+        event(tr("proxy counts %1/%2 → %3/%4 (prefill/decode)")
                   .arg(m_proxy.prefillInstances)
                   .arg(m_proxy.decodeInstances)
                   .arg(health.prefillInstances)

@@ -3,11 +3,19 @@
 
 #include "state/derivestate.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace pd {
 
 namespace {
+
+// The operator's words of a problem (what, where, detail, next step), filed under pd::Triage; keys stay
+// English identifiers.
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(pd::Triage)
+};
 
 // The engine problem a state makes, if any.
 std::optional<ProblemKind> engineProblem(const TriageEngine &e)
@@ -39,16 +47,16 @@ QString whatOf(ProblemKind kind, const TriageEngine &e)
 {
     switch (kind) {
     case ProblemKind::EngineStalled:
-        return QStringLiteral("Engine stalled");
+        return Tr::tr("Engine stalled");
     case ProblemKind::EngineUnhealthy:
-        return QStringLiteral("Engine unhealthy");
+        return Tr::tr("Engine unhealthy");
     case ProblemKind::EngineUnreachable:
-        return e.state == EngineState::Stopped ? QStringLiteral("Engine not running, yet in the proxy")
-                                               : QStringLiteral("Engine unreachable");
+        return e.state == EngineState::Stopped ? Tr::tr("Engine not running, yet in the proxy")
+                                               : Tr::tr("Engine unreachable");
     case ProblemKind::ProxyDroppedAdd:
-        return QStringLiteral("Proxy dropped the engine's add");
+        return Tr::tr("Proxy dropped the engine's add");
     case ProblemKind::MetricsStale:
-        return QStringLiteral("Engine metrics stale");
+        return Tr::tr("Engine metrics stale");
     default:
         return problemKindName(kind);
     }
@@ -58,38 +66,44 @@ QString nextStepOf(ProblemKind kind)
 {
     switch (kind) {
     case ProblemKind::PoolEmpty:
-        return QStringLiteral("Every request needs this pool: bring one of its engines back (see the engine problems "
-                              "below) or add a healthy engine to the proxy.");
+        return Tr::tr("Every request needs this pool: bring one of its engines back (see the engine problems "
+                      "below) or add a healthy engine to the proxy.");
     case ProblemKind::ProxyUnreachable:
-        return QStringLiteral("Check that the proxy process runs on its host and read its log; clients get no answers "
-                              "meanwhile.");
+        return Tr::tr("Check that the proxy process runs on its host and read its log; clients get no answers "
+                      "meanwhile.");
     case ProblemKind::EngineStalled:
-        return QStringLiteral(
+        return Tr::tr(
             "Read the engine's log for a hung collective (HCCL) or NPU error; remove it from the proxy, "
             "then restart it.");
     case ProblemKind::EngineUnhealthy:
-        return QStringLiteral(
+        return Tr::tr(
             "Read the engine's log for the EngineCore error; remove it from the proxy and restart it.");
     case ProblemKind::EngineUnreachable:
-        return QStringLiteral("Check that the process runs and the node is up (SSH); if it crashed, read its log and "
-                              "restart it, or remove it from the proxy.");
+        return Tr::tr("Check that the process runs and the node is up (SSH); if it crashed, read its log and "
+                      "restart it, or remove it from the proxy.");
     case ProblemKind::NodeSshDown:
-        return QStringLiteral("Check that the node is up and sshd answers; check the key offered by ssh-agent.");
+        return Tr::tr("Check that the node is up and sshd answers; check the key offered by ssh-agent.");
     case ProblemKind::LogError:
-        return QStringLiteral("Open the engine's log (Show log): the diagnosis and the fix of the signature are beside the line.");
+        return Tr::tr("Open the engine's log (Show log): the diagnosis and the fix of the signature are beside the line.");
     case ProblemKind::ProxyDroppedAdd:
-        return QStringLiteral("Check the engine answers /v1/models, then add it to the proxy again.");
+        return Tr::tr("Check the engine answers /v1/models, then add it to the proxy again.");
     case ProblemKind::NotInProxy:
-        return QStringLiteral("Add it to the proxy, or stop it to free its NPUs.");
+        return Tr::tr("Add it to the proxy, or stop it to free its NPUs.");
     case ProblemKind::MetricsStale:
-        return QStringLiteral("Polls are failing; watch whether they recover before acting.");
+        return Tr::tr("Polls are failing; watch whether they recover before acting.");
     }
     return {};
 }
 
 QString poolName(Role role)
 {
-    return role == Role::Prefill ? QStringLiteral("Prefill") : QStringLiteral("Decode");
+    return role == Role::Prefill ? Tr::tr("Prefill") : Tr::tr("Decode");
+}
+
+// roleName() in a sentence; the keys and the proxy's own field names keep roleName().
+QString roleWord(Role role)
+{
+    return role == Role::Prefill ? Tr::tr("prefill") : Tr::tr("decode");
 }
 
 } // namespace
@@ -130,9 +144,9 @@ QList<Problem> findProblems(const TriageInput &in)
     if (in.proxyKnown && !in.proxy.reachable) {
         Problem p = make(ProblemKind::ProxyUnreachable, ProblemScope::Proxy);
         p.key = QStringLiteral("proxy-unreachable");
-        p.what = QStringLiteral("Proxy unreachable");
-        p.where = QStringLiteral("proxy %1").arg(in.proxyWhere);
-        p.detail = in.proxy.error.isEmpty() ? QStringLiteral("/healthcheck does not answer") : in.proxy.error;
+        p.what = Tr::tr("Proxy unreachable");
+        p.where = Tr::tr("proxy %1").arg(in.proxyWhere);
+        p.detail = in.proxy.error.isEmpty() ? Tr::tr("/healthcheck does not answer") : in.proxy.error;
         p.sinceMs = in.proxySinceMs;
         p.evidence = { QStringLiteral("/healthcheck: %1").arg(p.detail) };
         out.append(p);
@@ -158,13 +172,13 @@ QList<Problem> findProblems(const TriageInput &in)
             continue;
         Problem p = make(ProblemKind::PoolEmpty, ProblemScope::Pool);
         p.key = QStringLiteral("pool-empty:%1").arg(roleName(role));
-        p.what = QStringLiteral("%1 pool empty").arg(poolName(role));
-        p.where = QStringLiteral("%1 pool").arg(roleName(role));
-        p.detail = serving == 0 ? QStringLiteral("none of its %1 engines serves").arg(total)
-                                : QStringLiteral("the proxy counts no %1 instance").arg(roleName(role));
+        p.what = Tr::tr("%1 pool empty").arg(poolName(role));
+        p.where = Tr::tr("%1 pool").arg(roleWord(role));
+        p.detail = serving == 0 ? Tr::tr("none of its %1 engines serves").arg(total)
+                                : Tr::tr("the proxy counts no %1 instance").arg(roleWord(role));
         p.sinceMs = proxySaysEmpty ? std::max(lastChange, in.proxySinceMs) : lastChange;
         p.engineCount = total;
-        p.evidence.append(QStringLiteral("%1 of %2 %3 engines serving").arg(serving).arg(total).arg(roleName(role)));
+        p.evidence.append(Tr::tr("%1 of %2 %3 engines serving").arg(serving).arg(total).arg(roleWord(role)));
         if (in.proxyKnown && in.proxy.reachable)
             p.evidence.append(
                 QStringLiteral("proxy /healthcheck: %1_instances=%2").arg(roleName(role)).arg(proxyCount));
@@ -178,8 +192,8 @@ QList<Problem> findProblems(const TriageInput &in)
             continue;
         Problem p = make(ProblemKind::NodeSshDown, ProblemScope::Node);
         p.key = QStringLiteral("node-ssh-down:%1").arg(n);
-        p.what = QStringLiteral("Node unreachable over SSH");
-        p.where = QStringLiteral("node %1 (%2)").arg(node.name, node.address);
+        p.what = Tr::tr("Node unreachable over SSH");
+        p.where = Tr::tr("node %1 (%2)").arg(node.name, node.address);
         p.detail = node.sshError;
         p.sinceMs = node.sshSinceMs;
         p.node = n;
@@ -215,12 +229,12 @@ QList<Problem> findProblems(const TriageInput &in)
             Problem p = make(kind, ProblemScope::Node);
             p.key = QStringLiteral("%1:node:%2").arg(problemKindName(kind)).arg(n);
             p.what = hit.size() == engines.size()
-                ? QStringLiteral("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size())
-                : QStringLiteral("%1 (%2 of the node's %3 engines)")
+                ? Tr::tr("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size())
+                : Tr::tr("%1 (%2 of the node's %3 engines)")
                       .arg(whatOf(kind, first))
                       .arg(hit.size())
                       .arg(engines.size());
-            p.where = QStringLiteral("node %1").arg(n < in.nodes.size() ? in.nodes.at(n).name : QString::number(n));
+            p.where = Tr::tr("node %1").arg(n < in.nodes.size() ? in.nodes.at(n).name : QString::number(n));
             p.detail = first.reason;
             p.node = n;
             p.engine = hit.first();
@@ -228,7 +242,7 @@ QList<Problem> findProblems(const TriageInput &in)
             p.sinceMs = first.sinceMs;
             for (int i : hit)
                 p.sinceMs = std::min(p.sinceMs, in.engines.at(i).sinceMs);
-            p.evidence.append(QStringLiteral("first engine %1: %2").arg(first.label, first.reason));
+            p.evidence.append(Tr::tr("first engine %1: %2").arg(first.label, first.reason));
             p.evidence.append(first.evidence);
             out.append(p);
             for (int i : hit)
@@ -261,14 +275,14 @@ QList<Problem> findProblems(const TriageInput &in)
             continue;
         Problem p = make(ProblemKind::LogError, ProblemScope::Engine);
         p.key = QStringLiteral("log-error:%1").arg(i);
-        p.what = QStringLiteral("Log: %1").arg(e.diagnosis);
+        p.what = Tr::tr("Log: %1").arg(e.diagnosis);
         p.where = e.label;
         p.detail = e.diagnosisLine;
         p.sinceMs = e.diagnosisAtMs;
         p.engine = i;
         p.node = e.node;
         p.engineCount = 1;
-        p.evidence = {QStringLiteral("log line: %1").arg(e.diagnosisLine)};
+        p.evidence = {Tr::tr("log line: %1").arg(e.diagnosisLine)};
         out.append(p);
     }
 

@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "triage/notificationpolicy.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace pd {
+
+namespace {
+
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(pd::Triage)
+};
+
+} // namespace
 
 std::optional<Notification> NotificationPolicy::decide(
     const QList<Problem> &appeared, const QList<Problem> &current, std::int64_t nowMs)
@@ -37,14 +47,14 @@ std::optional<Notification> NotificationPolicy::decide(
         return int(a.severity) < int(b.severity);
     })->severity;
     n.title = due.size() == 1 ? QStringLiteral("%1 — %2").arg(due.first().what, due.first().where)
-                              : QStringLiteral("%1 new problems").arg(due.size());
+                              : Tr::tr("%1 new problems").arg(due.size());
     QStringList lines;
     for (int i = 0; i < due.size() && i < m_settings.maxLines; ++i)
         lines.append(due.size() == 1
                 ? due.at(i).detail
                 : QStringLiteral("%1 — %2: %3").arg(due.at(i).what, due.at(i).where, due.at(i).detail));
     if (due.size() > m_settings.maxLines)
-        lines.append(QStringLiteral("and %1 more").arg(due.size() - m_settings.maxLines));
+        lines.append(Tr::tr("and %1 more").arg(due.size() - m_settings.maxLines));
     n.body = lines.join(QLatin1Char('\n'));
     for (const Problem &p : std::as_const(due))
         n.keys.append(p.key);

@@ -53,7 +53,7 @@ bool EngineActionMenu::trigger(EngineAction action, const QList<int> &engines, c
         // Nothing to run: say why (read-only, or every engine skipped with its reason).
         m_actions->run(plan, false); // audits a refusal
         Q_EMIT note(plan.refusal.isEmpty() ? tr("Nothing to do: %1").arg(plan.skipReasons.value(0))
-                                           : tr("%1: refused, %2").arg(plan.title(), plan.refusal));
+                                           : tr("%1: refused, %2").arg(plan.title(), plan.refusalText()));
         return false;
     }
     const bool ask = plan.destructive || plan.needsOverride || !plan.skipped.isEmpty();

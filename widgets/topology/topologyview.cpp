@@ -645,7 +645,7 @@ QString TopologyView::toolTipFor(QPoint pos) const
         if (m_provider)
             summary = m_provider->summary(engine);
         const EngineState state = m_states.at(engine); // what the cell shows
-        QString tip = QStringLiteral("<b>%1 · %2</b><br>%3 · DP rank %4 / %5 · TP %6")
+        QString tip = tr("<b>%1 · %2</b><br>%3 · DP rank %4 / %5 · TP %6")
                           .arg(node.name.toHtmlEscaped(), e.id().toHtmlEscaped(), roleName(e.role))
                           .arg(e.dpRank)
                           .arg(group.dpSize)
@@ -673,7 +673,7 @@ QString TopologyView::toolTipFor(QPoint pos) const
     if (n >= 0) {
         const Node &node = m_profile.nodes.at(n);
         const NodeBox &box = m_layout.nodes().at(std::size_t(n));
-        QString tip = QStringLiteral("<b>%1</b> · %2<br>%3 · %4 · %5 NPUs · %6")
+        QString tip = tr("<b>%1</b> · %2<br>%3 · %4 · %5 NPUs · %6")
                           .arg(node.name.toHtmlEscaped(), node.address.toHtmlEscaped(), roleName(node.role),
                               generationName(node.npuGeneration))
                           .arg(node.npuCount)

@@ -55,17 +55,17 @@ struct ChartSpec {
     const char *unit;
 };
 const ChartSpec kCharts[] = {
-    { "Generation tokens/s", Metric::GenerationTokensRate, 1, "" },
-    { "Prompt tokens/s", Metric::PromptTokensRate, 1, "" },
-    { "Running requests", Metric::Running, 1, "" },
-    { "Waiting requests", Metric::Waiting, 1, "" },
-    { "KV cache usage", Metric::KvUsage, 100, " %" },
-    { "Inter-token latency p99", Metric::InterTokenP99, 1000, " ms" },
+    { QT_TRANSLATE_NOOP("pd::EngineDetailPanel", "Generation tokens/s"), Metric::GenerationTokensRate, 1, "" },
+    { QT_TRANSLATE_NOOP("pd::EngineDetailPanel", "Prompt tokens/s"), Metric::PromptTokensRate, 1, "" },
+    { QT_TRANSLATE_NOOP("pd::EngineDetailPanel", "Running requests"), Metric::Running, 1, "" },
+    { QT_TRANSLATE_NOOP("pd::EngineDetailPanel", "Waiting requests"), Metric::Waiting, 1, "" },
+    { QT_TRANSLATE_NOOP("pd::EngineDetailPanel", "KV cache usage"), Metric::KvUsage, 100, " %" },
+    { QT_TRANSLATE_NOOP("pd::EngineDetailPanel", "Inter-token latency p99"), Metric::InterTokenP99, 1000, " ms" },
 };
 
 QString ageOf(std::int64_t atMs, std::int64_t nowMs)
 {
-    return atMs > 0 ? QStringLiteral("%1 ago").arg(formatAge(nowMs - atMs)) : QStringLiteral("never");
+    return atMs > 0 ? EngineDetailPanel::tr("%1 ago").arg(formatAge(nowMs - atMs)) : EngineDetailPanel::tr("never");
 }
 
 QString esc(const QString &s)
@@ -273,8 +273,9 @@ void EngineDetailPanel::refreshFacts()
     const DerivedState &d = m_tracker->derived(m_engine);
     const EngineFacts &f = m_tracker->facts(m_engine);
     m_state->setText(
-        QStringLiteral("<span style='color:%1; font-size:large'><b>%2 %3</b></span> for %4 — %5")
-            .arg(engineStateColor(d.state).name(), engineStateGlyph(d.state), esc(engineStateLabel(d.state)),
+        tr("%1 for %2 — %3", "state, how long, why")
+            .arg(QStringLiteral("<span style='color:%1; font-size:large'><b>%2 %3</b></span>")
+                     .arg(engineStateColor(d.state).name(), engineStateGlyph(d.state), esc(engineStateLabel(d.state))),
                 formatAge(now - m_tracker->stateSinceMs(m_engine)), esc(d.reason)));
     auto row = [](const QString &name, const QString &value, const QString &age) {
         return QStringLiteral("<tr><td>%1</td><td><b>%2</b></td><td style='color:gray'>%3</td></tr>")

@@ -6,6 +6,7 @@
 #include "triage/triage.h"
 #include "triageviews/statepalette.h"
 
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -86,7 +87,7 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
     m_view->setColumnWidth(
         ProblemModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("‼ CRITICAL")) + 24);
     m_view->setColumnWidth(ProblemModel::WhatColumn,
-        m_view->fontMetrics().horizontalAdvance(QStringLiteral("Engine not running, yet in the proxy")) + 16);
+        m_view->fontMetrics().horizontalAdvance(QCoreApplication::translate("pd::Triage", "Engine not running, yet in the proxy")) + 16);
     m_view->setColumnWidth(ProblemModel::WhereColumn,
         m_view->fontMetrics().horizontalAdvance(QStringLiteral("d1 · 127.0.0.7:9003 (DP 19)")) + 16);
     m_view->setColumnWidth(
