@@ -297,14 +297,6 @@
     </message>
 </context>
 <context>
-    <name>pd</name>
-    <message>
-        <location filename="../../core/metrics/promroundassembler.cpp" line="+85"/>
-        <source>unknown metric generation: Prometheus has samples of the target, but neither vllm:gpu_cache_usage_perc (vLLM 0.9.1) nor vllm:kv_cache_usage_perc (current vLLM)</source>
-        <translation>指标命名版本未知：Prometheus 有该目标的样本，但既没有 vllm:gpu_cache_usage_perc（vLLM 0.9.1），也没有 vllm:kv_cache_usage_perc（当前 vLLM）</translation>
-    </message>
-</context>
-<context>
     <name>pd::AuditModel</name>
     <message>
         <location filename="../../core/models/auditmodel.cpp" line="+95"/>
@@ -479,9 +471,194 @@
     </message>
 </context>
 <context>
+    <name>pd::EngineActions</name>
+    <message>
+        <location filename="../../core/ops/engineactions.cpp" line="+33"/>
+        <source>Start</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start and add</source>
+        <translation>启动并加入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Force stop</source>
+        <translation>强制停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add to the proxy</source>
+        <translation>加入代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove from the proxy</source>
+        <translation>移出代理</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>1 engine</source>
+        <translation>1 个引擎</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 engines</source>
+        <translation>%1 个引擎</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the console is in read-only mode</source>
+        <translation>控制台处于只读模式</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>%1 %2</source>
+        <comment>plan title: the action, how many engines</comment>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>- This takes the last active instance of a pool out of the proxy: every request to that pool fails until another instance is active (§2.3). It needs the explicit override.</source>
+        <translation>- 此操作会将池中最后一个活跃实例移出代理：在有其他实例活跃之前，发往该池的所有请求都会失败（§2.3）。需要显式强制覆盖。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>- skipped %1: %2</source>
+        <translation>- 已跳过 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>WAITING in the proxy: stopping or re-adding it now can kill the proxy&apos;s listener (§8.1); wait until it is active or dropped</source>
+        <translation>在代理中等待中：此时停止或重新加入可能导致代理的监听器崩溃（§8.1）；请等待其变为活跃或被移除</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+10"/>
+        <source>already active in the proxy</source>
+        <translation>已在代理中活跃</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>draining: re-adding does not cancel a drain (§8.12); wait until it left the list</source>
+        <translation>排空中：重新加入不会取消排空（§8.12）；请等待其离开列表</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>not active in the proxy (%1)</source>
+        <translation>不在代理中活跃（%1）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 outside the proxy: started and waited for until they answer /v1/models and /health, then left outside the proxy (add them when wanted)</source>
+        <translation>%1 不在代理中：启动并等待其响应 /v1/models 和 /health，之后保持在代理之外（需要时再加入）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 not in the proxy: started where not running, waited for, added, and checked to receive traffic</source>
+        <translation>%1 不在代理中：未运行的先启动，等待就绪后加入代理，并确认其收到流量</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 active in the proxy: %2</source>
+        <translation>%1 在代理中活跃：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restarted one at a time (drained out, stopped, started, added back)</source>
+        <translation>逐个重启（排空移出、停止、启动、重新加入）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>taken out, drained until no request runs, then stopped</source>
+        <translation>移出代理，排空至无请求运行，然后停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 active in the proxy: taken out and stopped at once, without a drain (their requests in flight fail)</source>
+        <translation>%1 在代理中活跃：立即移出并停止，不排空（其在途请求会失败）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 not in the proxy: %2</source>
+        <translation>%1 不在代理中：%2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>stopped and started again</source>
+        <translation>停止后重新启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped at once</source>
+        <translation>立即停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 active in the proxy: taken out and drained; the processes keep running</source>
+        <translation>%1 在代理中活跃：移出代理并排空；进程继续运行</translation>
+    </message>
+</context>
+<context>
     <name>pd::EngineDetailPanel</name>
     <message>
-        <location filename="../../widgets/triageviews/enginedetailpanel.cpp" line="+89"/>
+        <location filename="../../widgets/triageviews/enginedetailpanel.cpp" line="+58"/>
+        <source>Generation tokens/s</source>
+        <translation>生成 tokens/s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prompt tokens/s</source>
+        <translation>提示词 tokens/s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running requests</source>
+        <translation>运行中请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waiting requests</source>
+        <translation>等待中请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>KV cache usage</source>
+        <translation>KV 缓存使用率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inter-token latency p99</source>
+        <translation>Token 间时延 p99</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 ago</source>
+        <translation>%1前</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Select an engine (in the table or the Problems list) to see its detail.</source>
         <translation>在表格或问题列表中选择一个引擎以查看详情。</translation>
     </message>
@@ -576,7 +753,13 @@
         <translation>&lt;table cellspacing=&apos;2&apos;&gt;&lt;tr&gt;&lt;td&gt;节点&lt;/td&gt;&lt;td&gt;&lt;b&gt;%1&lt;/b&gt; (%2, %3)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;角色&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;DP rank&lt;/td&gt;&lt;td&gt;%5（本地 %6/%7；组大小 %8，主节点 %9:%10）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;端口&lt;/td&gt;&lt;td&gt;%11&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;TP 大小&lt;/td&gt;&lt;td&gt;%12&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+44"/>
+        <source>%1 for %2 — %3</source>
+        <comment>state, how long, why</comment>
+        <translation>%1 已持续 %2 — %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Process (SSH)</source>
         <translation>进程（SSH）</translation>
     </message>
@@ -679,6 +862,342 @@
         <location line="+35"/>
         <source>No events yet.</source>
         <translation>暂无事件。</translation>
+    </message>
+</context>
+<context>
+    <name>pd::EngineState</name>
+    <message>
+        <location filename="../../core/state/derivestate.cpp" line="+18"/>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ago</source>
+        <translation>%1前</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>process %1%2 (%3)</source>
+        <translation>进程 %1%2（%3）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>/metrics ok (%1)</source>
+        <translation>/metrics ok（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>/metrics %1 × %2 since %3: %4</source>
+        <translation>/metrics %1 × %2，自 %3起：%4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>last good /metrics %1</source>
+        <translation>上次 /metrics 成功：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>/v1/models %1 (%2)</source>
+        <translation>/v1/models %1（%2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not ready</source>
+        <translation>未就绪</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>running %1, waiting %2; counters generation %3, prompt %4, success %5; %6</source>
+        <translation>运行中 %1，等待中 %2；计数器：生成 %3，提示词 %4，成功 %5；%6</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>frozen for %1 polls (stall at %2)</source>
+        <translation>已连续 %1 次轮询未变化（%2 次即判定为停滞）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>moved %1</source>
+        <translation>上次变化 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>proxy membership %1%2 (%3)</source>
+        <translation>代理成员状态 %1%2（%3）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>metrics %1</source>
+        <translation>指标 %1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>the process exited</source>
+        <translation>进程已退出</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>process running, not polled yet</source>
+        <translation>进程运行中，尚未轮询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not observed yet</source>
+        <translation>尚未观测</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 polls in a row</source>
+        <translation>连续 %1 次轮询</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>process running, port not open yet (loading weights?)</source>
+        <translation>进程运行中，端口尚未打开（可能正在加载权重？）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>nothing listens on its port; it never answered</source>
+        <translation>端口上无进程监听；从未响应过</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>out of the proxy and nothing listens on its port</source>
+        <translation>已移出代理，且端口上无进程监听</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>connection refused %1 (answered %2)</source>
+        <translation>连接被拒绝，%1（上次响应：%2）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no answer in time, %1</source>
+        <translation>响应超时，%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+3"/>
+        <source>/metrics answers HTTP %1, %2</source>
+        <translation>/metrics 返回 HTTP %1，%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>/metrics does not parse, %1</source>
+        <translation>/metrics 无法解析，%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>/health answers %1</source>
+        <translation>/health 返回 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>process running, not answering yet</source>
+        <translation>进程运行中，尚未响应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no good poll yet</source>
+        <translation>尚无成功的轮询</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>/v1/models not ready</source>
+        <translation>/v1/models 未就绪</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 running, no token or success counter moved for %2 polls</source>
+        <translation>%1 运行中，token 计数器和成功计数器已连续 %2 次轮询未变化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1 request</source>
+        <translation>1 个请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>healthy and in the proxy&apos;s active list</source>
+        <translation>健康，且在代理的活跃列表中</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>added to the proxy, waiting for activation</source>
+        <translation>已加入代理，等待激活</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>removed from the proxy, finishing %1 requests</source>
+        <translation>已移出代理，正在完成 %1 个请求</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>healthy, not added to the proxy</source>
+        <translation>健康，未加入代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>healthy, removed from the proxy</source>
+        <translation>健康，已移出代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>healthy, the proxy dropped its add</source>
+        <translation>健康，但代理丢弃了其加入请求</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>healthy and making progress (proxy membership not reconciled)</source>
+        <translation>健康且有进展（代理成员状态未核对）</translation>
+    </message>
+    <message>
+        <location filename="../../core/state/enginestate.cpp" line="+36"/>
+        <location line="+11"/>
+        <source>unknown</source>
+        <comment>engine state id</comment>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>stopped</source>
+        <comment>engine state id</comment>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>starting</source>
+        <comment>engine state id</comment>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ready-not-in-proxy</source>
+        <comment>engine state id</comment>
+        <translation>就绪，未加入代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting-in-proxy</source>
+        <comment>engine state id</comment>
+        <translation>在代理中等待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>serving</source>
+        <comment>engine state id</comment>
+        <translation>服务中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>draining</source>
+        <comment>engine state id</comment>
+        <translation>排空中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stalled</source>
+        <comment>engine state id</comment>
+        <translation>停滞</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unhealthy</source>
+        <comment>engine state id</comment>
+        <translation>不健康</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreachable</source>
+        <comment>engine state id</comment>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+11"/>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ready, not in proxy</source>
+        <translation>就绪，未加入代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waiting in proxy</source>
+        <translation>在代理中等待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Serving</source>
+        <translation>服务中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draining</source>
+        <translation>排空中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stalled</source>
+        <translation>停滞</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unhealthy</source>
+        <translation>不健康</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unreachable</source>
+        <translation>不可达</translation>
     </message>
 </context>
 <context>
@@ -834,7 +1353,43 @@ last good scrape %1</source>
 <context>
     <name>pd::EventModel</name>
     <message>
-        <location filename="../../core/models/eventmodel.cpp" line="+107"/>
+        <location filename="../../core/models/eventmodel.cpp" line="+74"/>
+        <source>state</source>
+        <comment>event kind</comment>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>membership</source>
+        <comment>event kind</comment>
+        <translation>成员变更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>process</source>
+        <comment>event kind</comment>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>proxy</source>
+        <comment>event kind</comment>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>action</source>
+        <comment>event kind</comment>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>diagnosis</source>
+        <comment>event kind</comment>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location line="+37"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -989,7 +1544,12 @@ last good scrape %1</source>
         <translation>&lt;p&gt;&lt;b&gt;未选中已知故障特征。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;带菱形标记的行匹配 %1 个已知特征之一；选中该行可查看诊断和修复方法。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+6"/>
+        <source>&lt;h3 style=&apos;color:%1&apos;&gt;#%2 %3&lt;/h3&gt;&lt;p&gt;&lt;i&gt;%4&lt;/i&gt; · line at byte %5&lt;/p&gt;</source>
+        <translation>&lt;h3 style=&apos;color:%1&apos;&gt;#%2 %3&lt;/h3&gt;&lt;p&gt;&lt;i&gt;%4&lt;/i&gt; · 该行位于字节偏移 %5 处&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&lt;p&gt;&lt;b&gt;Diagnosis&lt;/b&gt;&lt;br&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;Fix&lt;/b&gt;&lt;br&gt;%2&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;诊断&lt;/b&gt;&lt;br&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;修复方法&lt;/b&gt;&lt;br&gt;%2&lt;/p&gt;</translation>
     </message>
@@ -1314,7 +1874,12 @@ last good scrape %1</source>
         <translation>%1（时间：%2）</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+9"/>
+        <source>%1 · %2 · DP rank %3</source>
+        <translation>%1 · %2 · DP rank %3</translation>
+    </message>
+    <message>
+        <location line="+103"/>
         <source>Open Cluster Profile</source>
         <translation>打开集群配置文件</translation>
     </message>
@@ -1390,6 +1955,34 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
+    <name>pd::NodeCheck</name>
+    <message>
+        <location filename="../../core/nodecheck/checktypes.cpp" line="+27"/>
+        <source>pass</source>
+        <comment>check verdict</comment>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+6"/>
+        <source>unknown</source>
+        <comment>check verdict</comment>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>warning</source>
+        <comment>check verdict</comment>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>fail</source>
+        <comment>check verdict</comment>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
     <name>pd::NodeCheckGridModel</name>
     <message>
         <location filename="../../core/models/nodecheckgridmodel.cpp" line="+61"/>
@@ -1440,7 +2033,27 @@ last good scrape %1</source>
         <translation>点击单元格可查看其检查项及每项的原始输出。</translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location line="+103"/>
+        <source>%1 on %2%3: %4</source>
+        <translation>%2%3 上的%1：%4</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> device %1</source>
+        <translation> 设备 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>reason: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>exit code: %1</source>
+        <translation>退出码：%1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Running: %1 reports from %2 nodes…</source>
         <translation>运行中：已收到 %1 份报告，共 %2 个节点…</translation>
     </message>
@@ -1597,7 +2210,88 @@ last good scrape %1</source>
 <context>
     <name>pd::OperationModel</name>
     <message>
-        <location filename="../../core/models/operationmodel.cpp" line="+129"/>
+        <location filename="../../core/models/operationmodel.cpp" line="+15"/>
+        <source>not-started</source>
+        <comment>operation status</comment>
+        <translation>未开始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <comment>operation status</comment>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>succeeded</source>
+        <comment>operation status</comment>
+        <translation>已成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <comment>operation status</comment>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled</source>
+        <comment>operation status</comment>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>pending</source>
+        <comment>step status</comment>
+        <translation>待执行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <comment>step status</comment>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>done</source>
+        <comment>step status</comment>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>skipped</source>
+        <comment>step status</comment>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <comment>step status</comment>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled</source>
+        <comment>step status</comment>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location line="+97"/>
+        <source>running: %1</source>
+        <translation>运行中：%1</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Operation / step</source>
         <translation>操作 / 步骤</translation>
     </message>
@@ -2199,7 +2893,40 @@ last good scrape %1</source>
 <context>
     <name>pd::ProblemModel</name>
     <message>
-        <location filename="../../core/models/problemmodel.cpp" line="+135"/>
+        <location filename="../../core/models/problemmodel.cpp" line="+92"/>
+        <source>critical</source>
+        <comment>problem severity</comment>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>error</source>
+        <comment>problem severity</comment>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>warning</source>
+        <comment>problem severity</comment>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (acknowledged)</source>
+        <translation>%1（已确认）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Evidence:</source>
+        <translation>依据：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next step: %1</source>
+        <translation>下一步：%1</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
@@ -2232,7 +2959,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ProblemsPanel</name>
     <message>
-        <location filename="../../widgets/triageviews/problemspanel.cpp" line="+70"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="+71"/>
         <source>&amp;Acknowledge</source>
         <translation>确认(&amp;A)</translation>
     </message>
@@ -2294,16 +3021,391 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
-    <name>pd::PromRoundAssembler</name>
+    <name>pd::ProfileValidator</name>
     <message>
-        <location filename="../../core/metrics/promroundassembler.cpp" line="+137"/>
-        <source>Prometheus reports the target down (up == 0)</source>
-        <translation>Prometheus 报告该目标已下线（up == 0）</translation>
+        <location filename="../../core/cluster/fieldrules.cpp" line="+22"/>
+        <source>contains a newline</source>
+        <translation>包含换行符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+108"/>
+        <source>contains the control character U+%1</source>
+        <translation>包含控制字符 U+%1</translation>
+    </message>
+    <message>
+        <location line="-106"/>
+        <source>contains the non-ASCII character &apos;%1&apos;</source>
+        <translation>包含非 ASCII 字符“%1”</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Prometheus reports the target down: %1</source>
-        <translation>Prometheus 报告该目标已下线：%1</translation>
+        <source>contains &apos;%1&apos;, which a shell would interpret</source>
+        <translation>包含会被 shell 解释的字符“%1”</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+13"/>
+        <location line="+25"/>
+        <location line="+28"/>
+        <source>is empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location line="-64"/>
+        <source>is longer than 63 characters</source>
+        <translation>长度超过 63 个字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;)</source>
+        <translation>%1（只能使用字母、数字、&apos;.&apos;、&apos;_&apos; 和 &apos;-&apos;）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>must not start with &apos;-&apos; or &apos;.&apos;</source>
+        <translation>不能以 &apos;-&apos; 或 &apos;.&apos; 开头</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+6"/>
+        <source>%1 (expected an IP address or a host name)</source>
+        <translation>%1（应为 IP 地址或主机名）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>is not a valid IP address or host name</source>
+        <translation>不是有效的 IP 地址或主机名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>is not a valid IPv4 address</source>
+        <translation>不是有效的 IPv4 地址</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>is longer than 32 characters</source>
+        <translation>长度超过 32 个字符</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+14"/>
+        <location line="+14"/>
+        <source>must not start with &apos;-&apos;</source>
+        <translation>不能以 &apos;-&apos; 开头</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <source>is longer than 15 characters (the kernel&apos;s limit for interface names)</source>
+        <translation>长度超过 15 个字符（内核对网卡名称的长度限制）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>is longer than 4096 characters</source>
+        <translation>长度超过 4096 个字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (paths may hold letters, digits and . _ / ~ + @ % = , : -)</source>
+        <translation>%1（路径只能包含字母、数字和 . _ / ~ + @ % = , : -）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>may use &apos;~&apos; only as its first character (&apos;~/...&apos;)</source>
+        <translation>只能在开头使用 &apos;~&apos;（&apos;~/...&apos;）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>is not a valid environment variable name</source>
+        <translation>不是有效的环境变量名</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>contains a line break</source>
+        <translation>包含换行符</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>user %1</source>
+        <translation>用户名%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+16"/>
+        <source>has an invalid port</source>
+        <translation>端口无效</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <location line="+14"/>
+        <source>host %1</source>
+        <translation>主机%1</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>is not host:port</source>
+        <translation>不是 host:port 格式</translation>
+    </message>
+    <message>
+        <location filename="../../core/cluster/profilevalidator.cpp" line="+33"/>
+        <source>%1 &quot;%2&quot; %3</source>
+        <comment>what the field is, its value, the complaint</comment>
+        <translation>%1“%2”%3</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>model path</source>
+        <translation>模型路径</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no model path: engines of this role cannot be started</source>
+        <translation>未设置模型路径：无法启动该角色的引擎</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>served model name</source>
+        <translation>服务模型名称</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>argument</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>variable name</source>
+        <translation>变量名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>kv_transfer_config has no kv_role; %1 engines need &quot;%2&quot;</source>
+        <translation>kv_transfer_config 缺少 kv_role；%1 引擎需要“%2”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>kv_role &quot;kv_both&quot; on the %1 pool: PD disaggregation expects &quot;%2&quot;</source>
+        <translation>%1 池的 kv_role 为“kv_both”：PD 分离部署应为“%2”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>kv_role &quot;%1&quot; does not match the %2 pool, which needs &quot;%3&quot;</source>
+        <translation>kv_role“%1”与 %2 池不匹配，该池需要“%3”</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>cluster name</source>
+        <translation>集群名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>template path</source>
+        <translation>模板路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>run directory</source>
+        <translation>运行目录</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>node name</source>
+        <translation>节点名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SSH user</source>
+        <translation>SSH 用户</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>identity file</source>
+        <translation>身份文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>jump host</source>
+        <translation>跳板机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NIC name</source>
+        <translation>网卡名称</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>local IP</source>
+        <translation>本地 IP</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NPU IP</source>
+        <translation>NPU IP</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>node name &quot;%1&quot; is already used by /nodes/%2</source>
+        <translation>节点名称“%1”已被 /nodes/%2 使用</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>address %1 is already node &quot;%2&quot; (/nodes/%3)</source>
+        <translation>地址 %1 已属于节点“%2”（/nodes/%3）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>address %1 is also node &quot;%2&quot; of the %3 pool: one machine serves both pools, so their NPUs and ports must not overlap</source>
+        <translation>地址 %1 同时也是 %3 池的节点“%2”：同一台机器服务两个池，其 NPU 和端口不得重叠</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>node &quot;%1&quot; runs no engines</source>
+        <translation>节点“%1”未运行任何引擎</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DP master address</source>
+        <translation>DP 主节点地址</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>dp_size_local %1 exceeds dp_size %2</source>
+        <translation>dp_size_local %1 超过 dp_size %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>ranks %1-%2 run past dp_size %3 (ranks are 0-%4)</source>
+        <translation>rank %1-%2 超出 dp_size %3（rank 范围为 0-%4）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>engine ports %1-%2 run past 65535</source>
+        <translation>引擎端口 %1-%2 超出 65535</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>node &quot;%1&quot; needs %2 NPUs (TP size × engines) but has %3</source>
+        <translation>节点“%1”需要 %2 个 NPU（TP 大小 × 引擎数），但只有 %3 个</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>DP group with master %1:%2</source>
+        <translation>主节点为 %1:%2 的 DP 组</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1: dp_size %2 here but %3 at %4</source>
+        <translation>%1：此处 dp_size 为 %2，但 %4 处为 %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: the master address is none of the group&apos;s nodes (%2)</source>
+        <translation>%1：主节点地址不属于该组的任何节点（%2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: dp_size is %2 but the dp_size_local of its nodes (%3) add up to %4</source>
+        <translation>%1：dp_size 为 %2，但其节点（%3）的 dp_size_local 之和为 %4</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1: no engine has DP rank %2</source>
+        <translation>%1：没有引擎的 DP rank 为 %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: DP rank %2 is claimed by %3</source>
+        <translation>%1：DP rank %2 被 %3 同时占用</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>engine DP rank %1 of node %2</source>
+        <translation>节点 %2 的引擎 DP rank %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DP master port of the %1 group</source>
+        <translation>%1 组的 DP 主节点端口</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>kv_port of node %1</source>
+        <translation>节点 %1 的 kv_port</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>port %1 on %2 is used twice: %3</source>
+        <translation>%2 上的端口 %1 被重复使用：%3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the prefill pool is empty: no node with role &quot;prefill&quot; runs an engine</source>
+        <translation>预填充池为空：没有角色为“prefill”的节点运行引擎</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the decode pool is empty: no node with role &quot;decode&quot; runs an engine</source>
+        <translation>解码池为空：没有角色为“decode”的节点运行引擎</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>proxy address</source>
+        <translation>代理地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bind host</source>
+        <translation>绑定主机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>proxy script</source>
+        <translation>代理脚本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>API key variable</source>
+        <translation>API 密钥变量</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>instance &quot;%1&quot; %2</source>
+        <translation>实例“%1”%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is listed twice (the proxy merges duplicates silently)</source>
+        <translation>%1 被列出两次（代理会静默合并重复项）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>engine %1 (node %2, DP rank %3) is not in the proxy&apos;s %4 list: it gets no traffic</source>
+        <translation>引擎 %1（节点 %2，DP rank %3）不在代理的 %4 列表中：不会收到流量</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the proxy&apos;s %1 list names %2, which is no %1 engine of this profile</source>
+        <translation>代理的 %1 列表包含 %2，但它不是此配置文件中的 %1 引擎</translation>
     </message>
 </context>
 <context>
@@ -2405,6 +3507,235 @@ last good scrape %1</source>
         <location line="+4"/>
         <source>unknown metric generation</source>
         <translation>指标命名版本未知</translation>
+    </message>
+    <message>
+        <location filename="../../core/metrics/promroundassembler.cpp" line="+86"/>
+        <source>unknown metric generation: Prometheus has samples of the target, but neither vllm:gpu_cache_usage_perc (vLLM 0.9.1) nor vllm:kv_cache_usage_perc (current vLLM)</source>
+        <translation>无法识别的指标版本：Prometheus 有该目标的样本，但既没有 vllm:gpu_cache_usage_perc（vLLM 0.9.1），也没有 vllm:kv_cache_usage_perc（当前 vLLM）</translation>
+    </message>
+    <message>
+        <location line="+137"/>
+        <source>Prometheus reports the target down (up == 0)</source>
+        <translation>Prometheus 报告该目标已下线（up == 0）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prometheus reports the target down: %1</source>
+        <translation>Prometheus 报告该目标已下线：%1</translation>
+    </message>
+</context>
+<context>
+    <name>pd::ScaleOps</name>
+    <message>
+        <location filename="../../core/ops/scalein.cpp" line="+17"/>
+        <location filename="../../core/ops/scaleout.cpp" line="+16"/>
+        <source>Preflight</source>
+        <translation>预检</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove from the proxy</source>
+        <translation>移出代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drain: wait until it runs no request</source>
+        <translation>排空：等待其不再运行任何请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop the engine</source>
+        <translation>停止引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify it stopped</source>
+        <translation>确认已停止</translation>
+    </message>
+    <message>
+        <location filename="../../core/ops/scaleoperation.cpp" line="+41"/>
+        <source>scale-out</source>
+        <comment>operation kind</comment>
+        <translation>扩容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scale-in</source>
+        <comment>operation kind</comment>
+        <translation>缩容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>start</source>
+        <comment>operation kind</comment>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stop</source>
+        <comment>operation kind</comment>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../core/ops/scaleout.cpp" line="+1"/>
+        <source>Start the engine</source>
+        <translation>启动引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wait for /v1/models and /health</source>
+        <translation>等待 /v1/models 和 /health 就绪</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add to the proxy</source>
+        <translation>加入代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wait until the proxy lists it</source>
+        <translation>等待代理列出该实例</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify it receives traffic</source>
+        <translation>确认其收到流量</translation>
+    </message>
+    <message>
+        <location filename="../../core/ops/scaleplan.cpp" line="+23"/>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+25"/>
+        <location filename="../../core/ops/scalerunner.cpp" line="+206"/>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+0"/>
+        <location filename="../../core/ops/scalerunner.cpp" line="+0"/>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Scale the %1 pool from %2 to %3 instance(s).</source>
+        <translation>将%1池从 %2 个实例扩缩容至 %3 个。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to do.</source>
+        <translation>无需操作。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>  start and add  %1 (node %2, rank %3)</source>
+        <translation>  启动并加入  %1（节点 %2，rank %3）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>  remove and stop %1 (node %2, rank %3)</source>
+        <translation>  移出并停止 %1（节点 %2，rank %3）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.</source>
+        <translation>待移出引擎上正在运行的 %1 个请求会在停止前完成；新请求将转到其他实例。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This removes the last %1 instance: every request fails until one is added. Needs the override.</source>
+        <translation>此操作会移除最后一个%1实例：在添加新实例之前，所有请求都会失败。需要强制覆盖。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot apply: %1</source>
+        <translation>无法执行：%1</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+28"/>
+        <location line="+10"/>
+        <source>read-only mode</source>
+        <translation>只读模式</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a pool cannot have fewer than 0 instances</source>
+        <translation>池的实例数不能少于 0</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the profile has only %1 more %2 engine(s) that are not in the proxy</source>
+        <translation>配置文件中只剩 %1 个未加入代理的%2引擎</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)</source>
+        <translation>%1 个实例仍在等待激活，暂时无法移除（§8.1）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>no load reading for %1</source>
+        <translation>%1 无负载读数</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>P:D would be %1:%2 (%3), outside the profile&apos;s bounds %4-%5</source>
+        <translation>P:D 将为 %1:%2（%3），超出配置文件的范围 %4-%5</translation>
+    </message>
+    <message>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+39"/>
+        <source>cannot read the proxy&apos;s membership: %1</source>
+        <translation>无法读取代理成员状态：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 skipped: not active in the proxy (%2)</source>
+        <translation>已跳过 %1：不在代理中活跃（%2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>restarting %1 would leave %2 active %3 instance(s), below the floor of %4</source>
+        <translation>重启 %1 将使活跃的%3实例只剩 %2 个，低于下限 %4</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 is stopped but the proxy still lists it as draining after %2 s: the proxy finalises drains only when no request is in flight (§8.3); resume when traffic allows</source>
+        <translation>%1 已停止，但 %2 s 后代理仍将其列为排空中：代理仅在没有在途请求时才完成排空（§8.3）；请在流量允许时继续</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 stopped; waiting for the proxy to finalise its drain</source>
+        <translation>%1 已停止；正在等待代理完成排空</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1 was stopped but did not come back: %2</source>
+        <translation>%1 已停止，但未能恢复：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 restarted</source>
+        <translation>%1 已重启</translation>
+    </message>
+    <message>
+        <location filename="../../core/ops/scalerunner.cpp" line="-29"/>
+        <source>read-only mode: nothing removed</source>
+        <translation>只读模式：未移除任何实例</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>not removed (still waiting, §8.1): %1</source>
+        <translation>未移除（仍在等待中，§8.1）：%1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 %2 instance(s) taken out of the proxy</source>
+        <translation>已将 %1 个%2实例移出代理</translation>
     </message>
 </context>
 <context>
@@ -2731,6 +4062,65 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
+    <name>pd::StateTracker</name>
+    <message>
+        <location filename="../../core/state/statetracker.cpp" line="+90"/>
+        <source>listed in the proxy&apos;s start command</source>
+        <translation>已列于代理启动命令中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not in the proxy&apos;s start command</source>
+        <translation>不在代理启动命令中</translation>
+    </message>
+    <message>
+        <location line="+164"/>
+        <source>process %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>proxy membership %1 → %2</source>
+        <translation>代理成员状态 %1 → %2</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <location line="+35"/>
+        <source>proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location line="-34"/>
+        <source>%1 (%2 lines)</source>
+        <translation>%1（%2 行）</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>proxy %1:%2</source>
+        <translation>代理 %1:%2</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>proxy unreachable</source>
+        <translation>代理不可达</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>proxy reachable again</source>
+        <translation>代理恢复可达</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>proxy counts %1/%2 → %3/%4 (prefill/decode)</source>
+        <translation>代理实例数 %1/%2 → %3/%4（预填充/解码）</translation>
+    </message>
+</context>
+<context>
     <name>pd::TimeSeriesChart</name>
     <message>
         <location filename="../../widgets/charts/timeserieschart.cpp" line="+76"/>
@@ -2924,8 +4314,13 @@ last good scrape %1</source>
 </context>
 <context>
     <name>pd::TopologyView</name>
+    <message>
+        <location filename="../../widgets/topology/topologyview.cpp" line="+648"/>
+        <source>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</source>
+        <translation>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../widgets/topology/topologyview.cpp" line="+658"/>
+        <location line="+10"/>
         <source>%n s ago</source>
         <translation>
             <numerusform>%n 秒前</numerusform>
@@ -2948,8 +4343,13 @@ last good scrape %1</source>
         <source>&lt;br&gt;last error: &lt;i&gt;%1&lt;/i&gt;</source>
         <translation>&lt;br&gt;最近错误：&lt;i&gt;%1&lt;/i&gt;</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2&lt;br&gt;%3 · %4 · %5 NPUs · %6</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2&lt;br&gt;%3 · %4 · %5 个 NPU · %6</translation>
+    </message>
     <message numerus="yes">
-        <location line="+16"/>
+        <location line="+4"/>
         <source>%n engine(s)</source>
         <translation>
             <numerusform>%n 个引擎</numerusform>
@@ -3141,6 +4541,200 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
+    <name>pd::Triage</name>
+    <message>
+        <location filename="../../core/triage/findproblems.cpp" line="+50"/>
+        <source>Engine stalled</source>
+        <translation>引擎停滞</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Engine unhealthy</source>
+        <translation>引擎不健康</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-68"/>
+        <source>Engine not running, yet in the proxy</source>
+        <translation>引擎未运行，但仍在代理中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Engine unreachable</source>
+        <translation>引擎不可达</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Proxy dropped the engine&apos;s add</source>
+        <translation>代理丢弃了引擎的加入请求</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Engine metrics stale</source>
+        <translation>引擎指标过期</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Every request needs this pool: bring one of its engines back (see the engine problems below) or add a healthy engine to the proxy.</source>
+        <translation>所有请求都依赖此池：恢复其中一个引擎（见下方的引擎问题），或向代理添加一个健康的引擎。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check that the proxy process runs on its host and read its log; clients get no answers meanwhile.</source>
+        <translation>检查代理进程是否在其主机上运行，并查看其日志；在此期间客户端收不到任何响应。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Read the engine&apos;s log for a hung collective (HCCL) or NPU error; remove it from the proxy, then restart it.</source>
+        <translation>在引擎日志中查找挂起的集合通信（HCCL）或 NPU 错误；将其移出代理，然后重启。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Read the engine&apos;s log for the EngineCore error; remove it from the proxy and restart it.</source>
+        <translation>在引擎日志中查找 EngineCore 错误；将其移出代理并重启。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check that the process runs and the node is up (SSH); if it crashed, read its log and restart it, or remove it from the proxy.</source>
+        <translation>检查进程是否在运行、节点是否在线（SSH）；若已崩溃，查看其日志并重启，或将其移出代理。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check that the node is up and sshd answers; check the key offered by ssh-agent.</source>
+        <translation>检查节点是否在线、sshd 是否响应；检查 ssh-agent 提供的密钥。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the engine&apos;s log (Show log): the diagnosis and the fix of the signature are beside the line.</source>
+        <translation>打开引擎日志（“显示日志”）：该特征的诊断和修复方法显示在对应行旁。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check the engine answers /v1/models, then add it to the proxy again.</source>
+        <translation>确认引擎能响应 /v1/models，然后重新将其加入代理。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add it to the proxy, or stop it to free its NPUs.</source>
+        <translation>将其加入代理，或停止它以释放其 NPU。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Polls are failing; watch whether they recover before acting.</source>
+        <translation>轮询持续失败；先观察能否恢复，再采取行动。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Proxy unreachable</source>
+        <translation>代理不可达</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>proxy %1</source>
+        <translation>代理 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>/healthcheck does not answer</source>
+        <translation>/healthcheck 无响应</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 pool empty</source>
+        <translation>%1池为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 pool</source>
+        <translation>%1池</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none of its %1 engines serves</source>
+        <translation>其 %1 个引擎均不在服务中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the proxy counts no %1 instance</source>
+        <translation>代理统计的%1实例数为 0</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 of %2 %3 engines serving</source>
+        <translation>%3引擎共 %2 个，其中 %1 个服务中</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Node unreachable over SSH</source>
+        <translation>节点 SSH 不可达</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>node %1 (%2)</source>
+        <translation>节点 %1（%2）</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>%1 (all %2 engines of the node)</source>
+        <translation>%1（该节点全部 %2 个引擎）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (%2 of the node&apos;s %3 engines)</source>
+        <translation>%1（该节点 %3 个引擎中的 %2 个）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>first engine %1: %2</source>
+        <translation>首个引擎 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Log: %1</source>
+        <translation>日志：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>log line: %1</source>
+        <translation>日志行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../core/triage/notificationpolicy.cpp" line="+50"/>
+        <source>%1 new problems</source>
+        <translation>%1 个新问题</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>and %1 more</source>
+        <translation>另有 %1 个</translation>
+    </message>
+</context>
+<context>
     <name>pd::ValidationIssueModel</name>
     <message>
         <location filename="../../core/models/validationissuemodel.cpp" line="+57"/>
@@ -3166,6 +4760,121 @@ last good scrape %1</source>
         <location line="+1"/>
         <source>Problem</source>
         <translation>问题</translation>
+    </message>
+</context>
+<context>
+    <name>pd::WarmUp</name>
+    <message>
+        <location filename="../../core/ops/completionstreamreader.cpp" line="+90"/>
+        <location line="+20"/>
+        <source>line %1: longer than %2 bytes</source>
+        <translation>第 %1 行：长度超过 %2 字节</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>line %1: not an event-stream field: %2</source>
+        <translation>第 %1 行：不是 event-stream 字段：%2</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>line %1: data is not a JSON object: %2</source>
+        <translation>第 %1 行：data 不是 JSON 对象：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>line %1: the stream carries an error: %2</source>
+        <translation>第 %1 行：流中包含错误：%2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>line %1: an event with neither choices nor usage: %2</source>
+        <translation>第 %1 行：事件既无 choices 也无 usage：%2</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <location line="+25"/>
+        <source>HTTP 200 with an empty body (the proxy&apos;s answer when a decoder fails, §8.2)</source>
+        <translation>HTTP 200 且响应体为空（解码引擎失败时代理的响应，见 §8.2）</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>the stream ended without data: [DONE] after %1 content chunk(s), %2 line(s)%3: truncated</source>
+        <translation>流结束时没有 data: [DONE]（已收到 %1 个内容块、%2 行%3）：响应被截断</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, inside line %1</source>
+        <translation>，断在第 %1 行中间</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>data: [DONE] without a single generated token</source>
+        <translation>收到 data: [DONE]，但未生成任何 token</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>the body is not a JSON object (%1 bytes): %2</source>
+        <translation>响应体不是 JSON 对象（%1 字节）：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>HTTP 200 carrying an error: %1</source>
+        <translation>HTTP 200 但包含错误：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the body has no choices: %1</source>
+        <translation>响应体没有 choices：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a complete answer without a single generated token</source>
+        <translation>响应完整，但未生成任何 token</translation>
+    </message>
+    <message>
+        <location filename="../../core/ops/warmuprun.cpp" line="+277"/>
+        <source>cancelled after %1 ms</source>
+        <translation>%1 ms 后已取消</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>no answer within %1 ms</source>
+        <translation>%1 ms 内无响应</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>HTTP %1 but the body did not end within %2 ms</source>
+        <translation>HTTP %1，但响应体在 %2 ms 内未结束</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>HTTP 200 but no token within %1 ms</source>
+        <translation>HTTP 200，但 %1 ms 内没有 token</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>stream stalled: %1 content chunk(s), first after %2 ms, then nothing until %3 ms</source>
+        <translation>流停滞：收到 %1 个内容块，首块在 %2 ms 到达，此后直到 %3 ms 再无数据</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the proxy closed the connection before answering</source>
+        <translation>代理在响应前关闭了连接</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the answer is larger than %1 bytes</source>
+        <translation>响应大于 %1 字节</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source> (connection: %1)</source>
+        <translation>（连接：%1）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the connection broke: %1</source>
+        <translation>连接中断：%1</translation>
     </message>
 </context>
 <context>
