@@ -181,25 +181,33 @@ private Q_SLOTS:
         poller.setTargets(targets);
         QCOMPARE(poller.loopCount(), 3);
         QSignalSpy spy(&poller, &MetricsPoller::batchReady);
+        QElapsedTimer running;
+        running.start();
         poller.start();
         QTRY_VERIFY_WITH_TIMEOUT(spy.size() >= 6, 10000);
         poller.stop();
-        int full = 0;
+        const qint64 elapsed = running.elapsed();
+        // One batch per interval, not one per loop and interval (three times as many).
+        QVERIFY2(spy.size() <= elapsed / 200 + 3,
+            qPrintable(QStringLiteral("%1 batches in %2 ms").arg(spy.size()).arg(elapsed)));
+        int whole = 0;
         for (const auto &args : std::as_const(spy)) {
             const PollBatch batch = args.at(0).value<PollBatch>();
+            // A loop whose cut came late on a loaded machine may hold one engine's two polls: count engines.
             QSet<int> engines;
             for (const PollOutcome &o : batch.outcomes) {
-                QVERIFY2(!engines.contains(o.engine), "an engine twice in one merged batch");
                 engines.insert(o.engine);
                 QCOMPARE(o.status, PollStatus::Ok);
                 // One clock: no outcome finished after the batch was cut, none long before.
-                QVERIFY2(o.finishedAtMs <= batch.roundAtMs, qPrintable(QStringLiteral("%1 > %2").arg(o.finishedAtMs).arg(batch.roundAtMs)));
+                QVERIFY2(o.finishedAtMs <= batch.roundAtMs,
+                    qPrintable(QStringLiteral("%1 > %2").arg(o.finishedAtMs).arg(batch.roundAtMs)));
                 QVERIFY(batch.roundAtMs - o.finishedAtMs < 5000);
             }
-            full += engines.size() == 5 ? 1 : 0;
+            whole += engines.size() == 5 ? 1 : 0;
         }
-        // Rounds at the edges (start, a late loop on a loaded machine) may be partial, most are whole.
-        QVERIFY2(full >= 2, qPrintable(QStringLiteral("%1 whole rounds of %2 batches").arg(full).arg(spy.size())));
+        // Rounds at the edges (start, a late loop on a loaded machine) may be partial, most hold all three
+        // loops' engines.
+        QVERIFY2(whole >= 2, qPrintable(QStringLiteral("%1 whole rounds of %2 batches").arg(whole).arg(spy.size())));
         QCOMPARE(poller.completedPolls() >= 5u, true);
     }
 
