@@ -96,6 +96,20 @@ private Q_SLOTS:
         QTest::newRow("chunk longer than said")
             << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n") << false << State::Error
             << 200 << QByteArray("ab") << true;
+        // Hostile numbers and lines: never a wrapped size, never an unbounded buffer.
+        QTest::newRow("length past 64 bits")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n") << false
+            << State::Error << 200 << QByteArray() << true;
+        QTest::newRow("negative length") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n") << false
+                                         << State::Error << 200 << QByteArray() << true;
+        QTest::newRow("chunk size past 64 bits")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n") << false
+            << State::Error << 200 << QByteArray() << true;
+        QTest::newRow("10 MB header line") << "HTTP/1.1 200 OK\r\nX-Junk: " + QByteArray(10 * 1024 * 1024, 'j')
+                                           << false << State::Error << 200 << QByteArray() << true;
+        QTest::newRow("bad UTF-8 and NUL in the head")
+            << QByteArray("HTTP/1.1 200 \xff\xfe\0K\r\nContent-Length: 2\r\n\r\nok", 42) << false << State::Done
+            << 200 << QByteArray("ok") << true;
         QTest::newRow("length over the cap") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 1025\r\n\r\n") << false
                                              << State::TooLarge << 200 << QByteArray() << true;
         QTest::newRow("chunks over the cap") << "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n300\r\n"

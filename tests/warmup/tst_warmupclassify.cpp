@@ -13,6 +13,12 @@ using namespace pd;
 
 Q_DECLARE_METATYPE(pd::WarmUpOutcome)
 
+// {"choices":[{"text":"<text>"}]}, the text's bytes as they are.
+static QByteArray textBody(const QByteArray &text)
+{
+    return QByteArray("{'choices':[{'text':'@'}]}").replace('\'', '"').replace("@", text);
+}
+
 class TestWarmUpClassify : public QObject {
     Q_OBJECT
 
@@ -125,6 +131,16 @@ private Q_SLOTS:
         QTest::newRow("no choices") << QByteArray(R"({"id":"c","choices":[]})") << WarmUpOutcome::Malformed << 0;
         QTest::newRow("empty text") << QByteArray(R"({"choices":[{"text":""}],"usage":{"completion_tokens":0}})")
                                     << WarmUpOutcome::NoTokens << 0;
+        // Hostile bodies: a bad byte sequence, numbers past double and int, NaN where JSON has none.
+        QTest::newRow("invalid UTF-8") << textBody(QByteArray::fromHex("fffe"))
+                                       << WarmUpOutcome::Malformed << 0;
+        QTest::newRow("token count past double")
+            << QByteArray(R"({"choices":[{"text":"hi"}],"usage":{"completion_tokens":1e999}})")
+            << WarmUpOutcome::Malformed << 0;
+        QTest::newRow("NaN token count") << QByteArray(R"({"choices":[{"text":"hi"}],"usage":{"completion_tokens":NaN}})")
+                                         << WarmUpOutcome::Malformed << 0;
+        QTest::newRow("10 MB of text") << textBody(QByteArray(10 * 1024 * 1024, 'x'))
+                                       << WarmUpOutcome::Ok << 1;
     }
     void body()
     {
