@@ -97,4 +97,30 @@ inline pd::Node loopbackNode(const QString &name, const QString &address, pd::Ro
     return node;
 }
 
+// A loopback profile whose proxy is `pdsim proxy` of `generation` behind run_proxy.sh in `runDir` (the
+// stand-in for load_balance_proxy_server_example.py; the caller exports PDSIM): one prefill node and one
+// decode node with the given engine counts, the proxy at `proxyHost` on a free port.
+inline pd::Profile pdsimProxyProfile(const QString &name, const QString &runDir, const QString &proxyHost,
+    const QString &prefillHost, int prefillEngines, const QString &decodeHost, int decodeEngines,
+    pd::ProxyGeneration generation)
+{
+    pd::Profile p;
+    p.name = name;
+    p.runDir = runDir;
+    p.nodes = { loopbackNode(QStringLiteral("p1"), prefillHost, pd::Role::Prefill, prefillEngines, prefillEngines, 0,
+                    prefillHost),
+        loopbackNode(QStringLiteral("d1"), decodeHost, pd::Role::Decode, decodeEngines, decodeEngines, 0, decodeHost) };
+    p.proxy.address = proxyHost;
+    p.proxy.bindHost = proxyHost;
+    p.proxy.port = freePortRun(proxyHost, 1);
+    p.proxy.generation = generation;
+    p.proxy.scriptPath = QStringLiteral("run_proxy.sh");
+    QFile wrapper(runDir + QStringLiteral("/run_proxy.sh"));
+    if (wrapper.open(QIODevice::WriteOnly))
+        wrapper.write("#!/bin/bash\n# pdsim stands in for load_balance_proxy_server_example.py\nexec \"$PDSIM\" proxy "
+                      "--generation "
+            + pd::proxyGenerationName(generation).toLatin1() + " \"$@\"\n");
+    return p;
+}
+
 } // namespace pdtest

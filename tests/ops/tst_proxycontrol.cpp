@@ -72,25 +72,8 @@ private:
     // A loopback cluster whose proxy is `pdsim proxy` of the given generation behind a wrapper script.
     pd::Profile loopbackProfile(pd::ProxyGeneration generation)
     {
-        pd::Profile p;
-        p.name = QStringLiteral("proxy-test");
-        p.runDir = m_dir->path();
-        p.nodes = { pdtest::loopbackNode(QStringLiteral("p1"), QStringLiteral("127.0.0.45"), pd::Role::Prefill, 2, 2, 0,
-                        QStringLiteral("127.0.0.45")),
-            pdtest::loopbackNode(QStringLiteral("d1"), QStringLiteral("127.0.0.46"), pd::Role::Decode, 3, 3, 0,
-                QStringLiteral("127.0.0.46")) };
-        p.proxy.address = QStringLiteral("127.0.0.47");
-        p.proxy.bindHost = QStringLiteral("127.0.0.47");
-        p.proxy.port = pdtest::freePortRun(p.proxy.address, 1);
-        p.proxy.generation = generation;
-        p.proxy.scriptPath = QStringLiteral("run_proxy.sh");
-        QFile wrapper(m_dir->filePath(QStringLiteral("run_proxy.sh")));
-        if (wrapper.open(QIODevice::WriteOnly)) {
-            wrapper.write("#!/bin/bash\n# pdsim stands in for load_balance_proxy_server_example.py\nexec \"$PDSIM\" "
-                          "proxy --generation "
-                + pd::proxyGenerationName(generation).toLatin1() + " \"$@\"\n");
-        }
-        return p;
+        return pdtest::pdsimProxyProfile(QStringLiteral("proxy-test"), m_dir->path(), QStringLiteral("127.0.0.47"),
+            QStringLiteral("127.0.0.45"), 2, QStringLiteral("127.0.0.46"), 3, generation);
     }
 
 private Q_SLOTS:

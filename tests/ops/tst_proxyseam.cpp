@@ -83,22 +83,8 @@ class TestProxySeam : public QObject {
     // load_balance_proxy_server_example.py), engines on .12 and .13 that never run.
     pd::Profile runnerProfile()
     {
-        pd::Profile p;
-        p.name = QStringLiteral("proxy-seam");
-        p.runDir = m_dir->path();
-        p.nodes = {pdtest::loopbackNode(QStringLiteral("p1"), QStringLiteral("127.0.140.12"), pd::Role::Prefill, 1, 1, 0,
-                                        QStringLiteral("127.0.140.12")),
-                   pdtest::loopbackNode(QStringLiteral("d1"), QStringLiteral("127.0.140.13"), pd::Role::Decode, 2, 2, 0,
-                                        QStringLiteral("127.0.140.13"))};
-        p.proxy.address = QStringLiteral("127.0.140.11");
-        p.proxy.bindHost = QStringLiteral("127.0.140.11");
-        p.proxy.port = pdtest::freePortRun(p.proxy.address, 1);
-        p.proxy.generation = pd::ProxyGeneration::Main;
-        p.proxy.scriptPath = QStringLiteral("run_proxy.sh");
-        QFile wrapper(m_dir->filePath(QStringLiteral("run_proxy.sh")));
-        if (wrapper.open(QIODevice::WriteOnly))
-            wrapper.write("#!/bin/bash\nexec \"$PDSIM\" proxy --generation main \"$@\"\n");
-        return p;
+        return pdtest::pdsimProxyProfile(QStringLiteral("proxy-seam"), m_dir->path(), QStringLiteral("127.0.140.11"),
+            QStringLiteral("127.0.140.12"), 1, QStringLiteral("127.0.140.13"), 2, pd::ProxyGeneration::Main);
     }
 
 private Q_SLOTS:
