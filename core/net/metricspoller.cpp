@@ -35,9 +35,8 @@ void MetricsPoller::rebuildLoops(int count)
     for (auto &loop : m_loops)
         loop->stop();
     m_loops.clear();
-    m_pending = PollBatch();
     m_given.assign(std::size_t(count), false);
-    m_givenCount = 0;
+    clearPending();
     // One poller clock for all loops, so that their outcomes' times compare within a merged round.
     const qint64 origin = PollLoop::steadyNowMs();
     QPointer<MetricsPoller> self(this);
@@ -71,9 +70,7 @@ void MetricsPoller::setTargets(const QList<PollTarget> &targets)
     if (count != loopCount())
         rebuildLoops(count);
     ++m_generation;
-    m_pending = PollBatch();
-    std::fill(m_given.begin(), m_given.end(), false);
-    m_givenCount = 0;
+    clearPending();
     if (count == 1) {
         m_loops.front()->setFleetSize(0);
         m_loops.front()->setTargets(targets, m_generation);
@@ -116,10 +113,15 @@ void MetricsPoller::flushPending()
     if (m_givenCount == 0)
         return;
     PollBatch out = std::move(m_pending);
+    clearPending();
+    Q_EMIT batchReady(out);
+}
+
+void MetricsPoller::clearPending()
+{
     m_pending = PollBatch();
     std::fill(m_given.begin(), m_given.end(), false);
     m_givenCount = 0;
-    Q_EMIT batchReady(out);
 }
 
 void MetricsPoller::setInterval(int ms)

@@ -55,6 +55,7 @@ private:
     void rebuildLoops(int count);
     void onLoopBatch(int loop, PollBatch &&batch);
     void flushPending();
+    void clearPending(); // no loop has given its batch of the round yet
 
     MetricsBodyParser m_parser;
     std::vector<std::unique_ptr<PollLoop>> m_loops;
