@@ -23,6 +23,20 @@ QString proxyGenerationName(ProxyGeneration generation)
     return generation == ProxyGeneration::V091Dev ? QStringLiteral("v0.9.1-dev") : QStringLiteral("main");
 }
 
+QString couplingName(DpCoupling coupling)
+{
+    return coupling == DpCoupling::Coupled ? QStringLiteral("coupled") : QStringLiteral("independent");
+}
+
+bool RoleConfig::enablesExpertParallel() const
+{
+    for (const QString &arg : extraArgs) {
+        if (arg == QLatin1String("--enable-expert-parallel") || arg == QLatin1String("--enable_expert_parallel"))
+            return true;
+    }
+    return false;
+}
+
 QString RoleConfig::kvRole() const
 {
     const auto it = kvTransferConfig.find("kv_role");

@@ -17,11 +17,15 @@ enum class NpuGeneration { A2, A3 };
 // How run_dp_template.sh receives its seven arguments (docs/profile-format.md, spec proxy-api §9).
 enum class LaunchFlavor { V091, Main };
 enum class ProxyGeneration { V091Dev, Main };
+// Whether the DP ranks of one group live and die together (MoE models: every forward pass synchronises
+// the group's ranks) or are independent replicas (dense models). docs/profile-format.md, docs/dp-groups.md.
+enum class DpCoupling { Coupled, Independent };
 
 QString roleName(Role role); // "prefill" | "decode"
 QString generationName(NpuGeneration generation);
 QString flavorName(LaunchFlavor flavor);
 QString proxyGenerationName(ProxyGeneration generation);
+QString couplingName(DpCoupling coupling); // "coupled" | "independent"
 
 struct SshEndpoint {
     int port = 22;
@@ -70,7 +74,11 @@ struct RoleConfig {
     nlohmann::ordered_json speculativeConfig = nlohmann::ordered_json::object();
     QStringList extraArgs;                 // further `vllm serve` arguments, one word each
     QList<QPair<QString, QString>> env;    // exported before `vllm serve`, in order
+    DpCoupling dpCoupling = DpCoupling::Coupled; // the safe default: treating a coupled group as
+                                                 // independent takes the pool down
     bool operator==(const RoleConfig &) const = default;
+
+    bool enablesExpertParallel() const; // --enable-expert-parallel among the extra arguments
 
     QString kvRole() const;  // kv_transfer_config.kv_role, empty when absent
     int kvPort() const;      // kv_transfer_config.kv_port, 0 when absent

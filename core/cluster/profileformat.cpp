@@ -19,6 +19,7 @@ constexpr int kMaxPort = 65535;
 constexpr int kMaxCount = 1 << 20;
 
 const QStringList &roleChoices() { static const QStringList c{QStringLiteral("prefill"), QStringLiteral("decode")}; return c; }
+const QStringList &couplingChoices() { static const QStringList c{QStringLiteral("coupled"), QStringLiteral("independent")}; return c; }
 const QStringList &generationChoices() { static const QStringList c{QStringLiteral("A2"), QStringLiteral("A3")}; return c; }
 const QStringList &flavorChoices() { static const QStringList c{QStringLiteral("v0.9.1"), QStringLiteral("main")}; return c; }
 const QStringList &proxyChoices() { static const QStringList c{QStringLiteral("v0.9.1-dev"), QStringLiteral("main")}; return c; }
@@ -88,8 +89,11 @@ void readRole(JsonReader &r, const ojson &j, const QString &p, RoleConfig *c)
     if (!r.expectObject(j, p,
                         {"model_path", "served_model_name", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
                          "gpu_memory_utilization", "kv_transfer_config", "additional_config", "speculative_config",
-                         "extra_args", "env"}))
+                         "extra_args", "env", "dp_coupling"}))
         return;
+    int coupling = int(c->dpCoupling);
+    r.readChoice(j, p, "dp_coupling", couplingChoices(), &coupling);
+    c->dpCoupling = DpCoupling(coupling);
     r.readString(j, p, "model_path", &c->modelPath);
     r.readString(j, p, "served_model_name", &c->servedModelName);
     r.readInt(j, p, "max_model_len", &c->maxModelLen, 1, 1 << 24);
@@ -223,6 +227,7 @@ ojson toJson(const RoleConfig &c)
     for (const auto &[name, value] : c.env)
         env[name.toStdString()] = value.toStdString();
     j["env"] = env;
+    j["dp_coupling"] = couplingName(c.dpCoupling).toStdString();
     return j;
 }
 

@@ -488,6 +488,9 @@ ImportResult importProfile(const ImportSources &sources)
 
     // Role defaults from seed 000's templates; the operator edits them afterwards.
     profile.prefill.maxNumSeqs = 4;
+    // DeepSeek-R1/V3 are MoE models started with --enable-expert-parallel: their DP groups are coupled.
+    profile.prefill.dpCoupling = DpCoupling::Coupled;
+    profile.decode.dpCoupling = DpCoupling::Coupled;
     profile.prefill.maxNumBatchedTokens = 16384;
     profile.prefill.kvTransferConfig = ojson{{"kv_connector", "MooncakeConnectorV1"}, {"kv_buffer_device", "npu"},
                                              {"kv_role", "kv_producer"}, {"kv_parallel_size", 1}, {"kv_port", "20001"}};

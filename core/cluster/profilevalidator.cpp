@@ -91,6 +91,12 @@ void checkRole(Collector &c, const RoleConfig &config, Role role, bool hasNodes)
         c.field(ep, Tr::tr("variable name"), name, fieldrules::checkEnvName);
         c.field(ep, Tr::tr("value"), value, fieldrules::checkFreeText);
     }
+    if (config.dpCoupling == DpCoupling::Independent && config.enablesExpertParallel())
+        c.error(p + QLatin1String("/dp_coupling"),
+                Tr::tr("dp_coupling is \"independent\" but the %1 arguments enable expert parallelism: the ranks of "
+                       "an expert-parallel DP group run every forward pass together, so a dead rank hangs the whole "
+                       "group; set \"coupled\"")
+                    .arg(roleName(role)));
     const QString kvRole = config.kvRole();
     const QString expected = role == Role::Prefill ? QStringLiteral("kv_producer") : QStringLiteral("kv_consumer");
     const QString kp = p + QLatin1String("/kv_transfer_config/kv_role");
