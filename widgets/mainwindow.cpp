@@ -213,6 +213,7 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
 
     createMenus();
     connect(m_store, &ClusterStore::profileChanged, this, &MainWindow::updateFromStore);
+    connect(m_store, &ClusterStore::issuesChanged, this, &MainWindow::updateFromStore);
     updateFromStore();
     resize(1400, 900);
 }
@@ -258,7 +259,8 @@ void MainWindow::createMenus()
     QAction *validate = cluster->addAction(tr("&Validate Profile"), this, [this] {
         if (!m_store->hasProfile())
             return;
-        m_store->setProfile(m_store->profile(), m_store->profilePath());
+        // Validation only reads the profile: operations, polling and state go on untouched.
+        m_store->revalidate();
         m_issueDock->show();
     });
     validate->setShortcut(QKeySequence(Qt::Key_F7));

@@ -1,19 +1,32 @@
 // SPDX-License-Identifier: MIT
 #include "democluster.h"
 
+#include "cluster/dpgroups.h"
+#include "cluster/profileformat.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QSaveFile>
 #include <QStandardPaths>
+
+#include <csignal>
+#include <sys/prctl.h>
 
 DemoCluster::DemoCluster(QObject *parent)
     : QObject(parent)
 {
     m_process.setProcessChannelMode(QProcess::SeparateChannels);
+    // The simulator dies with the console even when the console cannot stop it (a crash, SIGKILL):
+    // otherwise it keeps the demo's ports and the next --demo cannot start.
+    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     connect(&m_process, &QProcess::readyReadStandardOutput, this, [this] {
         m_stdout += m_process.readAllStandardOutput();
         qsizetype end;
@@ -32,7 +45,7 @@ DemoCluster::DemoCluster(QObject *parent)
                 else if (word.startsWith("control="))
                     m_control = QString::fromLatin1(word.mid(8));
             }
-            Q_EMIT ready(proxy, engines);
+            holdBack(proxy, engines);
         }
     });
     connect(&m_process, &QProcess::readyReadStandardError, this, [this] {
@@ -164,4 +177,50 @@ void DemoCluster::stop()
         m_process.kill();
         m_process.waitForFinished(1000);
     }
+}
+
+// The profile's proxy lists only some engines (demo-groups.json leaves one decode group out): pdsim starts
+// every engine, so the ones the proxy does not list are stopped through the control API before the demo
+// counts as ready. They stay stopped, outside the proxy, for the operator to start as a whole group.
+void DemoCluster::holdBack(const QString &proxy, int engines)
+{
+    const pd::ProfileLoadResult loaded = pd::loadProfileFile(m_profilePath);
+    QJsonArray held;
+    if (loaded.profile) {
+        const pd::Profile &profile = *loaded.profile;
+        const pd::DpGroups groups(profile);
+        for (const pd::DpGroup &group : groups.groups()) {
+            const QStringList listed = profile.proxyInstances(group.role);
+            bool anyListed = false;
+            for (const QString &id : group.engineIds)
+                anyListed = anyListed || listed.contains(id);
+            if (anyListed)
+                continue;
+            m_heldGroups << group.id;
+            for (const QString &id : group.engineIds)
+                held.append(id);
+        }
+    }
+    if (held.isEmpty() || m_control.isEmpty()) {
+        Q_EMIT ready(proxy, engines);
+        return;
+    }
+    auto *network = new QNetworkAccessManager(this);
+    QNetworkRequest request(QUrl(QStringLiteral("http://%1/cluster/engines/stop").arg(m_control)));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    request.setTransferTimeout(10000);
+    QNetworkReply *reply = network->post(request, QJsonDocument(QJsonObject{{QStringLiteral("engines"), held}}).toJson(QJsonDocument::Compact));
+    const int serving = engines - int(held.size());
+    connect(reply, &QNetworkReply::finished, this, [this, reply, network, proxy, serving, engines] {
+        const bool ok = reply->error() == QNetworkReply::NoError;
+        const QString why = reply->errorString();
+        reply->deleteLater();
+        network->deleteLater();
+        if (!ok) {
+            Q_EMIT failed(tr("cannot hold back the groups %1: %2").arg(m_heldGroups.join(QStringLiteral(", ")), why));
+            Q_EMIT ready(proxy, engines);
+            return;
+        }
+        Q_EMIT ready(proxy, serving);
+    });
 }

@@ -35,8 +35,11 @@ public:
     // Where the demo's tools were put on PATH (empty: none found) and where the logs are.
     QString toolsDirectory() const { return m_tools; }
     QString runDirectory() const { return m_dir.path(); }
+    // The DP groups the demo leaves stopped (none of their ranks in the profile's proxy lists), by id.
+    QStringList heldGroups() const { return m_heldGroups; }
 
 Q_SIGNALS:
+    // engines: how many serve (the held-back groups' ranks are not counted).
     void ready(const QString &proxyAddress, int engines);
     void failed(const QString &reason);
 
@@ -44,11 +47,13 @@ private:
     bool writeProfile(const QString &profileResource, QString *error);
     void useDemoTools(const QString &pdsim);
     void restoreEnvironment();
+    void holdBack(const QString &proxy, int engines);
 
     QProcess m_process;
     QTemporaryDir m_dir;
     QString m_profilePath;
     QString m_control;
+    QStringList m_heldGroups;
     QByteArray m_stdout;
     QByteArray m_stderrTail;
     QString m_tools;

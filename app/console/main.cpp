@@ -87,21 +87,27 @@ int main(int argc, char *argv[])
     DemoCluster demo;
     if (options->demo) {
         QString error;
-        if (demo.start(QStringLiteral(":/profiles/demo-loopback.json"), &error)) {
+        if (demo.start(QStringLiteral(":/profiles/demo-groups.json"), &error)) {
             window.openProfile(demo.profilePath());
             window.showNote(QObject::tr("Starting the simulated cluster (pdsim)…"));
             QObject::connect(&demo, &DemoCluster::ready, &window, [&window, &demo, &operations](const QString &proxy, int engines) {
                 if (!demo.controlAddress().isEmpty())
                     operations.setSimControl(QUrl(QStringLiteral("http://") + demo.controlAddress()));
-                window.showNote(QObject::tr("Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s")
-                                    .arg(engines)
-                                    .arg(proxy));
+                if (demo.heldGroups().isEmpty())
+                    window.showNote(QObject::tr("Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s")
+                                        .arg(engines)
+                                        .arg(proxy));
+                else
+                    window.showNote(QObject::tr("Demo: %1 engines serving, proxy %2, background load 4 req/s; not started: %3 "
+                                                "(scale the pool to start it as a whole group)")
+                                        .arg(engines)
+                                        .arg(proxy, demo.heldGroups().join(QStringLiteral(", "))));
             });
             QObject::connect(&demo, &DemoCluster::failed, &window, [&window](const QString &reason) {
                 window.showError(QObject::tr("The demo cluster stopped"), {reason});
             });
         } else {
-            window.openProfile(QStringLiteral(":/profiles/demo-loopback.json"));
+            window.openProfile(QStringLiteral(":/profiles/demo-groups.json"));
             window.showError(QObject::tr("The demo cluster could not start; showing its profile only"), {error});
         }
     } else if (!options->profilePath.isEmpty()) {

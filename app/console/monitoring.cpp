@@ -72,8 +72,16 @@ void Monitoring::start()
 
 void Monitoring::applySettings(const pd::ConsoleSettings &settings)
 {
-    m_engines->setInterval(settings.pollIntervalMs());
-    m_engines->setTimeout(settings.pollTimeoutMs());
+    // In --prometheus mode there is no engine poller: the server's scrape interval sizes the store.
+    if (m_engines) {
+        m_engines->setInterval(settings.pollIntervalMs());
+        m_engines->setTimeout(settings.pollTimeoutMs());
+        if (m_pollIntervalMs != settings.pollIntervalMs()) {
+            m_pollIntervalMs = settings.pollIntervalMs();
+            if (m_series) // rates and history count in poll intervals: the store expects this one
+                newSeriesStore(m_pollIntervalMs);
+        }
+    }
     m_proxy->setInterval(settings.proxyIntervalMs());
     m_proxy->setTimeout(settings.pollTimeoutMs());
     m_tracker->setThresholds(settings.stateThresholds());
@@ -106,7 +114,7 @@ void Monitoring::retarget()
         m_prometheus->setEngines(hostPorts);
         m_prometheusShown.clear();
     }
-    newSeriesStore(pd::SeriesStoreConfig{}.pollIntervalMs);
+    newSeriesStore(m_pollIntervalMs);
 }
 
 void Monitoring::newSeriesStore(int pollIntervalMs)

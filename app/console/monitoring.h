@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "metrics/seriesstore.h"
 #include "net/prometheusfeed.h"
 
 #include <QObject>
@@ -55,6 +56,7 @@ private:
     QString m_prometheusShown;                             // the last status shown (not repeated)
     std::unique_ptr<pd::ProxyHealthPoller> m_proxy;
     std::unique_ptr<pd::SeriesStore> m_series;
+    int m_pollIntervalMs = pd::SeriesStoreConfig{}.pollIntervalMs; // the engine poller's, from the settings
     std::unique_ptr<pd::StateTracker> m_tracker;
     std::unique_ptr<pd::Triage> m_triage;
     std::unique_ptr<pd::TrayNotifier> m_notifier;

@@ -113,8 +113,7 @@ void Operations::rebuild()
     endpoint.base.setScheme(QStringLiteral("http"));
     endpoint.base.setHost(profile.proxy.address);
     endpoint.base.setPort(profile.proxy.port);
-    if (!profile.proxy.apiKeyEnv.isEmpty())
-        endpoint.bearerToken = qgetenv(profile.proxy.apiKeyEnv.toLocal8Bit().constData());
+    endpoint.bearerToken = pd::profileApiKey(profile);
     m_proxy->setEndpoint(endpoint);
 
     m_membership = std::make_unique<pd::MembershipReconciler>(m_proxy.get());
@@ -177,6 +176,8 @@ void Operations::rebuild()
         m_control = std::make_unique<pd::RunnerEngineControl>(m_controller.get());
 
     m_probe = std::make_unique<pd::EngineProbe>();
+    // Engines started with --api-key answer /v1/models only with it: the same token pdctl's probe sends.
+    m_probe->setBearerToken(endpoint.bearerToken);
     m_context = std::make_unique<pd::ScaleContext>();
     m_context->proxy = m_proxy.get();
     m_context->membership = m_membership.get();
@@ -184,7 +185,12 @@ void Operations::rebuild()
     m_context->probe = m_probe.get();
     m_context->audit = m_audit.get();
 
-    m_context->settings.readOnly = m_readOnly;
+    // A profile with validation errors is never acted on (pdctl refuses it too): its values reach shells.
+    m_invalidProfile = m_store->errorCount() > 0;
+    m_context->settings.readOnly = m_readOnly || m_invalidProfile;
+    if (m_invalidProfile)
+        m_window->showNote(tr("The profile has %n error(s): every change to the cluster is refused until it validates "
+                              "(Cluster ▸ Validate Profile, F7)", nullptr, m_store->errorCount()));
     m_runner = std::make_unique<pd::ScaleRunner>(m_context.get());
     m_actions = std::make_unique<pd::EngineActions>(m_context.get(), m_runner.get());
 
@@ -254,13 +260,13 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
                                    [this, topology](const QPoint &at) { buildProxyMenu(topology)->popup(at); });
     if (pd::EngineDetailPanel *detail = m_window->engineDetail()) {
         detail->setLogAvailable(true);
-        detail->setActionsAvailable(!m_context->settings.readOnly, tr("The console is in read-only mode"));
+        detail->setActionsAvailable(!m_context->settings.readOnly, refusalReason());
         m_windowConnections << connect(detail, &pd::EngineDetailPanel::actionRequested, this,
                                        [this](pd::EngineAction action, int engine) { m_menu->trigger(action, {engine}); });
         m_windowConnections << connect(detail, &pd::EngineDetailPanel::logRequested, this, &Operations::logRequested);
     }
     if (pd::ProblemsPanel *problems = m_window->problemsPanel()) {
-        problems->setRemoveAvailable(!m_context->settings.readOnly, tr("The console is in read-only mode"));
+        problems->setRemoveAvailable(!m_context->settings.readOnly, refusalReason());
         m_windowConnections << connect(problems, &pd::ProblemsPanel::removeDeadRequested, this, [this, refs](const QList<int> &engines) {
             QList<pd::EngineRef> dead;
             for (const int i : engines)
@@ -272,14 +278,21 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     }
     connect(m_page, &pd::OperationsPage::readOnlyChanged, this, [this](bool readOnly) {
         m_readOnly = readOnly;
+        m_context->settings.readOnly = m_readOnly || m_invalidProfile;
+        const bool refused = m_context->settings.readOnly;
         if (pd::EngineDetailPanel *detail = m_window->engineDetail())
-            detail->setActionsAvailable(!readOnly, tr("The console is in read-only mode"));
+            detail->setActionsAvailable(!refused, refusalReason());
         if (pd::ProblemsPanel *problems = m_window->problemsPanel())
-            problems->setRemoveAvailable(!readOnly, tr("The console is in read-only mode"));
+            problems->setRemoveAvailable(!refused, refusalReason());
         m_window->showNote(readOnly ? tr("Read-only: every change to the cluster is refused") : tr("Read-only off"));
     });
     connect(m_runner.get(), &pd::ScaleRunner::markerAdded, this, &Operations::updateMarkers);
     updateMarkers();
+}
+
+QString Operations::refusalReason() const
+{
+    return m_invalidProfile ? tr("The profile has validation errors: fix them first") : tr("The console is in read-only mode");
 }
 
 QMenu *Operations::buildProxyMenu(QWidget *parent)
@@ -298,7 +311,7 @@ QMenu *Operations::buildProxyMenu(QWidget *parent)
         });
         a->setEnabled(!readOnly && !busy);
         if (readOnly)
-            a->setToolTip(tr("The console is in read-only mode"));
+            a->setToolTip(refusalReason());
         else if (busy)
             a->setToolTip(tr("A proxy action is running"));
     }

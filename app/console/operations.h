@@ -73,6 +73,7 @@ Q_SIGNALS:
     void nodeChecksRequested(int node);
 
 private:
+    QString refusalReason() const; // why actions are unavailable (read-only, invalid profile)
     QMenu *buildProxyMenu(QWidget *parent); // the topology proxy box's menu
     void rebuild();
     void teardown();
@@ -100,5 +101,6 @@ private:
     pd::Triage *m_triage = nullptr;
     QTimer *m_processRefresh = nullptr;
     bool m_readOnly = false; // kept across profiles
+    bool m_invalidProfile = false; // the profile has validation errors: every change is refused
     int m_pageIndex = -1;    // the tab's place, kept across profiles
 };

@@ -49,6 +49,9 @@ void printUsage(QTextStream &out)
            "\n"
            "  --accept-new-host-key         trust a node's SSH host key seen for the first time\n"
            "                                (a changed key is always refused)\n"
+           "  --known-hosts FILE            the known_hosts file to check and extend (default\n"
+           "                                ~/.ssh/known_hosts; /etc/ssh/ssh_known_hosts is read too)\n"
+           "  --ssh-config FILE|none        the ssh config to read (default ~/.ssh/config)\n"
            "  --version, --help\n";
 }
 
@@ -80,8 +83,21 @@ int main(int argc, char *argv[])
     // known_hosts; a new key is trusted only with --accept-new-host-key, a changed one never).
     pd::DefaultRunnerFactory runners;
     const bool acceptNewHostKeys = args.removeAll(QStringLiteral("--accept-new-host-key")) > 0;
+    pd::SshSettings sshSettings;
+    for (const auto &[option, field] : {std::pair{QStringLiteral("--known-hosts"), &sshSettings.knownHostsPath},
+                                        std::pair{QStringLiteral("--ssh-config"), &sshSettings.configPath}}) {
+        const qsizetype at = args.indexOf(option);
+        if (at < 0)
+            continue;
+        if (at + 1 >= args.size() || args.at(at + 1).isEmpty()) {
+            err << "pdctl: " << option << " needs a value\n";
+            return 2;
+        }
+        *field = args.at(at + 1);
+        args.remove(at, 2);
+    }
     auto ssh = std::make_shared<pd::SshRunner>(
-        pd::SshSettings{}, std::make_shared<pd::FixedSshPrompts>(acceptNewHostKeys ? pd::FixedSshPrompts::NewHostKeys::Accept
+        sshSettings, std::make_shared<pd::FixedSshPrompts>(acceptNewHostKeys ? pd::FixedSshPrompts::NewHostKeys::Accept
                                                                                   : pd::FixedSshPrompts::NewHostKeys::Refuse));
     const qsizetype profileAt = args.indexOf(QStringLiteral("--profile"));
     if (profileAt >= 0 && profileAt + 1 < args.size()) {

@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
 #include "net/membershipreconciler.h"
+#include "net/profileproxyendpoint.h"
 #include "net/proxyclient.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
@@ -61,9 +62,7 @@ std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err)
     auto s = std::make_unique<Session>();
     s->profile = *loaded.profile;
     s->refs = engineRefs(s->profile);
-    QByteArray token;
-    if (!s->profile.proxy.apiKeyEnv.isEmpty())
-        token = qgetenv(s->profile.proxy.apiKeyEnv.toLocal8Bit().constData());
+    const QByteArray token = profileApiKey(s->profile);
     s->proxy = std::make_unique<ProxyClient>();
     s->proxy->setEndpoint({QUrl(QStringLiteral("http://%1:%2").arg(s->profile.proxy.address).arg(s->profile.proxy.port)), token, {}, 5000});
     s->probe = std::make_unique<EngineProbe>();

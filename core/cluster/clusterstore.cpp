@@ -30,6 +30,14 @@ void ClusterStore::clear()
     Q_EMIT profileChanged();
 }
 
+void ClusterStore::revalidate()
+{
+    if (!m_hasProfile)
+        return;
+    m_issues = validateProfile(m_profile);
+    Q_EMIT issuesChanged();
+}
+
 int ClusterStore::errorCount() const
 {
     int n = 0;

@@ -36,6 +36,9 @@ public:
     // Replaces the cluster (a different profile was opened): models reset.
     void setProfile(const Profile &profile, const QString &path);
     void clear();
+    // Validates the profile again and announces the issues (issuesChanged), leaving everything that
+    // hangs on profileChanged alone: running operations, pollers and the state are not reset.
+    void revalidate();
 
     bool hasProfile() const { return m_hasProfile; }
     const Profile &profile() const { return m_profile; }
@@ -51,7 +54,8 @@ public:
     void applyPollBatch(const PollBatch &batch);
 
 Q_SIGNALS:
-    void profileChanged();
+    void profileChanged();      // a new profile (or none): everything derived from it starts over
+    void issuesChanged();       // the same profile validated again
     void enginesObserved(const QList<int> &engines);
 
 private:

@@ -123,6 +123,18 @@ QString checkEnvName(const QString &value)
     return QString();
 }
 
+QString checkApiKeyEnvName(const QString &value)
+{
+    if (const QString bad = checkEnvName(value); !bad.isEmpty())
+        return bad;
+    static const QRegularExpression keyName(QRegularExpression::anchoredPattern(QStringLiteral("(?:[A-Za-z0-9_]*_)?(?:API_KEY|TOKEN)")),
+                                            QRegularExpression::CaseInsensitiveOption);
+    if (!keyName.match(value).hasMatch())
+        return Tr::tr("is not the name of an API key or token variable (*_API_KEY, *_TOKEN): the console would send "
+                      "its value to the proxy and engines as a bearer token");
+    return QString();
+}
+
 QString checkFreeText(const QString &value)
 {
     for (const QChar c : value) {

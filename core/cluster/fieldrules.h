@@ -14,6 +14,9 @@ QString checkUser(const QString &value);
 QString checkNic(const QString &value);
 QString checkPath(const QString &value);        // file paths and model paths
 QString checkEnvName(const QString &value);
+// api_key_env: only a name that says it holds an API key or a token (*_API_KEY, *_TOKEN, OPENAI_API_KEY).
+// A profile from someone else must not be able to send, say, AWS_SECRET_ACCESS_KEY as a bearer token.
+QString checkApiKeyEnvName(const QString &value);
 QString checkFreeText(const QString &value);    // env values, extra arguments: no control characters
 QString checkJumpHost(const QString &value);    // [user@]host[:port]
 QString checkInstance(const QString &value);    // host:port as the proxy API takes it

@@ -47,10 +47,16 @@ struct EngineGroup {
     bool operator==(const EngineGroup &) const = default;
 };
 
+// How the console reaches a node's shell: auto = this machine's own and loopback addresses run locally,
+// every other node over SSH; ssh = always over SSH (its user, port, jump host and host key count even
+// on 127.0.0.x); local = always on this machine.
+enum class NodeTransport { Auto, Ssh, Local };
+
 struct Node {
     QString name;
     QString address;          // where SSH and HTTP reach the node
     SshEndpoint ssh;
+    NodeTransport transport = NodeTransport::Auto;
     Role role = Role::Decode;
     NpuGeneration npuGeneration = NpuGeneration::A3;
     int npuCount = 16;

@@ -20,6 +20,7 @@ constexpr int kMaxCount = 1 << 20;
 
 const QStringList &roleChoices() { static const QStringList c{QStringLiteral("prefill"), QStringLiteral("decode")}; return c; }
 const QStringList &couplingChoices() { static const QStringList c{QStringLiteral("coupled"), QStringLiteral("independent")}; return c; }
+const QStringList &transportChoices() { static const QStringList c{QStringLiteral("auto"), QStringLiteral("ssh"), QStringLiteral("local")}; return c; }
 const QStringList &generationChoices() { static const QStringList c{QStringLiteral("A2"), QStringLiteral("A3")}; return c; }
 const QStringList &flavorChoices() { static const QStringList c{QStringLiteral("v0.9.1"), QStringLiteral("main")}; return c; }
 const QStringList &proxyChoices() { static const QStringList c{QStringLiteral("v0.9.1-dev"), QStringLiteral("main")}; return c; }
@@ -54,7 +55,7 @@ void readNode(JsonReader &r, const ojson &j, const QString &p, Node *n)
 {
     if (!r.expectObject(j, p,
                         {"name", "address", "role", "ssh", "npu_generation", "npu_count", "nic_name", "local_ip",
-                         "npu_ips", "engine_groups"},
+                         "npu_ips", "engine_groups", "transport"},
                         {"name", "address", "role"}))
         return;
     r.readString(j, p, "name", &n->name);
@@ -64,6 +65,9 @@ void readNode(JsonReader &r, const ojson &j, const QString &p, Node *n)
     n->role = Role(role);
     if (j.contains("ssh"))
         readSsh(r, j["ssh"], JsonReader::child(p, "ssh"), &n->ssh);
+    int transport = int(n->transport);
+    r.readChoice(j, p, "transport", transportChoices(), &transport);
+    n->transport = NodeTransport(transport);
     int generation = int(n->npuGeneration);
     r.readChoice(j, p, "npu_generation", generationChoices(), &generation);
     n->npuGeneration = NpuGeneration(generation);
@@ -241,6 +245,8 @@ ojson toJson(const Node &n)
                      {"user", n.ssh.user.toStdString()},
                      {"identity_file", n.ssh.identityFile.toStdString()},
                      {"jump_host", n.ssh.jumpHost.toStdString()}};
+    if (n.transport != NodeTransport::Auto) // written when chosen: profiles without it stay byte for byte
+        j["transport"] = transportChoices().at(int(n.transport)).toStdString();
     j["npu_generation"] = generationName(n.npuGeneration).toStdString();
     j["npu_count"] = n.npuCount;
     j["nic_name"] = n.nicName.toStdString();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cluster/profilevalidator.h"
 
+#include "cluster/dpgroups.h"
+
 #include "cluster/fieldrules.h"
 
 #include <QCoreApplication>
@@ -353,7 +355,7 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         c.field(QStringLiteral("/proxy/script_path"), Tr::tr("proxy script"), proxy.scriptPath, fieldrules::checkPath);
     if (!proxy.apiKeyEnv.isEmpty())
         c.field(QStringLiteral("/proxy/api_key_env"), Tr::tr("API key variable"), proxy.apiKeyEnv,
-                fieldrules::checkEnvName);
+                fieldrules::checkApiKeyEnvName);
     for (const Role role : {Role::Prefill, Role::Decode}) {
         const QStringList &listed = role == Role::Prefill ? proxy.prefillInstances : proxy.decodeInstances;
         if (listed.isEmpty())
@@ -374,10 +376,28 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         }
         QSet<QString> engineIds;
         const QList<Engine> engines = profile.engines(role);
+        for (const Engine &engine : engines)
+            engineIds.insert(normaliseHost(engine.id()));
+        // A whole DP group left out is a group held in reserve (started later as a whole): one line for it.
+        QSet<QString> reported;
+        const DpGroups groups(profile);
+        for (const DpGroup *group : groups.ofRole(role)) {
+            bool anyListed = false;
+            for (const QString &id : group->engineIds)
+                anyListed = anyListed || listedIds.contains(normaliseHost(id));
+            if (anyListed || group->size() < 2)
+                continue;
+            c.warning(lp, Tr::tr("DP group %1 (%2 ranks on %3) is not in the proxy's %4 list: it gets no traffic until "
+                                 "it is started and added as a whole")
+                              .arg(group->id)
+                              .arg(group->size())
+                              .arg(group->nodeNames.join(QStringLiteral(", ")), roleName(role)));
+            for (const QString &id : group->engineIds)
+                reported.insert(normaliseHost(id));
+        }
         for (const Engine &engine : engines) {
             const QString id = normaliseHost(engine.id());
-            engineIds.insert(id);
-            if (!listedIds.contains(id))
+            if (!listedIds.contains(id) && !reported.contains(id))
                 c.warning(lp, Tr::tr("engine %1 (node %2, DP rank %3) is not in the proxy's %4 list: it gets no traffic")
                                   .arg(engine.id(), profile.nodes.at(engine.nodeIndex).name)
                                   .arg(engine.dpRank)

@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace pd {
@@ -44,8 +45,8 @@ public:
 
     bool key(string_t &k) override
     {
-        ojson *top = m_stack.back();
-        if (top->contains(k)) {
+        // ordered_json looks keys up linearly: a set per open object keeps 80k keys linear, not quadratic.
+        if (!m_keys.back().insert(k).second) {
             duplicateKey = QString::fromStdString(k);
             duplicatePointer = m_pointers.back() + QLatin1Char('/') + jsonPointerToken(duplicateKey);
             return false;
@@ -67,24 +68,27 @@ private:
     {
         if (m_stack.empty()) {
             root = std::move(value);
-            *pointer = QString();
+            if (pointer)
+                *pointer = QString();
             return &root;
         }
         ojson *top = m_stack.back();
         if (top->is_array()) {
             top->push_back(std::move(value));
-            *pointer = m_pointers.back() + QLatin1Char('/') + QString::number(top->size() - 1);
+            if (pointer)
+                *pointer = m_pointers.back() + QLatin1Char('/') + QString::number(top->size() - 1);
             return &top->back();
         }
-        ojson &slot = (*top)[m_key];
-        slot = std::move(value);
-        *pointer = m_pointers.back() + QLatin1Char('/') + jsonPointerToken(QString::fromStdString(m_key));
-        return &slot;
+        // key() has seen to it that m_key is new here: append without ordered_map's linear search.
+        auto &members = static_cast<std::vector<std::pair<const std::string, ojson>> &>(top->get_ref<ojson::object_t &>());
+        members.emplace_back(m_key, std::move(value));
+        if (pointer)
+            *pointer = m_pointers.back() + QLatin1Char('/') + jsonPointerToken(QString::fromStdString(m_key));
+        return &members.back().second;
     }
     bool add(ojson &&value)
     {
-        QString pointer;
-        place(std::move(value), &pointer);
+        place(std::move(value), nullptr); // a scalar's pointer is only needed if it were a duplicate
         return true;
     }
     bool open(ojson &&container)
@@ -93,17 +97,20 @@ private:
         ojson *p = place(std::move(container), &pointer);
         m_stack.push_back(p);
         m_pointers.push_back(pointer);
+        m_keys.emplace_back();
         return true;
     }
     bool close()
     {
         m_stack.pop_back();
         m_pointers.pop_back();
+        m_keys.pop_back();
         return true;
     }
 
     std::vector<ojson *> m_stack;
     std::vector<QString> m_pointers;
+    std::vector<std::unordered_set<std::string>> m_keys; // per open container (unused for arrays)
     std::string m_key;
 };
 

@@ -19,6 +19,8 @@ struct CommandTarget {
     QString host;        // address or ~/.ssh/config alias
     int port = 22;       // SSH port (ignored by the local runner)
     QString user;        // SSH user; empty = from ~/.ssh/config or the local user
+    // Auto: this machine's addresses run locally, others over SSH. Ssh / Local: as the node says.
+    enum class Transport { Auto, Ssh, Local } transport = Transport::Auto;
 };
 
 struct CommandResult {

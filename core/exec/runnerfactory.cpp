@@ -33,7 +33,9 @@ bool DefaultRunnerFactory::isLocalAddress(const QString &host)
 
 std::shared_ptr<CommandRunner> DefaultRunnerFactory::runner(const CommandTarget &target, QString *error)
 {
-    if (isLocalAddress(target.host))
+    const bool local = target.transport == CommandTarget::Transport::Local
+                       || (target.transport == CommandTarget::Transport::Auto && isLocalAddress(target.host));
+    if (local)
         return m_local;
     if (m_remote)
         return m_remote;

@@ -17,8 +17,9 @@ public:
     virtual std::shared_ptr<CommandRunner> runner(const CommandTarget &target, QString *error) = 0;
 };
 
-// Loopback addresses, "localhost" and this machine's own interface addresses go to one shared
-// LocalRunner; every other node goes to the remote runner (the SSH runner, plugged in by the
+// A target's transport decides (CommandTarget::Transport, from the profile's node "transport"); on
+// Auto, loopback addresses, "localhost" and this machine's own interface addresses go to one shared
+// LocalRunner; every other node (and every Ssh one) goes to the remote runner (the SSH runner, plugged in by the
 // composition root with setRemoteRunner), and fails with a clear error while none is set.
 class DefaultRunnerFactory final : public RunnerFactory {
 public:

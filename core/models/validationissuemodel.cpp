@@ -10,11 +10,13 @@ ValidationIssueModel::ValidationIssueModel(ClusterStore *store, QObject *parent)
     : QAbstractTableModel(parent)
     , m_store(store)
 {
-    connect(m_store, &ClusterStore::profileChanged, this, [this] {
+    const auto reset = [this] {
         beginResetModel();
         rebuild();
         endResetModel();
-    });
+    };
+    connect(m_store, &ClusterStore::profileChanged, this, reset);
+    connect(m_store, &ClusterStore::issuesChanged, this, reset);
     rebuild();
 }
 

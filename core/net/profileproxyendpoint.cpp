@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "net/profileproxyendpoint.h"
 
+#include "cluster/fieldrules.h"
+
 namespace pd {
 
 ProxyEndpoint profileProxyEndpoint(const Profile &profile, int timeoutMs)
@@ -9,10 +11,17 @@ ProxyEndpoint profileProxyEndpoint(const Profile &profile, int timeoutMs)
     endpoint.base.setScheme(QStringLiteral("http"));
     endpoint.base.setHost(profile.proxy.address);
     endpoint.base.setPort(profile.proxy.port);
-    if (!profile.proxy.apiKeyEnv.isEmpty())
-        endpoint.bearerToken = qgetenv(profile.proxy.apiKeyEnv.toLocal8Bit().constData());
+    endpoint.bearerToken = profileApiKey(profile);
     endpoint.timeoutMs = timeoutMs;
     return endpoint;
+}
+
+QByteArray profileApiKey(const Profile &profile)
+{
+    const QString &name = profile.proxy.apiKeyEnv;
+    if (name.isEmpty() || !fieldrules::checkApiKeyEnvName(name).isEmpty())
+        return {};
+    return qgetenv(name.toLocal8Bit().constData());
 }
 
 } // namespace pd

@@ -9,5 +9,8 @@
 namespace pd {
 
 ProxyEndpoint profileProxyEndpoint(const Profile &profile, int timeoutMs = 5000);
+// The value of the profile's api_key_env, read only when the name passes the validator's rule
+// (fieldrules::checkApiKeyEnvName); empty otherwise. Every reader of the token goes through here.
+QByteArray profileApiKey(const Profile &profile);
 
 } // namespace pd

@@ -260,6 +260,14 @@ void ProxyClient::listInstances(ReplyCallback done)
     instances(QStringLiteral("/instances/add"), Role::Decode, {}, std::move(done));
 }
 
+void ProxyClient::currentCapabilities(CapabilitiesCallback done)
+{
+    if (m_capabilities && m_capabilities->reachable)
+        done(*m_capabilities);
+    else
+        detectCapabilities(std::move(done));
+}
+
 void ProxyClient::detectCapabilities(CapabilitiesCallback done)
 {
     auto caps = std::make_shared<ProxyCapabilities>();

@@ -85,6 +85,10 @@ public:
     // /healthcheck, /v1/models and the list call; the result is also kept in capabilities().
     void detectCapabilities(CapabilitiesCallback done);
     const std::optional<ProxyCapabilities> &capabilities() const { return m_capabilities; }
+    // What an operation acts on: the kept capabilities while they say the proxy answered, else a fresh
+    // detection. A proxy once found down is asked again, never assumed down for good (a Force stop would
+    // skip the removal and leave the proxy routing to a stopped engine, spec §8.2).
+    void currentCapabilities(CapabilitiesCallback done);
 
     // Drops every outstanding request (their callbacks are not called).
     void abortAll();

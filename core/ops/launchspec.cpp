@@ -108,6 +108,9 @@ CommandTarget nodeTarget(const Node &node)
     target.host = node.address;
     target.port = node.ssh.port;
     target.user = node.ssh.user;
+    target.transport = node.transport == NodeTransport::Ssh     ? CommandTarget::Transport::Ssh
+                       : node.transport == NodeTransport::Local ? CommandTarget::Transport::Local
+                                                                : CommandTarget::Transport::Auto;
     return target;
 }
 

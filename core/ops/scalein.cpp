@@ -77,10 +77,7 @@ void ScaleIn::preflight()
             removeFromProxy();
         }));
     });
-    if (m_ctx->proxy->capabilities())
-        afterCaps(*m_ctx->proxy->capabilities());
-    else
-        m_ctx->proxy->detectCapabilities(afterCaps);
+    m_ctx->proxy->currentCapabilities(afterCaps);
 }
 
 void ScaleIn::removeFromProxy()

@@ -59,10 +59,7 @@ void ScaleOut::preflight()
             checkNode();
         }));
     });
-    if (m_ctx->proxy->capabilities())
-        afterCaps(*m_ctx->proxy->capabilities());
-    else
-        m_ctx->proxy->detectCapabilities(afterCaps);
+    m_ctx->proxy->currentCapabilities(afterCaps);
 }
 
 void ScaleOut::checkNode()

@@ -4,6 +4,7 @@
 #include "sshjumptunnel.h"
 #include "sshkeyring.h"
 #include "sshprompts.h"
+#include "knownhosts.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -122,6 +123,12 @@ int SshConnection::askPassphrase(const char *prompt, char *buf, size_t len)
     return copyPassphrase(m_prompts, m_spec.target.node, prompt, buf, len);
 }
 
+QString SshConnection::knownHostsFile() const
+{
+    return m_settings.knownHostsPath.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
+                                               : m_settings.knownHostsPath;
+}
+
 QString SshConnection::applyOptions()
 {
     const auto set = [this](ssh_options_e option, const QString &value) {
@@ -154,10 +161,14 @@ QString SshConnection::applyOptions()
     }
     if (!m_spec.target.user.isEmpty())
         set(SSH_OPTIONS_USER, m_spec.target.user);
-    if (!m_settings.knownHostsPath.isEmpty()) {
-        QDir().mkpath(QFileInfo(m_settings.knownHostsPath).absolutePath());
-        set(SSH_OPTIONS_KNOWNHOSTS, m_settings.knownHostsPath);
-    }
+    // pdconsole's rule holds whatever ~/.ssh/config says: an unknown key needs the operator's trust and a
+    // changed one is refused. `StrictHostKeyChecking no` or `UserKnownHostsFile /dev/null` in the config
+    // would otherwise have libssh accept any key silently, so both are set again after the config.
+    const QString knownHosts = knownHostsFile();
+    QDir().mkpath(QFileInfo(knownHosts).absolutePath());
+    set(SSH_OPTIONS_KNOWNHOSTS, knownHosts);
+    int strictHostKeyChecking = 1;
+    ssh_options_set(m_session, SSH_OPTIONS_STRICTHOSTKEYCHECK, &strictHostKeyChecking);
     if (!m_settings.globalKnownHostsPath.isEmpty())
         set(SSH_OPTIONS_GLOBAL_KNOWNHOSTS, m_settings.globalKnownHostsPath);
     long timeoutSeconds = std::max<long>(1, static_cast<long>(m_settings.connectTimeout.count() / 1000));
@@ -231,8 +242,7 @@ QString SshConnection::verifyHostKey()
     info.node = m_spec.target.node;
     info.host = m_resolvedHost;
     info.port = m_resolvedPort;
-    info.knownHostsPath = m_settings.knownHostsPath.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
-                                                              : m_settings.knownHostsPath;
+    info.knownHostsPath = knownHostsFile();
     info.keyType = QString::fromLatin1(ssh_key_type_to_char(ssh_key_type(key)));
     if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLength) == 0) {
         char *fingerprint = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hashLength);
@@ -240,47 +250,61 @@ QString SshConnection::verifyHostKey()
         ssh_string_free_char(fingerprint);
         ssh_clean_pubkey_hash(&hash);
     }
-    ssh_key_free(key);
-
-    const QString presented = info.keyType + QLatin1Char(' ') + info.fingerprint;
-    ssh_known_hosts_e state;
-    {
-        std::lock_guard lock(m_keyring->knownHostsMutex);
-        state = ssh_session_is_known_server(m_session);
+    QByteArray blob;
+    char *base64 = nullptr;
+    if (ssh_pki_export_pubkey_base64(key, &base64) == SSH_OK && base64) {
+        blob = QByteArray(base64);
+        ssh_string_free_char(base64);
     }
-    switch (state) {
-    case SSH_KNOWN_HOSTS_OK:
+    ssh_key_free(key);
+    if (blob.isEmpty())
+        return QStringLiteral("cannot read the host key the server presented: %1").arg(lastError(m_session));
+
+    // Our own reading of known_hosts (core/ssh/knownhosts.h), not libssh's: the ssh config cannot turn it
+    // off, @revoked lines count, and no line is too long to read.
+    const QStringList files{info.knownHostsPath,
+                            m_settings.globalKnownHostsPath.isEmpty() ? QStringLiteral("/etc/ssh/ssh_known_hosts")
+                                                                      : m_settings.globalKnownHostsPath};
+    const QByteArray type = info.keyType.toLatin1();
+    const auto check = [&] {
+        std::lock_guard lock(m_keyring->knownHostsMutex);
+        return checkKnownHost(files, info.host, info.port, type, blob);
+    };
+    const QString presented = info.keyType + QLatin1Char(' ') + info.fingerprint;
+    const KnownHostCheck first = check();
+    const QString where = QStringLiteral("%1:%2").arg(first.file).arg(first.line);
+    switch (first.verdict) {
+    case KnownHostVerdict::Known:
         return {};
-    case SSH_KNOWN_HOSTS_CHANGED:
+    case KnownHostVerdict::Revoked:
+        return QStringLiteral("HOST KEY REVOKED! The node presents %1, which %2 marks @revoked. Refused.")
+            .arg(presented, where);
+    case KnownHostVerdict::Changed:
         return QStringLiteral("HOST KEY CHANGED! The node now presents %1, which does not match the key "
-                              "recorded in %2. Someone may be intercepting the connection, or the node was "
+                              "recorded at %2. Someone may be intercepting the connection, or the node was "
                               "reinstalled. Refused. Verify the new key out of band, then remove the old entry "
-                              "yourself (ssh-keygen -R '[%3]:%4' -f %2).")
-            .arg(presented, info.knownHostsPath, info.host, QString::number(info.port));
-    case SSH_KNOWN_HOSTS_OTHER:
+                              "yourself (ssh-keygen -R '%3' -f %4).")
+            .arg(presented, where, knownHostName(info.host, info.port), first.file);
+    case KnownHostVerdict::Other:
         return QStringLiteral("HOST KEY MISMATCH! The node presents %1, but %2 records a key of another type "
                               "for it. Refused; verify the node's keys out of band.")
-            .arg(presented, info.knownHostsPath);
-    case SSH_KNOWN_HOSTS_ERROR:
-        return QStringLiteral("cannot check the host key against %1: %2")
-            .arg(info.knownHostsPath, lastError(m_session));
-    case SSH_KNOWN_HOSTS_NOT_FOUND:
-    case SSH_KNOWN_HOSTS_UNKNOWN:
+            .arg(presented, where);
+    case KnownHostVerdict::Error:
+        return QStringLiteral("cannot check the host key against %1: %2").arg(first.file, first.error);
+    case KnownHostVerdict::NotFound:
         break;
     }
     // One question on screen at a time; another session may have trusted this host meanwhile.
     std::lock_guard promptLock(m_keyring->promptMutex);
-    {
-        std::lock_guard lock(m_keyring->knownHostsMutex);
-        if (ssh_session_is_known_server(m_session) == SSH_KNOWN_HOSTS_OK)
-            return {};
-    }
+    if (check().verdict == KnownHostVerdict::Known)
+        return {};
     if (!m_prompts || !m_prompts->trustNewHostKey(info))
         return QStringLiteral("unknown host key %1 (not in %2); refused until the operator trusts it")
             .arg(presented, info.knownHostsPath);
     std::lock_guard lock(m_keyring->knownHostsMutex);
-    if (ssh_session_update_known_hosts(m_session) != SSH_OK)
-        return QStringLiteral("cannot add the host key to %1: %2").arg(info.knownHostsPath, lastError(m_session));
+    QString error;
+    if (!addKnownHost(info.knownHostsPath, info.host, info.port, type, blob, &error))
+        return QStringLiteral("cannot add the host key: %1").arg(error);
     return {};
 }
 

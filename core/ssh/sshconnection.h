@@ -59,6 +59,7 @@ public:
 private:
     QString fail(const QString &why);
     QString applyOptions();
+    QString knownHostsFile() const; // the settings' file, else ~/.ssh/known_hosts (never the ssh config's choice)
     QString verifyHostKey();
     QString authenticate();
 

@@ -35,7 +35,36 @@ private Q_SLOTS:
     void independentRolesScaleByRank();
     void couplingRoundTripsAndDefaultsToCoupled();
     void independentWithExpertParallelIsAnError();
+    void demoGroupsLayout();
 };
+
+// What `pdconsole --demo` runs: seed 000's prefill pool, decode as four coupled groups of 16 with d3's
+// group left out of the proxy (one warning for the group, not sixteen).
+void TstDpGroups::demoGroupsLayout()
+{
+    const Profile profile = load("resources/profiles/demo-groups.json");
+    const DpGroups groups(profile);
+    const QList<const DpGroup *> decode = groups.ofRole(Role::Decode);
+    QCOMPARE(decode.size(), 4);
+    for (const DpGroup *g : decode) {
+        QCOMPARE(g->size(), 16);
+        QVERIFY(g->coupled);
+        QCOMPARE(g->nodeNames.size(), 1);
+    }
+    QCOMPARE(groups.reachableSizes(Role::Decode), (QList<int>{0, 16, 32, 48, 64}));
+    QCOMPARE(groups.nearestReachable(Role::Decode, 60), std::make_pair(48, 64));
+    const QList<ValidationIssue> issues = validateProfile(profile);
+    QVERIFY(!hasErrors(issues));
+    int proxyWarnings = 0;
+    for (const ValidationIssue &issue : issues) {
+        if (issue.pointer != QLatin1String("/proxy/decode_instances"))
+            continue;
+        ++proxyWarnings;
+        QVERIFY2(issue.message.contains(QLatin1String("DP group decode@127.0.0.9:13395 (16 ranks on d3)")), qPrintable(issue.message));
+    }
+    QCOMPARE(proxyWarnings, 1);
+    QCOMPARE(profile.proxyInstances(Role::Decode).size(), 48);
+}
 
 void TstDpGroups::seed000Layout()
 {

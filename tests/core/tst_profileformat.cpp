@@ -61,6 +61,7 @@ void TestProfileFormat::bundledProfilesRoundTrip_data()
     QTest::newRow("deepseek-r1-8node") << sourcePath(QStringLiteral("resources/profiles/deepseek-r1-8node.json"));
     QTest::newRow("deepseek-v3-2node-a2") << sourcePath(QStringLiteral("resources/profiles/deepseek-v3-2node-a2.json"));
     QTest::newRow("demo-loopback") << sourcePath(QStringLiteral("resources/profiles/demo-loopback.json"));
+    QTest::newRow("demo-groups") << sourcePath(QStringLiteral("resources/profiles/demo-groups.json"));
     QTest::newRow("tutorial-main-2p2d") << sourcePath(QStringLiteral("tests/data/profiles/tutorial-main-2p2d.json"));
 }
 

@@ -368,6 +368,21 @@ void TestProfileValidator::unsafeFieldValues_data()
     QTest::newRow("NIC name longer than the kernel allows")
         << QStringLiteral("deepseek-r1-8node") << replaceOp("/nodes/1/nic_name", "enp125s0f0np0abc") << true
         << QStringLiteral("/nodes/1/nic_name") << QStringLiteral("NIC name ") << QStringLiteral("longer than 15 characters");
+    // api_key_env: its value is sent as a bearer token; only key and token names are accepted.
+    QTest::newRow("api_key_env naming a cloud secret")
+        << QStringLiteral("deepseek-r1-8node") << replaceOp("/proxy/api_key_env", "AWS_SECRET_ACCESS_KEY") << true
+        << QStringLiteral("/proxy/api_key_env") << QStringLiteral("API key variable ")
+        << QStringLiteral("is not the name of an API key or token variable");
+    QTest::newRow("api_key_env naming HOME")
+        << QStringLiteral("deepseek-r1-8node") << replaceOp("/proxy/api_key_env", "HOME") << true
+        << QStringLiteral("/proxy/api_key_env") << QStringLiteral("API key variable ")
+        << QStringLiteral("is not the name of an API key or token variable");
+    QTest::newRow("api_key_env OPENAI_API_KEY (control row)")
+        << QStringLiteral("deepseek-r1-8node") << replaceOp("/proxy/api_key_env", "OPENAI_API_KEY") << false
+        << QString() << QString() << QString();
+    QTest::newRow("api_key_env VLLM_TOKEN (control row)")
+        << QStringLiteral("deepseek-r1-8node") << replaceOp("/proxy/api_key_env", "VLLM_TOKEN") << false
+        << QString() << QString() << QString();
     // Values that look odd but are safe and real.
     QTest::newRow("IPv6 address, DNS names, jump host with user and port are fine (control row)")
         << QStringLiteral("deepseek-r1-8node")

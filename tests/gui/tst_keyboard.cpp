@@ -4,6 +4,7 @@
 // engines; Enter opens the detail; the shortcuts dialog lists every action that has a shortcut.
 #include "actioncatalog.h"
 #include "cluster/clusterstore.h"
+#include "cluster/profileformat.h"
 #include "commandpalette.h"
 #include "mainwindow.h"
 #include "settings/consolesettings.h"
@@ -74,6 +75,25 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
+    }
+
+    // F7 validates the profile in place: nothing that hangs on profileChanged (operations, pollers,
+    // state) is reset, which used to cancel every running operation.
+    void validateLeavesTheProfileAndItsOperationsAlone()
+    {
+        Fixture f(m_dir.filePath(QStringLiteral("validate.ini")));
+        const QString path = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json");
+        const ProfileLoadResult loaded = loadProfileFile(path);
+        QVERIFY(loaded.profile);
+        f.store.setProfile(*loaded.profile, path);
+        QSignalSpy changed(&f.store, &ClusterStore::profileChanged);
+        QSignalSpy issues(&f.store, &ClusterStore::issuesChanged);
+        QAction *validate = actionAt(f.window.menuBar(), QStringLiteral("Cluster ▸ Validate Profile"));
+        QVERIFY(validate);
+        validate->trigger();
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(issues.count(), 1);
+        QCOMPARE(f.store.profilePath(), path);
     }
 
     void paletteListsTheWindowsActionsFiltersAndRunsTheChosenOne()

@@ -181,8 +181,8 @@ private Q_SLOTS:
     {
         QFETCH(pd::ProxyGeneration, generation);
         pd::Profile profile = loopbackProfile(generation);
-        profile.proxy.apiKeyEnv = QStringLiteral("PDTEST_PROXY_KEY");
-        qputenv("PDTEST_PROXY_KEY", "s3cret key;$(x)");
+        profile.proxy.apiKeyEnv = QStringLiteral("PDTEST_PROXY_API_KEY");
+        qputenv("PDTEST_PROXY_API_KEY", "s3cret key;$(x)");
         pd::EngineController c(profile, m_runners);
         pd::ControlTimings t;
         t.verifyDelay = 1000ms;
@@ -220,14 +220,14 @@ private Q_SLOTS:
     void anUnsetApiKeyVariableStopsTheStart()
     {
         pd::Profile profile = loopbackProfile(pd::ProxyGeneration::Main);
-        profile.proxy.apiKeyEnv = QStringLiteral("PDTEST_UNSET_KEY_VARIABLE");
-        qunsetenv("PDTEST_UNSET_KEY_VARIABLE");
+        profile.proxy.apiKeyEnv = QStringLiteral("PDTEST_UNSET_API_KEY");
+        qunsetenv("PDTEST_UNSET_API_KEY");
         pd::EngineController c(profile, m_runners);
         auto started = wait(c, c.startProxy());
         QVERIFY(started);
         QCOMPARE(started->failed(), 1);
         QVERIFY2(
-            started->outcomes.first().error.contains(QLatin1String("PDTEST_UNSET_KEY_VARIABLE is not set or empty")),
+            started->outcomes.first().error.contains(QLatin1String("PDTEST_UNSET_API_KEY is not set or empty")),
             qPrintable(started->outcomes.first().error));
         QCOMPARE(pdtest::httpStatus(profile.proxy.address, profile.proxy.port, "/healthcheck"), 0);
     }

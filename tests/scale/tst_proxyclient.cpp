@@ -8,6 +8,7 @@
 #include "proxy/simproxy.h"
 
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTest>
 
 #include <memory>
@@ -259,6 +260,42 @@ private Q_SLOTS:
         QCOMPARE(caps.generationLabel(), label);
         QVERIFY(client->capabilities().has_value());
         delete client;
+    }
+
+    // An operation asks currentCapabilities(): a proxy once found down is asked again (it used to be
+    // cached as down for good: every later Force stop skipped the removal, every scale-out failed).
+    void aProxyFoundDownIsAskedAgain()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress(QStringLiteral("127.0.0.1")), 0));
+        const quint16 port = probe.serverPort();
+        probe.close();
+        ProxyClient client;
+        client.setEndpoint({QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)), {}, {}, 2000});
+        const ProxyCapabilities down = wait<ProxyCapabilities>([&client](auto cb) { client.currentCapabilities(cb); });
+        QVERIFY(!down.reachable);
+
+        HttpServer proxy;
+        int healthchecks = 0;
+        proxy.setHandler([&healthchecks](const HttpRequest &r, const HttpResponderPtr &w) {
+            if (r.path == "/healthcheck") {
+                ++healthchecks;
+                w->respond(200, "application/json", R"({"status":"ok","prefill_instances":1,"decode_instances":1,"request_num":0})");
+            } else if (r.path == "/instances/add") {
+                w->respond(200, "application/json", R"({"message":"","current_prefill_instances":[],"current_decode_instances":[]})");
+            } else {
+                w->respond(404, "application/json", R"({"detail":"Not Found"})");
+            }
+        });
+        QVERIFY(proxy.listen(QHostAddress(QStringLiteral("127.0.0.1")), port));
+        const ProxyCapabilities up = wait<ProxyCapabilities>([&client](auto cb) { client.currentCapabilities(cb); });
+        QVERIFY2(up.reachable, qPrintable(up.error));
+        QVERIFY(up.hasInstancesApi);
+        QCOMPARE(healthchecks, 1);
+        // Found up, it is not probed again for every operation.
+        const ProxyCapabilities kept = wait<ProxyCapabilities>([&client](auto cb) { client.currentCapabilities(cb); });
+        QVERIFY(kept.reachable);
+        QCOMPARE(healthchecks, 1);
     }
 
     void realAnswersOfTheSimulatedProxy()

@@ -61,6 +61,7 @@ public:
     bool regenerateHostKey(int node, QString *error);
     // "SHA256:..." of the node's current host key, as ssh-keygen -lf prints it.
     QString hostKeyFingerprint(int node) const;
+    QString hostKeyPath(int node) const; // the private key; its public half is beside it (.pub)
     // Writes known_hosts lines for every node's current key.
     bool trustAllHostKeys(QString *error);
     // Appends text to the client's ssh config.
@@ -78,7 +79,6 @@ private:
     bool keygen(const QString &path, const QByteArray &passphrase, QString *error) const;
     bool writeSshdConfig(int node, QString *error) const;
     bool waitForBanner(int node, QString *error) const;
-    QString hostKeyPath(int node) const;
 
     QTemporaryDir m_dir;
     QList<std::shared_ptr<NodeProcess>> m_nodes;

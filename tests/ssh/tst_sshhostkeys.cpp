@@ -36,6 +36,7 @@ private Q_SLOTS:
     void unknownKeyAcceptedWithTrustAndAppended();
     void concurrentFirstContactsAskOncePerNode();
     void changedKeyRefusedEvenWhenTrustWouldBeGiven();
+    void userConfigCannotSwitchOffHostKeyChecking();
 
 private:
     pd::SshSettings settingsWithKnownHosts(const QString &name, const QByteArray &content);
@@ -160,3 +161,45 @@ void TstSshHostKeys::changedKeyRefusedEvenWhenTrustWouldBeGiven()
 
 QTEST_GUILESS_MAIN(TstSshHostKeys)
 #include "tst_sshhostkeys.moc"
+
+// `StrictHostKeyChecking no` and `UserKnownHostsFile /dev/null` in the user's ssh config: libssh would
+// take any key silently. The console's rule holds: the unknown key is put to the operator (refused here)
+// and nothing is written; a changed key is still refused.
+void TstSshHostKeys::userConfigCannotSwitchOffHostKeyChecking()
+{
+    QFile base(m_harness->configPath());
+    QVERIFY(base.open(QIODevice::ReadOnly));
+    const QByteArray lax = "StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\n" + base.readAll();
+    const QString laxPath = m_harness->dir() + QStringLiteral("/ssh_config_lax");
+    QFile out(laxPath);
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    out.write(lax);
+    out.close();
+
+    pd::SshSettings settings = settingsWithKnownHosts(QStringLiteral("kh_lax"), {});
+    settings.configPath = laxPath;
+    auto prompts = std::make_shared<FixedSshPrompts>(FixedSshPrompts::NewHostKeys::Refuse);
+    {
+        pd::SshRunner runner(settings, prompts);
+        const CommandResult r = runner.run(m_harness->target(1), "echo should not run", 10s);
+        QVERIFY2(!r.started, r.out.constData());
+        QVERIFY2(r.error.contains(QLatin1String("unknown host key")), qPrintable(r.error));
+        QCOMPARE(prompts->askedHostKeys().size(), 1);
+        QCOMPARE(readFile(settings.knownHostsPath), QByteArray());
+    }
+    // A recorded key that does not match: refused, whatever the config says.
+    // Node 3's entry holds node 1's real key.
+    QFile otherKey(m_harness->hostKeyPath(0) + QStringLiteral(".pub"));
+    QVERIFY(otherKey.open(QIODevice::ReadOnly));
+    const QList<QByteArray> parts = otherKey.readAll().trimmed().split(' ');
+    QVERIFY(parts.size() >= 2);
+    const QByteArray wrong = QStringLiteral("[%1]:%2 ").arg(m_harness->address(2)).arg(m_harness->port(2)).toUtf8() + parts.at(0) + ' '
+        + parts.at(1) + '\n';
+    settings = settingsWithKnownHosts(QStringLiteral("kh_lax_changed"), wrong);
+    settings.configPath = laxPath;
+    pd::SshRunner runner(settings, prompts);
+    const CommandResult changed = runner.run(m_harness->target(2), "echo should not run", 10s);
+    QVERIFY(!changed.started);
+    QVERIFY2(changed.error.contains(QLatin1String("HOST KEY CHANGED")), qPrintable(changed.error));
+    QCOMPARE(readFile(settings.knownHostsPath), wrong);
+}

@@ -18,6 +18,7 @@ class TstSshPromptsDialog : public QObject {
 private Q_SLOTS:
     void trustShowsFingerprintAndAnswersYes();
     void closingTheDialogRefuses();
+    void profileTextIsNeverMarkup();
     void passphraseIsHandedOverOnce();
     void cancelledPassphraseIsNoAnswer();
 
@@ -70,6 +71,28 @@ void TstSshPromptsDialog::closingTheDialogRefuses()
     opened.first().first().value<QWidget *>()->close();
     QTRY_VERIFY(answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
     QVERIFY(!answer.get());
+}
+
+// Node names and paths come from a profile someone else wrote: markup in them is shown, not rendered
+// (a fake fingerprint in an <img> or a styled line would mislead the operator deciding to trust).
+void TstSshPromptsDialog::profileTextIsNeverMarkup()
+{
+    pd::HostKeyInfo info = key();
+    info.node = QStringLiteral("<b>trusted</b><br>SHA256:fake");
+    info.knownHostsPath = QStringLiteral("<img src=x>");
+    pd::HostKeyTrustDialog dialog(info);
+    int checked = 0;
+    for (QLabel *label : dialog.findChildren<QLabel *>()) {
+        if (label->text() == info.node || label->text() == info.knownHostsPath) {
+            QCOMPARE(label->textFormat(), Qt::PlainText);
+            ++checked;
+        } else if (label->text().contains(QLatin1String("trusted"))) {
+            // The introduction is rich text of our own: the name in it must arrive escaped.
+            QVERIFY2(label->text().contains(info.node.toHtmlEscaped()), qPrintable(label->text()));
+            ++checked;
+        }
+    }
+    QCOMPARE(checked, 3);
 }
 
 void TstSshPromptsDialog::passphraseIsHandedOverOnce()

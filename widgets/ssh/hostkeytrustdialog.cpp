@@ -27,6 +27,7 @@ HostKeyTrustDialog::HostKeyTrustDialog(const HostKeyInfo &key, QWidget *parent)
     auto *form = new QFormLayout;
     const auto addRow = [&](const QString &label, const QString &value, bool fixed) {
         auto *field = new QLabel(value, this);
+        field->setTextFormat(Qt::PlainText); // node names and paths come from a profile: never markup
         field->setTextInteractionFlags(Qt::TextSelectableByMouse);
         field->setObjectName(label);
         if (fixed)
