@@ -62,7 +62,7 @@
 <context>
     <name>DemoCluster</name>
     <message>
-        <location filename="../../app/console/democluster.cpp" line="+46"/>
+        <location filename="../../app/console/democluster.cpp" line="+59"/>
         <source>the simulated cluster exited (status %1): %2</source>
         <translation>模拟集群已退出（状态 %1）：%2</translation>
     </message>
@@ -96,11 +96,16 @@
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
+    <message>
+        <location line="+95"/>
+        <source>cannot hold back the groups %1: %2</source>
+        <translation>无法保留 DP 组 %1 不启动：%2</translation>
+    </message>
 </context>
 <context>
     <name>Monitoring</name>
     <message>
-        <location filename="../../app/console/monitoring.cpp" line="+141"/>
+        <location filename="../../app/console/monitoring.cpp" line="+149"/>
         <source>Prometheus: no data</source>
         <translation>Prometheus：无数据</translation>
     </message>
@@ -144,7 +149,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+192"/>
+        <location filename="../../app/console/operations.cpp" line="+198"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -164,23 +169,26 @@
         <translation>%1 已开始</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <location line="+6"/>
-        <location line="+13"/>
-        <location line="+2"/>
-        <location line="+23"/>
+        <location line="+46"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
     <message numerus="yes">
-        <location line="-32"/>
+        <location line="-20"/>
         <source>Taking %n engine(s) out of the proxy…</source>
         <translation>
             <numerusform>正在将 %n 个引擎移出代理…</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="-83"/>
+        <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
+        <translation>
+            <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+10"/>
+        <location line="+95"/>
         <source>Read-only: every change to the cluster is refused</source>
         <translation>只读：拒绝对集群的任何更改</translation>
     </message>
@@ -190,7 +198,12 @@
         <translation>已关闭只读模式</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
+        <source>The profile has validation errors: fix them first</source>
+        <translation>配置文件有校验错误：请先修正</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Proxy %1:%2</source>
         <translation>代理 %1:%2</translation>
     </message>
@@ -218,12 +231,17 @@
         <translation>正在启动模拟集群（pdsim）…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s</source>
         <translation>演示：模拟集群已就绪，共 %1 个引擎，代理 %2，后台负载 4 req/s</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>Demo: %1 engines serving, proxy %2, background load 4 req/s; not started: %3 (scale the pool to start it as a whole group)</source>
+        <translation>演示：%1 个引擎正在服务，代理 %2，后台负载 4 请求/秒；未启动：%3（扩容资源池即可将其作为整组启动）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>The demo cluster stopped</source>
         <translation>演示集群已停止</translation>
     </message>
@@ -1440,7 +1458,7 @@ last good scrape %1</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 提供的主机密钥不在您的 known_hosts 文件中。仅当其指纹与节点自身报告的指纹一致时才信任它（在该节点上执行：&lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;）。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
@@ -1636,19 +1654,19 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>&amp;Topology</source>
         <translation>拓扑(&amp;T)</translation>
     </message>
     <message>
-        <location line="-53"/>
-        <location line="+55"/>
+        <location line="-54"/>
+        <location line="+56"/>
         <location line="+14"/>
         <source>&amp;Cluster</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
-        <location line="-68"/>
+        <location line="-69"/>
         <source>&amp;Pools</source>
         <translation>池(&amp;P)</translation>
     </message>
@@ -1665,7 +1683,7 @@ last good scrape %1</source>
         <translation>双击引擎查看其图表</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1720,7 +1738,7 @@ last good scrape %1</source>
         <translation>校验配置文件(&amp;V)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Reload Profile</source>
         <translation>重新加载配置文件(&amp;R)</translation>
     </message>
@@ -3029,12 +3047,12 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+108"/>
+        <location line="+120"/>
         <source>contains the control character U+%1</source>
         <translation>包含控制字符 U+%1</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-118"/>
         <source>contains the non-ASCII character &apos;%1&apos;</source>
         <translation>包含非 ASCII 字符“%1”</translation>
     </message>
@@ -3120,7 +3138,12 @@ last good scrape %1</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
+        <source>is not the name of an API key or token variable (*_API_KEY, *_TOKEN): the console would send its value to the proxy and engines as a bearer token</source>
+        <translation>不是 API 密钥或令牌变量的名称（*_API_KEY、*_TOKEN）：控制台会把它的值作为 Bearer 令牌发送给代理和引擎</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>contains a line break</source>
         <translation>包含换行符</translation>
     </message>
@@ -3147,7 +3170,7 @@ last good scrape %1</source>
         <translation>不是 host:port 格式</translation>
     </message>
     <message>
-        <location filename="../../core/cluster/profilevalidator.cpp" line="+33"/>
+        <location filename="../../core/cluster/profilevalidator.cpp" line="+35"/>
         <source>%1 &quot;%2&quot; %3</source>
         <comment>what the field is, its value, the complaint</comment>
         <translation>%1“%2”%3</translation>
@@ -3183,7 +3206,12 @@ last good scrape %1</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
+        <source>dp_coupling is &quot;independent&quot; but the %1 arguments enable expert parallelism: the ranks of an expert-parallel DP group run every forward pass together, so a dead rank hangs the whole group; set &quot;coupled&quot;</source>
+        <translation>dp_coupling 为 &quot;independent&quot;，但 %1 的参数启用了专家并行：专家并行 DP 组的各 rank 每次前向计算都同步进行，一个 rank 退出会使整组卡住；请设为 &quot;coupled&quot;</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>kv_transfer_config has no kv_role; %1 engines need &quot;%2&quot;</source>
         <translation>kv_transfer_config 缺少 kv_role；%1 引擎需要“%2”</translation>
     </message>
@@ -3398,7 +3426,12 @@ last good scrape %1</source>
         <translation>%1 被列出两次（代理会静默合并重复项）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+16"/>
+        <source>DP group %1 (%2 ranks on %3) is not in the proxy&apos;s %4 list: it gets no traffic until it is started and added as a whole</source>
+        <translation>DP 组 %1（%2 个 rank，位于 %3）不在代理的 %4 列表中：在整组启动并加入之前不会收到流量</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>engine %1 (node %2, DP rank %3) is not in the proxy&apos;s %4 list: it gets no traffic</source>
         <translation>引擎 %1（节点 %2，DP rank %3）不在代理的 %4 列表中：不会收到流量</translation>
     </message>
@@ -4737,7 +4770,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ValidationIssueModel</name>
     <message>
-        <location filename="../../core/models/validationissuemodel.cpp" line="+57"/>
+        <location filename="../../core/models/validationissuemodel.cpp" line="+59"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
