@@ -80,7 +80,17 @@ std::optional<ClusterOptions> ClusterOptions::fromArguments(const QStringList &a
     const QCommandLineOption logDir(QStringLiteral("log-dir"),
         QStringLiteral("Write every engine's and the proxy's log under DIR (engines/<node>-<port>.log, proxy/proxy-<port>.log)."),
         QStringLiteral("DIR"));
-    parser.addOptions({profile, loopback, scale, startup, load, inflight, interval, flavor, threads, control, noJitter, seed, logDir});
+    const QCommandLineOption joinTimeout(QStringLiteral("dp-join-timeout"),
+        QStringLiteral("Simulated seconds a coupled DP group waits for all its ranks before the started ones exit."),
+        QStringLiteral("S"), QStringLiteral("1800"));
+    const QCommandLineOption watchdogTimeout(QStringLiteral("dp-watchdog-timeout"),
+        QStringLiteral("Simulated seconds the survivors of a broken DP group stay frozen before they exit (default: the "
+                       "role's HCCL_EXEC_TIMEOUT, else 1800)."),
+        QStringLiteral("S"));
+    const QCommandLineOption noCoupling(QStringLiteral("no-dp-coupling"),
+        QStringLiteral("Run every rank independently, whatever the profile's dp_coupling says."));
+    parser.addOptions({profile, loopback, scale, startup, load, inflight, interval, flavor, threads, control, noJitter, seed,
+        logDir, joinTimeout, watchdogTimeout, noCoupling});
     *exitCode = 2;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -155,6 +165,13 @@ std::optional<ClusterOptions> ClusterOptions::fromArguments(const QStringList &a
     v = 1;
     number(seed, 0, 1e15, &v);
     o.seed = quint64(v);
+    o.dpCoupling = !parser.isSet(noCoupling);
+    number(joinTimeout, 0.001, 1e7, &o.dpJoinTimeoutSeconds);
+    if (parser.isSet(watchdogTimeout)) {
+        double s = 1800;
+        number(watchdogTimeout, 0.001, 1e7, &s);
+        o.dpWatchdogTimeoutSeconds = s;
+    }
     if (parser.isSet(logDir)) {
         o.logDir = parser.value(logDir);
         if (o.logDir.isEmpty())

@@ -28,6 +28,10 @@ struct ClusterOptions {
     bool jitter = true;
     quint64 seed = 1;
     QString logDir;                   // engine and proxy logs under DIR, at the paths the console reads with run_dir = DIR
+    // Coupled DP groups (roles.<role>.dp_coupling, docs/pdsim-engine.md "DP groups"); simulated seconds.
+    bool dpCoupling = true;           // false (--no-dp-coupling): every rank independent, as before groups
+    double dpJoinTimeoutSeconds = 1800;                 // a group not formed by then: its started ranks exit
+    std::optional<double> dpWatchdogTimeoutSeconds;     // survivors of a broken group exit; default HCCL_EXEC_TIMEOUT
 
     // `pdsim cluster --profile FILE [...]`; nullopt with *error (and *exitCode) on bad arguments.
     static std::optional<ClusterOptions> fromArguments(const QStringList &arguments, QString *error, int *exitCode);

@@ -29,6 +29,13 @@ public:
     bool start(int index);
     bool stop(int index);
     bool setFault(int index, FaultKind kind, int ms);
+    // A rank of a coupled DP group: a new process (the old one, if any, killed first) that waits in the
+    // group's rendezvous; `serial` tags what engineExited() reports about this process.
+    bool startGated(int index, quint64 serial);
+    bool groupFormed(int index);
+    bool setGroupBlocked(int index, bool blocked);
+    bool exitJoinTimeout(int index, int timeoutSeconds, int joined, int size, const QString &master);
+    bool exitWatchdog(int index, int timeoutSeconds, int deadRank);
     QList<EngineSnapshot> snapshot() const;
     bool owns(int index) const { return m_indexes.contains(index); }
 
@@ -36,6 +43,9 @@ Q_SIGNALS:
     void engineReady(int index);
     void engineFailed(int index, const QString &reason);
     void engineStopped(int index);
+    // The process ended on its own (crash fault, a group timeout, could not listen); serial as given
+    // to startGated (0 otherwise).
+    void engineExited(int index, quint64 serial);
 
 private:
     void ensureEngines();
@@ -45,6 +55,7 @@ private:
     QList<int> m_indexes;
     EngineScheduler *m_scheduler = nullptr;
     QList<SimEngine *> m_engines;
+    QList<quint64> m_serials;
 };
 
 } // namespace pd::sim

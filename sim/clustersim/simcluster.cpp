@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "clustersim/simcluster.h"
 
+#include "clustersim/dpgroupcoordinator.h"
 #include "clustersim/loadgenerator.h"
+#include "engine/dpsteppace.h"
 #include "ops/launchspec.h"
 #include "proxy/simproxy.h"
 #include "simlog/logfile.h"
@@ -93,6 +95,32 @@ bool SimCluster::start(QString *error)
     const pd::Profile &profile = m_options.profile;
     const pd::Profile logProfile = withRunDir(profile, m_options.logDir);
     const QList<pd::Engine> engines = profile.engines();
+    pd::Profile groupProfile = profile;
+    if (!m_options.dpCoupling) {
+        groupProfile.prefill.dpCoupling = pd::DpCoupling::Independent;
+        groupProfile.decode.dpCoupling = pd::DpCoupling::Independent;
+    }
+    m_groups = pd::DpGroups(groupProfile);
+    // A coupled group's ranks share one step pace; the watchdog is the role's HCCL_EXEC_TIMEOUT.
+    QHash<int, std::pair<std::shared_ptr<DpStepPace>, int>> paceOf;
+    QList<DpGroupCoordinator::Timing> timing;
+    for (const pd::DpGroup &g : m_groups.groups()) {
+        DpGroupCoordinator::Timing t;
+        t.joinTimeoutSeconds = m_options.dpJoinTimeoutSeconds;
+        t.watchdogTimeoutSeconds = 1800;
+        for (const auto &[name, value] : profile.roleConfig(g.role).env) {
+            if (name == QLatin1String("HCCL_EXEC_TIMEOUT") && value.toInt() > 0)
+                t.watchdogTimeoutSeconds = value.toInt();
+        }
+        if (m_options.dpWatchdogTimeoutSeconds)
+            t.watchdogTimeoutSeconds = *m_options.dpWatchdogTimeoutSeconds;
+        timing.append(t);
+        if (!g.coupled)
+            continue;
+        auto pace = std::make_shared<DpStepPace>(g.size());
+        for (qsizetype slot = 0; slot < g.engines.size(); ++slot)
+            paceOf.insert(g.engines.at(slot), {pace, int(slot)});
+    }
     const int shardCount = m_options.threads > 0 ? m_options.threads
                                                  : std::clamp(int((engines.size() + 63) / 64), 1, 16);
     QList<QList<EngineOptions>> shardOptions(shardCount);
@@ -124,6 +152,10 @@ bool SimCluster::start(QString *error)
             if (name == QLatin1String("HCCL_EXEC_TIMEOUT") && value.toInt() > 0)
                 o.hcclExecTimeoutSeconds = value.toInt();
         }
+        if (const auto pace = paceOf.constFind(int(i)); pace != paceOf.cend()) {
+            o.stepPace = pace->first;
+            o.stepPaceSlot = pace->second;
+        }
         const int shard = int(i % shardCount);
         shardOptions[shard].append(o);
         shardIndexes[shard].append(int(i));
@@ -131,6 +163,36 @@ bool SimCluster::start(QString *error)
                           o.role, e.dpRank, shard});
     }
     m_isReady = QList<bool>(engines.size(), false);
+    DpGroupCoordinator::RankActions actions;
+    actions.startGated = [this](int index, quint64 serial) {
+        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+        QMetaObject::invokeMethod(shard, [shard, index, serial] { shard->startGated(index, serial); }, Qt::QueuedConnection);
+    };
+    actions.stop = [this](int index) {
+        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+        QMetaObject::invokeMethod(shard, [shard, index] { shard->stop(index); }, Qt::QueuedConnection);
+    };
+    actions.formed = [this](int index) {
+        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+        QMetaObject::invokeMethod(shard, [shard, index] { shard->groupFormed(index); }, Qt::QueuedConnection);
+    };
+    actions.block = [this](int index, bool blocked) {
+        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+        QMetaObject::invokeMethod(shard, [shard, index, blocked] { shard->setGroupBlocked(index, blocked); }, Qt::QueuedConnection);
+    };
+    actions.exitJoinTimeout = [this](int index, int seconds, int joined, int size, const QString &master) {
+        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+        QMetaObject::invokeMethod(shard, [=] { shard->exitJoinTimeout(index, seconds, joined, size, master); },
+            Qt::QueuedConnection);
+    };
+    actions.exitWatchdog = [this](int index, int seconds, int deadRank) {
+        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+        QMetaObject::invokeMethod(shard, [=] { shard->exitWatchdog(index, seconds, deadRank); }, Qt::QueuedConnection);
+    };
+    m_coordinator = new DpGroupCoordinator(m_groups, timing, m_options.timeScale, std::move(actions), this);
+    connect(m_coordinator, &DpGroupCoordinator::groupChanged, this, [this](const QString &id, const QString &state) {
+        Q_EMIT message(QStringLiteral("DP group %1: %2").arg(id, state));
+    });
 
     if (!startProxy(error))
         return false;
@@ -162,11 +224,17 @@ bool SimCluster::start(QString *error)
         connect(shard, &EngineShard::engineFailed, this, [this](int index, const QString &reason) {
             Q_EMIT message(QStringLiteral("engine %1: %2").arg(m_engines.at(index).listenId, reason));
         });
+        connect(shard, &EngineShard::engineExited, this, [this](int index, quint64 serial) {
+            if (m_coordinator)
+                m_coordinator->rankExited(index, serial);
+        });
         thread->start();
         m_threads.append(thread);
         m_shards.append(shard);
-        QMetaObject::invokeMethod(shard, &EngineShard::startAll, Qt::QueuedConnection);
     }
+    // Every engine starts at once, as the console's launcher starts every node: each coupled group forms.
+    for (int i = 0; i < m_engines.size(); ++i)
+        startEngine(i);
 
     if (m_options.loadRps > 0) {
         const pd::RoleConfig &decode = profile.decode;
@@ -254,6 +322,8 @@ void SimCluster::shutdown()
     if (m_load)
         m_load->setRate(0);
     m_control.close();
+    delete m_coordinator; // its timers must not reach the shards once they are gone
+    m_coordinator = nullptr;
     stopProxy();
     for (QThread *thread : std::as_const(m_threads)) {
         thread->quit();
@@ -262,6 +332,26 @@ void SimCluster::shutdown()
     qDeleteAll(m_threads);
     m_threads.clear();
     m_shards.clear(); // deleted in their threads on finished
+}
+
+void SimCluster::startEngine(int index)
+{
+    if (m_coordinator && m_coordinator->manages(index)) {
+        m_coordinator->start(index);
+        return;
+    }
+    EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+    QMetaObject::invokeMethod(shard, [shard, index] { shard->start(index); }, Qt::QueuedConnection);
+}
+
+void SimCluster::stopEngine(int index)
+{
+    if (m_coordinator && m_coordinator->manages(index)) {
+        m_coordinator->stop(index);
+        return;
+    }
+    EngineShard *shard = m_shards.at(m_engines.at(index).shard);
+    QMetaObject::invokeMethod(shard, [shard, index] { shard->stop(index); }, Qt::QueuedConnection);
 }
 
 QString SimCluster::proxyAddress() const
@@ -286,6 +376,21 @@ QList<EngineSnapshot> SimCluster::snapshot() const
     return all;
 }
 
+std::string SimCluster::groupId(int index) const
+{
+    const int gi = m_coordinator ? m_coordinator->groupOf(index) : -1;
+    return gi >= 0 ? m_groups.groups().at(gi).id.toStdString() : std::string();
+}
+
+std::string SimCluster::rankState(int index) const
+{
+    if (!m_coordinator || m_coordinator->groupOf(index) < 0)
+        return {};
+    if (!m_coordinator->manages(index))
+        return "independent";
+    return DpGroupCoordinator::rankStateName(m_coordinator->rankState(index)).toStdString();
+}
+
 QByteArray SimCluster::stateJson() const
 {
     json engines = json::array();
@@ -299,15 +404,53 @@ QByteArray SimCluster::stateJson() const
                            {"dp_rank", e.dpRank},
                            {"status", statusName(s.status).toStdString()},
                            {"fault", faultKindName(s.state.fault).toStdString()},
+                           {"group", groupId(s.index)},
+                           {"group_state", rankState(s.index)},
+                           {"awaiting_group", s.state.awaitingGroup},
+                           {"group_blocked", s.state.groupBlocked},
                            {"running", s.state.running},
                            {"waiting", s.state.waiting},
                            {"finished", s.state.finished},
                            {"generation_tokens", s.state.generationTokens}});
     }
+    json groups = json::array();
+    if (m_coordinator) {
+        for (const DpGroupCoordinator::GroupView &g : m_coordinator->groups()) {
+            json ranks = json::array();
+            json dead = json::array();
+            json frozen = json::array();
+            json joining = json::array();
+            for (qsizetype i = 0; i < g.group->engines.size(); ++i) {
+                const std::string id = m_engines.at(g.group->engines.at(i)).listenId.toStdString();
+                ranks.push_back(id);
+                if (!g.group->coupled)
+                    continue;
+                switch (g.ranks.at(i)) {
+                case DpGroupCoordinator::RankState::Down: dead.push_back(id); break;
+                case DpGroupCoordinator::RankState::Frozen: frozen.push_back(id); break;
+                case DpGroupCoordinator::RankState::Joining: joining.push_back(id); break;
+                case DpGroupCoordinator::RankState::Member: break;
+                }
+            }
+            json j{{"id", g.group->id.toStdString()},
+                   {"role", g.group->role == pd::Role::Prefill ? "prefill" : "decode"},
+                   {"coupled", g.group->coupled},
+                   {"state", DpGroupCoordinator::groupStateName(g.state).toStdString()},
+                   {"ranks", ranks},
+                   {"dead_ranks", dead},
+                   {"frozen_ranks", frozen},
+                   {"joining_ranks", joining},
+                   {"since", g.sinceMs}};
+            if (!g.lastExit.isEmpty())
+                j["last_exit"] = g.lastExit.toStdString();
+            groups.push_back(std::move(j));
+        }
+    }
     json root{{"proxy", proxyAddress().toStdString()},
               {"proxy_running", m_proxy != nullptr},
               {"ready", m_announced},
-              {"engines", engines}};
+              {"engines", engines},
+              {"groups", groups}};
     if (m_load) {
         const LoadStats &l = m_load->stats();
         root["load"] = {{"rps", m_load->rate()}, {"sent", l.sent}, {"succeeded", l.succeeded}, {"failed", l.failed},
@@ -329,6 +472,14 @@ QList<int> SimCluster::select(const QByteArray &body, QString *error) const
             indexes.append(i);
         return indexes;
     }
+    if (j.contains("group") && j["group"].is_string()) {
+        const pd::DpGroup *g = m_groups.find(QString::fromStdString(j["group"].get<std::string>()));
+        if (!g) {
+            *error = QStringLiteral("no DP group \"%1\"").arg(QString::fromStdString(j["group"].get<std::string>()));
+            return {};
+        }
+        return g->engines;
+    }
     if (j.contains("node") && j["node"].is_string()) {
         const QString node = QString::fromStdString(j["node"].get<std::string>());
         for (int i = 0; i < m_engines.size(); ++i)
@@ -339,7 +490,7 @@ QList<int> SimCluster::select(const QByteArray &body, QString *error) const
         return indexes;
     }
     if (!j.contains("engines") || !j["engines"].is_array()) {
-        *error = QStringLiteral("give \"engines\": [\"host:port\", ...], \"node\": NAME or \"all\": true");
+        *error = QStringLiteral("give \"engines\": [\"host:port\", ...], \"node\": NAME, \"group\": ID or \"all\": true");
         return {};
     }
     for (const json &item : j["engines"]) {
@@ -432,9 +583,9 @@ void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPt
     for (const int index : indexes) {
         EngineShard *shard = m_shards.at(m_engines.at(index).shard);
         if (doStart)
-            QMetaObject::invokeMethod(shard, [shard, index] { shard->start(index); }, Qt::QueuedConnection);
+            startEngine(index);
         else if (doStop)
-            QMetaObject::invokeMethod(shard, [shard, index] { shard->stop(index); }, Qt::QueuedConnection);
+            stopEngine(index);
         else
             QMetaObject::invokeMethod(shard, [shard, index, kind, ms] { shard->setFault(index, kind, ms); }, Qt::QueuedConnection);
         changed.push_back(m_engines.at(index).listenId.toStdString());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/dpgroups.h"
 #include "clustersim/clusteroptions.h"
 #include "clustersim/engineshard.h"
 #include "http/httpserver.h"
@@ -11,24 +12,31 @@
 #include <QThread>
 
 #include <memory>
+#include <string>
 
 // Every engine and the proxy of a profile in one process (`pdsim cluster`). Engines are sharded over
 // worker threads (one Qt event loop per ~64 engines, each with one wake-up timer); the proxy, the
 // control API and the background load live in the thread that owns the SimCluster.
 //
 // Control API (HTTP, JSON) on the proxy's address, port controlPort():
-//   GET  /cluster                      proxy, load statistics, every engine with status and counters
+//   GET  /cluster                      proxy, load statistics, every engine with status and counters,
+//                                      every DP group ("groups": id, role, coupled, state, ranks, ...)
 //   POST /cluster/engines/start        {"engines": ["host:port", ...]} | {"node": "d1"} | {"all": true}
+//                                      | {"group": "decode@127.0.0.6:13395"}
 //   POST /cluster/engines/stop         same selection; stops like a killed process
 //   POST /cluster/engines/fault        same selection + {"kind": "stall", "ms": 0}
 //   POST /cluster/proxy/stop|start     the proxy process goes away / restarts (forgetting runtime adds)
 //   POST /cluster/load                 {"rps": 2.5}
 // "host:port" is where the engine listens (after --loopback) or its address in the profile.
+// The ranks of a coupled DP group live and die together (DpGroupCoordinator, docs/pdsim-engine.md "DP
+// groups"): a rank's start joins the group's rendezvous (not listening until every rank started), a
+// stop or crash of one rank freezes the others until the watchdog takes them down.
 // With ClusterOptions::logDir every engine and the proxy write their logs where the console's
 // launcher would put them with run_dir = logDir (core/ops/launchspec: engines/<node>-<port>.log,
 // proxy/proxy-<port>.log), so the console's log tail reads them through its normal path.
 namespace pd::sim {
 
+class DpGroupCoordinator;
 class LoadGenerator;
 class LogFile;
 class SimProxy;
@@ -71,6 +79,10 @@ private:
     bool openLogs(QString *error);
     void checkReady();
     QByteArray stateJson() const;
+    std::string groupId(int index) const;
+    std::string rankState(int index) const;
+    void startEngine(int index);
+    void stopEngine(int index);
 
     ClusterOptions m_options;
     AddressMap m_addresses;
@@ -82,6 +94,8 @@ private:
     ProxyOptions m_proxyOptions;
     HttpServer m_control;
     LoadGenerator *m_load = nullptr;
+    pd::DpGroups m_groups;
+    DpGroupCoordinator *m_coordinator = nullptr;
     QList<bool> m_isReady;
     int m_ready = 0;
     bool m_announced = false;

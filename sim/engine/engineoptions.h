@@ -5,11 +5,14 @@
 #include <QHostAddress>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 // What one simulated vLLM engine is: its role, model, limits, timing model and start-up behaviour.
 // Plain value type; the cluster mode fills one per engine, `pdsim engine` fills it from the command line.
 namespace pd::sim {
+
+class DpStepPace;
 
 enum class EngineRole { Prefill, Decode };
 enum class MetricsFlavor { V0_9_1, Main };
@@ -71,6 +74,10 @@ struct EngineOptions {
     qint64 logCapBytes = 0;             // rotate to <logPath>.1 beyond this; 0: 64 MiB
     int hcclExecTimeoutSeconds = 1800;  // HCCL_EXEC_TIMEOUT: a hang or stall logs its timeout after this
     ModelTiming timing;
+    // A rank of a coupled DP group: the group's shared step pace and this rank's slot in it (none: the
+    // engine steps alone).
+    std::shared_ptr<DpStepPace> stepPace;
+    int stepPaceSlot = -1;
 
     int effectiveMaxNumSeqs() const;
     int effectiveMaxBatchedTokens() const;

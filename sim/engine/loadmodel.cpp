@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "loadmodel.h"
 
+#include "dpsteppace.h"
+
 #include "simclock.h"
 
 #include <algorithm>
@@ -162,9 +164,14 @@ void LoadModel::startStep(double t)
             m_step.push_back({id, 0});
         }
     }
-    if (m_step.empty())
+    if (m_step.empty()) {
+        if (m_options.stepPace)
+            m_options.stepPace->idle(m_options.stepPaceSlot);
         return;
+    }
     double dt = stepTime(prefill, decode);
+    if (m_options.stepPace) // a coupled DP group steps at its slowest rank's pace; jitter stays per rank
+        dt = m_options.stepPace->couple(m_options.stepPaceSlot, dt);
     if (m_options.role == EngineRole::Prefill
         && m_steps < quint64(std::max(0, m_options.timing.prefillWarmupSteps)))
         dt *= m_options.timing.prefillWarmupFactor;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "simengine.h"
 
+#include "dpsteppace.h"
 #include "loadmodel.h"
 #include "metricsexposition.h"
 #include "openaiformat.h"
@@ -199,13 +200,30 @@ bool SimEngine::start()
         m_log->processStarted();
     m_status = Status::Starting;
     m_fault = FaultKind::None;
+    m_groupBlocked = false;
+    m_awaitingGroup = m_groupGated;
+    if (m_awaitingGroup)
+        return true; // in the rendezvous: the port opens only after the group formed and the model loaded
+    beginStartup();
+    return m_status == Status::Ready || m_status == Status::Starting;
+}
+
+void SimEngine::groupFormed()
+{
+    if (m_status != Status::Starting || !m_awaitingGroup)
+        return;
+    m_awaitingGroup = false;
+    beginStartup();
+}
+
+void SimEngine::beginStartup()
+{
     const double startupMs = m_options.startupSeconds / std::max(1e-9, m_options.timeScale) * 1000.0;
     if (startupMs >= 1.0) {
         m_startupTimer.start(int(std::min(startupMs, 2e9)));
-        return true;
+        return;
     }
     listenNow();
-    return m_status == Status::Ready;
 }
 
 void SimEngine::listenNow()
@@ -257,6 +275,9 @@ void SimEngine::stop()
     m_scheduler->cancel(m_clientId);
     abortAll();
     m_server->close();
+    m_awaitingGroup = false;
+    if (m_options.stepPace)
+        m_options.stepPace->idle(m_options.stepPaceSlot);
     const bool wasRunning = m_status != Status::Stopped;
     m_status = Status::Stopped;
     if (wasRunning && m_log)
@@ -292,20 +313,59 @@ void SimEngine::setFault(FaultKind kind, int ms)
     m_faultMs = std::max(0, ms);
     const bool frozen = kind == FaultKind::Hang || kind == FaultKind::Stall;
     if (old != kind) {
-        m_model->setStalled(frozen);
+        m_model->setStalled(frozen || m_groupBlocked);
         scheduleWake();
         if (m_log)
             m_log->faultChanged(kind);
     }
-    if (kind == FaultKind::Crash) {
-        m_startupTimer.stop();
-        m_scheduler->cancel(m_clientId);
-        auto active = std::move(m_active);
-        m_active.clear();
-        m_server->close(); // every connection dropped without an answer
-        m_status = Status::Crashed;
-        Q_EMIT crashed();
+    if (kind == FaultKind::Crash)
+        die();
+}
+
+void SimEngine::die()
+{
+    m_startupTimer.stop();
+    m_graceTimer.stop();
+    m_scheduler->cancel(m_clientId);
+    auto active = std::move(m_active);
+    m_active.clear();
+    m_server->close(); // every connection dropped without an answer
+    m_awaitingGroup = false;
+    if (m_options.stepPace)
+        m_options.stepPace->idle(m_options.stepPaceSlot);
+    m_status = Status::Crashed;
+    Q_EMIT crashed();
+}
+
+void SimEngine::setGroupBlocked(bool blocked)
+{
+    if (blocked == m_groupBlocked)
+        return;
+    m_groupBlocked = blocked;
+    m_model->setStalled(blocked || m_fault == FaultKind::Hang || m_fault == FaultKind::Stall);
+    scheduleWake();
+}
+
+void SimEngine::exitJoinTimeout(int timeoutSeconds, int joined, int size, const QString &master)
+{
+    if (m_status == Status::Stopped || m_status == Status::Crashed)
+        return;
+    if (m_log)
+        m_log->dpJoinTimedOut(timeoutSeconds, joined, size, master.toUtf8());
+    die();
+}
+
+void SimEngine::exitWatchdog(int timeoutSeconds, int deadRank)
+{
+    if (m_status == Status::Stopped || m_status == Status::Crashed)
+        return;
+    if (m_log) {
+        // The collective's sequence number: one all-reduce per forward pass, roughly one pass per token.
+        const qint64 seq = 1 + qint64(m_stats->generationTokens) + qint64(m_stats->promptTokens > 0);
+        const qint64 timeoutMs = qint64(timeoutSeconds) * 1000;
+        m_log->dpWatchdogFired(seq, timeoutMs, timeoutMs + 47 + (seq % 200), deadRank);
     }
+    die();
 }
 
 EngineState SimEngine::state() const
@@ -324,6 +384,8 @@ EngineState SimEngine::state() const
     s.promptTokens = m_stats->promptTokens;
     s.generationTokens = m_stats->generationTokens;
     s.fault = m_fault;
+    s.awaitingGroup = m_awaitingGroup;
+    s.groupBlocked = m_groupBlocked;
     s.openStreams = int(m_active.size());
     s.simTime = m_clock->now();
     return s;

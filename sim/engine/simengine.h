@@ -34,6 +34,8 @@ struct EngineState {
     double generationTokens = 0;
     double kvUsage = 0;
     FaultKind fault = FaultKind::None;
+    bool awaitingGroup = false; // started, waiting in its DP group's rendezvous (not listening)
+    bool groupBlocked = false;  // its DP group broke: no step ends, /health still answers
     int openStreams = 0;
     double simTime = 0;
 };
@@ -58,6 +60,19 @@ public:
     void shutdown(int graceMs);
 
     void setFault(FaultKind kind, int ms = 0);
+
+    // A rank of a coupled DP group (dp-groups.md; the cluster's DpGroupCoordinator drives these).
+    // Gated: start() begins the process but it waits in the group's rendezvous, not listening, until
+    // groupFormed(); only then does the simulated start-up (weights loading) run.
+    void setGroupGated(bool gated) { m_groupGated = gated; }
+    void groupFormed();
+    // The group lost a rank: every step blocks in the next collective, exactly like the stall fault
+    // (requests keep their state, new ones queue, /health 200), without changing fault().
+    void setGroupBlocked(bool blocked);
+    // The process exits: the rendezvous timed out (distributed-init error) / the collective's watchdog
+    // fired (HCCL lines). Status becomes Crashed and crashed() is emitted.
+    void exitJoinTimeout(int timeoutSeconds, int joined, int size, const QString &master);
+    void exitWatchdog(int timeoutSeconds, int deadRank);
     FaultKind fault() const { return m_fault; }
     Status status() const { return m_status; }
     quint16 port() const;
@@ -79,6 +94,8 @@ private:
     struct Active;
     void wake() override;
     void listenNow();
+    void beginStartup();
+    void die();
     void resetSimulation();
     void handle(const HttpRequest &req, const HttpResponderPtr &res);
     void route(const HttpRequest &req, const HttpResponderPtr &res);
@@ -112,6 +129,9 @@ private:
     Status m_status = Status::Stopped;
     FaultKind m_fault = FaultKind::None;
     int m_faultMs = 0;
+    bool m_groupGated = false;
+    bool m_awaitingGroup = false;
+    bool m_groupBlocked = false;
     double m_startWall = 0;
     quint64 m_completionSeq = 0;
     QSet<quint64> m_prefixCache; // hashes of cached 128-token (512-byte) prompt blocks

@@ -149,12 +149,7 @@ void EngineLog::faultChanged(FaultKind kind)
         m_metricsExceptionWritten = false;
     switch (kind) {
     case FaultKind::Crash:
-        write(m_text.crash(now));
-        m_crashed = true;
-        m_alive = false;
-        m_scheduler->cancel(m_clientId);
-        m_armed = false;
-        m_file.flush(); // `pdsim engine` exits right after
+        died(m_text.crash(now));
         break;
     case FaultKind::Http500:
         write(m_text.engineDead(now));
@@ -165,6 +160,27 @@ void EngineLog::faultChanged(FaultKind kind)
     default:
         break;
     }
+}
+
+void EngineLog::died(const QList<QByteArray> &lines)
+{
+    write(lines);
+    m_execTimeout.stop();
+    m_crashed = true;
+    m_alive = false;
+    m_scheduler->cancel(m_clientId);
+    m_armed = false;
+    m_file.flush(); // `pdsim engine` exits right after
+}
+
+void EngineLog::dpJoinTimedOut(int timeoutSeconds, int joined, int size, QByteArrayView master)
+{
+    died(m_text.dpJoinTimeout(wallMs(), timeoutSeconds, joined, size, master));
+}
+
+void EngineLog::dpWatchdogFired(qint64 seqNum, qint64 timeoutMs, qint64 ranMs, int deadRank)
+{
+    died(m_text.dpWatchdogTimeout(wallMs(), seqNum, timeoutMs, ranMs, deadRank));
 }
 
 void EngineLog::execTimedOut()

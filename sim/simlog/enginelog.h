@@ -51,6 +51,9 @@ public:
     void activity(); // a request arrived: report stats until the engine is idle again
     void faultChanged(FaultKind kind);
     void metricsServed(); // a /metrics answer went out (the malformed fault's exception, once)
+    // The process exits because its DP group never formed / its group's collective timed out.
+    void dpJoinTimedOut(int timeoutSeconds, int joined, int size, QByteArrayView master);
+    void dpWatchdogFired(qint64 seqNum, qint64 timeoutMs, qint64 ranMs, int deadRank);
     void shutdownBegin(bool connectionsOpen);
     void stopped();
 
@@ -59,6 +62,7 @@ private:
     void write(const QList<QByteArray> &lines);
     void arm();
     void execTimedOut();
+    void died(const QList<QByteArray> &lines);
 
     EngineOptions m_options;
     EngineScheduler *m_scheduler;

@@ -364,6 +364,61 @@ QList<QByteArray> VllmLogText::execTimeout(qint64 now, int timeoutSeconds) const
     return out;
 }
 
+QList<QByteArray> VllmLogText::dpJoinTimeout(
+    qint64 now, int timeoutSeconds, int joined, int size, QByteArrayView master) const
+{
+    // The engine core waits in the DP group's rendezvous (a TCP store at the DP master) before it loads
+    // the model; when the other ranks never come, the store gives up and start-up fails.
+    const Process core = Process::EngineCore;
+    const char *where = "core.py:663";
+    QList<QByteArray> out;
+    out << line("ERROR", core, where, "EngineCore failed to start.", now);
+    traceback(out, core, where, now,
+        { "vllm/v1/engine/core.py\", line 654, in run_engine_core", "engine_core = DPEngineCoreProc(*args, **kwargs)",
+            "vllm/v1/engine/core.py\", line 906, in _init_data_parallel",
+            "self.dp_group = vllm_config.parallel_config.stateless_init_dp_group()",
+            "vllm/distributed/utils.py\", line 301, in stateless_init_torch_distributed_process_group",
+            "store = TCPStore(host_name=host, port=port, world_size=world_size, is_master=(rank == 0))" });
+    out << line("ERROR", core, where,
+        "torch.distributed.DistStoreError: Timed out after " + QByteArray::number(timeoutSeconds)
+            + " seconds waiting for the data parallel group at " + master.toByteArray() + " to form: "
+            + QByteArray::number(joined) + " of " + QByteArray::number(size) + " ranks joined",
+        now);
+    out << line("ERROR", Process::ApiServer, "api_server.py:1389",
+        "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}", now);
+    return out;
+}
+
+QList<QByteArray> VllmLogText::dpWatchdogTimeout(
+    qint64 now, qint64 seqNum, qint64 timeoutMs, qint64 ranMs, int deadRank) const
+{
+    // A survivor of a DP group whose peer died: its next collective never completes. HCCL reports the
+    // peer that stopped sending, the process group's watchdog gives up after its timeout and takes the
+    // process down.
+    const Process core = Process::EngineCore;
+    const char *where = "core.py:517";
+    const QByteArray pid = QByteArray::number(m_pid);
+    QList<QByteArray> out;
+    out << line("ERROR", core, where,
+        "EI0006: [PID: " + pid + "] " + cannStamp(now)
+            + " Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the "
+              "reason for the rank being stuck (remote DP rank "
+            + QByteArray::number(deadRank) + ", local DP rank " + QByteArray::number(m_dpRank) + ")",
+        now)
+        << line("ERROR", core, where,
+               "[Rank " + QByteArray::number(m_dpRank) + "] Watchdog caught collective operation timeout: WorkHCCL(SeqNum="
+                   + QByteArray::number(seqNum) + ", OpType=ALLREDUCE, Timeout(ms)=" + QByteArray::number(timeoutMs)
+                   + ") ran for " + QByteArray::number(ranMs) + " milliseconds before timing out.",
+               now)
+        << line("ERROR", core, where,
+               "[ERROR] HCCL(" + pid + ",python):" + cannStamp(now)
+                   + " HCCL watchdog thread terminated with exception: the collective on rank "
+                   + QByteArray::number(m_dpRank) + " did not finish; the process takes itself down",
+               now)
+        << QByteArray("Fatal Python error: Aborted");
+    return out;
+}
+
 QList<QByteArray> VllmLogText::metricsException(qint64 /*now*/) const
 {
     // uvicorn's report of an application that failed after the response began: the exposition is cut.

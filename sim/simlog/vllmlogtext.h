@@ -14,7 +14,8 @@
 // uvicorn's own lines keep its format (`INFO:     127.0.0.1:5000 - "GET /metrics HTTP/1.1" 200 OK`).
 // The failure texts carry the spec's signatures (ascend-node-tools.md §3) so that the console's
 // LogMatcher diagnoses them: a crash #24 (device task failure), an engine dead behind 500s #15 (error
-// CQE), a hang or stall past HCCL_EXEC_TIMEOUT #14; a metrics exception is a generic Python error.
+// CQE), a hang or stall past HCCL_EXEC_TIMEOUT #14, a broken DP group's survivors #8 and #14, a DP group
+// that never formed #19; a metrics exception is a generic Python error.
 namespace pd::sim {
 
 struct VllmStartupFacts {
@@ -57,6 +58,11 @@ public:
     QList<QByteArray> crash(qint64 now) const;
     QList<QByteArray> engineDead(qint64 now) const; // http500: the EngineCore died, the server answers 500
     QList<QByteArray> execTimeout(qint64 now, int timeoutSeconds) const; // hang / stall past HCCL_EXEC_TIMEOUT
+    // A coupled DP group (dp-groups.md): the rendezvous at the DP master timed out with `joined` of `size`
+    // ranks there (a distributed-initialisation error, #19's wrapper under it), and the watchdog of a rank
+    // blocked in a collective whose peer died (#8's EI0006, then #14's watchdog line).
+    QList<QByteArray> dpJoinTimeout(qint64 now, int timeoutSeconds, int joined, int size, QByteArrayView master) const;
+    QList<QByteArray> dpWatchdogTimeout(qint64 now, qint64 seqNum, qint64 timeoutMs, qint64 ranMs, int deadRank) const;
     QList<QByteArray> metricsException(qint64 now) const;
     QList<QByteArray> shutdownBegin(qint64 now, bool connectionsOpen) const;
     QList<QByteArray> shutdownEnd(qint64 now) const;

@@ -2,6 +2,7 @@
 // `pdsim cluster` as a process: the demo profile comes up on 127.0.0.1-9, the proxy routes a background
 // load with no failures, the control API stops and faults engines, SIGTERM ends it cleanly; with
 // --log-dir every engine and the proxy write their logs where the console's launcher puts them.
+// Every rank runs on its own here (--no-dp-coupling): coupled DP groups are tst_simgroups' subject.
 #include "cluster/profileformat.h"
 #include "ops/launchspec.h"
 
@@ -92,7 +93,10 @@ private Q_SLOTS:
                                 QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json"),
                                 QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--load"),
                                 QStringLiteral("4"), QStringLiteral("--waiting-retry-interval"), QStringLiteral("0.5"),
-                                QStringLiteral("--no-jitter"), QStringLiteral("--log-dir"), m_logs.path()});
+                                QStringLiteral("--no-jitter"), QStringLiteral("--log-dir"), m_logs.path(),
+                                // Stops and restarts single engines: every rank on its own. The coupled DP
+                                // groups of this profile are tst_simgroups' subject.
+                                QStringLiteral("--no-dp-coupling")});
         m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         m_process.start();
         QVERIFY(m_process.waitForStarted(5000));
