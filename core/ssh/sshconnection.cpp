@@ -5,6 +5,7 @@
 #include "sshkeyring.h"
 #include "sshprompts.h"
 #include "knownhosts.h"
+#include "sshagentprobe.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -328,11 +329,21 @@ QString SshConnection::authenticate()
         tried << (key ? QStringLiteral("%1 (key not accepted)").arg(m_spec.identityFile) : error);
     }
     // The agent (SSH_AUTH_SOCK), then ~/.ssh/config IdentityFile and the default ~/.ssh/id_*;
-    // encrypted ones ask their passphrase through authCallback.
+    // encrypted ones ask their passphrase through authCallback. libssh waits on the agent without a
+    // deadline: one that does not answer in time is left out (a path that cannot exist disables it).
+    QString agentNote = QStringLiteral("ssh-agent");
+    const QByteArray agentSocket = qgetenv("SSH_AUTH_SOCK");
+    if (!agentSocket.isEmpty()) {
+        QString why;
+        if (!sshAgentAnswers(agentSocket, m_settings.agentTimeout, &why)) {
+            ssh_options_set(m_session, SSH_OPTIONS_IDENTITY_AGENT, "/nonexistent/pdconsole-agent-left-out");
+            agentNote = QStringLiteral("ssh-agent left out: %1").arg(why);
+        }
+    }
     const int rc = ssh_userauth_publickey_auto(m_session, nullptr, nullptr);
     if (rc == SSH_AUTH_SUCCESS)
         return {};
-    tried << QStringLiteral("ssh-agent, ~/.ssh/config IdentityFile and default identities");
+    tried << QStringLiteral("%1, ~/.ssh/config IdentityFile and default identities").arg(agentNote);
     char *user = nullptr;
     QString userName;
     if (ssh_options_get(m_session, SSH_OPTIONS_USER, &user) == SSH_OK && user) {

@@ -20,6 +20,7 @@ struct SshSettings {
     std::chrono::milliseconds backoffInitial { 1000 }; // first wait after a failed connect
     std::chrono::milliseconds backoffMax { 60000 }; // the wait doubles up to this
     std::chrono::milliseconds killGrace { 2000 }; // TERM -> KILL on a timed-out remote command
+    std::chrono::milliseconds agentTimeout { 3000 }; // an ssh-agent silent this long is left out of authentication
     qsizetype maxOutputBytes = 8 * 1024 * 1024; // per stream; further bytes are read and dropped
 };
 

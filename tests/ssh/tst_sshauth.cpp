@@ -12,6 +12,16 @@
 #include <QProcess>
 #include <QTest>
 
+#include <atomic>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 using namespace std::chrono_literals;
 using pd::CommandResult;
 using pd::FixedSshPrompts;
@@ -27,6 +37,7 @@ private Q_SLOTS:
     void encryptedIdentityFromConfigAsksThroughTheCallback();
     void noAcceptedKeyNamesUserAndWhatWasTried();
     void agentAuthenticates();
+    void silentAgentIsLeftOut();
     void configAliasGivesHostNamePortUser();
     void proxyJumpFromConfig();
     void proxyJumpFromProfileSpec();
@@ -175,6 +186,58 @@ void TstSshAuth::agentAuthenticates()
     qunsetenv("SSH_AUTH_SOCK");
     agent.terminate(); // the agent this test started, by its PID
     agent.waitForFinished(5000);
+}
+
+// An agent socket that accepts and never answers (a hung agent, a stale forwarded socket): libssh would
+// wait on it forever. It is left out after SshSettings::agentTimeout and the IdentityFile still logs in.
+void TstSshAuth::silentAgentIsLeftOut()
+{
+    // A raw Unix socket served by a thread of its own (the SSH worker blocks in libssh meanwhile):
+    // connections are accepted and held open, never answered.
+    const QByteArray socketPath = (m_harness->dir() + QStringLiteral("/silent-agent.sock")).toLocal8Bit();
+    ::unlink(socketPath.constData());
+    const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    QVERIFY(listener >= 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, socketPath.constData(), std::size_t(socketPath.size()));
+    QVERIFY(::bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0);
+    QVERIFY(::listen(listener, 8) == 0);
+    std::atomic<bool> stop{false};
+    std::atomic<int> accepted{0};
+    std::thread server([&] {
+        std::vector<int> held;
+        while (!stop) {
+            pollfd p{listener, POLLIN, 0};
+            if (::poll(&p, 1, 50) > 0) {
+                const int c = ::accept(listener, nullptr, nullptr);
+                if (c >= 0) {
+                    held.push_back(c);
+                    ++accepted;
+                }
+            }
+        }
+        for (int c : held)
+            ::close(c);
+    });
+
+    pd::SshSettings settings = settingsWithConfig(QStringLiteral("cfg_silent_agent"),
+        QStringLiteral("Host *\n  User %1\n  IdentityFile %2\n").arg(SshdHarness::currentUser(), m_harness->clientKeyPath()));
+    settings.agentTimeout = std::chrono::milliseconds(500);
+    qputenv("SSH_AUTH_SOCK", socketPath);
+    CommandResult r;
+    {
+        pd::SshRunner runner(settings, std::make_shared<FixedSshPrompts>());
+        r = runner.run(m_harness->target(5), "echo through", 20s);
+    }
+    qunsetenv("SSH_AUTH_SOCK");
+    stop = true;
+    server.join();
+    ::close(listener);
+    ::unlink(socketPath.constData());
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.out.trimmed(), QByteArray("through"));
+    QVERIFY(accepted >= 1); // the probe did reach the silent agent
 }
 
 void TstSshAuth::configAliasGivesHostNamePortUser()
