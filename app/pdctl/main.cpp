@@ -22,7 +22,7 @@ void printUsage(QTextStream &out)
            "  profile validate FILE         check a cluster profile; exit 1 when it has errors\n"
            "  profile show FILE [--json]    nodes and engines of a profile\n"
            "  profile import [--proxy-args '...'] [--launcher 'HOST[/ROLE]: ...']... [--ranktable FILE]\n"
-           "                 [--name NAME] [-o FILE]\n"
+           "                 [--proxy-generation v0.9.1-dev|main] [--name NAME] [-o FILE]\n"
            "                                build a profile from the proxy command line, launcher\n"
            "                                parameters and ranktable.json\n"
            "  profile format FILE [-o FILE] rewrite a profile in canonical form\n"

@@ -92,12 +92,23 @@ int import(const QStringList &args, QTextStream &out, QTextStream &err)
             ranktablePath = args.at(++i);
         else if (a == QLatin1String("--name") && hasValue)
             sources.clusterName = args.at(++i);
+        else if (a == QLatin1String("--proxy-generation") && hasValue) {
+            const QString g = args.at(++i);
+            if (g == QLatin1String("v0.9.1-dev"))
+                sources.proxyGeneration = pd::ProxyGeneration::V091Dev;
+            else if (g == QLatin1String("main"))
+                sources.proxyGeneration = pd::ProxyGeneration::Main;
+            else {
+                err << "pdctl profile import: --proxy-generation is v0.9.1-dev or main, not \"" << g << "\"\n";
+                return kUsage;
+            }
+        }
         else if ((a == QLatin1String("-o") || a == QLatin1String("--output")) && hasValue)
             output = args.at(++i);
         else {
             err << "pdctl profile import: unexpected argument \"" << a << "\"\n"
                 << "usage: pdctl profile import [--proxy-args '...'] [--launcher 'HOST[/ROLE]: ...']... "
-                   "[--ranktable FILE] [--name NAME] [-o FILE]\n";
+                   "[--ranktable FILE] [--proxy-generation v0.9.1-dev|main] [--name NAME] [-o FILE]\n";
             return kUsage;
         }
     }

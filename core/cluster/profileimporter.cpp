@@ -227,7 +227,9 @@ bool parseProxyCommandLine(const QString &commandLine, ProxyCommandLine *out, QS
                       o.values.contains(QStringLiteral("prefiller-ports-inc")) ||
                       o.values.contains(QStringLiteral("decoder-hosts-num")) ||
                       o.values.contains(QStringLiteral("decoder-ports-inc"));
-    out->generation = v091 ? ProxyGeneration::V091Dev : ProxyGeneration::Main;
+    out->numIncFlags = v091;
+    const bool v091Folder = out->scriptPath.contains(QLatin1String("disaggregate_prefill_v1/"));
+    out->generation = v091 || v091Folder ? ProxyGeneration::V091Dev : ProxyGeneration::Main;
     if (o.values.contains(QStringLiteral("host")))
         out->host = o.values.value(QStringLiteral("host")).constLast();
     singleInt(o, QStringLiteral("port"), &out->port, &localErrors, 1, 65535);
@@ -501,6 +503,14 @@ ImportResult importProfile(const ImportSources &sources)
     const bool haveProxy = !sources.proxyCommandLine.trimmed().isEmpty();
     if (haveProxy && !parseProxyCommandLine(sources.proxyCommandLine, &proxy, &result.errors, &result.warnings))
         return result;
+    if (sources.proxyGeneration) {
+        if (proxy.numIncFlags && *sources.proxyGeneration != ProxyGeneration::V091Dev) {
+            result.errors.append(QStringLiteral("proxy command line: --*-hosts-num / --*-ports-inc exist only in the "
+                                                "v0.9.1-dev proxy; a main proxy refuses them"));
+            return result;
+        }
+        proxy.generation = *sources.proxyGeneration;
+    }
 
     auto findNode = [&profile](const QString &host, std::optional<Role> role) -> int {
         for (int i = 0; i < profile.nodes.size(); ++i) {
@@ -601,8 +611,9 @@ ImportResult importProfile(const ImportSources &sources)
         else
             tpFromTemplate.insert(n);
     }
-    profile.launchFlavor = flavor.value_or(proxy.generation == ProxyGeneration::V091Dev ? LaunchFlavor::V091
-                                                                                       : LaunchFlavor::Main);
+    // Seed 000's layout (--*-hosts-num) goes with the v0.9.1 launcher; a v0.9.1-dev proxy in front of
+    // engines started the main way (seed 001's start scripts) does not decide the launcher.
+    profile.launchFlavor = flavor.value_or(proxy.numIncFlags ? LaunchFlavor::V091 : LaunchFlavor::Main);
 
     // 3. The rank table: NPU generation, count and device IPs per node.
     if (!sources.ranktable.isEmpty()) {

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 // Builds a profile from what operators already have: the proxy's command line (either generation),
 // launcher parameters per node (either flavor), and ranktable.json. Each source is optional; what one
 // leaves open another fills in, and whatever is still unknown keeps a documented default with a warning.
@@ -25,6 +27,7 @@ struct ProxyCommandLine {
     double waitingRetryInterval = 10.0;
     int workers = 1;
     QString scriptPath;             // the .py file, when the command line names it
+    bool numIncFlags = false;       // --*-hosts-num / --*-ports-inc given (only v0.9.1-dev has them)
 };
 
 // Parses `python load_balance_proxy_server_example.py --port 8000 ...` (the interpreter and script
@@ -62,6 +65,10 @@ struct ImportSources {
     QByteArray ranktable;            // empty: none
     QString ranktableName = QStringLiteral("ranktable.json");
     QString clusterName = QStringLiteral("imported");
+    // The proxy's generation when the operator knows it (pdctl --proxy-generation). Unset: v0.9.1-dev
+    // when the command line uses --*-hosts-num / --*-ports-inc or runs the script from v0.9.1-dev's
+    // examples/disaggregate_prefill_v1/ (main spells it disaggregated_prefill_v1), main otherwise.
+    std::optional<ProxyGeneration> proxyGeneration;
 };
 
 struct ImportResult {

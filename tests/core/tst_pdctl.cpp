@@ -212,7 +212,7 @@ void TestPdctl::showTable()
     const Run run = pdctl({QStringLiteral("profile"), QStringLiteral("show"), bundled("deepseek-v3-2node-a2")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.startsWith(QStringLiteral("NODE ")), qPrintable(run.out));
-    QVERIFY2(run.out.contains(QStringLiteral("2 engines (1 prefill, 1 decode) on 2 nodes; proxy 141.61.41.163:1025 (main)")),
+    QVERIFY2(run.out.contains(QStringLiteral("2 engines (1 prefill, 1 decode) on 2 nodes; proxy 141.61.41.163:1025 (v0.9.1-dev)")),
              qPrintable(run.out));
 }
 

@@ -478,11 +478,24 @@ void TestProfileImporter::seed001FromProxyAndRanktable()
     ImportSources sources;
     sources.proxyCommandLine = QString::fromUtf8(readFixture(QStringLiteral("seed001-proxy.txt")));
     sources.ranktable = readFixture(QStringLiteral("ranktable-seed001-a2.json"));
+    // Seed 001 runs vllm-ascend 0.9.1-dev's proxy; its command line alone cannot tell (no -num/-inc).
+    QCOMPARE(importProfile(sources).profile.proxy.generation, ProxyGeneration::Main);
+    sources.proxyGeneration = ProxyGeneration::V091Dev;
     const ImportResult result = importProfile(sources);
     QVERIFY2(result.ok(), qPrintable(result.errors.join(QLatin1Char('\n'))));
     const Profile bundled = loadBundled(QStringLiteral("deepseek-v3-2node-a2"));
     const Profile &p = result.profile;
-    QCOMPARE(p.proxy.generation, ProxyGeneration::Main);
+    QCOMPARE(p.proxy.generation, ProxyGeneration::V091Dev);
+    QCOMPARE(p.proxy.generation, bundled.proxy.generation);
+    QCOMPARE(p.launchFlavor, LaunchFlavor::Main); // its engines start the main way (start scripts)
+    // Run from v0.9.1-dev's own examples folder, the script path says it.
+    ImportSources fromFolder;
+    fromFolder.proxyCommandLine = QStringLiteral("python examples/disaggregate_prefill_v1/load_balance_proxy_server_example.py "
+                                                 "--port 1025 --prefiller-hosts 10.0.0.1 --prefiller-ports 20002 "
+                                                 "--decoder-hosts 10.0.0.2 --decoder-ports 20002");
+    QCOMPARE(importProfile(fromFolder).profile.proxy.generation, ProxyGeneration::V091Dev);
+    fromFolder.proxyCommandLine.replace(QStringLiteral("disaggregate_prefill_v1"), QStringLiteral("disaggregated_prefill_v1"));
+    QCOMPARE(importProfile(fromFolder).profile.proxy.generation, ProxyGeneration::Main);
     QCOMPARE(p.proxy.address, QStringLiteral("141.61.41.163"));
     QCOMPARE(p.proxy.port, 1025);
     QCOMPARE(p.nodes.size(), 2);
