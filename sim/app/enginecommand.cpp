@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 
+#include "engine/dprendezvous.h"
 #include "engine/simengine.h"
 
 #include <QCommandLineParser>
@@ -8,7 +9,9 @@
 #include <QSocketNotifier>
 #include <QTextStream>
 
+#include <cmath>
 #include <csignal>
+#include <memory>
 #include <cstdlib>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -59,8 +62,12 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
     const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("N"), QStringLiteral("0"));
     const QCommandLineOption log(QStringLiteral("log"), QStringLiteral("Write vLLM's log (start-up, access, stats, faults) to FILE."), QStringLiteral("FILE"));
     const QCommandLineOption hcclTimeout(QStringLiteral("hccl-exec-timeout"), QStringLiteral("HCCL_EXEC_TIMEOUT: simulated seconds before a hang or stall logs its timeout."), QStringLiteral("S"), QStringLiteral("1800"));
+    const QCommandLineOption dpSize(QStringLiteral("dp-size"), QStringLiteral("Ranks of this engine's coupled DP group (1: alone)."), QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption dpMaster(QStringLiteral("dp-master"), QStringLiteral("The group's rendezvous (rank 0 listens there)."), QStringLiteral("HOST:PORT"));
+    const QCommandLineOption dpJoin(QStringLiteral("dp-join-timeout"), QStringLiteral("Simulated seconds to wait for every rank of the group before exiting."), QStringLiteral("S"), QStringLiteral("1800"));
+    const QCommandLineOption dpWatchdog(QStringLiteral("dp-watchdog-timeout"), QStringLiteral("Simulated seconds frozen after a rank of the group died before exiting (default: --hccl-exec-timeout)."), QStringLiteral("S"));
     parser.addOptions({port, role, model, rank, host, seqs, maxLen, flavor, startup, scale, fault, faultMs,
-                       apiKey, grace, noJitter, seed, log, hcclTimeout});
+                       apiKey, grace, noJitter, seed, log, hcclTimeout, dpSize, dpMaster, dpJoin, dpWatchdog});
     if (!parser.parse(arguments)) {
         err << "pdsim engine: " << parser.errorText() << '\n';
         return 2;
@@ -121,6 +128,29 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
         ok = false;
     }
     const int graceMs = int(number(grace, 0, 86400) * 1000);
+    DpRendezvous::Options group;
+    group.dpSize = int(number(dpSize, 1, 1e5));
+    group.dpRank = o.dpRank;
+    group.timeScale = o.timeScale;
+    group.joinTimeoutSeconds = number(dpJoin, 1e-3, 1e7);
+    group.watchdogTimeoutSeconds = parser.isSet(dpWatchdog) ? number(dpWatchdog, 1e-3, 1e7) : o.hcclExecTimeoutSeconds;
+    const QString master = parser.value(dpMaster);
+    const bool coupled = group.dpSize > 1;
+    if (coupled) {
+        const qsizetype colon = master.lastIndexOf(QLatin1Char(':'));
+        bool portOk = false;
+        const int masterPort = colon > 0 ? master.mid(colon + 1).toInt(&portOk) : 0;
+        group.masterHost = QHostAddress(master.left(colon));
+        group.masterPort = quint16(masterPort);
+        if (!portOk || masterPort <= 0 || masterPort > 65535 || group.masterHost.isNull() || !group.masterHost.isLoopback()) {
+            err << "pdsim engine: --dp-size > 1 needs --dp-master HOST:PORT on a loopback address\n";
+            ok = false;
+        }
+        if (o.dpRank >= group.dpSize) {
+            err << "pdsim engine: --dp-rank must be below --dp-size\n";
+            ok = false;
+        }
+    }
     if (!ok)
         return 2;
 
@@ -145,7 +175,31 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
         engine.shutdown(graceMs);
     });
     QObject::connect(&engine, &SimEngine::stopped, &engine, [] { QCoreApplication::exit(0); });
-    QObject::connect(&engine, &SimEngine::crashed, &engine, [] {
+    // A coupled DP group across processes: the engine waits in the rendezvous before it loads and listens.
+    bool groupExit = false;
+    std::unique_ptr<DpRendezvous> rendezvous;
+    if (coupled) {
+        engine.setGroupGated(true);
+        rendezvous = std::make_unique<DpRendezvous>(group);
+        QObject::connect(rendezvous.get(), &DpRendezvous::formed, &engine, [&engine] { engine.groupFormed(); });
+        QObject::connect(rendezvous.get(), &DpRendezvous::broken, &engine, [&engine](int deadRank) {
+            QTextStream(stderr) << "pdsim engine: DP rank " << deadRank << " died, this rank is blocked\n";
+            engine.setGroupBlocked(true);
+        });
+        QObject::connect(rendezvous.get(), &DpRendezvous::joinTimedOut, &engine, [&](int joined) {
+            groupExit = true;
+            engine.exitJoinTimeout(int(std::lround(group.joinTimeoutSeconds)), joined, group.dpSize, master);
+        });
+        QObject::connect(rendezvous.get(), &DpRendezvous::watchdogFired, &engine, [&](int deadRank) {
+            groupExit = true;
+            engine.exitWatchdog(int(std::lround(group.watchdogTimeoutSeconds)), deadRank);
+        });
+    }
+    QObject::connect(&engine, &SimEngine::crashed, &engine, [&groupExit] {
+        if (groupExit) { // the group never formed / its collective timed out: the process takes itself down
+            QTextStream(stderr) << "pdsim engine: DP group failed, exiting\n";
+            std::_Exit(1);
+        }
         QTextStream(stderr) << "pdsim engine: simulated crash\n";
         std::_Exit(134);
     });
@@ -158,6 +212,13 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
                             << " on " << o.host.toString() << ':' << engine.port() << Qt::endl;
     });
     engine.start();
+    if (rendezvous) {
+        QString error;
+        if (!rendezvous->start(&error)) {
+            err << "pdsim engine: " << error << '\n';
+            return 1;
+        }
+    }
     const int rc = QCoreApplication::exec();
     ::close(g_signalFd[0]);
     ::close(g_signalFd[1]);

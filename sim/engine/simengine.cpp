@@ -791,6 +791,8 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
         j["generation_tokens"] = s.generationTokens;
         j["kv_cache_usage"] = s.kvUsage;
         j["open_requests"] = s.openStreams;
+        j["awaiting_group"] = s.awaitingGroup;
+        j["group_blocked"] = s.groupBlocked;
         j["sim_time"] = s.simTime;
         j["engine_id"] = m_engineId.toStdString();
         res->respond(200, kJson, QByteArray::fromStdString(j.dump()));

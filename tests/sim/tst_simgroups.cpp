@@ -16,6 +16,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -64,6 +65,7 @@ private:
     std::unique_ptr<SimCluster> m_cluster;
     QString m_control;
     QList<QPointer<QNetworkReply>> m_background;
+    std::vector<std::unique_ptr<QTcpSocket>> m_raw;
 
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
@@ -154,6 +156,42 @@ private:
         const QByteArray body = R"({"model":"deepseek_r1","prompt":"the coupled ranks of one group","max_tokens":16000,"ignore_eos":true})";
         m_background.append(m_network.post(request, body));
     }
+    // Many concurrent generations on one engine (raw connections: QNetworkAccessManager allows 6 per host).
+    void flood(const QString &engine, int requests)
+    {
+        const QByteArray body = R"({"model":"deepseek_r1","prompt":"a busy rank","max_tokens":16000,"ignore_eos":true})";
+        const QByteArray head = "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+                                + QByteArray::number(body.size()) + "\r\n\r\n";
+        const qsizetype colon = engine.lastIndexOf(QLatin1Char(':'));
+        for (int i = 0; i < requests; ++i) {
+            auto socket = std::make_unique<QTcpSocket>();
+            socket->connectToHost(engine.left(colon), quint16(engine.mid(colon + 1).toUInt()));
+            socket->write(head + body);
+            m_raw.push_back(std::move(socket));
+        }
+    }
+    // Mean decode step of the engine's requests from its /metrics (TPOT sum and count).
+    std::pair<double, double> tpot(const QString &engine)
+    {
+        const QByteArray text = http("GET", QStringLiteral("http://%1/metrics").arg(engine));
+        double sum = 0, count = 0;
+        for (const QByteArray &line : text.split('\n')) {
+            if (line.startsWith("vllm:time_per_output_token_seconds_sum"))
+                sum = line.mid(line.lastIndexOf(' ') + 1).toDouble();
+            else if (line.startsWith("vllm:time_per_output_token_seconds_count"))
+                count = line.mid(line.lastIndexOf(' ') + 1).toDouble();
+        }
+        return {sum, count};
+    }
+    // The mean step over the next `tokens` tokens of a running request.
+    double meanStepOver(const QString &engine, double tokens)
+    {
+        const auto [sum0, count0] = tpot(engine);
+        const double start = snap(engine).state.generationTokens;
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(snap(engine).state.generationTokens > start + tokens, 10000); }();
+        const auto [sum1, count1] = tpot(engine);
+        return count1 > count0 ? (sum1 - sum0) / (count1 - count0) : 0.0;
+    }
     void startAllDecoders()
     {
         QCOMPARE(control(QStringLiteral("/cluster/engines/start"), selection(kDecoders)), 200);
@@ -188,6 +226,7 @@ private Q_SLOTS:
                 r->abort();
         }
         m_background.clear();
+        m_raw.clear();
         m_cluster.reset();
         m_logs.reset();
     }
@@ -366,6 +405,21 @@ private Q_SLOTS:
         // The old watchdog of the broken group does not fire on the new one.
         QTRY_VERIFY_WITH_TIMEOUT(snap(kDecoders.at(0)).state.simTime > 500, 10000);
         QCOMPARE(groupState(kGroup), QStringLiteral("serving"));
+    }
+
+    // While a rank of the group is busy, an almost idle rank steps at the busy rank's pace.
+    void aLightRankStepsAtTheBusyRanksPace()
+    {
+        const QString light = kDecoders.at(0);
+        const QString busy = kDecoders.at(3);
+        sendLongRequest(light);
+        QTRY_VERIFY_WITH_TIMEOUT(snap(light).state.generationTokens > 50, 5000);
+        const double alone = meanStepOver(light, 200);
+        QVERIFY(alone > 0);
+        flood(busy, 28);
+        QTRY_VERIFY_WITH_TIMEOUT(snap(busy).state.running >= 24 && snap(busy).state.generationTokens > 100, 10000);
+        const double coupled = meanStepOver(light, 200);
+        QVERIFY2(coupled > alone * 1.5, qPrintable(QStringLiteral("alone %1 s, coupled %2 s").arg(alone).arg(coupled)));
     }
 
     void coupledRanksStepAtTheSlowestPace()
