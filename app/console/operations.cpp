@@ -185,6 +185,7 @@ void Operations::rebuild()
     m_context->audit = m_audit.get();
 
     m_context->settings.readOnly = m_readOnly;
+    pd::setScaleContextProfile(*m_context, profile);
     m_runner = std::make_unique<pd::ScaleRunner>(m_context.get());
     m_actions = std::make_unique<pd::EngineActions>(m_context.get(), m_runner.get());
 
