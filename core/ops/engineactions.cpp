@@ -44,6 +44,11 @@ QString verb(EngineAction action)
     return {};
 }
 
+bool startsGroup(EngineAction action)
+{
+    return action == EngineAction::Start || action == EngineAction::StartAndAdd || action == EngineAction::AddToProxy;
+}
+
 bool stopsProcesses(EngineAction action)
 {
     return action == EngineAction::Stop || action == EngineAction::ForceStop || action == EngineAction::Restart;
@@ -175,14 +180,22 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
             if (g && g->coupled && !whole.contains(g))
                 whole << g;
         }
-    } else if (stopsProcesses(action) && !m_ctx->groups.isEmpty()) {
+    } else if (action != EngineAction::ForceStop && action != EngineAction::RemoveFromProxy && !m_ctx->groups.isEmpty()) {
         QHash<const DpGroup *, int> picked;
         for (const EngineRef &e : chosenIn)
             if (const DpGroup *g = m_ctx->groups.groupOfEngine(e.id); g && g->coupled)
                 ++picked[g];
-        for (auto it = picked.cbegin(); it != picked.cend(); ++it)
-            if (it.value() >= it.key()->size() && action != EngineAction::ForceStop)
+        for (auto it = picked.cbegin(); it != picked.cend(); ++it) {
+            if (it.value() < it.key()->size())
+                continue;
+            // A start takes the whole group only when none of its ranks is in the proxy; otherwise the
+            // ranks missing from it (routed around, still running) are added back one by one.
+            bool anyInProxy = false;
+            for (const QString &rank : it.key()->engineIds)
+                anyInProxy |= m_ctx->membership && inProxy(m_ctx->membership->fact(rank, it.key()->role));
+            if (stopsProcesses(action) || !anyInProxy)
                 whole << it.key();
+        }
     }
     for (const DpGroup *g : std::as_const(whole))
         wholeIds.insert(g->id);
@@ -297,6 +310,15 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
         int activeRanks = 0;
         for (const QString &rank : g->engineIds)
             activeRanks += m_ctx->membership && m_ctx->membership->fact(rank, g->role) == MembershipFact::Active;
+        if (startsGroup(action)) {
+            p.lines << (action == EngineAction::Start
+                            ? Tr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then left "
+                                     "outside the proxy")
+                            : Tr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then all "
+                                     "added to the proxy"))
+                           .arg(id).arg(g->size()).arg(m_ctx->settings.groupReadyTimeoutMs / 1000);
+            continue;
+        }
         leaving[g->role] += activeRanks;
         const bool stop = action == EngineAction::Stop;
         p.lines << (stop ? Tr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together")
@@ -327,7 +349,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
                                                                                     : Tr::tr("stopped at once"));
     if (removed)
         p.lines << Tr::tr("%1 active in the proxy: taken out and drained; the processes keep running").arg(countText(removed));
-    p.destructive = drained + outFirst + atOnce + removed > 0 || !p.groups.isEmpty();
+    p.destructive = drained + outFirst + atOnce + removed > 0 || (!p.groups.isEmpty() && !startsGroup(action));
     if (m_ctx->membership) {
         for (auto it = leaving.cbegin(); it != leaving.cend(); ++it) {
             // A restart takes one out at a time per engine, but the runner runs several engines at once.
@@ -364,8 +386,12 @@ QList<ScaleOperation *> EngineActions::run(const EngineActionPlan &plan, bool ov
                 ranks << e;
                 grouped.insert(e.id);
             }
-        const auto mode = plan.action == EngineAction::Stop ? DpGroupOperation::Mode::ScaleIn : DpGroupOperation::Mode::Restart;
+        const auto mode = plan.action == EngineAction::Stop ? DpGroupOperation::Mode::ScaleIn
+                          : startsGroup(plan.action)        ? DpGroupOperation::Mode::ScaleOut
+                                                            : DpGroupOperation::Mode::Restart;
         auto *op = new DpGroupOperation(mode, id, ranks, m_ctx, overrideLastInstance);
+        if (plan.action == EngineAction::Start)
+            op->setAddToProxy(false);
         m_runner->enqueue(op);
         Q_EMIT operationStarted(op);
         ops << op;

@@ -28,7 +28,8 @@
 // The ranks of a coupled DP group live and die together (docs/engine-control.md): Stop, Force stop and
 // Restart of some but not all ranks of such a group skip those ranks ("would break DP group ...") unless
 // the plan is made with breakGroups; a selection holding a whole group stops or restarts it as one
-// group operation. Removing one rank from the proxy is harmless (it keeps serving the group) and allowed.
+// group operation, and starts it as one when none of its ranks is in the proxy. Removing one rank from
+// the proxy is harmless (it keeps serving the group) and allowed.
 //
 // An engine WAITING in the proxy is never stopped or removed (§8.1), and one DRAINING is not re-added
 // (§8.12): both are skipped with the reason. Taking the last active instance of a pool needs the override.

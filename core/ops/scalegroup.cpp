@@ -73,6 +73,14 @@ DpGroupOperation::DpGroupOperation(Mode mode, QString groupId, QList<EngineRef> 
     addStep(QStringLiteral("wait-listed"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Wait until the proxy lists every rank"));
 }
 
+void DpGroupOperation::setAddToProxy(bool add)
+{
+    if (m_mode != Mode::ScaleOut)
+        return;
+    m_addToProxy = add;
+    setKind(add ? QStringLiteral("group-scale-out") : QStringLiteral("group-start"));
+}
+
 QStringList DpGroupOperation::engineIds() const
 {
     QStringList ids;
@@ -433,6 +441,14 @@ void DpGroupOperation::addToProxy()
 {
     if (checkCancelled(QStringLiteral("the group runs and serves, but is not in the proxy")))
         return;
+    if (!m_addToProxy) {
+        const QString why = QStringLiteral("start only: not added");
+        skip(AddToProxy, why);
+        skip(WaitListed, why);
+        return succeed(QStringLiteral("DP group %1 serves: %2 ranks %3; not in the proxy (add them when wanted)")
+                           .arg(m_groupId).arg(m_ranks.size())
+                           .arg(m_running == m_ranks.size() ? QStringLiteral("were already running") : QStringLiteral("started")));
+    }
     const Role role = m_ranks.first().role;
     const auto draining = [this, role] {
         QStringList ids;

@@ -43,6 +43,7 @@ QString operationKindText(const QString &kind)
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "start", "operation kind"),
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "stop", "operation kind"),
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-scale-out", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-start", "operation kind"),
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-scale-in", "operation kind"),
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-restart", "operation kind"),
     };

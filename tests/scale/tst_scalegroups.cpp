@@ -301,6 +301,35 @@ private Q_SLOTS:
         QCOMPARE(rolling.total(), 3);
     }
 
+    void aWholeGroupChosenStartsAsOneGroup()
+    {
+        ProxyClient proxy;
+        MembershipReconciler table(&proxy);
+        fill(table, m_refs, {id(0, 9000), id(0, 9001), id(1, 9000), id(1, 9001)});
+        ScaleContext ctx;
+        ctx.proxy = &proxy;
+        ctx.membership = &table;
+        setScaleContextProfile(ctx, m_profile);
+        ScaleRunner runner(&ctx);
+        EngineActions actions(&ctx, &runner);
+        const EngineActionPlan add = actions.plan(EngineAction::StartAndAdd, {ref(id(2, 9000)), ref(id(2, 9001))});
+        QCOMPARE(add.groups, QStringList{groupId(2)});
+        QVERIFY2(add.text().contains(QLatin1String("all started at once, waited for with one deadline of 3600 s, then all added")),
+                 qPrintable(add.text()));
+        QVERIFY(!add.destructive);
+        const EngineActionPlan start = actions.plan(EngineAction::Start, {ref(id(2, 9000)), ref(id(2, 9001))});
+        QCOMPARE(start.groups, QStringList{groupId(2)});
+        // A group with ranks in the proxy: the missing ones are added back rank by rank.
+        QVERIFY(actions.plan(EngineAction::AddToProxy, {ref(id(0, 9000)), ref(id(0, 9001))}).groups.isEmpty());
+
+        ctx.settings.readOnly = true;
+        const QList<ScaleOperation *> ops = actions.run(start, false);
+        QCOMPARE(ops.size(), 1);
+        QCOMPARE(ops.first()->kind(), QStringLiteral("group-start"));
+        QCOMPARE(actions.run(add, false).first()->kind(), QStringLiteral("group-scale-out"));
+        QTRY_VERIFY_WITH_TIMEOUT(runner.isIdle(), 5000);
+    }
+
     void pdctlRefusesAnUnreachableSizeBeforeContactingAnything_data()
     {
         QTest::addColumn<QString>("profile");

@@ -240,6 +240,32 @@ private Q_SLOTS:
         QVERIFY2(odd.blocked.contains(QLatin1String("decode can be 0, 2, 4, 6 or 8")), qPrintable(odd.blocked));
     }
 
+    void aStoppedGroupStartsAndIsAddedAsOne()
+    {
+        // After 8 -> 4 with no load, d2 and d3 are stopped (equal load: the later group leaves first).
+        QCOMPARE(engineStatus(id(2, 9000)), QStringLiteral("stopped"));
+        EngineActions actions(&m_ctx, m_runner);
+        const QList<EngineRef> ranks{m_ctx.engines.at(6), m_ctx.engines.at(7)};
+        QCOMPARE(ranks.at(0).id, id(2, 9000));
+        const auto started = actions.run(actions.plan(EngineAction::Start, ranks), false);
+        QCOMPARE(started.size(), 1);
+        QVERIFY(waitIdle(60000));
+        QVERIFY2(started.first()->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(started.first())));
+        QCOMPARE(started.first()->kind(), QStringLiteral("group-start"));
+        QVERIFY(reconcile());
+        QCOMPARE(m_table->activeCount(Role::Decode), 4);
+
+        // Both ranks run and serve: adding the group skips the start and the wait, adds both in one call.
+        const auto added = actions.run(actions.plan(EngineAction::AddToProxy, ranks), false);
+        QCOMPARE(added.size(), 1);
+        QVERIFY(waitIdle(60000));
+        const ScaleOperation *op = added.first();
+        QVERIFY2(op->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(op)));
+        QCOMPARE(op->steps().at(DpGroupOperation::StartRanks).status, StepStatus::Skipped);
+        QCOMPARE(op->steps().at(DpGroupOperation::AddToProxy).status, StepStatus::Done);
+        QTRY_VERIFY_WITH_TIMEOUT(reconcile() && m_table->activeCount(Role::Decode) == 6, 20000);
+    }
+
     void cleanupTestCase()
     {
         if (m_table)
