@@ -159,6 +159,25 @@ private Q_SLOTS:
         QVERIFY2(none.blocked.contains(QLatin1String("decode@127.0.0.114:13395 has 1 rank(s) still WAITING")), qPrintable(none.blocked));
     }
 
+    void aGroupWithARankRoutedAroundLeavesWhole()
+    {
+        ProxyClient proxy;
+        MembershipReconciler table(&proxy);
+        // d1's rank 1 was taken out of the proxy alone (it still runs with its group).
+        fill(table, m_refs, {id(0, 9000), id(0, 9001), id(1, 9000)});
+        const QHash<QString, EngineLoad> loads{{id(0, 9000), {3, 0, 0}}, {id(0, 9001), {3, 0, 0}}, {id(1, 9000), {1, 0, 0}}};
+        const ScalePlan down = planPoolScale(Role::Decode, 2, m_refs, m_groups, table, loads, {});
+        QVERIFY2(down.canApply(false), qPrintable(down.describe()));
+        QCOMPARE(down.groupsToRemove, QStringList{groupId(1)});
+        QCOMPARE(ids(down.toRemove), QStringList{id(1, 9000)});
+        QCOMPARE(down.groupRanks.value(groupId(1)).size(), 2); // both ranks stop
+
+        const ScalePlan up = planPoolScale(Role::Decode, 4, m_refs, m_groups, table, loads, {});
+        QVERIFY(!up.canApply(true));
+        QVERIFY2(up.blocked.contains(QLatin1String("DP group decode@127.0.0.114:13395 is partly in the proxy (1 of 2 ranks)")),
+                 qPrintable(up.blocked));
+    }
+
     void independentRanksKeepPerRankPlans()
     {
         const Profile profile = load(QStringLiteral("tests/scale/data/scale-pdctl.json"));
