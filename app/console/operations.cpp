@@ -191,6 +191,7 @@ void Operations::rebuild()
     if (m_invalidProfile)
         m_window->showNote(tr("The profile has %n error(s): every change to the cluster is refused until it validates "
                               "(Cluster ▸ Validate Profile, F7)", nullptr, m_store->errorCount()));
+    pd::setScaleContextProfile(*m_context, profile);
     m_runner = std::make_unique<pd::ScaleRunner>(m_context.get());
     m_actions = std::make_unique<pd::EngineActions>(m_context.get(), m_runner.get());
 

@@ -154,6 +154,17 @@ int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n";
         return 2;
     }
+    const Role role = pool == QLatin1String("decode") ? Role::Decode : Role::Prefill;
+    // Whole coupled DP groups decide which sizes exist at all: that needs only the profile, so a size
+    // no plan can reach is refused before anything is contacted (or changed).
+    if (const ProfileLoadResult loaded = loadProfileFile(profile); loaded.profile) {
+        const QString unreachable = unreachablePoolSize(DpGroups(*loaded.profile), role, to);
+        if (!unreachable.isEmpty()) {
+            out << "Cannot apply: " << unreachable << '\n';
+            err << "pdctl scale: not applied\n";
+            return 1;
+        }
+    }
     const QString simControl = option(args, QStringLiteral("--sim-control"));
     if (simControl.isEmpty()) {
         err << "pdctl scale: no engine control for this cluster. For a pdsim cluster give --sim-control HOST:PORT "
@@ -177,7 +188,7 @@ int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     ctx.probe = s->probe.get();
     ctx.audit = &audit;
     ctx.settings.verifyTrafficTimeoutMs = 15000;
-    const Role role = pool == QLatin1String("decode") ? Role::Decode : Role::Prefill;
+    setScaleContextProfile(ctx, s->profile);
 
     QList<EngineRef> members;
     for (const EngineRef &e : s->refs)
@@ -186,7 +197,7 @@ int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     std::optional<QHash<QString, EngineLoad>> loads;
     s->probe->loads(members, [&loads](const QHash<QString, EngineLoad> &l) { loads = l; });
     spin([&loads] { return loads.has_value(); }, 20000);
-    const ScalePlan plan = planPoolScale(role, to, s->refs, *s->table, loads.value_or(QHash<QString, EngineLoad>()), ctx.settings);
+    const ScalePlan plan = planPoolScale(role, to, s->refs, ctx.groups, *s->table, loads.value_or(QHash<QString, EngineLoad>()), ctx.settings);
     out << plan.describe() << '\n';
     const bool override = args.contains(QStringLiteral("--override-last-instance"));
     if (plan.isNoop())

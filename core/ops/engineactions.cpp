@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
 #include "ops/scalecontext.h"
+#include "ops/scalegroup.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 #include "ops/scalerollingrestart.h"
@@ -11,6 +12,7 @@
 
 #include <QCoreApplication>
 #include <QHash>
+#include <QSet>
 
 namespace pd {
 
@@ -37,8 +39,19 @@ QString verb(EngineAction action)
     case EngineAction::Restart: return Tr::tr("Restart");
     case EngineAction::AddToProxy: return Tr::tr("Add to the proxy");
     case EngineAction::RemoveFromProxy: return Tr::tr("Remove from the proxy");
+    case EngineAction::RestartGroup: return Tr::tr("Restart whole DP groups:");
     }
     return {};
+}
+
+bool startsGroup(EngineAction action)
+{
+    return action == EngineAction::Start || action == EngineAction::StartAndAdd || action == EngineAction::AddToProxy;
+}
+
+bool stopsProcesses(EngineAction action)
+{
+    return action == EngineAction::Stop || action == EngineAction::ForceStop || action == EngineAction::Restart;
 }
 
 // English, for the audit target.
@@ -66,6 +79,7 @@ QString engineActionName(EngineAction action)
     case EngineAction::Restart: return QStringLiteral("restart");
     case EngineAction::AddToProxy: return QStringLiteral("add-to-proxy");
     case EngineAction::RemoveFromProxy: return QStringLiteral("remove-from-proxy");
+    case EngineAction::RestartGroup: return QStringLiteral("restart-group");
     }
     return {};
 }
@@ -74,7 +88,7 @@ const QList<EngineAction> &allEngineActions()
 {
     static const QList<EngineAction> all{EngineAction::Start, EngineAction::StartAndAdd, EngineAction::Stop,
                                          EngineAction::ForceStop, EngineAction::Restart, EngineAction::AddToProxy,
-                                         EngineAction::RemoveFromProxy};
+                                         EngineAction::RemoveFromProxy, EngineAction::RestartGroup};
     return all;
 }
 
@@ -119,13 +133,113 @@ bool EngineActions::isReadOnly() const
     return m_ctx->settings.readOnly;
 }
 
-EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef> &chosen, const QString &scope) const
+const DpGroups &EngineActions::groups() const
+{
+    return m_ctx->groups;
+}
+
+EngineActionPlan EngineActions::planRestartGroup(const QString &groupId) const
+{
+    const DpGroup *group = m_ctx->groups.find(groupId);
+    if (!group) {
+        EngineActionPlan p;
+        p.action = EngineAction::RestartGroup;
+        p.scope = QStringLiteral("DP group %1").arg(groupId);
+        p.refusal = QStringLiteral("the profile has no DP group %1").arg(groupId);
+        return p;
+    }
+    return plan(EngineAction::RestartGroup, {}, QStringLiteral("DP group %1").arg(groupId), false, group);
+}
+
+EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef> &chosen, const QString &scope, bool breakGroups) const
+{
+    return plan(action, chosen, scope, breakGroups, nullptr);
+}
+
+EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef> &chosenIn, const QString &scope, bool breakGroups,
+                                     const DpGroup *onlyGroup) const
 {
     EngineActionPlan p;
     p.action = action;
     p.scope = scope;
+    p.breakGroups = breakGroups;
     if (m_ctx->settings.readOnly)
         p.refusal = QLatin1String(kReadOnly);
+
+    // The coupled DP groups this plan acts on as a whole: every group of the chosen engines for "Restart
+    // group"; for Stop and Restart, the groups whose every rank was chosen. Their ranks become one group
+    // operation each; the chosen ranks of other coupled groups are skipped (unless breakGroups).
+    QList<EngineRef> chosen = chosenIn;
+    QList<const DpGroup *> whole;
+    QSet<QString> wholeIds;
+    if (onlyGroup) {
+        whole << onlyGroup;
+    } else if (action == EngineAction::RestartGroup) {
+        for (const EngineRef &e : chosenIn) {
+            const DpGroup *g = m_ctx->groups.groupOfEngine(e.id);
+            if (g && g->coupled && !whole.contains(g))
+                whole << g;
+        }
+    } else if (action != EngineAction::ForceStop && action != EngineAction::RemoveFromProxy && !m_ctx->groups.isEmpty()) {
+        QHash<const DpGroup *, int> picked;
+        for (const EngineRef &e : chosenIn)
+            if (const DpGroup *g = m_ctx->groups.groupOfEngine(e.id); g && g->coupled)
+                ++picked[g];
+        for (auto it = picked.cbegin(); it != picked.cend(); ++it) {
+            if (it.value() < it.key()->size())
+                continue;
+            // A start takes the whole group only when none of its ranks is in the proxy; otherwise the
+            // ranks missing from it (routed around, still running) are added back one by one.
+            bool anyInProxy = false;
+            for (const QString &rank : it.key()->engineIds)
+                anyInProxy |= m_ctx->membership && inProxy(m_ctx->membership->fact(rank, it.key()->role));
+            if (stopsProcesses(action) || !anyInProxy)
+                whole << it.key();
+        }
+    }
+    for (const DpGroup *g : std::as_const(whole))
+        wholeIds.insert(g->id);
+    if (!whole.isEmpty()) {
+        // The groups' ranks, as given when chosen (they carry the node), else from the group itself.
+        QHash<QString, EngineRef> given;
+        for (const EngineRef &e : chosenIn)
+            given.insert(e.id, e);
+        chosen.clear();
+        for (const EngineRef &e : chosenIn) {
+            const DpGroup *g = m_ctx->groups.groupOfEngine(e.id);
+            if (!g || !wholeIds.contains(g->id))
+                chosen << e;
+        }
+        for (const DpGroup *g : std::as_const(whole)) {
+            QList<EngineRef> ranks;
+            bool waiting = false;
+            for (int i = 0; i < g->size(); ++i) {
+                const QString &id = g->engineIds.at(i);
+                EngineRef e = given.value(id, EngineRef{id, g->role, QString(), g->dpRanks.value(i)});
+                for (const EngineRef &known : std::as_const(m_ctx->engines))
+                    if (e.node.isEmpty() && known.id == id)
+                        e = known;
+                waiting |= m_ctx->membership && m_ctx->membership->fact(id, g->role) == MembershipFact::Waiting;
+                ranks << e;
+            }
+            if (waiting) {
+                for (const EngineRef &e : std::as_const(ranks)) {
+                    p.skipped << e;
+                    p.skipReasons << Tr::tr("DP group %1 has a rank WAITING in the proxy (§8.1); wait until it is active or dropped").arg(g->id);
+                }
+                continue;
+            }
+            p.groups << g->id;
+            p.engines << ranks;
+        }
+    }
+    if (action == EngineAction::RestartGroup) {
+        for (const EngineRef &e : std::as_const(chosen)) {
+            p.skipped << e;
+            p.skipReasons << Tr::tr("not a rank of a coupled DP group");
+        }
+        chosen.clear();
+    }
 
     // Per group: how many, and what happens to them.
     int drained = 0, atOnce = 0, outFirst = 0, started = 0, added = 0, removed = 0;
@@ -137,6 +251,11 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
     for (const EngineRef &e : chosen) {
         const MembershipFact fact = m_ctx->membership ? m_ctx->membership->fact(e.id, e.role) : MembershipFact::Unknown;
         const bool active = fact == MembershipFact::Active;
+        if (stopsProcesses(action) && !breakGroups && m_ctx->groups.isCoupledRank(e.id)) {
+            skip(e, Tr::tr("would break DP group %1; stop or restart the whole group, or remove it from the proxy")
+                        .arg(m_ctx->groups.groupOfEngine(e.id)->id));
+            continue;
+        }
         if (fact == MembershipFact::Waiting && action != EngineAction::Start) {
             skip(e, Tr::tr("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener (§8.1); "
                            "wait until it is active or dropped"));
@@ -176,6 +295,8 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
             }
             ++removed;
             break;
+        case EngineAction::RestartGroup:
+            continue; // never reached: the groups' ranks were taken above
         }
         if (active && action != EngineAction::Start && action != EngineAction::StartAndAdd
             && action != EngineAction::AddToProxy)
@@ -183,6 +304,32 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
         p.engines << e;
     }
 
+    // Each whole group: what happens to it, and the capacity its pool lacks meanwhile.
+    for (const QString &id : std::as_const(p.groups)) {
+        const DpGroup *g = m_ctx->groups.find(id);
+        int activeRanks = 0;
+        for (const QString &rank : g->engineIds)
+            activeRanks += m_ctx->membership && m_ctx->membership->fact(rank, g->role) == MembershipFact::Active;
+        if (startsGroup(action)) {
+            p.lines << (action == EngineAction::Start
+                            ? Tr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then left "
+                                     "outside the proxy")
+                            : Tr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then all "
+                                     "added to the proxy"))
+                           .arg(id).arg(g->size()).arg(m_ctx->settings.groupReadyTimeoutMs / 1000);
+            continue;
+        }
+        leaving[g->role] += activeRanks;
+        const bool stop = action == EngineAction::Stop;
+        p.lines << (stop ? Tr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together")
+                               .arg(id).arg(g->size())
+                         : Tr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped (stragglers "
+                                  "asked again), all started together, waited for with one deadline of %3 s, all added back")
+                               .arg(id).arg(g->size()).arg(m_ctx->settings.groupReadyTimeoutMs / 1000));
+        const int pool = m_ctx->membership ? m_ctx->membership->activeCount(g->role) : 0;
+        p.lines << (stop ? Tr::tr("%1 loses %2 of %3 instances").arg(roleName(g->role)).arg(activeRanks).arg(pool)
+                         : Tr::tr("%1 loses %2 of %3 instances until the group serves again").arg(roleName(g->role)).arg(activeRanks).arg(pool));
+    }
     const bool restart = action == EngineAction::Restart;
     if (started)
         p.lines << Tr::tr("%1 outside the proxy: started and waited for until they answer /v1/models and /health, "
@@ -202,7 +349,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
                                                                                     : Tr::tr("stopped at once"));
     if (removed)
         p.lines << Tr::tr("%1 active in the proxy: taken out and drained; the processes keep running").arg(countText(removed));
-    p.destructive = drained + outFirst + atOnce + removed > 0;
+    p.destructive = drained + outFirst + atOnce + removed > 0 || (!p.groups.isEmpty() && !startsGroup(action));
     if (m_ctx->membership) {
         for (auto it = leaving.cbegin(); it != leaving.cend(); ++it) {
             // A restart takes one out at a time per engine, but the runner runs several engines at once.
@@ -227,8 +374,32 @@ QList<ScaleOperation *> EngineActions::run(const EngineActionPlan &plan, bool ov
         }
         return ops;
     }
+    // Whole coupled groups: one operation each over all their ranks.
+    QSet<QString> grouped;
+    for (const QString &id : plan.groups) {
+        const DpGroup *g = m_ctx->groups.find(id);
+        if (!g)
+            continue;
+        QList<EngineRef> ranks;
+        for (const EngineRef &e : plan.engines)
+            if (g->contains(e.id)) {
+                ranks << e;
+                grouped.insert(e.id);
+            }
+        const auto mode = plan.action == EngineAction::Stop ? DpGroupOperation::Mode::ScaleIn
+                          : startsGroup(plan.action)        ? DpGroupOperation::Mode::ScaleOut
+                                                            : DpGroupOperation::Mode::Restart;
+        auto *op = new DpGroupOperation(mode, id, ranks, m_ctx, overrideLastInstance);
+        if (plan.action == EngineAction::Start)
+            op->setAddToProxy(false);
+        m_runner->enqueue(op);
+        Q_EMIT operationStarted(op);
+        ops << op;
+    }
     QList<EngineRef> members;
     for (const EngineRef &e : plan.engines) {
+        if (grouped.contains(e.id))
+            continue;
         const bool active = m_ctx->membership && m_ctx->membership->fact(e.id, e.role) == MembershipFact::Active;
         switch (plan.action) {
         case EngineAction::Start:
@@ -260,16 +431,24 @@ QList<ScaleOperation *> EngineActions::run(const EngineActionPlan &plan, bool ov
             ops << in;
             break;
         }
+        case EngineAction::RestartGroup:
+            break; // its groups ran above
         }
     }
     if (!members.isEmpty()) {
         // Active engines restart one at a time, node by node, each drained out and added back only after
         // the proxy finalised the drain (§8.12), never leaving the pool without an active instance.
         auto *rolling = new RollingRestart(members, overrideLastInstance ? 0 : 1, m_ctx, m_runner, this);
+        rolling->setBreakGroups(plan.breakGroups);
         connect(rolling, &RollingRestart::finished, rolling, &QObject::deleteLater);
         connect(m_runner, &ScaleRunner::operationAdded, rolling, [this, rolling](ScaleOperation *op) {
-            if (rolling->state() == RollingRestart::State::Running && rolling->engines().contains(op->engine()))
-                Q_EMIT operationStarted(op);
+            if (rolling->state() != RollingRestart::State::Running)
+                return;
+            for (const EngineRef &e : rolling->engines())
+                if (op->engineIds().contains(e.id)) {
+                    Q_EMIT operationStarted(op);
+                    return;
+                }
         });
         Q_EMIT rollingRestartStarted(rolling);
         rolling->start();

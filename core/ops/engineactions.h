@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/dpgroups.h"
 #include "ops/scaletypes.h"
 
 #include <QList>
@@ -20,6 +21,15 @@
 //                    others -> stopped and started
 //   Add to proxy     not in the proxy -> ScaleOut (starts it first when it does not run)
 //   Remove from proxy active -> out of the proxy and drained, left running
+//   Restart group    every rank of the chosen engines' coupled DP groups: all out of the proxy and drained,
+//                    all stopped (stragglers asked again), all started together, one readiness deadline for
+//                    the group, all added back (DpGroupOperation)
+//
+// The ranks of a coupled DP group live and die together (docs/engine-control.md): Stop, Force stop and
+// Restart of some but not all ranks of such a group skip those ranks ("would break DP group ...") unless
+// the plan is made with breakGroups; a selection holding a whole group stops or restarts it as one
+// group operation, and starts it as one when none of its ranks is in the proxy. Removing one rank from
+// the proxy is harmless (it keeps serving the group) and allowed.
 //
 // An engine WAITING in the proxy is never stopped or removed (§8.1), and one DRAINING is not re-added
 // (§8.12): both are skipped with the reason. Taking the last active instance of a pool needs the override.
@@ -32,7 +42,7 @@ class ScaleOperation;
 class ScaleRunner;
 struct ScaleContext;
 
-enum class EngineAction { Start, StartAndAdd, Stop, ForceStop, Restart, AddToProxy, RemoveFromProxy };
+enum class EngineAction { Start, StartAndAdd, Stop, ForceStop, Restart, AddToProxy, RemoveFromProxy, RestartGroup };
 
 QString engineActionName(EngineAction action); // "start", "force-stop", ... (audit, tests)
 const QList<EngineAction> &allEngineActions();
@@ -41,11 +51,13 @@ struct EngineActionPlan {
     EngineAction action = EngineAction::Start;
     QString scope;                  // "node d1", "3 selected engines", ...
     QList<EngineRef> engines;       // acted on, in the order given
+    QStringList groups;             // coupled DP groups acted on as a whole (all their ranks are in engines)
     QList<EngineRef> skipped;       // left alone, with skipReasons at the same index
     QStringList skipReasons;
     QStringList lines;              // what will happen, one line per group of engines
     bool destructive = false;       // stops or takes out something serving: ask first
     bool needsOverride = false;     // would take the last active instance of a pool
+    bool breakGroups = false;       // planned with the override to stop or restart lone ranks of coupled groups
     QString refusal;                // set: nothing runs (read-only); English, as audited
 
     bool canRun(bool overrideLastInstance) const
@@ -64,7 +76,13 @@ public:
     EngineActions(ScaleContext *context, ScaleRunner *runner, QObject *parent = nullptr);
 
     bool isReadOnly() const;
-    EngineActionPlan plan(EngineAction action, const QList<EngineRef> &engines, const QString &scope = {}) const;
+    // breakGroups: the operator's explicit override to stop or restart some ranks of a coupled DP group
+    // alone (it breaks the group: the others hang until restarted).
+    EngineActionPlan plan(EngineAction action, const QList<EngineRef> &engines, const QString &scope = {}, bool breakGroups = false) const;
+    // Restart one coupled DP group as a whole (the Problems panel's "Restart group"); groupId as
+    // DpGroup::id ("decode@192.0.0.5:13395"). Unknown group or a WAITING rank: refused. Run with run().
+    EngineActionPlan planRestartGroup(const QString &groupId) const;
+    const DpGroups &groups() const;
     // Enqueues the plan's operations (a restart chains its second half on the first one's success).
     // Nothing when !plan.canRun(override); a refusal is audited.
     QList<ScaleOperation *> run(const EngineActionPlan &plan, bool overrideLastInstance);
@@ -77,6 +95,9 @@ Q_SIGNALS:
     void rollingRestartStarted(pd::RollingRestart *restart);
 
 private:
+    // onlyGroup: planRestartGroup's group (chosen is then empty).
+    EngineActionPlan plan(EngineAction action, const QList<EngineRef> &chosen, const QString &scope, bool breakGroups,
+                          const DpGroup *onlyGroup) const;
     ScaleOperation *enqueueStart(const EngineRef &engine, bool addToProxy);
     ScaleOperation *enqueueStop(const EngineRef &engine, bool drain, bool overrideLastInstance);
     void chain(ScaleOperation *first, std::function<void()> then);

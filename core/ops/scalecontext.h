@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/dpgroups.h"
 #include "cluster/profile.h"
+#include "ops/scaletypes.h"
 
 #include <QHash>
 
 // What every scaling operation shares: the proxy client, the membership table, the engine control
-// seam, the engine probe, the audit log, and the settings (timeouts, guardrails).
+// seam, the engine probe, the audit log, the settings (timeouts, guardrails) and the DP groups.
 namespace pd {
 
 class AuditLog;
@@ -19,6 +21,9 @@ struct ScaleSettings {
     bool readOnly = false;             // every mutating action refused
     int pollMs = 500;                  // how often steps re-check the engine or the proxy
     int engineReadyTimeoutMs = 900000; // start -> /v1/models and /health (NPU engines load for minutes)
+    // A coupled DP group's ranks start together and serve only when all joined: one deadline for the
+    // whole group (vllm-ascend's external-DP harness waits 3,600 s; large MoE models need most of it).
+    int groupReadyTimeoutMs = 3600000;
     int verifyTrafficTimeoutMs = 30000;
     int idleTimeoutMs = 600000;        // scale-in: engine's running requests to reach 0
     int stopTimeoutMs = 60000;         // stop -> nothing listens
@@ -37,6 +42,17 @@ struct ScaleContext {
     // Removals sent but not yet reflected in the membership table, per role: the last-instance
     // guard counts them so two parallel scale-ins cannot empty a pool.
     QHash<Role, int> removalsInFlight;
+    // The profile's DP groups: coupled ones start, stop and scale as a whole (docs/scaling.md). Empty:
+    // every engine is treated as an independent rank.
+    DpGroups groups;
+    QList<EngineRef> engines;           // the profile's engines (engineRefs), for the ranks of a group
 };
+
+// The profile's DP groups and engines into the context.
+inline void setScaleContextProfile(ScaleContext &context, const Profile &profile)
+{
+    context.groups = DpGroups(profile);
+    context.engines = engineRefs(profile);
+}
 
 } // namespace pd

@@ -42,6 +42,10 @@ QString operationKindText(const QString &kind)
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "scale-in", "operation kind"),
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "start", "operation kind"),
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "stop", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-scale-out", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-start", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-scale-in", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-restart", "operation kind"),
     };
     for (const auto &known : kinds) {
         if (kind == QLatin1String(known.source))

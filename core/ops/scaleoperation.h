@@ -9,6 +9,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <QStringList>
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
@@ -45,9 +46,13 @@ class ScaleOperation : public QObject {
     Q_OBJECT
 public:
     ScaleOperation(QString kind, EngineRef engine, ScaleContext *context, QObject *parent = nullptr);
+    ~ScaleOperation() override = default;
 
     const QString &kind() const { return m_kind; }       // "scale-out", "scale-in"
     const EngineRef &engine() const { return m_engine; }
+    // Every engine this operation acts on (the runner serializes per engine): engine().id, or all the
+    // ranks of a DP group for a group operation.
+    virtual QStringList engineIds() const { return {m_engine.id}; }
     const QList<OperationStep> &steps() const { return m_steps; }
     int currentStep() const { return m_current; }
     OperationOutcome outcome() const { return m_outcome; }

@@ -4,9 +4,12 @@
 #include "net/membershipreconciler.h"
 
 #include <QCoreApplication>
+#include <QSet>
 
 #include <algorithm>
 #include <limits>
+#include <optional>
+#include <vector>
 
 namespace pd {
 
@@ -28,6 +31,71 @@ bool isMember(MembershipFact f)
     return f == MembershipFact::Active || f == MembershipFact::Waiting;
 }
 
+// "0, 8, 16 or 24": every reachable size when there are few, else the ones around `wanted`.
+QString sizeList(const QList<int> &sizes, int wanted)
+{
+    QList<int> shown = sizes;
+    if (shown.size() > 10) {
+        qsizetype at = 0;
+        while (at < shown.size() && shown.at(at) < wanted)
+            ++at;
+        const qsizetype from = std::clamp<qsizetype>(at - 4, 0, shown.size() - 8);
+        shown = shown.mid(from, 8);
+    }
+    QStringList words;
+    for (int s : shown)
+        words << QString::number(s);
+    if (words.size() == 1)
+        return words.first();
+    const QString last = words.takeLast();
+    return Tr::tr("%1 or %2", "a list of pool sizes").arg(words.join(QStringLiteral(", ")), last);
+}
+
+// Units (whole coupled groups) in order of preference, `need` instances wanted, and up to `flex`
+// independent ranks that fill the rest: the indices of the units taken, earliest preferred, or nullopt
+// when no subset of the units plus at most `flex` ranks makes exactly `need`.
+std::optional<QList<int>> pickUnits(const QList<int> &sizes, int need, int flex)
+{
+    if (need < 0)
+        return std::nullopt;
+    // suffix[i][s]: some subset of units i.. sums to s.
+    const int n = int(sizes.size());
+    std::vector<std::vector<char>> suffix(size_t(n) + 1, std::vector<char>(size_t(need) + 1, 0));
+    suffix[size_t(n)][0] = 1;
+    for (int i = n - 1; i >= 0; --i) {
+        suffix[size_t(i)] = suffix[size_t(i) + 1];
+        for (int s = need; s >= sizes.at(i); --s)
+            if (suffix[size_t(i) + 1][size_t(s - sizes.at(i))])
+                suffix[size_t(i)][size_t(s)] = 1;
+    }
+    const auto feasible = [&](int remaining, int from) {
+        for (int s = std::max(0, remaining - flex); s <= remaining; ++s)
+            if (suffix[size_t(from)][size_t(s)])
+                return true;
+        return false;
+    };
+    if (!feasible(need, 0))
+        return std::nullopt;
+    QList<int> taken;
+    int remaining = need;
+    for (int i = 0; i < n; ++i) {
+        if (sizes.at(i) <= remaining && feasible(remaining - sizes.at(i), i + 1)) {
+            taken << i;
+            remaining -= sizes.at(i);
+        }
+    }
+    return taken;
+}
+
+// One coupled group of the pool as the plan sees it now.
+struct GroupState {
+    const DpGroup *group = nullptr;
+    QList<EngineRef> ranks;   // rank order
+    int members = 0;          // active + waiting
+    int waiting = 0;
+    int draining = 0;
+};
+
 } // namespace
 
 QString ScalePlan::describe() const
@@ -36,10 +104,22 @@ QString ScalePlan::describe() const
     lines << Tr::tr("Scale the %1 pool from %2 to %3 instance(s).").arg(roleWord(role)).arg(current).arg(target);
     if (isNoop())
         lines << Tr::tr("Nothing to do.");
+    QSet<QString> grouped; // ranks covered by a group line
+    for (const QList<EngineRef> &ranks : groupRanks)
+        for (const EngineRef &e : ranks)
+            grouped.insert(e.id);
+    for (const QString &g : groupsToStart)
+        lines << Tr::tr("  start DP group %1: all %2 ranks at once, wait until every rank serves (one deadline), then add all")
+                     .arg(g).arg(groupRanks.value(g).size());
     for (const EngineRef &e : toStart)
-        lines << Tr::tr("  start and add  %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
+        if (!grouped.contains(e.id))
+            lines << Tr::tr("  start and add  %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
+    for (const QString &g : groupsToRemove)
+        lines << Tr::tr("  remove DP group %1: all %2 ranks out of the proxy, drained, then stopped together")
+                     .arg(g).arg(groupRanks.value(g).size());
     for (const EngineRef &e : toRemove)
-        lines << Tr::tr("  remove and stop %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
+        if (!grouped.contains(e.id))
+            lines << Tr::tr("  remove and stop %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
     if (!toRemove.isEmpty())
         lines << Tr::tr("%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.")
                      .arg(affectedRequests);
@@ -52,29 +132,63 @@ QString ScalePlan::describe() const
     return lines.join(QLatin1Char('\n'));
 }
 
-ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEngines,
+QString unreachablePoolSize(const DpGroups &groups, Role role, int target)
+{
+    const QList<const DpGroup *> ofRole = groups.ofRole(role);
+    if (std::none_of(ofRole.cbegin(), ofRole.cend(), [](const DpGroup *g) { return g->coupled; }))
+        return {}; // independent ranks: the per-rank plan says what is missing
+    const QList<int> sizes = groups.reachableSizes(role);
+    if (target < 0 || sizes.contains(target))
+        return {};
+    const auto [below, above] = groups.nearestReachable(role, target);
+    QString nearest;
+    if (below >= 0 && above >= 0)
+        nearest = Tr::tr("the nearest are %1 and %2").arg(below).arg(above);
+    else
+        nearest = Tr::tr("the nearest is %1").arg(below >= 0 ? below : above);
+    return Tr::tr("%1 can be %2: its coupled DP groups start and stop only as whole groups; %3")
+        .arg(roleWord(role), sizeList(sizes, target), nearest);
+}
+
+ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEngines, const DpGroups &groups,
                         const MembershipReconciler &membership, const QHash<QString, EngineLoad> &loads,
                         const ScaleSettings &settings)
 {
     ScalePlan plan;
     plan.role = role;
     plan.target = target;
-    QList<EngineRef> members;
-    QList<EngineRef> candidates;
+    QList<EngineRef> members;      // independent ranks active in the proxy
+    QList<EngineRef> candidates;   // independent ranks not in it
+    QList<GroupState> coupled;     // profile order
+    QHash<QString, int> groupIndex;
+    for (const DpGroup *g : groups.ofRole(role)) {
+        if (!g->coupled)
+            continue;
+        groupIndex.insert(g->id, int(coupled.size()));
+        coupled.append({g, {}, 0, 0, 0});
+    }
     int waiting = 0;
     for (const EngineRef &e : profileEngines) {
         if (e.role != role)
             continue;
         const MembershipFact f = membership.fact(e.id, role);
-        if (isMember(f)) {
+        if (isMember(f))
             ++plan.current;
-            if (f == MembershipFact::Active)
-                members.append(e);
-            else
-                ++waiting;
-        } else if (f != MembershipFact::Draining) {
-            candidates.append(e);
+        const DpGroup *g = groups.groupOfEngine(e.id);
+        if (g && g->coupled && groupIndex.contains(g->id)) {
+            GroupState &st = coupled[groupIndex.value(g->id)];
+            st.ranks.append(e);
+            st.members += isMember(f);
+            st.waiting += f == MembershipFact::Waiting;
+            st.draining += f == MembershipFact::Draining;
+            continue;
         }
+        if (f == MembershipFact::Active)
+            members.append(e);
+        else if (f == MembershipFact::Waiting)
+            ++waiting;
+        else if (f != MembershipFact::Draining)
+            candidates.append(e);
     }
     // Members the proxy has that the profile does not name count too (they are in the pool).
     for (const InstanceRecord &r : membership.records()) {
@@ -86,32 +200,114 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         else
             ++waiting;
     }
+    for (GroupState &st : coupled)
+        std::stable_sort(st.ranks.begin(), st.ranks.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
     if (settings.readOnly)
         plan.blocked = Tr::tr("read-only mode");
     if (target < 0) {
         plan.blocked = Tr::tr("a pool cannot have fewer than 0 instances");
         return plan;
     }
+    auto loadOf = [&loads](const EngineRef &e) {
+        const auto it = loads.constFind(e.id);
+        return it == loads.constEnd() ? std::numeric_limits<double>::infinity() : it->running + it->waiting;
+    };
+    // Why no whole-group plan exists from here although `target` is a reachable size.
+    const auto stateRefusal = [&](bool growing) {
+        QStringList why;
+        for (const GroupState &st : std::as_const(coupled)) {
+            if (st.members > 0 && st.members < st.ranks.size())
+                why << Tr::tr("DP group %1 is partly in the proxy (%2 of %3 ranks)").arg(st.group->id).arg(st.members).arg(st.ranks.size());
+            else if (!growing && st.waiting > 0)
+                why << Tr::tr("DP group %1 has %2 rank(s) still WAITING in the proxy (§8.1)").arg(st.group->id).arg(st.waiting);
+            else if (st.draining > 0)
+                why << Tr::tr("DP group %1 has %2 rank(s) draining").arg(st.group->id).arg(st.draining);
+        }
+        QString text = Tr::tr("no set of whole DP groups takes the %1 pool from %2 to %3 now").arg(roleWord(role)).arg(plan.current).arg(target);
+        if (!why.isEmpty())
+            text += QStringLiteral(": ") + why.join(QStringLiteral("; "));
+        return text;
+    };
+    const QString unreachable = coupled.isEmpty() ? QString() : unreachablePoolSize(groups, role, target);
     if (target > plan.current) {
         std::stable_sort(candidates.begin(), candidates.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
         const int need = target - plan.current;
-        if (need > candidates.size())
-            plan.blocked = Tr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
-                               .arg(candidates.size()).arg(roleWord(role));
-        plan.toStart = candidates.mid(0, need);
+        if (coupled.isEmpty()) {
+            if (need > candidates.size())
+                plan.blocked = Tr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
+                                   .arg(candidates.size()).arg(roleWord(role));
+            plan.toStart = candidates.mid(0, need);
+        } else {
+            // Whole groups none of whose ranks is in the proxy (or draining out of it) can start.
+            QList<const GroupState *> startable;
+            QList<int> sizes;
+            for (const GroupState &st : std::as_const(coupled))
+                if (st.members == 0 && st.draining == 0) {
+                    startable << &st;
+                    sizes << int(st.ranks.size());
+                }
+            const std::optional<QList<int>> picked = pickUnits(sizes, need, int(candidates.size()));
+            if (!picked) {
+                plan.blocked = !unreachable.isEmpty() ? unreachable : stateRefusal(true);
+            } else {
+                int fromGroups = 0;
+                for (int i : *picked) {
+                    plan.groupsToStart << startable.at(i)->group->id;
+                    plan.toStart << startable.at(i)->ranks;
+                    plan.groupRanks.insert(startable.at(i)->group->id, startable.at(i)->ranks);
+                    fromGroups += sizes.at(i);
+                }
+                plan.toStart << candidates.mid(0, need - fromGroups);
+            }
+        }
     } else if (target < plan.current) {
         const int leave = plan.current - target;
-        if (leave > members.size())
-            plan.blocked = Tr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)").arg(waiting);
-        auto loadOf = [&loads](const EngineRef &e) {
-            const auto it = loads.constFind(e.id);
-            return it == loads.constEnd() ? std::numeric_limits<double>::infinity() : it->running + it->waiting;
-        };
         std::stable_sort(members.begin(), members.end(), [&](const EngineRef &a, const EngineRef &b) {
             const double la = loadOf(a), lb = loadOf(b);
             return la != lb ? la < lb : a.dpRank > b.dpRank; // equal load: the highest rank leaves first
         });
-        plan.toRemove = members.mid(0, leave);
+        if (coupled.isEmpty()) {
+            if (leave > members.size())
+                plan.blocked = Tr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)").arg(waiting);
+            plan.toRemove = members.mid(0, leave);
+        } else {
+            // Groups wholly in the proxy with every rank active can leave, least loaded first; a partly
+            // listed group (a rank routed around) leaves with the ranks it has in the proxy.
+            QList<const GroupState *> removable;
+            for (const GroupState &st : std::as_const(coupled))
+                if (st.members > 0 && st.waiting == 0 && st.draining == 0)
+                    removable << &st;
+            auto groupLoad = [&](const GroupState *st) {
+                double sum = 0;
+                for (const EngineRef &e : st->ranks)
+                    if (membership.fact(e.id, role) == MembershipFact::Active)
+                        sum += loadOf(e);
+                return sum;
+            };
+            std::stable_sort(removable.begin(), removable.end(), [&](const GroupState *a, const GroupState *b) {
+                const double la = groupLoad(a), lb = groupLoad(b);
+                return la != lb ? la < lb : groupIndex.value(a->group->id) > groupIndex.value(b->group->id);
+            });
+            QList<int> sizes;
+            for (const GroupState *st : std::as_const(removable))
+                sizes << st->members;
+            const std::optional<QList<int>> picked = pickUnits(sizes, leave, int(members.size()));
+            if (!picked) {
+                plan.blocked = !unreachable.isEmpty() ? unreachable : stateRefusal(false);
+            } else {
+                int fromGroups = 0;
+                for (int i : *picked) {
+                    const GroupState *st = removable.at(i);
+                    plan.groupsToRemove << st->group->id;
+                    plan.groupRanks.insert(st->group->id, st->ranks);
+                    for (const EngineRef &e : st->ranks)
+                        if (membership.fact(e.id, role) == MembershipFact::Active)
+                            plan.toRemove << e;
+                    fromGroups += sizes.at(i);
+                }
+                plan.toRemove << members.mid(0, leave - fromGroups);
+            }
+        }
         for (const EngineRef &e : std::as_const(plan.toRemove)) {
             const double l = loadOf(e);
             if (std::isinf(l))

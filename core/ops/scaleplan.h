@@ -11,7 +11,9 @@
 
 // "Scale the decode pool to N": which stopped engines of the profile start (rank order), which
 // members leave (least loaded first, never a WAITING one), the in-flight requests that affects,
-// and the guardrails (last instance, P:D ratio, read-only).
+// and the guardrails (last instance, P:D ratio, read-only). The ranks of a coupled DP group start and
+// leave only as a whole group (docs/scaling.md): a target no set of whole groups reaches is refused,
+// naming the sizes that are reachable.
 namespace pd {
 
 class MembershipReconciler;
@@ -22,6 +24,9 @@ struct ScalePlan {
     int target = 0;
     QList<EngineRef> toStart;      // rank order
     QList<EngineRef> toRemove;     // least loaded first
+    QStringList groupsToStart;     // coupled DP groups whose ranks in toStart start together (group ids)
+    QStringList groupsToRemove;    // coupled DP groups whose ranks in toRemove leave together
+    QHash<QString, QList<EngineRef>> groupRanks; // every rank of those groups (rank order), listed or not
     double affectedRequests = 0;   // requests running on the engines that leave (they finish first)
     QStringList warnings;          // P:D ratio, engines with unknown load, ...
     QString blocked;               // non-empty: the plan cannot be applied as is
@@ -34,9 +39,15 @@ struct ScalePlan {
 };
 
 // loads: the engines' own /metrics (by EngineRef::id); an engine without a reading counts as the
-// most loaded (it leaves last).
-ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEngines,
+// most loaded (it leaves last). groups: the profile's DP groups (empty: every engine independent).
+// Coupled groups start in profile order and leave least loaded first (summed over their ranks); a group
+// with a WAITING or DRAINING rank is never removed, one with a DRAINING rank never started.
+ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEngines, const DpGroups &groups,
                         const MembershipReconciler &membership, const QHash<QString, EngineLoad> &loads,
                         const ScaleSettings &settings);
+
+// Refusal text when `target` is no pool size whole groups reach ("decode can be 0 or 64: ..."), empty
+// when it is or when the role has no coupled group. Needs only the profile: pdctl checks it before it connects to anything.
+QString unreachablePoolSize(const DpGroups &groups, Role role, int target);
 
 } // namespace pd

@@ -2,6 +2,7 @@
 #include "ops/scalerollingrestart.h"
 
 #include "net/membershipreconciler.h"
+#include "ops/scalegroup.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 #include "ops/scalerunner.h"
@@ -43,6 +44,43 @@ RollingRestart::RollingRestart(QList<EngineRef> engines, int floor, ScaleContext
         const qsizetype na = nodes.indexOf(a.node), nb = nodes.indexOf(b.node);
         return na != nb ? na < nb : a.dpRank < b.dpRank;
     });
+    buildUnits(true);
+}
+
+void RollingRestart::setBreakGroups(bool breakGroups)
+{
+    if (m_state == State::Idle)
+        buildUnits(!breakGroups);
+}
+
+void RollingRestart::buildUnits(bool groups)
+{
+    // A coupled rank brings its whole group, in the place of its first rank; every rank of the group
+    // restarts, chosen or not (restarting some would break it).
+    m_units.clear();
+    QHash<QString, int> unitOfGroup;
+    for (const EngineRef &e : std::as_const(m_engines)) {
+        const DpGroup *g = groups ? m_ctx->groups.groupOfEngine(e.id) : nullptr;
+        if (!g || !g->coupled) {
+            m_units.append({QString(), {e}});
+            continue;
+        }
+        if (unitOfGroup.contains(g->id))
+            continue;
+        unitOfGroup.insert(g->id, int(m_units.size()));
+        Unit unit{g->id, {}};
+        for (int i = 0; i < g->size(); ++i) {
+            EngineRef rank{g->engineIds.at(i), g->role, QString(), g->dpRanks.value(i)};
+            for (const EngineRef &known : std::as_const(m_ctx->engines))
+                if (known.id == rank.id)
+                    rank = known;
+            for (const EngineRef &chosen : std::as_const(m_engines))
+                if (chosen.id == rank.id)
+                    rank = chosen;
+            unit.engines << rank;
+        }
+        m_units.append(unit);
+    }
 }
 
 void RollingRestart::start()
@@ -87,12 +125,14 @@ void RollingRestart::next()
 {
     if (m_state != State::Running)
         return;
-    if (m_index >= m_engines.size()) {
+    if (m_index >= m_units.size()) {
         m_state = State::Finished;
         Q_EMIT finished();
         return;
     }
-    const EngineRef engine = m_engines.at(m_index);
+    if (!m_units.at(m_index).groupId.isEmpty())
+        return restartGroup(m_units.at(m_index).groupId, m_units.at(m_index).engines);
+    const EngineRef engine = m_units.at(m_index).engines.first();
     if (m_stopped) // paused after the stop: resume brings it back
         return bringBack(engine);
     m_ctx->membership->reconcileNow([this, engine](bool listed) {
@@ -121,6 +161,41 @@ void RollingRestart::next()
             bringBack(engine);
         });
         m_runner->enqueue(in);
+    });
+}
+
+void RollingRestart::restartGroup(const QString &groupId, const QList<EngineRef> &ranks)
+{
+    m_ctx->membership->reconcileNow([this, groupId, ranks](bool listed) {
+        if (m_state != State::Running)
+            return;
+        if (!listed)
+            return pause(Tr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+        const Role role = ranks.first().role;
+        int active = 0;
+        for (const EngineRef &e : ranks)
+            active += m_ctx->membership->fact(e.id, role) == MembershipFact::Active;
+        if (active == 0) {
+            ++m_index;
+            Q_EMIT progressed(m_index, total(), Tr::tr("DP group %1 skipped: none of its ranks is active in the proxy").arg(groupId));
+            return next();
+        }
+        const int remaining = m_ctx->membership->activeCount(role) - active;
+        if (remaining < m_floor)
+            return pause(Tr::tr("restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4")
+                             .arg(groupId).arg(remaining).arg(roleWord(role)).arg(m_floor));
+        auto *op = new DpGroupOperation(DpGroupOperation::Mode::Restart, groupId, ranks, m_ctx, m_floor == 0);
+        m_current = op;
+        connect(op, &ScaleOperation::finished, this, [this, op, groupId](OperationOutcome outcome) {
+            if (m_state != State::Running)
+                return;
+            if (outcome != OperationOutcome::Succeeded)
+                return pause(QStringLiteral("%1: %2").arg(groupId, op->summary()));
+            ++m_index;
+            Q_EMIT progressed(m_index, total(), Tr::tr("DP group %1 restarted").arg(groupId));
+            next();
+        });
+        m_runner->enqueue(op);
     });
 }
 

@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
+#include "ops/scalegroup.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 
@@ -11,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QPointer>
 
+#include <algorithm>
 #include <memory>
 
 namespace pd {
@@ -37,7 +39,8 @@ ScaleOperation *ScaleRunner::enqueue(ScaleOperation *operation)
     m_queue.append(operation);
     connect(operation, &ScaleOperation::stepChanged, this, [this, operation](int step) { Q_EMIT operationChanged(operation, step); });
     connect(operation, &ScaleOperation::finished, this, [this, operation](OperationOutcome outcome) {
-        m_busyEngines.remove(operation->engine().id);
+        for (const QString &id : operation->engineIds())
+            m_busyEngines.remove(id);
         --m_running;
         addMarker(operation, outcome);
         Q_EMIT operationFinished(operation);
@@ -55,10 +58,26 @@ QList<ScaleOperation *> ScaleRunner::apply(const ScalePlan &plan, bool overrideL
     QList<ScaleOperation *> ops;
     if (!plan.canApply(overrideLastInstance))
         return ops;
+    // A coupled DP group is one operation: all its ranks start (or leave) together.
+    QSet<QString> grouped;
+    for (const QString &g : plan.groupsToStart) {
+        const QList<EngineRef> ranks = plan.groupRanks.value(g);
+        for (const EngineRef &e : ranks)
+            grouped.insert(e.id);
+        ops.append(enqueue(new DpGroupOperation(DpGroupOperation::Mode::ScaleOut, g, ranks, m_ctx)));
+    }
+    for (const QString &g : plan.groupsToRemove) {
+        const QList<EngineRef> ranks = plan.groupRanks.value(g);
+        for (const EngineRef &e : ranks)
+            grouped.insert(e.id);
+        ops.append(enqueue(new DpGroupOperation(DpGroupOperation::Mode::ScaleIn, g, ranks, m_ctx, overrideLastInstance)));
+    }
     for (const EngineRef &e : plan.toStart)
-        ops.append(enqueue(new ScaleOut(e, m_ctx)));
+        if (!grouped.contains(e.id))
+            ops.append(enqueue(new ScaleOut(e, m_ctx)));
     for (const EngineRef &e : plan.toRemove)
-        ops.append(enqueue(new ScaleIn(e, m_ctx, overrideLastInstance)));
+        if (!grouped.contains(e.id))
+            ops.append(enqueue(new ScaleIn(e, m_ctx, overrideLastInstance)));
     return ops;
 }
 
@@ -104,12 +123,14 @@ void ScaleRunner::pump()
             m_queue.removeAt(i);
             continue;
         }
-        if (m_busyEngines.contains(op->engine().id)) {
+        const QStringList ids = op->engineIds();
+        if (std::any_of(ids.cbegin(), ids.cend(), [this](const QString &id) { return m_busyEngines.contains(id); })) {
             ++i;
             continue;
         }
         m_queue.removeAt(i);
-        m_busyEngines.insert(op->engine().id);
+        for (const QString &id : ids)
+            m_busyEngines.insert(id);
         ++m_running;
         addMarker(op, OperationOutcome::Running);
         op->start();

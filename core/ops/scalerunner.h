@@ -9,7 +9,8 @@
 #include <QObject>
 
 // Runs scaling operations: operations on one engine strictly one after the other, different engines
-// in parallel up to a cap. Keeps every operation (the progress list) and the chart markers.
+// in parallel up to a cap. An operation on a whole DP group takes one slot and keeps all its ranks
+// busy: the cap never splits a group's start. Keeps every operation (the progress list) and the chart markers.
 namespace pd {
 
 // A point on the charts' time axis: what was done to the cluster, and how it ended.
@@ -31,7 +32,8 @@ public:
 
     // Takes ownership; the operation starts when its engine is free and a slot is.
     ScaleOperation *enqueue(ScaleOperation *operation);
-    // One ScaleOut per engine to start, one ScaleIn per engine to leave. Nothing when !canApply.
+    // One DpGroupOperation per coupled group to start or remove, one ScaleOut per other engine to
+    // start, one ScaleIn per other engine to leave. Nothing when !canApply.
     QList<ScaleOperation *> apply(const ScalePlan &plan, bool overrideLastInstance);
 
     // After a proxy restart (it forgets runtime adds, §3): brings the membership back to `previous`.

@@ -171,6 +171,7 @@ private Q_SLOTS:
         m_ctx.control = m_engines;
         m_ctx.probe = m_probe;
         m_ctx.audit = m_audit.get();
+        setScaleContextProfile(m_ctx, m_profile); // independent ranks: scaling goes rank by rank
         m_ctx.settings.pollMs = 200;
         m_ctx.settings.engineReadyTimeoutMs = 30000;
         m_ctx.settings.verifyTrafficTimeoutMs = 8000;
@@ -189,7 +190,7 @@ private Q_SLOTS:
         setLoad(3);
         QTRY_VERIFY_WITH_TIMEOUT(clusterState()["load"]["succeeded"].get<int>() >= 2, 30000);
 
-        const ScalePlan out = planPoolScale(Role::Decode, 6, m_refs, *m_table, loads(Role::Decode), m_ctx.settings);
+        const ScalePlan out = planPoolScale(Role::Decode, 6, m_refs, m_ctx.groups, *m_table, loads(Role::Decode), m_ctx.settings);
         QVERIFY2(out.canApply(false), qPrintable(out.describe()));
         QCOMPARE(out.current, 4);
         QCOMPARE(out.toStart.size(), 2);
@@ -212,7 +213,7 @@ private Q_SLOTS:
 
         const QHash<QString, EngineLoad> now = loads(Role::Decode);
         QCOMPARE(now.size(), 6);
-        const ScalePlan in = planPoolScale(Role::Decode, 3, m_refs, *m_table, now, m_ctx.settings);
+        const ScalePlan in = planPoolScale(Role::Decode, 3, m_refs, m_ctx.groups, *m_table, now, m_ctx.settings);
         QVERIFY2(in.canApply(false), qPrintable(in.describe()));
         QCOMPARE(in.toRemove.size(), 3);
         for (int i = 1; i < in.toRemove.size(); ++i) { // least loaded first
@@ -268,7 +269,7 @@ private Q_SLOTS:
     void theLastInstanceNeedsAnOverride()
     {
         QVERIFY(reconcile());
-        const ScalePlan empty = planPoolScale(Role::Prefill, 0, m_refs, *m_table, {}, m_ctx.settings);
+        const ScalePlan empty = planPoolScale(Role::Prefill, 0, m_refs, m_ctx.groups, *m_table, {}, m_ctx.settings);
         QVERIFY(empty.needsOverride);
         QVERIFY(!empty.canApply(false));
         QVERIFY(m_runner->apply(empty, false).isEmpty());
@@ -429,7 +430,7 @@ private Q_SLOTS:
     void readOnlyRefusesEverything()
     {
         m_ctx.settings.readOnly = true;
-        const ScalePlan plan = planPoolScale(Role::Decode, 5, m_refs, *m_table, {}, m_ctx.settings);
+        const ScalePlan plan = planPoolScale(Role::Decode, 5, m_refs, m_ctx.groups, *m_table, {}, m_ctx.settings);
         QVERIFY(!plan.canApply(true));
         auto *op = new ScaleOut(ref(QStringLiteral("127.0.0.63:9007")), &m_ctx);
         m_runner->enqueue(op);

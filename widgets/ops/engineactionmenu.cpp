@@ -31,6 +31,7 @@ QString EngineActionMenu::actionText(EngineAction action)
     case EngineAction::Restart: return tr("Restart");
     case EngineAction::AddToProxy: return tr("Add to proxy");
     case EngineAction::RemoveFromProxy: return tr("Remove from proxy");
+    case EngineAction::RestartGroup: return tr("Restart the whole DP group");
     }
     return {};
 }
@@ -71,11 +72,26 @@ bool EngineActionMenu::trigger(EngineAction action, const QList<int> &engines, c
 void EngineActionMenu::addActions(QMenu *menu, const QList<int> &engines, const QString &scope)
 {
     const bool readOnly = m_actions->isReadOnly();
+    QList<EngineRef> refs;
+    for (const int i : engines)
+        if (i >= 0 && i < m_engines.size())
+            refs << m_engines.at(i);
     for (const EngineAction action : allEngineActions()) {
         QAction *a = menu->addAction(actionText(action), this, [this, action, engines, scope] { trigger(action, engines, scope); });
-        a->setEnabled(!readOnly);
-        if (readOnly)
-            a->setToolTip(tr("The console is in read-only mode"));
+        QString why;
+        if (readOnly) {
+            why = tr("The console is in read-only mode");
+        } else if (action == EngineAction::Stop || action == EngineAction::ForceStop || action == EngineAction::Restart
+                   || action == EngineAction::RestartGroup) {
+            // Not offered as a plain action where it would break a coupled DP group (or, for "Restart the
+            // whole DP group", where no chosen engine is in one): the plan says why.
+            const EngineActionPlan plan = m_actions->plan(action, refs, scope);
+            if (plan.engines.isEmpty() && !plan.skipped.isEmpty())
+                why = plan.skipReasons.value(0);
+        }
+        a->setEnabled(why.isEmpty());
+        if (!why.isEmpty())
+            a->setToolTip(why);
     }
     menu->setToolTipsVisible(true);
 }

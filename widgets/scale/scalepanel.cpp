@@ -145,13 +145,17 @@ void ScalePanel::plan(Role role, int target)
     m_ctx->probe->loads(members, [self, role, target](const QHash<QString, EngineLoad> &loads) {
         if (!self)
             return;
-        self->m_plan = planPoolScale(role, target, self->m_engines, *self->m_ctx->membership, loads, self->m_ctx->settings);
+        self->m_plan = planPoolScale(role, target, self->m_engines, self->m_ctx->groups, *self->m_ctx->membership, loads,
+                                     self->m_ctx->settings);
         self->m_status->setText(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0));
         bool override = false;
         if (!self->m_plan.isNoop() && self->m_confirm(self->m_plan, &override) && self->m_plan.canApply(override)) {
             const auto ops = self->m_runner->apply(self->m_plan, override);
             self->m_status->setText(ScalePanel::tr("%n operation(s) started: %1", nullptr, int(ops.size()))
                                         .arg(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0)));
+        } else if (!self->m_plan.blocked.isEmpty()) {
+            // "decode can be 0 or 64: ..." stays visible after the dialog closed.
+            self->m_status->setText(ScalePanel::tr("Not applied: %1").arg(self->m_plan.blocked));
         } else if (!self->m_plan.isNoop()) {
             self->m_status->setText(ScalePanel::tr("Not applied."));
         }

@@ -140,6 +140,8 @@ EngineDetailPanel::EngineDetailPanel(ClusterStore *store, StateTracker *tracker,
         {QT_TR_NOOP("Start"), QT_TR_NOOP("Start the engine and wait until it serves; it stays outside the proxy"), EngineAction::Start},
         {QT_TR_NOOP("Stop"), QT_TR_NOOP("In the proxy: take it out, drain, then stop. Otherwise stop at once"), EngineAction::Stop},
         {QT_TR_NOOP("Restart"), QT_TR_NOOP("Drain out, stop, start, add back (when in the proxy)"), EngineAction::Restart},
+        {QT_TR_NOOP("Restart DP group"), QT_TR_NOOP("A rank of a coupled DP group: every rank of the group out of the proxy, "
+                                                    "stopped, started together and added back"), EngineAction::RestartGroup},
         {QT_TR_NOOP("Add to proxy"), QT_TR_NOOP("Start if needed, add to the proxy, verify it receives traffic"), EngineAction::AddToProxy},
         {QT_TR_NOOP("Remove from proxy"), QT_TR_NOOP("Take it out of the proxy and drain; the process keeps running"), EngineAction::RemoveFromProxy},
         {QT_TR_NOOP("Show log"), QT_TR_NOOP("Follow the engine's log with the known error signatures diagnosed"), std::nullopt},
