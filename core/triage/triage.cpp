@@ -108,6 +108,25 @@ TriageInput Triage::snapshot() const
         }
         in.engines.append(std::move(e));
     }
+    for (int g = 0; g < m_tracker->groupCount(); ++g) {
+        const DpGroup &dp = m_tracker->groups().groups().at(g);
+        TriageGroup group;
+        group.id = dp.id;
+        group.role = dp.role;
+        group.coupled = dp.coupled;
+        group.engines = dp.engines;
+        group.nodes = dp.nodeNames;
+        const GroupState &state = m_tracker->groupState(g);
+        group.health = state.health;
+        group.dead = state.dead;
+        group.sinceMs = state.brokenSinceMs;
+        for (const GroupDeadRank &d : state.dead) {
+            const int engine = dp.engines.value(d.rank, -1);
+            if (engine >= 0 && engine < in.engines.size() && in.engines.at(engine).label.isEmpty())
+                in.engines[engine].label = m_tracker->engineLabel(engine);
+        }
+        in.groups.append(std::move(group));
+    }
     return in;
 }
 
