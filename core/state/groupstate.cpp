@@ -90,7 +90,8 @@ GroupState deriveGroupState(bool coupled, const QList<GroupRankInput> &ranks)
         g.brokenSinceMs = g.dead.first().sinceMs;
         for (const GroupDeadRank &d : std::as_const(g.dead))
             g.brokenSinceMs = std::min(g.brokenSinceMs, d.sinceMs);
-        g.health = coupled || g.live == 0 ? GroupHealth::Broken : GroupHealth::Degraded;
+        // Broken needs a survivor that hangs; with every rank down the group is simply not running.
+        g.health = g.live == 0 ? GroupHealth::Stopped : coupled ? GroupHealth::Broken : GroupHealth::Degraded;
         return g;
     }
     if (up == ranks.size())

@@ -16,11 +16,11 @@ namespace pd {
 
 enum class GroupHealth {
     Unknown,  // no rank observed yet
-    Stopped,  // every rank stopped
+    Stopped,  // no rank alive: every rank stopped (or down: then `dead` names the ones that failed)
     Starting, // ranks coming up, none dead
     Serving,  // every rank up (serving, ready, draining, ...)
     Degraded, // independent ranks only: some dead, the others serve on
-    Broken,   // a coupled group with a dead rank (or an independent group with every rank dead)
+    Broken,   // a coupled group with a dead rank and live ranks that hang
 };
 
 // What the group derivation needs of one rank.

@@ -15,9 +15,9 @@ enum class ProblemSeverity : std::uint8_t { Critical, Error, Warning };
 
 // In ranking order: a lower value is more urgent.
 enum class ProblemKind : std::uint8_t {
-    GroupBroken, // a rank of a coupled DP group died: the others hang (the cause of the pool's trouble)
     PoolEmpty, // no engine of a pool serves: every request of that kind fails
     ProxyUnreachable, // the proxy does not answer /healthcheck
+    GroupBroken, // a rank of a coupled DP group died: the others hang (above every per-rank symptom)
     EngineStalled, // requests running, counters frozen
     EngineUnhealthy, // 5xx on /health or /metrics, or metrics that do not parse
     EngineUnreachable, // refused or timing out after answering before

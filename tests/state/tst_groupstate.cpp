@@ -138,10 +138,22 @@ private Q_SLOTS:
         const GroupState spare = deriveGroupState(false, ranks);
         QCOMPARE(spare.health, GroupHealth::Serving);
         QVERIFY(spare.dead.isEmpty());
-        // Every independent rank dead: broken, and still no overlay.
+        // Every independent rank dead: nothing runs, and still no overlay.
         const GroupState gone = deriveGroupState(false, all(2, EngineState::Unreachable));
-        QCOMPARE(gone.health, GroupHealth::Broken);
+        QCOMPARE(gone.health, GroupHealth::Stopped);
         QCOMPARE(rankStateInGroup(EngineState::Unreachable, false, gone.health), EngineState::Unreachable);
+    }
+
+    void everyRankDownIsStoppedWithTheFailedRanksNamed()
+    {
+        // No survivor hangs: the group is not running; the ranks that failed (not stopped cleanly) are named.
+        QList<GroupRankInput> ranks = all(4, EngineState::Stopped);
+        ranks[2] = rank(EngineState::Unreachable, 7000);
+        const GroupState g = deriveGroupState(true, ranks);
+        QCOMPARE(g.health, GroupHealth::Stopped);
+        QCOMPARE(g.live, 0);
+        QCOMPARE(g.dead.size(), 1);
+        QCOMPARE(g.dead.first().rank, 2);
     }
 
     void nothingObservedIsUnknown()

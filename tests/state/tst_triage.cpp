@@ -187,12 +187,12 @@ private Q_SLOTS:
         in.engines[5].freshness = FreshnessFact::Stale;
         in.engines[0].state = EngineState::Unhealthy; // a prefill engine: its own problem, ranked below
         in.engines[0].sinceMs = 10;
-        in.proxy.reachable = false; // even the proxy ranks below the broken group
+        in.proxy.reachable = false; // the whole cluster's outage stays on top
         const QList<Problem> problems = findProblems(in);
         QCOMPARE(keys(problems),
-            (QStringList { QStringLiteral("group-broken:decode@10.0.0.2:13395"), QStringLiteral("proxy-unreachable"),
+            (QStringList { QStringLiteral("proxy-unreachable"), QStringLiteral("group-broken:decode@10.0.0.2:13395"),
                 QStringLiteral("engine-unhealthy:0") }));
-        const Problem &p = problems.first();
+        const Problem &p = problems.at(1);
         QCOMPARE(p.kind, ProblemKind::GroupBroken);
         QCOMPARE(p.severity, ProblemSeverity::Critical);
         QCOMPARE(p.scope, ProblemScope::Group);
