@@ -86,7 +86,8 @@ TriageInput Triage::snapshot() const
         TriageEngine e;
         e.state = m_tracker->state(i);
         // Only problems read reasons and evidence: derive the words for the few engines that may have one.
-        if (e.state != EngineState::Serving && e.state != EngineState::Unknown) {
+        // A broken group's live ranks are folded under its problem: their words are never read.
+        if (e.state != EngineState::Serving && e.state != EngineState::Unknown && e.state != EngineState::GroupBroken) {
             const DerivedState d = m_tracker->derived(i);
             e.reason = d.reason;
             e.evidence = d.evidence;
