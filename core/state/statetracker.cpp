@@ -154,8 +154,9 @@ GroupRankInput StateTracker::rankInput(int engine) const
     r.state = t.own;
     r.sinceMs = t.ownSinceMs;
     r.ranBefore = f.lastOkMs > 0 || f.process == ProcessFact::Exited;
-    // When it went down: the process exit SSH saw, else the first failed poll of the current run.
-    if (t.own == EngineState::Stopped && f.process == ProcessFact::Exited && f.processAtMs > 0)
+    // When it went down: the process exit SSH saw after the last good poll, else the first failed poll of
+    // the current run (an older "exited" fact says nothing about this death).
+    if (t.own == EngineState::Stopped && f.process == ProcessFact::Exited && f.processAtMs > f.lastOkMs)
         r.diedAtMs = f.processAtMs;
     else if ((t.own == EngineState::Stopped || isFailureState(t.own)) && f.failingSinceMs > 0)
         r.diedAtMs = std::min(f.failingSinceMs, t.ownSinceMs);

@@ -149,6 +149,22 @@ private Q_SLOTS:
             qPrintable(survivor.reason));
     }
 
+    void anOldExitFactDoesNotDateTheDeath()
+    {
+        // The console saw no process at start (an adopted cluster it cannot see into), then the rank served.
+        m_tracker->setProcess(kFirstDecode + 7, ProcessFact::Exited, QStringLiteral("no process found"));
+        round(false);
+        round(false);
+        QCOMPARE(m_tracker->state(kFirstDecode + 7), EngineState::Serving);
+        const std::int64_t crashAt = m_now + 1000;
+        round(false, { kFirstDecode + 7 });
+        round(false, { kFirstDecode + 7 });
+        const GroupState &state = m_tracker->groupState(decodeGroupIndex());
+        QCOMPARE(state.health, GroupHealth::Broken);
+        QCOMPARE(state.dead.size(), 1);
+        QCOMPARE(state.dead.first().sinceMs, crashAt); // the first failed poll, not the old exit fact
+    }
+
     void theGroupHealsWhenEveryRankServesAgain()
     {
         round(false);
