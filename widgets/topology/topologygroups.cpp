@@ -86,22 +86,33 @@ bool TopologyView::isGroupBroken(const QString &groupId) const
     return false;
 }
 
-QString TopologyView::groupLabel(const GroupFrame &frame) const
+QString TopologyView::groupLabel(const GroupFrame &frame, const QFontMetrics &fm, int maxWidth) const
 {
-    if (frame.brokenRanks == 0)
-        return tr("DP group %1 · %2 ranks on %3 nodes").arg(frame.id).arg(frame.engines.size()).arg(frame.nodeCount);
-    QStringList dead;
-    for (int engine : frame.engines) {
-        const EngineState s = m_states.value(engine);
-        if (s == EngineState::Unreachable || s == EngineState::Stopped || s == EngineState::Unhealthy)
-            dead.append(m_engines.at(engine).id());
+    QStringList wordings;
+    if (frame.brokenRanks == 0) {
+        wordings = { tr("DP group %1 · %2 ranks on %3 nodes").arg(frame.id).arg(frame.engines.size()).arg(frame.nodeCount),
+            tr("DP group %1").arg(frame.id) };
+    } else {
+        QStringList dead;
+        for (int engine : frame.engines) {
+            const EngineState s = m_states.value(engine);
+            if (s == EngineState::Unreachable || s == EngineState::Stopped || s == EngineState::Unhealthy)
+                dead.append(m_engines.at(engine).id());
+        }
+        QString deadText;
+        if (dead.size() == 1)
+            deadText = tr(" · %1 dead").arg(dead.first());
+        else if (dead.size() > 1)
+            deadText = tr(" · %1 and %2 more dead").arg(dead.first()).arg(dead.size() - 1);
+        wordings = { tr("GROUP BROKEN · %1%2 · restart the group").arg(frame.id, deadText),
+            tr("GROUP BROKEN · %1%2").arg(frame.id, deadText), tr("GROUP BROKEN · %1").arg(frame.id),
+            tr("GROUP BROKEN") };
     }
-    QString deadText;
-    if (dead.size() == 1)
-        deadText = tr(" · %1 dead").arg(dead.first());
-    else if (dead.size() > 1)
-        deadText = tr(" · %1 and %2 more dead").arg(dead.first()).arg(dead.size() - 1);
-    return tr("GROUP BROKEN · %1%2 · restart the group").arg(frame.id, deadText);
+    for (const QString &text : std::as_const(wordings)) {
+        if (fm.horizontalAdvance(text) + 14 <= maxWidth)
+            return text;
+    }
+    return wordings.last();
 }
 
 QRect TopologyView::groupLabelViewRect(int f) const
@@ -113,8 +124,9 @@ QRect TopologyView::groupLabelViewRect(int f) const
     font.setBold(true);
     const QFontMetrics fm(font);
     const int height = fm.height() + 4;
-    // As wide as its words need, up to the widget's edge (a narrow group's band may outgrow its frame).
-    const int width = std::min(fm.horizontalAdvance(groupLabel(frame)) + 14, std::max(40, this->width() - int(r.left()) - 16));
+    // Within its frame, so a narrow group's band does not cover its neighbours.
+    const int maxWidth = std::max(40, int(r.width()) - 16);
+    const int width = std::min(fm.horizontalAdvance(groupLabel(frame, fm, maxWidth)) + 14, maxWidth);
     // On the frame's bottom edge: below a node box's cells there is only its padding, while its top holds
     // the node's title (and the first row's the pool's).
     return QRect(int(r.left()) + 8, int(r.bottom()) - height / 2, width, height);

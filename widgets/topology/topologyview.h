@@ -16,6 +16,8 @@
 #include <array>
 #include <vector>
 
+class QFontMetrics;
+
 namespace pd {
 
 class EngineInfoProvider;
@@ -161,7 +163,9 @@ private:
     void recountGroups();
     // A rank's state moved: keeps its group's broken count; the region to repaint with it.
     QRegion groupStateChanged(int engine, EngineState old, EngineState state);
-    QString groupLabel(const GroupFrame &frame) const;
+    // The longest of the label's wordings (with the dead rank and the fix, without them, the bare verdict)
+    // that fits maxWidth pixels with its padding; the shortest when none does.
+    QString groupLabel(const GroupFrame &frame, const QFontMetrics &fm, int maxWidth) const;
 
     Profile m_profile;
     QList<Engine> m_engines;

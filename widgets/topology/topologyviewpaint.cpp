@@ -153,7 +153,8 @@ void TopologyView::paintGroups(QPainter &p, const QRectF &sceneClip)
         p.drawRoundedRect(label, 4, 4);
         p.setPen(broken ? StateStyle::ink(canvas().bad) : canvas().text);
         p.drawText(label.adjusted(7, 0, -5, 0), Qt::AlignVCenter | Qt::AlignLeft,
-            QFontMetrics(labelFont).elidedText(groupLabel(frame), Qt::ElideRight, label.width() - 12));
+            QFontMetrics(labelFont).elidedText(groupLabel(frame, QFontMetrics(labelFont), label.width()), Qt::ElideRight,
+                label.width() - 12));
         p.restore();
     }
 }
