@@ -89,7 +89,7 @@ int main(int argc, char *argv[])
     QVector<pd::EngineState> states(engines, pd::EngineState::Serving);
     for (int e = 0; e < engines; ++e) {
         if (random() % 20 == 0)
-            states[e] = pd::EngineState(random() % 10);
+            states[e] = pd::EngineState(random() % pd::kEngineStateCount);
     }
     view.setStates(states);
     const double setupMs = double(timer.nsecsElapsed()) / 1e6;

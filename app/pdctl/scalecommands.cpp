@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "scalecommands.h"
+#include "statusgroups.h"
 
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
@@ -118,6 +119,13 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         const EngineReadiness r = ready.value(id);
         return r.ready() ? QStringLiteral("serving") : r.listening ? QStringLiteral("not-ready") : QStringLiteral("down");
     };
+    QHash<QString, Role> roles;
+    for (const EngineRef &e : s->refs)
+        roles.insert(e.id, e.role);
+    const QList<GroupStatus> groups = groupStatus(s->profile, [&](const QString &id) {
+        const EngineReadiness r = ready.value(id);
+        return rankStateOfProbe(r.ready(), r.listening, s->table->fact(id, roles.value(id)));
+    });
     if (args.contains(QStringLiteral("--json"))) {
         nlohmann::ordered_json engines = nlohmann::ordered_json::array();
         for (const EngineRef &e : s->refs)
@@ -129,7 +137,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
                                      {"prefill_instances", h.prefillInstances},
                                      {"decode_instances", h.decodeInstances}};
         proxy["request_num"] = h.requestNum ? nlohmann::ordered_json(*h.requestNum) : nlohmann::ordered_json();
-        out << QString::fromStdString(nlohmann::ordered_json{{"proxy", proxy}, {"engines", engines}}.dump(2)) << '\n';
+        out << QString::fromStdString(nlohmann::ordered_json{{"proxy", proxy}, {"engines", engines}, {"groups", groupsJson(groups)}}.dump(2)) << '\n';
         return 0;
     }
     out << "proxy " << s->proxy->endpoint().base.toString() << "  " << s->caps->generationLabel() << "  prefill "
@@ -140,6 +148,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     for (const EngineRef &e : s->refs)
         out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(e.id, -22).arg(roleName(e.role), -8).arg(e.node, -8).arg(e.dpRank, 4)
                    .arg(membershipFactName(s->table->fact(e.id, e.role)), -11).arg(http(e.id));
+    printGroups(out, groups);
     return 0;
 }
 

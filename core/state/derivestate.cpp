@@ -90,7 +90,8 @@ QString formatAge(std::int64_t ms)
 
 bool isFailureState(EngineState state)
 {
-    return state == EngineState::Stalled || state == EngineState::Unhealthy || state == EngineState::Unreachable;
+    return state == EngineState::Stalled || state == EngineState::Unhealthy || state == EngineState::Unreachable
+        || state == EngineState::GroupBroken;
 }
 
 DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateThresholds &t, DeriveDetail detail)

@@ -26,6 +26,7 @@ QString engineStateName(EngineState state)
     case EngineState::Stalled: return QStringLiteral("stalled");
     case EngineState::Unhealthy: return QStringLiteral("unhealthy");
     case EngineState::Unreachable: return QStringLiteral("unreachable");
+    case EngineState::GroupBroken: return QStringLiteral("group-broken");
     }
     return QStringLiteral("unknown");
 }
@@ -43,6 +44,7 @@ QString engineStateWord(EngineState state)
     case EngineState::Stalled: return Tr::tr("stalled", "engine state id");
     case EngineState::Unhealthy: return Tr::tr("unhealthy", "engine state id");
     case EngineState::Unreachable: return Tr::tr("unreachable", "engine state id");
+    case EngineState::GroupBroken: return Tr::tr("group-broken", "engine state id");
     }
     return Tr::tr("unknown", "engine state id");
 }
@@ -60,6 +62,7 @@ QString engineStateLabel(EngineState state)
     case EngineState::Stalled: return Tr::tr("Stalled");
     case EngineState::Unhealthy: return Tr::tr("Unhealthy");
     case EngineState::Unreachable: return Tr::tr("Unreachable");
+    case EngineState::GroupBroken: return Tr::tr("Group broken");
     }
     return Tr::tr("Unknown");
 }

@@ -20,7 +20,11 @@ enum class EngineState {
     Stalled,          // requests running, token and success counters frozen for N polls
     Unhealthy,        // /health or /metrics answers 5xx
     Unreachable,      // refused or timed out where it should answer
+    GroupBroken,      // alive, but a rank of its coupled DP group died: it cannot make progress (groupstate.h)
 };
+
+// How many states there are: the size of per-state tables (counts, legends).
+inline constexpr int kEngineStateCount = int(EngineState::GroupBroken) + 1;
 
 // The process as SSH (or the local runner) last saw it.
 enum class ProcessFact { Unknown, Running, Exited };

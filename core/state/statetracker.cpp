@@ -56,11 +56,12 @@ void StateTracker::setThresholds(const StateThresholds &thresholds)
 {
     m_thresholds = thresholds;
     const std::int64_t now = m_now();
-    QList<int> changed;
+    QList<int> all;
     for (int i = 0; i < engineCount(); ++i) {
-        if (rederive(i, now))
-            changed.append(i);
+        rederiveOwn(i, now);
+        all.append(i);
     }
+    const QList<int> changed = settle(all, now);
     if (!changed.isEmpty())
         Q_EMIT statesChanged(changed);
     flushEvents();
@@ -70,6 +71,15 @@ void StateTracker::setThresholds(const StateThresholds &thresholds)
 void StateTracker::rebuild()
 {
     m_engines.assign(std::size_t(m_store->engines().size()), Tracked {});
+    m_groups = m_store->hasProfile() ? DpGroups(m_store->profile()) : DpGroups();
+    m_groupStates = QList<GroupState>(m_groups.groups().size());
+    m_groupOf.assign(m_engines.size(), -1);
+    for (int g = 0; g < m_groups.groups().size(); ++g) {
+        for (int engine : m_groups.groups().at(g).engines) {
+            if (engine >= 0 && engine < engineCount())
+                m_groupOf[std::size_t(engine)] = g;
+        }
+    }
     m_log.clear();
     m_pendingAdded = m_pendingDropped = 0;
     m_proxy = ProxyHealth();
@@ -94,15 +104,28 @@ void StateTracker::rebuild()
     }
     for (int i = 0; i < engineCount(); ++i) {
         Tracked &t = m_engines[std::size_t(i)];
-        t.state = deriveState(t.facts, now, m_thresholds, DeriveDetail::StateOnly).state;
+        t.own = deriveState(t.facts, now, m_thresholds, DeriveDetail::StateOnly).state;
+        t.ownSinceMs = now;
+    }
+    for (int g = 0; g < groupCount(); ++g) {
+        const DpGroup &group = m_groups.groups().at(g);
+        QList<GroupRankInput> ranks;
+        for (int engine : group.engines)
+            ranks.append(rankInput(engine));
+        m_groupStates[g] = deriveGroupState(group.coupled, ranks);
+    }
+    for (int i = 0; i < engineCount(); ++i) {
+        Tracked &t = m_engines[std::size_t(i)];
+        const int g = m_groupOf[std::size_t(i)];
+        t.state = g < 0 ? t.own : rankStateInGroup(t.own, m_groups.groups().at(g).coupled, m_groupStates.at(g).health);
         t.sinceMs = now;
     }
     Q_EMIT reset();
 }
 
-std::array<int, 10> StateTracker::stateCounts() const
+std::array<int, kEngineStateCount> StateTracker::stateCounts() const
 {
-    std::array<int, 10> counts {};
+    std::array<int, kEngineStateCount> counts {};
     for (const Tracked &t : m_engines)
         ++counts[std::size_t(t.state)];
     return counts;
@@ -118,32 +141,132 @@ QString StateTracker::engineLabel(int engine) const
     return QStringLiteral("%1 · %2 (DP %3)").arg(node, e.id()).arg(e.dpRank);
 }
 
-DerivedState StateTracker::derived(int engine) const
+int StateTracker::groupOf(int engine) const
 {
-    return deriveState(m_engines[std::size_t(engine)].facts, m_now(), m_thresholds);
+    return engine >= 0 && engine < engineCount() ? m_groupOf[std::size_t(engine)] : -1;
 }
 
-bool StateTracker::rederive(int engine, std::int64_t now)
+GroupRankInput StateTracker::rankInput(int engine) const
+{
+    const Tracked &t = m_engines[std::size_t(engine)];
+    const EngineFacts &f = t.facts;
+    GroupRankInput r;
+    r.state = t.own;
+    r.sinceMs = t.ownSinceMs;
+    r.ranBefore = f.lastOkMs > 0 || f.process == ProcessFact::Exited;
+    // When it went down: the process exit SSH saw after the last good poll, else the first failed poll of
+    // the current run (an older "exited" fact says nothing about this death).
+    if (t.own == EngineState::Stopped && f.process == ProcessFact::Exited && f.processAtMs > f.lastOkMs)
+        r.diedAtMs = f.processAtMs;
+    else if ((t.own == EngineState::Stopped || isFailureState(t.own)) && f.failingSinceMs > 0)
+        r.diedAtMs = std::min(f.failingSinceMs, t.ownSinceMs);
+    return r;
+}
+
+QString StateTracker::groupBrokenReason(int group) const
+{
+    if (group < 0 || group >= groupCount())
+        return {};
+    const GroupState &g = m_groupStates.at(group);
+    if (g.health != GroupHealth::Broken || g.dead.isEmpty())
+        return {};
+    const DpGroup &dp = m_groups.groups().at(group);
+    QStringList deaths;
+    for (const GroupDeadRank &d : g.dead) {
+        const int engine = dp.engines.at(d.rank);
+        deaths.append(tr("%1 %2 since %3")
+                          .arg(engineLabel(engine), engineStateWord(d.state),
+                              QDateTime::fromMSecsSinceEpoch(d.sinceMs).toString(QStringLiteral("HH:mm:ss"))));
+    }
+    return deaths.join(QStringLiteral("; "));
+}
+
+DerivedState StateTracker::derived(int engine) const
+{
+    return derivedAt(engine, m_now(), DeriveDetail::Full);
+}
+
+DerivedState StateTracker::derivedAt(int engine, std::int64_t now, DeriveDetail detail) const
+{
+    const Tracked &t = m_engines[std::size_t(engine)];
+    DerivedState d = deriveState(t.facts, now, m_thresholds, detail);
+    if (t.state != EngineState::GroupBroken || d.state == EngineState::GroupBroken)
+        return d;
+    // A live rank of a broken coupled group: what the group says first, then the rank's own picture.
+    const int g = m_groupOf[std::size_t(engine)];
+    const DerivedState own = d;
+    d.state = EngineState::GroupBroken;
+    if (detail == DeriveDetail::Full && g >= 0) {
+        const DpGroup &dp = m_groups.groups().at(g);
+        d.reason = tr("DP group %1 is broken (%2): its collectives cannot complete, so this rank makes no progress")
+                       .arg(dp.id, groupBrokenReason(g));
+        d.evidence = QStringList { tr("own state %1: %2").arg(engineStateWord(own.state), own.reason) } + own.evidence;
+    }
+    return d;
+}
+
+void StateTracker::rederiveOwn(int engine, std::int64_t now)
 {
     Tracked &t = m_engines[std::size_t(engine)];
-    const EngineState state = deriveState(t.facts, now, m_thresholds, DeriveDetail::StateOnly).state;
-    const bool changed = state != t.state;
-    if (changed) {
-        DerivedState next = deriveState(t.facts, now, m_thresholds); // the words, for the event
+    const EngineState own = deriveState(t.facts, now, m_thresholds, DeriveDetail::StateOnly).state;
+    if (own != t.own) {
+        t.own = own;
+        t.ownSinceMs = now;
+    }
+}
+
+QList<int> StateTracker::settle(const QList<int> &touched, std::int64_t now)
+{
+    // The candidates: the touched engines and every rank of their groups whose state changed.
+    std::vector<char> candidate(m_engines.size(), 0);
+    std::vector<char> groupSeen(std::size_t(groupCount()), 0);
+    for (int engine : touched) {
+        if (engine < 0 || engine >= engineCount())
+            continue;
+        candidate[std::size_t(engine)] = 1;
+        const int g = m_groupOf[std::size_t(engine)];
+        if (g < 0 || groupSeen[std::size_t(g)])
+            continue;
+        groupSeen[std::size_t(g)] = 1;
+        const DpGroup &group = m_groups.groups().at(g);
+        QList<GroupRankInput> ranks;
+        ranks.reserve(group.engines.size());
+        for (int e : group.engines)
+            ranks.append(rankInput(e));
+        GroupState next = deriveGroupState(group.coupled, ranks);
+        if (next.health != m_groupStates.at(g).health) {
+            for (int e : group.engines)
+                candidate[std::size_t(e)] = 1;
+        }
+        m_groupStates[g] = std::move(next);
+    }
+    QList<int> changed;
+    for (int engine = 0; engine < engineCount(); ++engine) {
+        if (!candidate[std::size_t(engine)])
+            continue;
+        Tracked &t = m_engines[std::size_t(engine)];
+        const int g = m_groupOf[std::size_t(engine)];
+        const EngineState shown
+            = g < 0 ? t.own : rankStateInGroup(t.own, m_groups.groups().at(g).coupled, m_groupStates.at(g).health);
+        if (shown == t.state)
+            continue;
+        const EngineState from = t.state;
+        t.state = shown; // derivedAt() reads it for the words
+        DerivedState next = derivedAt(engine, now, DeriveDetail::Full);
         StateEvent event;
         event.atMs = now;
         event.kind = StateEvent::Kind::State;
         event.engine = engine;
         event.node = m_store->engines().at(engine).nodeIndex;
-        event.from = t.state;
-        event.to = next.state;
+        event.from = from;
+        event.to = shown;
         event.where = engineLabel(engine);
         event.what = QStringLiteral("%1 → %2").arg(engineStateWord(event.from), engineStateWord(event.to));
         event.reason = next.reason;
         event.evidence = next.evidence;
         appendEvent(std::move(event));
         t.sinceMs = now;
-        t.state = state;
+        changed.append(engine);
     }
     return changed;
 }
@@ -168,7 +291,7 @@ void StateTracker::applyObservations(const QList<int> &engines)
 {
     const std::int64_t now = m_now();
     const QList<EngineObservation> &observations = m_store->observations();
-    QList<int> changed;
+    QList<int> touched;
     for (int engine : engines) {
         if (engine < 0 || engine >= engineCount() || engine >= observations.size())
             continue;
@@ -214,9 +337,10 @@ void StateTracker::applyObservations(const QList<int> &engines)
             // No scrape, no verdict on progress either way: the frozen count stands, so one poll a busy host
             // misses neither ends a stall nor restarts its count.
         }
-        if (rederive(engine, now))
-            changed.append(engine);
+        rederiveOwn(engine, now);
+        touched.append(engine);
     }
+    const QList<int> changed = settle(touched, now);
     if (!changed.isEmpty())
         Q_EMIT statesChanged(changed);
     flushEvents();
@@ -239,8 +363,10 @@ void StateTracker::appendFactEvent(int engine, StateEvent::Kind kind, const QStr
 
 void StateTracker::factChanged(int engine, std::int64_t now)
 {
-    if (rederive(engine, now))
-        Q_EMIT statesChanged({ engine });
+    rederiveOwn(engine, now);
+    const QList<int> changed = settle({ engine }, now);
+    if (!changed.isEmpty())
+        Q_EMIT statesChanged(changed);
     flushEvents();
     Q_EMIT roundDerived();
 }

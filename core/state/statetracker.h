@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/dpgroups.h"
 #include "net/proxyhealth.h"
 #include "state/derivestate.h"
+#include "state/groupstate.h"
 #include "state/stateevent.h"
 
 #include <QList>
@@ -21,6 +23,9 @@
 //   statesChanged(engines): once per round, the engines whose derived state changed
 //   roundDerived(): once per round after every engine was re-derived (reasons and ages move)
 //   eventsAppended(added, dropped): the event log grew (oldest dropped when full)
+//   groups(), groupState(g), groupOf(i): the profile's DP groups and each one's derived state; the
+//   live ranks of a broken coupled group show EngineState::GroupBroken (groupstate.h), ownState(i)
+//   keeps what the rank's facts alone say
 namespace pd {
 
 class ClusterStore;
@@ -41,11 +46,22 @@ public:
     // The engine's current facts derived now, with reason and evidence (computed on each call).
     DerivedState derived(int engine) const;
     EngineState state(int engine) const { return m_engines[std::size_t(engine)].state; }
+    // The state the engine's own facts give, before its DP group is considered.
+    EngineState ownState(int engine) const { return m_engines[std::size_t(engine)].own; }
+    std::int64_t ownSinceMs(int engine) const { return m_engines[std::size_t(engine)].ownSinceMs; }
     std::int64_t stateSinceMs(int engine) const { return m_engines[std::size_t(engine)].sinceMs; }
     // How many engines are in each state (indexed by int(EngineState)).
-    std::array<int, 10> stateCounts() const;
+    std::array<int, kEngineStateCount> stateCounts() const;
     // "d1 · 127.0.0.7:9003 (DP 19)"
     QString engineLabel(int engine) const;
+
+    // DP groups (recomputed with every state change of their ranks).
+    const DpGroups &groups() const { return m_groups; }
+    int groupCount() const { return int(m_groups.groups().size()); }
+    const GroupState &groupState(int group) const { return m_groupStates.at(group); }
+    int groupOf(int engine) const; // -1: none
+    // Why a group is broken, in the operator's words: which rank(s) died and when (empty when it is not).
+    QString groupBrokenReason(int group) const;
 
     // The proxy's /healthcheck as last seen; proxyKnown() false before the first answer.
     bool proxyKnown() const { return m_proxyKnown; }
@@ -79,12 +95,19 @@ Q_SIGNALS:
 private:
     struct Tracked {
         EngineFacts facts;
-        EngineState state = EngineState::Unknown; // of the last derivation, to see changes
+        EngineState state = EngineState::Unknown; // shown, of the last derivation, to see changes
         std::int64_t sinceMs = 0;
+        EngineState own = EngineState::Unknown; // from the engine's facts alone
+        std::int64_t ownSinceMs = 0;
     };
     void rebuild();
-    // Re-derives one engine; appends an event and returns true when its state changed.
-    bool rederive(int engine, std::int64_t now);
+    // Re-derives one engine's own state (no event: settle() decides what is shown).
+    void rederiveOwn(int engine, std::int64_t now);
+    // After own states moved: recomputes the groups of these engines and every shown state that may have
+    // changed with them; appends an event per change and returns the changed engines, ascending.
+    QList<int> settle(const QList<int> &touched, std::int64_t now);
+    GroupRankInput rankInput(int engine) const;
+    DerivedState derivedAt(int engine, std::int64_t now, DeriveDetail detail) const;
     void appendEvent(StateEvent event);
     // One engine's fact moved (a setter): its event, then re-derive and announce.
     void appendFactEvent(int engine, StateEvent::Kind kind, const QString &what, const QString &detail, std::int64_t now);
@@ -92,6 +115,9 @@ private:
     void flushEvents();
 
     ClusterStore *m_store;
+    DpGroups m_groups;
+    QList<GroupState> m_groupStates;
+    std::vector<int> m_groupOf; // engine -> group index, -1: none
     StateThresholds m_thresholds;
     std::function<std::int64_t()> m_now;
     std::vector<Tracked> m_engines;

@@ -4,6 +4,7 @@
 #include "state/derivestate.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 
 #include <algorithm>
 
@@ -65,6 +66,10 @@ QString whatOf(ProblemKind kind, const TriageEngine &e)
 QString nextStepOf(ProblemKind kind)
 {
     switch (kind) {
+    case ProblemKind::GroupBroken:
+        return Tr::tr("Restart the group: stop every rank (the survivors may need a force stop) and start them all "
+                      "together. Removing the dead rank from the proxy does not help: the others wait for it in "
+                      "every forward pass.");
     case ProblemKind::PoolEmpty:
         return Tr::tr("Every request needs this pool: bring one of its engines back (see the engine problems "
                       "below) or add a healthy engine to the proxy.");
@@ -111,6 +116,7 @@ QString roleWord(Role role)
 ProblemSeverity severityOf(ProblemKind kind)
 {
     switch (kind) {
+    case ProblemKind::GroupBroken:
     case ProblemKind::PoolEmpty:
     case ProblemKind::ProxyUnreachable:
         return ProblemSeverity::Critical;
@@ -152,6 +158,17 @@ QList<Problem> findProblems(const TriageInput &in)
         out.append(p);
     }
 
+    // The ranks of broken coupled groups: their group's problem stands for theirs (below).
+    QList<bool> inBrokenGroup(in.engines.size(), false);
+    for (const TriageGroup &group : in.groups) {
+        if (!group.coupled || group.health != GroupHealth::Broken || group.dead.isEmpty())
+            continue;
+        for (int engine : group.engines) {
+            if (engine >= 0 && engine < in.engines.size())
+                inBrokenGroup[engine] = true;
+        }
+    }
+
     // Pools: no engine serving, or the proxy counting none.
     for (Role role : { Role::Prefill, Role::Decode }) {
         int total = 0, serving = 0, observed = 0;
@@ -169,6 +186,15 @@ QList<Problem> findProblems(const TriageInput &in)
         const int proxyCount = role == Role::Prefill ? in.proxy.prefillInstances : in.proxy.decodeInstances;
         const bool proxySaysEmpty = in.proxyKnown && in.proxy.reachable && proxyCount == 0;
         if (serving > 0 && !proxySaysEmpty)
+            continue;
+        // A pool emptied by broken groups alone is said by the groups' problems (one fault, one line).
+        bool explained = serving == 0;
+        for (int i = 0; explained && i < in.engines.size(); ++i) {
+            const TriageEngine &e = in.engines.at(i);
+            if (e.role == role && e.state != EngineState::Serving && !inBrokenGroup.at(i))
+                explained = false;
+        }
+        if (explained)
             continue;
         Problem p = make(ProblemKind::PoolEmpty, ProblemScope::Pool);
         p.key = QStringLiteral("pool-empty:%1").arg(roleName(role));
@@ -201,6 +227,60 @@ QList<Problem> findProblems(const TriageInput &in)
         out.append(p);
     }
 
+    // Broken coupled DP groups: one problem each, standing for the engine problems of all its ranks (a dead
+    // rank and 63 hung ones are one fault with one fix).
+    QList<bool> covered(in.engines.size(), false);
+    for (const TriageGroup &group : in.groups) {
+        if (!group.coupled || group.health != GroupHealth::Broken || group.dead.isEmpty())
+            continue;
+        Problem p = make(ProblemKind::GroupBroken, ProblemScope::Group);
+        p.key = QStringLiteral("group-broken:%1").arg(group.id);
+        p.group = group.id;
+        const int size = int(group.engines.size());
+        const int deadCount = int(group.dead.size());
+        p.what = deadCount == 1 ? Tr::tr("DP group broken: 1 rank dead")
+                                : Tr::tr("DP group broken: %1 ranks dead").arg(deadCount);
+        p.where = Tr::tr("group %1 (%2 ranks on %3)").arg(group.id).arg(size).arg(group.nodes.join(QStringLiteral(", ")));
+        QStringList deaths;
+        for (const GroupDeadRank &d : group.dead) {
+            const int engine = group.engines.value(d.rank, -1);
+            if (engine < 0 || engine >= in.engines.size())
+                continue;
+            const TriageEngine &e = in.engines.at(engine);
+            const QString at = QDateTime::fromMSecsSinceEpoch(d.sinceMs).toString(QStringLiteral("HH:mm:ss"));
+            deaths.append(Tr::tr("%1 %2 since %3").arg(e.label, engineStateWord(d.state), at));
+            p.evidence.append(Tr::tr("dead rank %1: %2").arg(e.label, e.reason));
+            p.evidence.append(e.evidence);
+            if (p.engine < 0) {
+                p.engine = engine;
+                p.node = e.node;
+            }
+        }
+        const int others = size - deadCount;
+        p.detail = others == 1
+            ? Tr::tr("%1; the other rank cannot make progress (it still answers /health 200 but produces no "
+                     "tokens)").arg(deaths.join(QStringLiteral("; ")))
+            : Tr::tr("%1; the other %2 ranks cannot make progress (they still answer /health 200 but produce no "
+                     "tokens)").arg(deaths.join(QStringLiteral("; "))).arg(others);
+        p.evidence.prepend(Tr::tr("coupled DP group: every rank syncs in every forward pass; %1 of %2 ranks dead, "
+                                  "%3 live and held")
+                               .arg(deadCount).arg(size).arg(others));
+        int poolServing = 0;
+        for (const TriageEngine &e : in.engines)
+            poolServing += e.role == group.role && e.state == EngineState::Serving ? 1 : 0;
+        if (poolServing == 0)
+            p.evidence.insert(1, Tr::tr("no other %1 engine serves: every %1 request fails").arg(roleWord(group.role)));
+        p.sinceMs = group.sinceMs;
+        p.engineCount = size;
+        for (int engine : group.engines) {
+            if (engine >= 0 && engine < in.engines.size()) {
+                covered[engine] = true;
+                p.folded.append(engine);
+            }
+        }
+        out.append(p);
+    }
+
     // Engines. Several engines of one node with the same failure make one problem for the node: at 64+
     // engines a hung collective or a dead host must read as one line, not sixteen.
     QList<std::optional<ProblemKind>> kinds;
@@ -213,14 +293,13 @@ QList<Problem> findProblems(const TriageInput &in)
         if (node >= 0 && node < byNode.size())
             byNode[node].append(i);
     }
-    QList<bool> covered(in.engines.size(), false);
     for (int n = 0; n < byNode.size(); ++n) {
         const QList<int> &engines = byNode.at(n);
         for (ProblemKind kind :
             { ProblemKind::EngineStalled, ProblemKind::EngineUnhealthy, ProblemKind::EngineUnreachable }) {
             QList<int> hit;
             for (int i : engines) {
-                if (kinds.at(i) == kind)
+                if (!covered.at(i) && kinds.at(i) == kind)
                     hit.append(i);
             }
             if (hit.size() < kGroupOnNodeAtLeast)

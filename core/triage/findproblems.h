@@ -4,6 +4,7 @@
 #include "cluster/profile.h"
 #include "net/proxyhealth.h"
 #include "state/enginefacts.h"
+#include "state/groupstate.h"
 #include "triage/problem.h"
 
 #include <QList>
@@ -37,8 +38,21 @@ struct TriageNode {
     std::int64_t sshSinceMs = 0;
 };
 
+// A DP group of the profile with its derived state (groupstate.h).
+struct TriageGroup {
+    QString id; // "decode@192.0.0.5:13395"
+    Role role = Role::Decode;
+    bool coupled = true;
+    GroupHealth health = GroupHealth::Unknown;
+    QList<int> engines; // indices into TriageInput::engines, in DP rank order
+    QList<GroupDeadRank> dead; // rank = position in `engines`
+    std::int64_t sinceMs = 0; // the first death
+    QStringList nodes;
+};
+
 struct TriageInput {
     QList<TriageEngine> engines;
+    QList<TriageGroup> groups;
     QList<TriageNode> nodes;
     bool proxyKnown = false;
     ProxyHealth proxy;

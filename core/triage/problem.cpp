@@ -21,6 +21,8 @@ QString problemSeverityName(ProblemSeverity severity)
 QString problemKindName(ProblemKind kind)
 {
     switch (kind) {
+    case ProblemKind::GroupBroken:
+        return QStringLiteral("group-broken");
     case ProblemKind::PoolEmpty:
         return QStringLiteral("pool-empty");
     case ProblemKind::ProxyUnreachable:

@@ -17,6 +17,7 @@ enum class ProblemSeverity : std::uint8_t { Critical, Error, Warning };
 enum class ProblemKind : std::uint8_t {
     PoolEmpty, // no engine of a pool serves: every request of that kind fails
     ProxyUnreachable, // the proxy does not answer /healthcheck
+    GroupBroken, // a rank of a coupled DP group died: the others hang (above every per-rank symptom)
     EngineStalled, // requests running, counters frozen
     EngineUnhealthy, // 5xx on /health or /metrics, or metrics that do not parse
     EngineUnreachable, // refused or timing out after answering before
@@ -27,7 +28,7 @@ enum class ProblemKind : std::uint8_t {
     MetricsStale, // polls failing, below the failure verdict
 };
 
-enum class ProblemScope : std::uint8_t { Cluster, Proxy, Pool, Node, Engine };
+enum class ProblemScope : std::uint8_t { Cluster, Proxy, Pool, Node, Engine, Group };
 
 struct Problem {
     ProblemSeverity severity = ProblemSeverity::Warning;
@@ -43,6 +44,8 @@ struct Problem {
     int engine = -1; // the engine to focus, -1 for none
     int node = -1; // the node to focus, -1 for none
     int engineCount = 0; // engines concerned (a node or pool problem covers several)
+    QString group; // the DP group ("decode@192.0.0.5:13395") of a group problem, empty otherwise
+    QList<int> folded; // engines whose own problems this one stands for (a broken group's ranks)
     bool acknowledged = false;
 };
 

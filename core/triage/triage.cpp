@@ -86,7 +86,8 @@ TriageInput Triage::snapshot() const
         TriageEngine e;
         e.state = m_tracker->state(i);
         // Only problems read reasons and evidence: derive the words for the few engines that may have one.
-        if (e.state != EngineState::Serving && e.state != EngineState::Unknown) {
+        // A broken group's live ranks are folded under its problem: their words are never read.
+        if (e.state != EngineState::Serving && e.state != EngineState::Unknown && e.state != EngineState::GroupBroken) {
             const DerivedState d = m_tracker->derived(i);
             e.reason = d.reason;
             e.evidence = d.evidence;
@@ -107,6 +108,25 @@ TriageInput Triage::snapshot() const
             e.lastError = f.lastError;
         }
         in.engines.append(std::move(e));
+    }
+    for (int g = 0; g < m_tracker->groupCount(); ++g) {
+        const DpGroup &dp = m_tracker->groups().groups().at(g);
+        TriageGroup group;
+        group.id = dp.id;
+        group.role = dp.role;
+        group.coupled = dp.coupled;
+        group.engines = dp.engines;
+        group.nodes = dp.nodeNames;
+        const GroupState &state = m_tracker->groupState(g);
+        group.health = state.health;
+        group.dead = state.dead;
+        group.sinceMs = state.brokenSinceMs;
+        for (const GroupDeadRank &d : state.dead) {
+            const int engine = dp.engines.value(d.rank, -1);
+            if (engine >= 0 && engine < in.engines.size() && in.engines.at(engine).label.isEmpty())
+                in.engines[engine].label = m_tracker->engineLabel(engine);
+        }
+        in.groups.append(std::move(group));
     }
     return in;
 }

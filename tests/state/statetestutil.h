@@ -11,12 +11,24 @@
 // decode engines on d0-d3) in a store, and poll outcomes as the poller reports them.
 namespace pd::test {
 
-inline bool loadDemo(ClusterStore *store)
+// The demo's DP groups are coupled (a dead rank breaks its whole group: groupstate.h). Tests about one
+// engine's own state ask for independent ranks, so the other ranks keep their own states.
+enum class DemoCoupling { AsBundled, Independent };
+
+inline bool loadDemo(ClusterStore *store, DemoCoupling coupling = DemoCoupling::AsBundled)
 {
     const ProfileLoadResult r = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json"));
     if (!r.profile)
         return false;
-    store->setProfile(*r.profile, QStringLiteral("demo-loopback.json"));
+    Profile profile = *r.profile;
+    if (coupling == DemoCoupling::Independent) {
+        // Dense-model ranks: independent is refused with --enable-expert-parallel, so drop that too.
+        for (RoleConfig *role : { &profile.prefill, &profile.decode }) {
+            role->dpCoupling = DpCoupling::Independent;
+            role->extraArgs.removeAll(QStringLiteral("--enable-expert-parallel"));
+        }
+    }
+    store->setProfile(profile, QStringLiteral("demo-loopback.json"));
     return true;
 }
 

@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -108,11 +109,46 @@ private Q_SLOTS:
         qInfo("screenshot: %s", qPrintable(shot));
     }
 
-    void timelineShowsLanesAndExportsCsv()
+    void aBrokenGroupOffersRestartGroup()
     {
         ClusterStore store;
         MainWindow window(&store);
         QVERIFY(loadDemo(&store));
+        StateTracker tracker(&store);
+        Triage triage(&tracker, &store);
+        window.setTriage(&tracker, &triage);
+        ProblemsPanel *panel = window.problemsPanel();
+        store.applyPollBatch(round({}));
+        QVERIFY(panel->restartGroupButton()->isHidden());
+        // Rank DP 22 of the decode group refuses: the group is broken, one problem on top, one click.
+        const QList<PollOutcome> bad { failed(30, PollStatus::Refused) };
+        store.applyPollBatch(round(bad));
+        store.applyPollBatch(round(bad));
+        QCOMPARE(triage.problems().first().kind, ProblemKind::GroupBroken);
+        QVERIFY(!panel->restartGroupButton()->isHidden());
+        QVERIFY(panel->restartGroupButton()->isEnabled());
+        QSignalSpy restart(panel, &ProblemsPanel::restartGroupRequested);
+        QTest::mouseClick(panel->restartGroupButton(), Qt::LeftButton);
+        QCOMPARE(restart.size(), 1);
+        QCOMPARE(restart.at(0).at(0).toString(), QStringLiteral("decode@127.0.0.6:13395"));
+        // The engines table shows the survivors' distinct state, not Serving.
+        QCOMPARE(window.engineFilter()->sourceModel()->index(20, EngineTableModel::StatusColumn).data(EngineStateRole).toInt(),
+            int(EngineState::GroupBroken));
+        // Read-only: the button stays, disabled, saying why.
+        panel->setRestartGroupAvailable(false, QStringLiteral("read-only"));
+        QVERIFY(!panel->restartGroupButton()->isEnabled());
+        QCOMPARE(panel->restartGroupButton()->toolTip(), QStringLiteral("read-only"));
+        // Healed: the button goes.
+        store.applyPollBatch(round({}));
+        QCOMPARE(triage.count(), 0);
+        QVERIFY(panel->restartGroupButton()->isHidden());
+    }
+
+    void timelineShowsLanesAndExportsCsv()
+    {
+        ClusterStore store;
+        MainWindow window(&store);
+        QVERIFY(loadDemo(&store, DemoCoupling::Independent));
         StateTracker tracker(&store);
         Triage triage(&tracker, &store);
         window.setTriage(&tracker, &triage);

@@ -40,6 +40,7 @@ private:
     std::unique_ptr<Triage> m_triage;
     int m_rounds = 0;
     static constexpr int kIntervalMs = 500;
+    const QString kDecodeGroupProblem = QStringLiteral("group-broken:decode@127.0.42.4:13395");
 
     static bool extract(std::string_view body, EngineMetrics *m, QString *error)
     {
@@ -190,10 +191,20 @@ private Q_SLOTS:
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
         qInfo("crash -> unreachable after %d poll rounds", took);
         QCOMPARE(m_tracker->facts(e).http, HttpFact::Refused);
-        const Problem *p = problem(QStringLiteral("engine-unreachable:%1").arg(e));
-        QVERIFY(p);
+        // The rank belongs to the coupled decode group (8 ranks on d0 and d1): in the same round the group is
+        // broken, one problem names the dead rank, and every other rank leaves Serving.
+        const Problem *p = problem(kDecodeGroupProblem);
+        QVERIFY2(p, qPrintable(describeProblems()));
         QCOMPARE(p->engine, e);
-        QVERIFY2(p->detail.contains(QStringLiteral("refused")), qPrintable(p->detail));
+        QCOMPARE(p->kind, ProblemKind::GroupBroken);
+        QVERIFY2(p->detail.contains(QStringLiteral("127.0.42.5:19002")) && p->detail.contains(QStringLiteral("the other 7 ranks")),
+            qPrintable(p->detail));
+        QVERIFY2(p->evidence.join(QLatin1Char(' ')).contains(QStringLiteral("refused")), qPrintable(p->evidence.join(QLatin1Char(' '))));
+        QVERIFY(!problem(QStringLiteral("engine-unreachable:%1").arg(e))); // folded under the group
+        for (int i = 0; i < m_store.engines().size(); ++i) {
+            if (m_store.engines().at(i).role == Role::Decode && i != e)
+                QCOMPARE(m_tracker->state(i), EngineState::GroupBroken);
+        }
         // The change is an event with its evidence.
         bool found = false;
         for (int i = 0; i < m_tracker->events().size(); ++i) {
@@ -201,6 +212,11 @@ private Q_SLOTS:
             found |= ev.engine == e && ev.to == EngineState::Unreachable && !ev.evidence.isEmpty();
         }
         QVERIFY(found);
+
+        // Started again, the rank rejoins and the group serves: the per-engine faults below start clean.
+        QCOMPARE(post(QStringLiteral("/cluster/engines/start"), R"({"engines":["127.0.42.5:19002"]})"), 200);
+        const int healed = roundsUntil([&] { return !problem(kDecodeGroupProblem) && m_tracker->state(e) == EngineState::Serving; }, 60);
+        QVERIFY2(healed >= 0, qPrintable(describeProblems()));
     }
 
     void stallBecomesStalledWhateverHealthSays()
@@ -232,21 +248,25 @@ private Q_SLOTS:
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
         qInfo("http500 -> unhealthy after %d poll rounds", took);
         QCOMPARE(m_tracker->facts(e).healthStatus, 500);
-        QVERIFY(problem(QStringLiteral("engine-unhealthy:%1").arg(e)));
+        // An unhealthy rank is a dead rank of its coupled group: the group problem names it (the stalled rank
+        // above is folded under it too).
+        const Problem *p = problem(kDecodeGroupProblem);
+        QVERIFY2(p && p->detail.contains(QStringLiteral("127.0.42.4:19003")), qPrintable(describeProblems()));
+        QVERIFY(!problem(QStringLiteral("engine-unhealthy:%1").arg(e)));
     }
 
     void proxyStoppedIsTheTopProblem()
     {
         QCOMPARE(post(QStringLiteral("/cluster/proxy/stop"), {}), 200);
         QTRY_VERIFY_WITH_TIMEOUT(m_tracker->proxyKnown() && !m_tracker->proxyHealth().reachable, 10000);
-        // The three engine faults injected above still stand, below the proxy.
-        QTRY_VERIFY2_WITH_TIMEOUT(m_triage->count() >= 4, qPrintable(describeProblems()), 10000);
+        // The engine faults injected above still stand, below the proxy: the broken decode group.
+        QTRY_VERIFY2_WITH_TIMEOUT(m_triage->count() >= 2, qPrintable(describeProblems()), 10000);
         const Problem &top = m_triage->problems().first();
         QCOMPARE(top.kind, ProblemKind::ProxyUnreachable);
         QCOMPARE(top.severity, ProblemSeverity::Critical);
         QCOMPARE(top.where, QStringLiteral("proxy 127.0.42.1:18400"));
-        // The engine problems follow, ranked below it.
-        QCOMPARE(m_triage->problems().at(1).severity, ProblemSeverity::Error);
+        // The group's problem follows, ranked below it.
+        QCOMPARE(m_triage->problems().at(1).key, kDecodeGroupProblem);
         QCOMPARE(post(QStringLiteral("/cluster/proxy/start"), {}), 200);
         QTRY_VERIFY_WITH_TIMEOUT(m_tracker->proxyHealth().reachable, 15000);
         QVERIFY(m_triage->indexOf(QStringLiteral("proxy-unreachable")) < 0);

@@ -31,7 +31,7 @@ private Q_SLOTS:
     void problemModelFollowsTriage()
     {
         ClusterStore store;
-        QVERIFY(loadDemo(&store));
+        QVERIFY(loadDemo(&store, DemoCoupling::Independent));
         StateTracker tracker(&store);
         Triage triage(&tracker, &store);
         ProblemModel model(&triage);
@@ -80,7 +80,7 @@ private Q_SLOTS:
     void eventModelAppendsAndFilters()
     {
         ClusterStore store;
-        QVERIFY(loadDemo(&store));
+        QVERIFY(loadDemo(&store, DemoCoupling::Independent));
         StateTracker tracker(&store);
         EventModel events(&tracker);
         EventFilterModel filter;

@@ -164,6 +164,66 @@ private Q_SLOTS:
         QCOMPARE(problems.at(0).what, QStringLiteral("Engine not running, yet in the proxy"));
     }
 
+    void aBrokenGroupIsOneProblemAboveItsRanks()
+    {
+        // d0 and d1 hold one coupled decode group of 8; engine 3 (on d0) died, the 7 others hang.
+        TriageInput in = cluster();
+        TriageGroup group;
+        group.id = QStringLiteral("decode@10.0.0.2:13395");
+        group.role = Role::Decode;
+        group.coupled = true;
+        group.health = GroupHealth::Broken;
+        group.nodes = { QStringLiteral("d0"), QStringLiteral("d1") };
+        for (int i = 2; i < 10; ++i)
+            group.engines.append(i);
+        group.dead = { GroupDeadRank { 1, EngineState::Unreachable, 4000 } };
+        group.sinceMs = 4000;
+        in.groups.append(group);
+        for (int i = 2; i < 10; ++i)
+            in.engines[i].state = EngineState::GroupBroken;
+        in.engines[3].state = EngineState::Unreachable;
+        in.engines[3].label = QStringLiteral("d0 · 10.0.0.2:9001 (DP 1)");
+        in.engines[5].state = EngineState::Stalled; // a survivor's own symptom: folded as well
+        in.engines[5].freshness = FreshnessFact::Stale;
+        in.engines[0].state = EngineState::Unhealthy; // a prefill engine: its own problem, ranked below
+        in.engines[0].sinceMs = 10;
+        in.proxy.reachable = false; // the whole cluster's outage stays on top
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("proxy-unreachable"), QStringLiteral("group-broken:decode@10.0.0.2:13395"),
+                QStringLiteral("engine-unhealthy:0") }));
+        const Problem &p = problems.at(1);
+        QCOMPARE(p.kind, ProblemKind::GroupBroken);
+        QCOMPARE(p.severity, ProblemSeverity::Critical);
+        QCOMPARE(p.scope, ProblemScope::Group);
+        QCOMPARE(p.group, group.id);
+        QCOMPARE(p.engine, 3);
+        QCOMPARE(p.node, 1);
+        QCOMPARE(p.engineCount, 8);
+        QCOMPARE(p.sinceMs, std::int64_t(4000));
+        QCOMPARE(p.folded.size(), 8);
+        QCOMPARE(p.what, QStringLiteral("DP group broken: 1 rank dead"));
+        QCOMPARE(p.where, QStringLiteral("group decode@10.0.0.2:13395 (8 ranks on d0, d1)"));
+        QVERIFY2(p.detail.startsWith(QStringLiteral("d0 · 10.0.0.2:9001 (DP 1) unreachable since ")), qPrintable(p.detail));
+        QVERIFY2(p.detail.endsWith(QStringLiteral("the other 7 ranks cannot make progress (they still answer /health 200 "
+                                                  "but produce no tokens)")),
+            qPrintable(p.detail));
+        QVERIFY(p.nextStep.startsWith(QStringLiteral("Restart the group")));
+        // The decode pool has no serving engine, but the group says why: no separate pool problem.
+        QVERIFY(p.evidence.join(QLatin1Char('\n')).contains(QStringLiteral("no other decode engine serves")));
+
+        // An independent group with a dead rank: only that rank's problem.
+        in.groups[0].coupled = false;
+        in.groups[0].health = GroupHealth::Degraded;
+        for (int i = 2; i < 10; ++i)
+            in.engines[i].state = EngineState::Serving;
+        in.engines[3].state = EngineState::Unreachable;
+        in.engines[5].freshness = FreshnessFact::Fresh;
+        in.proxy.reachable = true;
+        QCOMPARE(keys(findProblems(in)),
+            (QStringList { QStringLiteral("engine-unhealthy:0"), QStringLiteral("engine-unreachable:3") }));
+    }
+
     void poolEmptyByTheProxysCount()
     {
         TriageInput in = cluster();
@@ -197,7 +257,8 @@ private Q_SLOTS:
         QCOMPARE(triage.count(), 1);
         QCOMPARE(appeared.size(), 1);
         const QString key = triage.problems().at(0).key;
-        QCOMPARE(key, QStringLiteral("engine-unreachable:30"));
+        // Engine 30 is a rank of the demo's coupled decode group: its death is the group's problem.
+        QCOMPARE(key, QStringLiteral("group-broken:decode@127.0.0.6:13395"));
         triage.acknowledge(key);
         QVERIFY(triage.problems().at(0).acknowledged);
         failRound(30);

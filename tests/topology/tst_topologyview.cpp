@@ -217,11 +217,11 @@ private Q_SLOTS:
             != StateStyle::fill(view->state(dimmed)).rgb());
 
         panel.filterEdit()->clear();
-        panel.stateCombo()->setCurrentIndex(1); // problems: stalled, unhealthy, unreachable
-        QCOMPARE(view->matchCount(), 3);
+        panel.stateCombo()->setCurrentIndex(1); // problems: stalled, unhealthy, unreachable, group broken
+        QCOMPARE(view->matchCount(), 4);
         // A state change moves an engine in or out of a state filter.
         view->setState(30, EngineState::Unreachable);
-        QCOMPARE(view->matchCount(), 4);
+        QCOMPARE(view->matchCount(), 5);
         QVERIFY(view->matchesFilter(30));
 
         panel.stateCombo()->setCurrentIndex(0);
@@ -231,6 +231,59 @@ private Q_SLOTS:
         panel.nodeCombo()->setCurrentIndex(5); // "All nodes" then the nodes in order: d0
         QCOMPARE(view->matchCount(), 16);
         QCOMPARE(view->filter().node, 4);
+    }
+
+    void aBrokenGroupIsFramedAtAGlance()
+    {
+        TopologyView view;
+        view.resize(1400, 900);
+        const Profile profile = bundledProfile();
+        view.setProfile(profile);
+        view.setStates(QVector<EngineState>(72, EngineState::Serving));
+        view.show();
+        // Seed 000: 4 prefill groups of 2 (one node each), one coupled decode group of 64 on 4 nodes.
+        const QString decode = QStringLiteral("decode@192.0.0.5:13395");
+        QCOMPARE(int(view.groupFrames().size()), 5);
+        int f = -1;
+        for (int i = 0; i < int(view.groupFrames().size()); ++i)
+            f = view.groupFrames()[std::size_t(i)].id == decode ? i : f;
+        QVERIFY(f >= 0);
+        const TopologyView::GroupFrame &frame = view.groupFrames()[std::size_t(f)];
+        QCOMPARE(frame.nodeCount, 4);
+        QCOMPARE(frame.engines.size(), 64);
+        // The frame holds all four decode node boxes.
+        for (const NodeBox &box : view.layout().nodes()) {
+            if (box.role == Role::Decode)
+                QVERIFY(frame.rect.contains(box.rect));
+        }
+        QVERIFY(!view.isGroupBroken(decode));
+        const QRect label = view.groupLabelViewRect(f);
+        const QColor bad = StateStyle::canvasColors(false).bad;
+        QVERIFY(view.grab().toImage().pixelColor(label.left() + 3, label.center().y()).rgb() != bad.rgb());
+
+        // Rank 127.0.0.x:… of d1 dies, the 63 others show "group broken": a red frame and band at a glance.
+        const int dead = 8 + 16 + 3;
+        for (int e = 8; e < 72; ++e)
+            view.setState(e, e == dead ? EngineState::Unreachable : EngineState::GroupBroken);
+        QVERIFY(view.isGroupBroken(decode));
+        QCOMPARE(view.stateCount(EngineState::GroupBroken), 63);
+        const QImage shot = view.grab().toImage();
+        QCOMPARE(shot.pixelColor(label.left() + 3, label.center().y()).rgb(), bad.rgb());
+        const QRect outline = QRectF(view.mapToView(frame.rect.topLeft()), view.mapToView(frame.rect.bottomRight())).toRect();
+        QCOMPARE(shot.pixelColor(outline.left(), outline.center().y()).rgb(), bad.rgb());
+        // The prefill groups stay unframed (one node each, nothing broken).
+        QVERIFY(!view.isGroupBroken(QStringLiteral("prefill@") + profile.nodes.first().engineGroups.first().dpAddress
+            + QStringLiteral(":") + QString::number(profile.nodes.first().engineGroups.first().dpPort)));
+        QVERIFY(shot.save(screenshotPath(QStringLiteral("topology-group-broken-1400.png"))));
+        view.resize(2400, 1500);
+        QVERIFY(view.grab().save(screenshotPath(QStringLiteral("topology-group-broken-2400.png"))));
+        view.resize(1400, 900);
+
+        // Healed: every rank serves, the frame is plain again.
+        for (int e = 8; e < 72; ++e)
+            view.setState(e, EngineState::Serving);
+        QVERIFY(!view.isGroupBroken(decode));
+        QVERIFY(view.grab().toImage().pixelColor(label.left() + 3, label.center().y()).rgb() != bad.rgb());
     }
 
     void keyboardMovesAndActivates()

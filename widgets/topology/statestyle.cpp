@@ -28,6 +28,8 @@ QColor fill(EngineState state, bool dark)
             return QColor(0x9a, 0xa0, 0xa8);
         case EngineState::Unreachable:
             return QColor(0xe0, 0x40, 0x5a);
+        case EngineState::GroupBroken:
+            return QColor(0xa7, 0x7b, 0xe0);
         default:
             break;
         }
@@ -53,6 +55,8 @@ QColor fill(EngineState state, bool dark)
         return QColor(0xd5, 0x5e, 0x00);
     case EngineState::Unreachable:
         return QColor(0x9b, 0x11, 0x1e);
+    case EngineState::GroupBroken: // a deep violet: alive, but held by a dead rank of its group
+        return QColor(0x5e, 0x2b, 0x97);
     }
     return Qt::gray;
 }
@@ -85,7 +89,8 @@ QColor ink(const QColor &fill)
 
 bool isProblem(EngineState state)
 {
-    return state == EngineState::Stalled || state == EngineState::Unhealthy || state == EngineState::Unreachable;
+    return state == EngineState::Stalled || state == EngineState::Unhealthy || state == EngineState::Unreachable
+        || state == EngineState::GroupBroken;
 }
 
 QString label(EngineState state)
@@ -111,6 +116,8 @@ QString label(EngineState state)
         return QCoreApplication::translate("StateStyle", "Unhealthy");
     case EngineState::Unreachable:
         return QCoreApplication::translate("StateStyle", "Unreachable");
+    case EngineState::GroupBroken:
+        return QCoreApplication::translate("StateStyle", "Group broken");
     }
     return {};
 }
@@ -183,6 +190,10 @@ void drawGlyph(QPainter &p, EngineState state, const QRectF &box, const QColor &
         p.setPen(QPen(ink, std::max(1.5, s / 5), Qt::SolidLine, Qt::RoundCap));
         p.drawLine(QPointF(c.x() - k, c.y() - k), QPointF(c.x() + k, c.y() + k));
         p.drawLine(QPointF(c.x() + k, c.y() - k), QPointF(c.x() - k, c.y() + k));
+        break;
+    case EngineState::GroupBroken: // a broken link: two half rings that do not meet
+        p.drawArc(QRectF(c.x() - k * 1.05, c.y() - k * 0.55, k * 1.1, k * 1.1), 45 * 16, 270 * 16);
+        p.drawArc(QRectF(c.x() - k * 0.05, c.y() - k * 0.55, k * 1.1, k * 1.1), -135 * 16, 270 * 16);
         break;
     }
     p.restore();

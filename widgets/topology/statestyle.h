@@ -16,7 +16,7 @@ namespace pd {
 
 namespace StateStyle {
 
-inline constexpr int kStateCount = int(EngineState::Unreachable) + 1;
+inline constexpr int kStateCount = kEngineStateCount;
 
 QColor fill(EngineState state, bool dark); // dark: the variant for a dark canvas (apptheme.h)
 QColor fill(EngineState state); // the variant for the application's current palette

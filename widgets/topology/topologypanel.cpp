@@ -47,7 +47,7 @@ TopologyPanel::TopologyPanel(QWidget *parent)
 
     m_state->setObjectName(QStringLiteral("topologyStateFilter"));
     m_state->addItem(tr("Any state"), -1);
-    m_state->addItem(tr("Problems (stalled, unhealthy, unreachable)"), kProblemsEntry);
+    m_state->addItem(tr("Problems (stalled, unhealthy, unreachable, group broken)"), kProblemsEntry);
     for (int s = 0; s < StateStyle::kStateCount; ++s)
         m_state->addItem(StateStyle::label(EngineState(s)), s);
 
@@ -132,7 +132,7 @@ void TopologyPanel::applyFilter()
     filter.text = m_text->text();
     const int state = m_state->currentData().toInt();
     if (state == kProblemsEntry)
-        filter.states = { EngineState::Stalled, EngineState::Unhealthy, EngineState::Unreachable };
+        filter.states = { EngineState::Stalled, EngineState::Unhealthy, EngineState::Unreachable, EngineState::GroupBroken };
     else if (state >= 0)
         filter.states = { EngineState(state) };
     filter.node = m_node->currentData().isValid() ? m_node->currentData().toInt() : -1;

@@ -95,6 +95,7 @@ void TopologyView::setLayoutMode(TopologyMode mode)
 void TopologyView::rebuildLayout()
 {
     m_layout = TopologyLayout::build(m_profile, m_options);
+    rebuildGroupFrames();
     m_autoFit = true;
     layoutLegend();
     fitToView();
@@ -110,6 +111,7 @@ void TopologyView::setStates(const QVector<EngineState> &states)
         ++m_stateCounts[std::size_t(m_states[e])];
         ++m_poolCounts[m_engines.at(e).role == Role::Prefill ? 0 : 1][std::size_t(m_states[e])];
     }
+    recountGroups();
     recomputeMatches();
     update();
 }
@@ -126,7 +128,7 @@ void TopologyView::setState(int engine, EngineState state)
     ++pool[std::size_t(state)];
     m_states[engine] = state;
     updateMatch(engine);
-    m_lastDirty = dirtyRegion(engine) + QRegion(m_legendItems[std::size_t(old)]);
+    m_lastDirty = dirtyRegion(engine) + QRegion(m_legendItems[std::size_t(old)]) + groupStateChanged(engine, old, state);
     update(m_lastDirty);
 }
 
@@ -315,8 +317,8 @@ void TopologyView::layoutLegend()
     const int rowHeight = std::max(kLegendSwatch, fm.height()) + 6;
     const int available = std::max(200, width() - 36);
     // Entries at (x, row) first, then placed from the bottom once the row count is known.
-    std::array<QPoint, 10> at;
-    std::array<int, 10> widths;
+    std::array<QPoint, kEngineStateCount> at;
+    std::array<int, kEngineStateCount> widths;
     int x = 0;
     int row = m_colorBy != ColorBy::State ? 1 : 0;
     for (int s = 0; s < StateStyle::kStateCount; ++s) {

@@ -16,6 +16,8 @@
 #include <array>
 #include <vector>
 
+class QFontMetrics;
+
 namespace pd {
 
 class EngineInfoProvider;
@@ -86,6 +88,20 @@ public:
     QRegion lastUpdateRegion() const { return m_lastDirty; } // what the last setState() repainted
     QRect legendRect() const { return m_legendRect; }
 
+    // DP groups (specs/dp-groups.md): a coupled group spanning several nodes is framed with its id; a group
+    // whose ranks show GroupBroken is framed in the problem colour with a "group broken" band.
+    struct GroupFrame {
+        QString id;
+        QRectF rect; // scene: around the group's node boxes
+        QList<int> engines;
+        int nodeCount = 0;
+        bool coupled = true;
+        int brokenRanks = 0; // ranks in EngineState::GroupBroken
+    };
+    const std::vector<GroupFrame> &groupFrames() const { return m_groupFrames; }
+    bool isGroupBroken(const QString &groupId) const;
+    QRect groupLabelViewRect(int frame) const; // where the frame's label is drawn (widget coordinates)
+
     QString toolTipFor(QPoint pos) const;
     QSize sizeHint() const override { return { 1200, 800 }; }
 
@@ -142,6 +158,14 @@ private:
     void paintBadges(QPainter &p, const NodeBox &box, NodeBadges badges);
     void paintCells(QPainter &p, const QRectF &sceneClip);
     void paintLegend(QPainter &p);
+    void paintGroups(QPainter &p, const QRectF &sceneClip);
+    void rebuildGroupFrames();
+    void recountGroups();
+    // A rank's state moved: keeps its group's broken count; the region to repaint with it.
+    QRegion groupStateChanged(int engine, EngineState old, EngineState state);
+    // The longest of the label's wordings (with the dead rank and the fix, without them, the bare verdict)
+    // that fits maxWidth pixels with its padding; the shortest when none does.
+    QString groupLabel(const GroupFrame &frame, const QFontMetrics &fm, int maxWidth) const;
 
     Profile m_profile;
     QList<Engine> m_engines;
@@ -149,7 +173,7 @@ private:
     TopologyLayoutOptions m_options;
     TopologyLayout m_layout;
     QVector<EngineState> m_states;
-    std::array<int, 10> m_stateCounts {};
+    std::array<int, kEngineStateCount> m_stateCounts {};
     std::vector<char> m_selected;
     int m_selectedCount = 0;
     int m_current = -1;
@@ -159,6 +183,8 @@ private:
     int m_matchCount = 0;
     ColorBy m_colorBy = ColorBy::State;
     std::vector<float> m_values;
+    std::vector<GroupFrame> m_groupFrames;
+    std::vector<int> m_frameOfEngine; // -1: not framed
     double m_valueMax = 1;
     const EngineInfoProvider *m_provider = nullptr;
     ProxyHealth m_proxy;
@@ -174,9 +200,9 @@ private:
     QRect m_band;
     bool m_bandAdds = false;
     QRect m_legendRect;
-    std::array<QRect, 10> m_legendItems;
+    std::array<QRect, kEngineStateCount> m_legendItems;
     QRegion m_lastDirty;
-    std::array<std::array<int, 10>, 2> m_poolCounts {}; // [prefill, decode][state]
+    std::array<std::array<int, kEngineStateCount>, 2> m_poolCounts {}; // [prefill, decode][state]
     // Text is laid out once per zoom level (drawStaticText), not per frame.
     QStringList m_nodeLabels; // heatmap row labels
     std::vector<QStaticText> m_nodeTexts;

@@ -7,6 +7,7 @@
 
 #include "apptheme.h"
 
+#include <QFontMetrics>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -102,6 +103,7 @@ void TopologyView::paintEvent(QPaintEvent *event)
             paintProxy(p);
         paintArrows(p);
         paintNodes(p, sceneClip);
+        paintGroups(p, sceneClip);
         paintCells(p, sceneClip);
         if (m_drag == Drag::Band && clip.intersects(m_band.adjusted(-1, -1, 1, 1))) {
             p.setPen(QPen(canvas().selection, 1, Qt::DashLine));
@@ -116,6 +118,44 @@ void TopologyView::paintEvent(QPaintEvent *event)
         p.setPen(QPen(canvas().selection, 1, Qt::DotLine));
         p.setBrush(Qt::NoBrush);
         p.drawRect(rect().adjusted(0, 0, -1, -1));
+    }
+}
+
+void TopologyView::paintGroups(QPainter &p, const QRectF &sceneClip)
+{
+    for (int f = 0; f < int(m_groupFrames.size()); ++f) {
+        const GroupFrame &frame = m_groupFrames[std::size_t(f)];
+        const bool broken = frame.brokenRanks > 0;
+        // A group on one node is its node box already; frame the ones that span nodes, and every broken one.
+        if (!broken && (!frame.coupled || frame.nodeCount < 2))
+            continue;
+        if (!frame.rect.adjusted(-4, -4, 4, 30).intersects(sceneClip))
+            continue;
+        const QRectF r = toView(frame.rect);
+        const Role role = frame.engines.isEmpty() ? Role::Decode : m_engines.at(frame.engines.first()).role;
+        p.save();
+        p.setRenderHint(QPainter::Antialiasing);
+        if (broken) {
+            QColor tint = canvas().bad;
+            tint.setAlpha(s_dark ? 46 : 30);
+            p.setPen(QPen(canvas().bad, 3));
+            p.setBrush(tint);
+        } else {
+            p.setPen(QPen(role == Role::Prefill ? canvas().prefillBorder : canvas().decodeBorder, 2, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+        }
+        p.drawRoundedRect(r, 6, 6);
+        const QRect label = groupLabelViewRect(f);
+        const QFont labelFont = pixelFont(font(), std::clamp(12 * m_scale, 10.0, 14.0), true);
+        p.setFont(labelFont);
+        p.setPen(broken ? QPen(canvas().bad, 1) : QPen(role == Role::Prefill ? canvas().prefillBorder : canvas().decodeBorder, 1));
+        p.setBrush(broken ? canvas().bad : canvas().panel);
+        p.drawRoundedRect(label, 4, 4);
+        p.setPen(broken ? StateStyle::ink(canvas().bad) : canvas().text);
+        p.drawText(label.adjusted(7, 0, -5, 0), Qt::AlignVCenter | Qt::AlignLeft,
+            QFontMetrics(labelFont).elidedText(groupLabel(frame, QFontMetrics(labelFont), label.width()), Qt::ElideRight,
+                label.width() - 12));
+        p.restore();
     }
 }
 
@@ -138,7 +178,7 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
             engines += count;
         const int serving = counts[std::size_t(EngineState::Serving)];
         const int problems = counts[std::size_t(EngineState::Stalled)] + counts[std::size_t(EngineState::Unhealthy)]
-            + counts[std::size_t(EngineState::Unreachable)];
+            + counts[std::size_t(EngineState::Unreachable)] + counts[std::size_t(EngineState::GroupBroken)];
         const int nodeCount = int(pool.nodes.size());
         // Problems first: when the pool is narrow, the title elides its end, never the problem count.
         QString title = pool.role == Role::Prefill ? tr("Prefill") : tr("Decode");

@@ -70,6 +70,7 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
     , m_empty(new QLabel(this))
     , m_ack(new QPushButton(tr("&Acknowledge"), this))
     , m_remove(new QPushButton(tr("&Remove from proxy"), this))
+    , m_restartGroup(new QPushButton(tr("Restart &group"), this))
     , m_stack(new QStackedWidget(this))
 {
     setObjectName(QStringLiteral("problemsPanel"));
@@ -112,8 +113,13 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
     m_remove->setVisible(false);
     connect(m_remove, &QPushButton::clicked, this, &ProblemsPanel::removeSelectedFromProxy);
 
+    m_restartGroup->setObjectName(QStringLiteral("restartGroupButton"));
+    m_restartGroup->setVisible(false);
+    connect(m_restartGroup, &QPushButton::clicked, this, &ProblemsPanel::restartGroup);
+
     auto *top = new QHBoxLayout;
     top->addWidget(m_header, 1);
+    top->addWidget(m_restartGroup);
     top->addWidget(m_remove);
     top->addWidget(m_ack);
     auto *layout = new QVBoxLayout(this);
@@ -153,6 +159,14 @@ void ProblemsPanel::updateHeader()
     m_ack->setEnabled(m_view->selectionModel()->hasSelection());
     const int dead = int(deadEnginesSelected().size());
     m_remove->setEnabled(m_removeAvailable && dead > 0);
+    const QString group = groupToRestart();
+    m_restartGroup->setVisible(!group.isEmpty());
+    m_restartGroup->setEnabled(m_restartAvailable);
+    if (!m_restartAvailable)
+        m_restartGroup->setToolTip(m_restartWhyNot);
+    else if (!group.isEmpty())
+        m_restartGroup->setToolTip(tr("Stop every rank of %1 and start them all together: the only way out of a "
+                                      "broken group").arg(group));
     if (m_removeAvailable)
         m_remove->setToolTip(dead > 0 ? tr("Take the %n selected dead engine(s) out of the proxy, which keeps routing to them (§8.2)", nullptr, dead)
                                       : tr("Select stalled, unhealthy or unreachable engines to take them out of the proxy"));
@@ -182,6 +196,37 @@ QList<int> ProblemsPanel::deadEnginesSelected() const
         }
     }
     return engines;
+}
+
+QString ProblemsPanel::groupToRestart() const
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    for (const QModelIndex &row : rows) {
+        const QString key = row.data(ProblemKeyRole).toString();
+        for (const Problem &p : m_triage->problems()) {
+            if (p.key == key && p.kind == ProblemKind::GroupBroken && !p.group.isEmpty())
+                return p.group;
+        }
+    }
+    for (const Problem &p : m_triage->problems()) {
+        if (p.kind == ProblemKind::GroupBroken && !p.group.isEmpty())
+            return p.group; // ranked: the first is the most urgent
+    }
+    return {};
+}
+
+void ProblemsPanel::setRestartGroupAvailable(bool available, const QString &whyNot)
+{
+    m_restartAvailable = available;
+    m_restartWhyNot = whyNot;
+    updateHeader();
+}
+
+void ProblemsPanel::restartGroup()
+{
+    const QString group = groupToRestart();
+    if (m_restartAvailable && !group.isEmpty())
+        Q_EMIT restartGroupRequested(group);
 }
 
 void ProblemsPanel::removeSelectedFromProxy()

@@ -30,12 +30,21 @@ public:
     // Shown when the window can act on the proxy (and not read-only); hidden otherwise.
     void setRemoveAvailable(bool available, const QString &whyNot = {});
     QPushButton *removeButton() const { return m_remove; }
+    // The group "Restart group" acts on: the selected broken group's, else the top-ranked one; empty: none.
+    QString groupToRestart() const;
+    void restartGroup();
+    // Disabled (with the reason as its tooltip) in read-only mode or while another operation runs.
+    void setRestartGroupAvailable(bool available, const QString &whyNot = {});
+    QPushButton *restartGroupButton() const { return m_restartGroup; }
 
 Q_SIGNALS:
     void engineFocusRequested(int engine);
     void nodeFocusRequested(int node);
     // One click takes unreachable or stalled engines out of the proxy (it never does it itself, §8.2).
     void removeDeadRequested(const QList<int> &engines);
+    // One click asks to restart a broken coupled DP group as a whole (specs/dp-groups.md §3); the window
+    // runs the operation.
+    void restartGroupRequested(const QString &groupId);
 
 private:
     void activate(const QModelIndex &index);
@@ -48,7 +57,10 @@ private:
     QLabel *m_empty;
     QPushButton *m_ack;
     QPushButton *m_remove;
+    QPushButton *m_restartGroup;
     bool m_removeAvailable = false;
+    bool m_restartAvailable = true;
+    QString m_restartWhyNot;
     QStackedWidget *m_stack;
 };
 

@@ -34,6 +34,8 @@ QColor engineStateColor(EngineState state, bool dark)
             return QColor(0xff, 0x6e, 0x6e);
         case EngineState::Unreachable:
             return QColor(0xf4, 0x8f, 0xb1);
+        case EngineState::GroupBroken:
+            return QColor(0xea, 0x80, 0xfc);
         }
     }
     switch (state) {
@@ -57,6 +59,8 @@ QColor engineStateColor(EngineState state, bool dark)
         return QColor(0xc6, 0x28, 0x28);
     case EngineState::Unreachable:
         return QColor(0x88, 0x0e, 0x4f);
+    case EngineState::GroupBroken:
+        return QColor(0x4a, 0x23, 0x8c); // deep violet, darker than Waiting in proxy
     }
     return QColor(0x9e, 0x9e, 0x9e);
 }
@@ -84,6 +88,8 @@ QString engineStateGlyph(EngineState state)
         return QStringLiteral("✚");
     case EngineState::Unreachable:
         return QStringLiteral("✖");
+    case EngineState::GroupBroken:
+        return QStringLiteral("⊘");
     }
     return QStringLiteral("?");
 }

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// `pdctl status` names DP groups: against `pdsim cluster` (a prefill group of 2 on p0, a coupled decode
+// group of 4 spanning d0 and d1), the groups serve; a crashed decode rank makes its group broken, listed by
+// host:port in --json and named in the plain text; the prefill group stays serving.
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+
+class TestPdctlStatusGroups : public QObject {
+    Q_OBJECT
+
+    QProcess m_sim;
+    QString m_control;
+    const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/status-groups.json");
+
+    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000)
+    {
+        QProcess p;
+        p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
+        p.setArguments(args);
+        p.start();
+        if (!p.waitForStarted(5000) || !p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished(5000);
+            return -1;
+        }
+        *out = p.readAllStandardOutput() + p.readAllStandardError();
+        return p.exitCode();
+    }
+    json status()
+    {
+        QByteArray out;
+        if (pdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json")}, &out) != 0)
+            return json();
+        return json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+    }
+    static json group(const json &s, const std::string &id)
+    {
+        if (s.is_object() && s.contains("groups"))
+            for (const json &g : s["groups"])
+                if (g["id"] == id)
+                    return g;
+        return json();
+    }
+    static std::string stateOf(const json &s, const std::string &id)
+    {
+        const json g = group(s, id);
+        return g.is_object() ? g["state"].get<std::string>() : std::string("missing");
+    }
+    QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body)
+    {
+        QProcess curl;
+        curl.start(QStringLiteral("curl"), {QStringLiteral("-s"), QStringLiteral("-X"), QString::fromLatin1(method), QStringLiteral("-d"),
+                                            QString::fromUtf8(body), url});
+        curl.waitForFinished(10000);
+        return curl.readAllStandardOutput();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
+        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile, QStringLiteral("--time-scale"),
+                            QStringLiteral("20"), QStringLiteral("--no-jitter")});
+        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_sim.start();
+        QVERIFY(m_sim.waitForStarted(5000));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
+        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
+        if (!match.hasMatch()) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL(out.constData());
+            QSKIP(out.constData());
+        }
+        m_control = match.captured(1);
+    }
+
+    void everyGroupServes()
+    {
+        json s;
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(s = status(), "decode@127.0.0.83:13395") == "serving", 30000);
+        QVERIFY2(s["groups"].size() == 2, s.dump(2).c_str());
+        const json decode = group(s, "decode@127.0.0.83:13395");
+        QVERIFY2(decode["role"] == "decode" && decode["coupling"] == "coupled", decode.dump().c_str());
+        QVERIFY2(decode["ranks"] == json({"127.0.0.83:9000", "127.0.0.83:9001", "127.0.0.84:9000", "127.0.0.84:9001"}),
+                 decode.dump().c_str());
+        QVERIFY(decode["dead"].is_array() && decode["dead"].empty());
+        QVERIFY2(stateOf(s, "prefill@127.0.0.82:13395") == "serving", s.dump(2).c_str());
+    }
+
+    void aCrashedRankBreaksItsGroup()
+    {
+        const QByteArray reply = http("POST", QStringLiteral("http://%1/cluster/engines/fault").arg(m_control),
+                                      R"({"engines":["127.0.0.84:9001"],"kind":"crash"})");
+        QVERIFY2(reply.contains("127.0.0.84:9001"), reply.constData());
+        json s;
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(s = status(), "decode@127.0.0.83:13395") == "broken", 30000);
+        QVERIFY2(group(s, "decode@127.0.0.83:13395")["dead"] == json({"127.0.0.84:9001"}), s.dump(2).c_str());
+        QVERIFY2(stateOf(s, "prefill@127.0.0.82:13395") == "serving", s.dump(2).c_str());
+
+        QByteArray out;
+        QCOMPARE(pdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile}, &out), 0);
+        QVERIFY2(out.contains("group decode@127.0.0.83:13395 is broken: 127.0.0.84:9001 is down and the other 3 ranks "
+                              "cannot make progress; restart the whole group"),
+                 out.constData());
+        QVERIFY2(QRegularExpression(QStringLiteral("prefill@127.0.0.82:13395 +prefill +coupled +2 serving"))
+                     .match(QString::fromUtf8(out)).hasMatch(),
+                 out.constData());
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_sim.state() == QProcess::NotRunning)
+            return;
+        m_sim.terminate();
+        QVERIFY(m_sim.waitForFinished(10000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPdctlStatusGroups)
+#include "tst_pdctlstatusgroups.moc"
