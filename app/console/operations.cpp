@@ -17,6 +17,7 @@
 #include "ops/engineactionmenu.h"
 #include "ops/engineactions.h"
 #include "ops/operationspage.h"
+#include "cluster/dpgroups.h"
 #include "net/profileproxyendpoint.h"
 #include "warmup/warmupdialog.h"
 #include "poolsview.h"
@@ -268,6 +269,18 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     }
     if (pd::ProblemsPanel *problems = m_window->problemsPanel()) {
         problems->setRemoveAvailable(!m_context->settings.readOnly, refusalReason());
+        problems->setRestartGroupAvailable(!m_context->settings.readOnly, refusalReason());
+        // "Restart group" on a broken DP group: the same plan, confirmation and run as the engine menu's
+        // "Restart the whole DP group" (drain out, stop all, start all together, wait, add all).
+        m_windowConnections << connect(problems, &pd::ProblemsPanel::restartGroupRequested, this, [this](const QString &groupId) {
+            const pd::DpGroups groups(m_store->profile());
+            const pd::DpGroup *group = groups.find(groupId);
+            if (!group || group->engines.isEmpty()) {
+                m_window->showNote(tr("No DP group %1 in this profile").arg(groupId));
+                return;
+            }
+            m_menu->trigger(pd::EngineAction::RestartGroup, {group->engines.first()}, tr("DP group %1").arg(groupId));
+        });
         m_windowConnections << connect(problems, &pd::ProblemsPanel::removeDeadRequested, this, [this, refs](const QList<int> &engines) {
             QList<pd::EngineRef> dead;
             for (const int i : engines)
@@ -283,8 +296,10 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
         const bool refused = m_context->settings.readOnly;
         if (pd::EngineDetailPanel *detail = m_window->engineDetail())
             detail->setActionsAvailable(!refused, refusalReason());
-        if (pd::ProblemsPanel *problems = m_window->problemsPanel())
+        if (pd::ProblemsPanel *problems = m_window->problemsPanel()) {
             problems->setRemoveAvailable(!refused, refusalReason());
+            problems->setRestartGroupAvailable(!refused, refusalReason());
+        }
         m_window->showNote(readOnly ? tr("Read-only: every change to the cluster is refused") : tr("Read-only off"));
     });
     connect(m_runner.get(), &pd::ScaleRunner::markerAdded, this, &Operations::updateMarkers);

@@ -149,7 +149,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+198"/>
+        <location filename="../../app/console/operations.cpp" line="+200"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,26 +169,36 @@
         <translation>%1 已开始</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+60"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
     <message numerus="yes">
-        <location line="-20"/>
+        <location line="-22"/>
         <source>Taking %n engine(s) out of the proxy…</source>
         <translation>
             <numerusform>正在将 %n 个引擎移出代理…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="-83"/>
+        <location line="-96"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+86"/>
+        <source>No DP group %1 in this profile</source>
+        <translation>此配置文件中没有 DP 组 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>DP group %1</source>
+        <translation>DP 组 %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Read-only: every change to the cluster is refused</source>
         <translation>只读：拒绝对集群的任何更改</translation>
     </message>
@@ -264,7 +274,7 @@
 <context>
     <name>StateStyle</name>
     <message>
-        <location filename="../../widgets/topology/statestyle.cpp" line="+95"/>
+        <location filename="../../widgets/topology/statestyle.cpp" line="+100"/>
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
@@ -312,6 +322,11 @@
         <location line="+2"/>
         <source>Unreachable</source>
         <translation>不可达</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Group broken</source>
+        <translation>组已损坏</translation>
     </message>
 </context>
 <context>
@@ -422,16 +437,21 @@
         <source>Remove from proxy</source>
         <translation>移出代理</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Restart the whole DP group</source>
+        <translation>重启整个 DP 组</translation>
+    </message>
     <message numerus="yes">
         <location line="+16"/>
-        <location line="+41"/>
+        <location line="+56"/>
         <source>%n selected engines</source>
         <translation>
             <numerusform>已选的 %n 个引擎</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-50"/>
         <source>Nothing to do: %1</source>
         <translation>无需操作：%1</translation>
     </message>
@@ -451,12 +471,12 @@
         <translation>%1：已开始，可在“操作”页查看进度</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+27"/>
         <source>Show log</source>
         <translation>显示日志</translation>
     </message>
@@ -491,7 +511,7 @@
 <context>
     <name>pd::EngineActions</name>
     <message>
-        <location filename="../../core/ops/engineactions.cpp" line="+33"/>
+        <location filename="../../core/ops/engineactions.cpp" line="+35"/>
         <source>Start</source>
         <translation>启动</translation>
     </message>
@@ -526,7 +546,12 @@
         <translation>移出代理</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+1"/>
+        <source>Restart whole DP groups:</source>
+        <translation>重启整个 DP 组：</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>1 engine</source>
         <translation>1 个引擎</translation>
     </message>
@@ -541,7 +566,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>%1 %2</source>
         <comment>plan title: the action, how many engines</comment>
         <translation>%1 %2</translation>
@@ -562,7 +587,22 @@
         <translation>- 已跳过 %1：%2</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+108"/>
+        <source>DP group %1 has a rank WAITING in the proxy (§8.1); wait until it is active or dropped</source>
+        <translation>DP 组 %1 有 rank 在代理中处于 WAITING 状态（§8.1）；请等待其变为活跃或被丢弃</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>not a rank of a coupled DP group</source>
+        <translation>不是耦合 DP 组的 rank</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>would break DP group %1; stop or restart the whole group, or remove it from the proxy</source>
+        <translation>会破坏 DP 组 %1；请停止或重启整个组，或将其从代理中移除</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>WAITING in the proxy: stopping or re-adding it now can kill the proxy&apos;s listener (§8.1); wait until it is active or dropped</source>
         <translation>在代理中等待中：此时停止或重新加入可能导致代理的监听器崩溃（§8.1）；请等待其变为活跃或被移除</translation>
     </message>
@@ -583,7 +623,37 @@
         <translation>不在代理中活跃（%1）</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+22"/>
+        <source>DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then left outside the proxy</source>
+        <translation>DP 组 %1（%2 个 rank）：同时全部启动，以一个 %3 秒的截止时间等待，然后留在代理之外</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then all added to the proxy</source>
+        <translation>DP 组 %1（%2 个 rank）：同时全部启动，以一个 %3 秒的截止时间等待，然后全部加入代理</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together</source>
+        <translation>DP 组 %1（%2 个 rank）：每个 rank 从代理中移出并排空，然后一起停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped (stragglers asked again), all started together, waited for with one deadline of %3 s, all added back</source>
+        <translation>DP 组 %1（%2 个 rank）：每个 rank 从代理中移出并排空，全部停止（未停止的再次要求），一起启动，以一个 %3 秒的截止时间等待，全部重新加入</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 loses %2 of %3 instances</source>
+        <translation>%1 失去 %3 个实例中的 %2 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 loses %2 of %3 instances until the group serves again</source>
+        <translation>在该组恢复服务之前，%1 失去 %3 个实例中的 %2 个</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1 outside the proxy: started and waited for until they answer /v1/models and /health, then left outside the proxy (add them when wanted)</source>
         <translation>%1 不在代理中：启动并等待其响应 /v1/models 和 /health，之后保持在代理之外（需要时再加入）</translation>
     </message>
@@ -712,6 +782,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Restart DP group</source>
+        <translation>重启 DP 组</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>A rank of a coupled DP group: every rank of the group out of the proxy, stopped, started together and added back</source>
+        <translation>耦合 DP 组的 rank：该组每个 rank 移出代理、停止、一起启动并重新加入</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Add to proxy</source>
         <translation>加入代理</translation>
     </message>
@@ -980,7 +1060,7 @@
         <translation>%1 天 %2 小时</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>the process exited</source>
         <translation>进程已退出</translation>
     </message>
@@ -1106,14 +1186,14 @@
         <translation>健康且有进展（代理成员状态未核对）</translation>
     </message>
     <message>
-        <location filename="../../core/state/enginestate.cpp" line="+36"/>
-        <location line="+11"/>
+        <location filename="../../core/state/enginestate.cpp" line="+37"/>
+        <location line="+12"/>
         <source>unknown</source>
         <comment>engine state id</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-11"/>
         <source>stopped</source>
         <comment>engine state id</comment>
         <translation>已停止</translation>
@@ -1167,13 +1247,19 @@
         <translation>不可达</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>group-broken</source>
+        <comment>engine state id</comment>
+        <translation>组损坏</translation>
+    </message>
+    <message>
         <location line="+8"/>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-11"/>
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
@@ -1216,6 +1302,11 @@
         <location line="+1"/>
         <source>Unreachable</source>
         <translation>不可达</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Group broken</source>
+        <translation>组已损坏</translation>
     </message>
 </context>
 <context>
@@ -1430,6 +1521,40 @@ last good scrape %1</source>
         <location line="+2"/>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>pd::GroupState</name>
+    <message>
+        <location filename="../../core/state/groupstate.cpp" line="+131"/>
+        <location line="+12"/>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Serving</source>
+        <translation>服务中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Degraded</source>
+        <translation>降级</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Broken</source>
+        <translation>已损坏</translation>
     </message>
 </context>
 <context>
@@ -2987,6 +3112,11 @@ last good scrape %1</source>
         <translation>移出代理(&amp;R)</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Restart &amp;group</source>
+        <translation>重启组(&amp;G)</translation>
+    </message>
+    <message>
         <location line="+29"/>
         <source>No problems: every observed engine serves and the proxy answers.</source>
         <translation>没有问题：所有已观测的引擎均在服务中，代理响应正常。</translation>
@@ -2997,7 +3127,7 @@ last good scrape %1</source>
         <translation>在所选问题消除前不再为其发送通知</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>&lt;b&gt;1 problem&lt;/b&gt;</source>
         <translation>&lt;b&gt;1 个问题&lt;/b&gt;</translation>
     </message>
@@ -3025,8 +3155,13 @@ last good scrape %1</source>
         <source> — click one to see its engine</source>
         <translation> — 点击问题可查看对应引擎</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>Stop every rank of %1 and start them all together: the only way out of a broken group</source>
+        <translation>停止 %1 的每个 rank 并一起启动：这是恢复损坏组的唯一办法</translation>
+    </message>
     <message numerus="yes">
-        <location line="+7"/>
+        <location line="+3"/>
         <source>Take the %n selected dead engine(s) out of the proxy, which keeps routing to them (§8.2)</source>
         <translation>
             <numerusform>将所选的 %n 个失效引擎移出代理（否则代理会继续向其路由请求，见 §8.2）</numerusform>
@@ -3560,6 +3695,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ScaleOps</name>
     <message>
+        <location filename="../../core/ops/scalegroup.cpp" line="+65"/>
         <location filename="../../core/ops/scalein.cpp" line="+17"/>
         <location filename="../../core/ops/scaleout.cpp" line="+16"/>
         <source>Preflight</source>
@@ -3567,6 +3703,46 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Remove every rank from the proxy</source>
+        <translation>从代理中移除每个 rank</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drain: wait until no rank runs a request</source>
+        <translation>排空：等待所有 rank 都没有运行中的请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop every rank</source>
+        <translation>停止每个 rank</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify every rank stopped</source>
+        <translation>确认每个 rank 已停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start every rank at once</source>
+        <translation>同时启动每个 rank</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wait until every rank answers /v1/models and /health</source>
+        <translation>等待每个 rank 响应 /v1/models 和 /health</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add every rank to the proxy</source>
+        <translation>将每个 rank 加入代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wait until the proxy lists every rank</source>
+        <translation>等待代理列出每个 rank</translation>
+    </message>
+    <message>
+        <location filename="../../core/ops/scalein.cpp" line="+1"/>
         <source>Remove from the proxy</source>
         <translation>移出代理</translation>
     </message>
@@ -3610,6 +3786,30 @@ last good scrape %1</source>
         <translation>停止</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>group-scale-out</source>
+        <comment>operation kind</comment>
+        <translation>组扩容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>group-start</source>
+        <comment>operation kind</comment>
+        <translation>组启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>group-scale-in</source>
+        <comment>operation kind</comment>
+        <translation>组缩容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>group-restart</source>
+        <comment>operation kind</comment>
+        <translation>组重启</translation>
+    </message>
+    <message>
         <location filename="../../core/ops/scaleout.cpp" line="+1"/>
         <source>Start the engine</source>
         <translation>启动引擎</translation>
@@ -3635,9 +3835,9 @@ last good scrape %1</source>
         <translation>确认其收到流量</translation>
     </message>
     <message>
-        <location filename="../../core/ops/scaleplan.cpp" line="+23"/>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+25"/>
-        <location filename="../../core/ops/scalerunner.cpp" line="+206"/>
+        <location filename="../../core/ops/scaleplan.cpp" line="+26"/>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+26"/>
+        <location filename="../../core/ops/scalerunner.cpp" line="+227"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
@@ -3649,7 +3849,13 @@ last good scrape %1</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+25"/>
+        <source>%1 or %2</source>
+        <comment>a list of pool sizes</comment>
+        <translation>%1 或 %2</translation>
+    </message>
+    <message>
+        <location line="+53"/>
         <source>Scale the %1 pool from %2 to %3 instance(s).</source>
         <translation>将%1池从 %2 个实例扩缩容至 %3 个。</translation>
     </message>
@@ -3659,12 +3865,22 @@ last good scrape %1</source>
         <translation>无需操作。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
+        <source>  start DP group %1: all %2 ranks at once, wait until every rank serves (one deadline), then add all</source>
+        <translation>  启动 DP 组 %1：同时启动全部 %2 个 rank，等待每个 rank 服务（一个截止时间），然后全部加入</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>  start and add  %1 (node %2, rank %3)</source>
         <translation>  启动并加入  %1（节点 %2，rank %3）</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>  remove DP group %1: all %2 ranks out of the proxy, drained, then stopped together</source>
+        <translation>  移除 DP 组 %1：全部 %2 个 rank 移出代理并排空，然后一起停止</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>  remove and stop %1 (node %2, rank %3)</source>
         <translation>  移出并停止 %1（节点 %2，rank %3）</translation>
     </message>
@@ -3689,8 +3905,23 @@ last good scrape %1</source>
         <translation>无法执行：%1</translation>
     </message>
     <message>
-        <location line="+39"/>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+28"/>
+        <location line="+15"/>
+        <source>the nearest are %1 and %2</source>
+        <translation>最接近的是 %1 和 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the nearest is %1</source>
+        <translation>最接近的是 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 can be %2: its coupled DP groups start and stop only as whole groups; %3</source>
+        <translation>%1 只能是 %2：其耦合 DP 组只能整组启动和停止；%3</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+65"/>
         <location line="+10"/>
         <source>read-only mode</source>
         <translation>只读模式</translation>
@@ -3701,17 +3932,37 @@ last good scrape %1</source>
         <translation>池的实例数不能少于 0</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
+        <source>DP group %1 is partly in the proxy (%2 of %3 ranks)</source>
+        <translation>DP 组 %1 只有部分在代理中（%3 个 rank 中的 %2 个）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>DP group %1 has %2 rank(s) still WAITING in the proxy (§8.1)</source>
+        <translation>DP 组 %1 有 %2 个 rank 仍在代理中处于 WAITING 状态（§8.1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>DP group %1 has %2 rank(s) draining</source>
+        <translation>DP 组 %1 有 %2 个 rank 正在排空</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no set of whole DP groups takes the %1 pool from %2 to %3 now</source>
+        <translation>目前没有任何整 DP 组的组合能把 %1 资源池从 %2 变为 %3</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>the profile has only %1 more %2 engine(s) that are not in the proxy</source>
         <translation>配置文件中只剩 %1 个未加入代理的%2引擎</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+34"/>
         <source>%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)</source>
         <translation>%1 个实例仍在等待激活，暂时无法移除（§8.1）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+43"/>
         <source>no load reading for %1</source>
         <translation>%1 无负载读数</translation>
     </message>
@@ -3721,12 +3972,13 @@ last good scrape %1</source>
         <translation>P:D 将为 %1:%2（%3），超出配置文件的范围 %4-%5</translation>
     </message>
     <message>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+39"/>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+41"/>
+        <location line="+31"/>
         <source>cannot read the proxy&apos;s membership: %1</source>
         <translation>无法读取代理成员状态：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-28"/>
         <source>%1 skipped: not active in the proxy (%2)</source>
         <translation>已跳过 %1：不在代理中活跃（%2）</translation>
     </message>
@@ -3736,7 +3988,22 @@ last good scrape %1</source>
         <translation>重启 %1 将使活跃的%3实例只剩 %2 个，低于下限 %4</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+29"/>
+        <source>DP group %1 skipped: none of its ranks is active in the proxy</source>
+        <translation>已跳过 DP 组 %1：其 rank 都不在代理中活跃</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4</source>
+        <translation>重启 DP 组 %1 会只剩 %2 个活跃的 %3 实例，低于下限 %4</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>DP group %1 restarted</source>
+        <translation>DP 组 %1 已重启</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>%1 is stopped but the proxy still lists it as draining after %2 s: the proxy finalises drains only when no request is in flight (§8.3); resume when traffic allows</source>
         <translation>%1 已停止，但 %2 s 后代理仍将其列为排空中：代理仅在没有在途请求时才完成排空（§8.3）；请在流量允许时继续</translation>
     </message>
@@ -3784,14 +4051,19 @@ last good scrape %1</source>
         <translation>正在读取 %1 引擎的负载…</translation>
     </message>
     <message numerus="yes">
-        <location line="+11"/>
+        <location line="+12"/>
         <source>%n operation(s) started: %1</source>
         <translation>
             <numerusform>已启动 %n 个操作：%1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Not applied: %1</source>
+        <translation>未应用：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Not applied.</source>
         <translation>未应用。</translation>
     </message>
@@ -4097,7 +4369,7 @@ last good scrape %1</source>
 <context>
     <name>pd::StateTracker</name>
     <message>
-        <location filename="../../core/state/statetracker.cpp" line="+90"/>
+        <location filename="../../core/state/statetracker.cpp" line="+100"/>
         <source>listed in the proxy&apos;s start command</source>
         <translation>已列于代理启动命令中</translation>
     </message>
@@ -4107,7 +4379,22 @@ last good scrape %1</source>
         <translation>不在代理启动命令中</translation>
     </message>
     <message>
-        <location line="+164"/>
+        <location line="+76"/>
+        <source>%1 %2 since %3</source>
+        <translation>%1 自 %3 起 %2</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>DP group %1 is broken (%2): its collectives cannot complete, so this rank makes no progress</source>
+        <translation>DP 组 %1 已损坏（%2）：其集合通信无法完成，因此该 rank 没有进展</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>own state %1: %2</source>
+        <translation>自身状态 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+178"/>
         <source>process %1</source>
         <translation>进程 %1</translation>
     </message>
@@ -4249,8 +4536,8 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>Problems (stalled, unhealthy, unreachable)</source>
-        <translation>问题（停滞、不健康、不可达）</translation>
+        <source>Problems (stalled, unhealthy, unreachable, group broken)</source>
+        <translation>问题（停滞、不健康、不可达、组损坏）</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4348,7 +4635,7 @@ last good scrape %1</source>
 <context>
     <name>pd::TopologyView</name>
     <message>
-        <location filename="../../widgets/topology/topologyview.cpp" line="+648"/>
+        <location filename="../../widgets/topology/topologyview.cpp" line="+650"/>
         <source>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</source>
         <translation>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</translation>
     </message>
@@ -4419,7 +4706,7 @@ last good scrape %1</source>
         <translation>/healthcheck（%1）：预填充实例 %2 个，解码实例 %3 个（含排空中，不含等待中）</translation>
     </message>
     <message>
-        <location filename="../../widgets/topology/topologyviewpaint.cpp" line="+65"/>
+        <location filename="../../widgets/topology/topologyviewpaint.cpp" line="+66"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
@@ -4439,7 +4726,7 @@ last good scrape %1</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+110"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
@@ -4572,11 +4859,51 @@ last good scrape %1</source>
         <source>no data · marks show the state</source>
         <translation>无数据 · 标记表示状态</translation>
     </message>
+    <message>
+        <location filename="../../widgets/topology/topologygroups.cpp" line="+93"/>
+        <source>DP group %1 · %2 ranks on %3 nodes</source>
+        <translation>DP 组 %1 · %2 个 rank，分布在 %3 个节点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DP group %1</source>
+        <translation>DP 组 %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source> · %1 dead</source>
+        <translation> · %1 已退出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · %1 and %2 more dead</source>
+        <translation> · %1 及另外 %2 个已退出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GROUP BROKEN · %1%2 · restart the group</source>
+        <translation>组已损坏 · %1%2 · 请重启该组</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GROUP BROKEN · %1%2</source>
+        <translation>组已损坏 · %1%2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GROUP BROKEN · %1</source>
+        <translation>组已损坏 · %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GROUP BROKEN</source>
+        <translation>组已损坏</translation>
+    </message>
 </context>
 <context>
     <name>pd::Triage</name>
     <message>
-        <location filename="../../core/triage/findproblems.cpp" line="+50"/>
+        <location filename="../../core/triage/findproblems.cpp" line="+51"/>
         <source>Engine stalled</source>
         <translation>引擎停滞</translation>
     </message>
@@ -4587,7 +4914,7 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-68"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-81"/>
         <source>Engine not running, yet in the proxy</source>
         <translation>引擎未运行，但仍在代理中</translation>
     </message>
@@ -4608,6 +4935,11 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+10"/>
+        <source>Restart the group: stop every rank (the survivors may need a force stop) and start them all together. Removing the dead rank from the proxy does not help: the others wait for it in every forward pass.</source>
+        <translation>重启该组：停止每个 rank（存活的 rank 可能需要强制停止），然后一起启动。把已退出的 rank 从代理中移除没有用：其他 rank 在每次前向计算中都在等待它。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Every request needs this pool: bring one of its engines back (see the engine problems below) or add a healthy engine to the proxy.</source>
         <translation>所有请求都依赖此池：恢复其中一个引擎（见下方的引擎问题），或向代理添加一个健康的引擎。</translation>
     </message>
@@ -4677,7 +5009,7 @@ last good scrape %1</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Proxy unreachable</source>
         <translation>代理不可达</translation>
     </message>
@@ -4692,7 +5024,7 @@ last good scrape %1</source>
         <translation>/healthcheck 无响应</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+46"/>
         <source>%1 pool empty</source>
         <translation>%1池为空</translation>
     </message>
@@ -4727,7 +5059,52 @@ last good scrape %1</source>
         <translation>节点 %1（%2）</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+19"/>
+        <source>DP group broken: 1 rank dead</source>
+        <translation>DP 组已损坏：1 个 rank 已退出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DP group broken: %1 ranks dead</source>
+        <translation>DP 组已损坏：%1 个 rank 已退出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>group %1 (%2 ranks on %3)</source>
+        <translation>组 %1（%2 个 rank，位于 %3）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 %2 since %3</source>
+        <translation>%1 自 %3 起 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>dead rank %1: %2</source>
+        <translation>已退出的 rank %1：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1; the other rank cannot make progress (it still answers /health 200 but produces no tokens)</source>
+        <translation>%1；另一个 rank 无法推进（它仍对 /health 返回 200，但不产生 token）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1; the other %2 ranks cannot make progress (they still answer /health 200 but produce no tokens)</source>
+        <translation>%1；其余 %2 个 rank 无法推进（它们仍对 /health 返回 200，但不产生 token）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>coupled DP group: every rank syncs in every forward pass; %1 of %2 ranks dead, %3 live and held</source>
+        <translation>耦合 DP 组：每个 rank 在每次前向计算中同步；%2 个 rank 中 %1 个已退出，%3 个存活但被卡住</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>no other %1 engine serves: every %1 request fails</source>
+        <translation>没有其他 %1 引擎在服务：每个 %1 请求都会失败</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>%1 (all %2 engines of the node)</source>
         <translation>%1（该节点全部 %2 个引擎）</translation>
     </message>
