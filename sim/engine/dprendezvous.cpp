@@ -12,6 +12,9 @@ DpRendezvous::DpRendezvous(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
 {
+    // Precise: a coarse timer may end a rank started later before one started earlier (5 % slack).
+    m_joinTimer.setTimerType(Qt::PreciseTimer);
+    m_watchdogTimer.setTimerType(Qt::PreciseTimer);
     m_joinTimer.setSingleShot(true);
     connect(&m_joinTimer, &QTimer::timeout, this, [this] {
         if (m_formed)
@@ -124,8 +127,11 @@ void DpRendezvous::connectToMaster()
 {
     if (m_formed || !m_joinTimer.isActive())
         return;
-    if (m_master)
+    if (m_master) {
+        m_master->disconnect(this);
+        m_master->abort();
         m_master->deleteLater();
+    }
     m_master = new QTcpSocket(this);
     m_masterBuffer.clear();
     QTcpSocket *socket = m_master;
@@ -141,8 +147,9 @@ void DpRendezvous::connectToMaster()
             masterGone();
     });
     connect(socket, &QTcpSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError) {
-        // Refused (rank 0 not up yet) or lost before the group formed: try again shortly.
-        if (socket == m_master && !m_formed && socket->state() == QAbstractSocket::UnconnectedState)
+        // Refused (rank 0 not up yet) or lost before the group formed: try again shortly (the socket's
+        // state may still say connecting when the error comes, so do not ask it).
+        if (socket == m_master && !m_formed)
             m_retryTimer.start(100);
     });
     socket->connectToHost(m_options.masterHost, m_options.masterPort);
