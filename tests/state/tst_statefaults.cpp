@@ -213,8 +213,10 @@ private Q_SLOTS:
         }
         QVERIFY(found);
 
-        // Started again, the rank rejoins and the group serves: the per-engine faults below start clean.
-        QCOMPARE(post(QStringLiteral("/cluster/engines/start"), R"({"engines":["127.0.42.5:19002"]})"), 200);
+        // Starting the dead rank alone cannot help: the survivors hang in the broken collective (pdsim couples
+        // them like a real group). The whole group is started again (pdsim stops the frozen ranks first), it
+        // forms and serves: the per-engine faults below start clean.
+        QCOMPARE(post(QStringLiteral("/cluster/engines/start"), R"({"group":"decode@127.0.42.4:13395"})"), 200);
         const int healed = roundsUntil([&] { return !problem(kDecodeGroupProblem) && m_tracker->state(e) == EngineState::Serving; }, 60);
         QVERIFY2(healed >= 0, qPrintable(describeProblems()));
     }
