@@ -176,6 +176,13 @@ private Q_SLOTS:
 
     void restartGroupBringsTheWholeGroupBack()
     {
+        // Client load through the proxy while group 0 restarts: its ranks are drained out first, the other
+        // groups keep serving, and no client request fails.
+        int status = 0;
+        http("POST", m_control + QStringLiteral("/cluster/load"), R"({"rps": 3})", &status);
+        QCOMPARE(status, 200);
+        const int failedBefore = clusterState()["load"].value("failed", 0);
+        const int sentBefore = clusterState()["load"].value("sent", 0);
         EngineActions actions(&m_ctx, m_runner);
         const EngineActionPlan plan = actions.planRestartGroup(groupId(0));
         QVERIFY2(plan.canRun(false), qPrintable(plan.text()));
@@ -190,6 +197,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(reconcile() && m_table->activeCount(Role::Decode) == 8, 20000);
         QCOMPARE(m_table->fact(id(0, 9000), Role::Decode), MembershipFact::Active);
         QCOMPARE(m_table->fact(id(0, 9001), Role::Decode), MembershipFact::Active);
+        http("POST", m_control + QStringLiteral("/cluster/load"), R"({"rps": 0})", &status);
+        const json load = clusterState()["load"];
+        QVERIFY2(load.value("sent", 0) > sentBefore, load.dump().c_str());
+        QCOMPARE(load.value("failed", 0), failedBefore);
     }
 
     void rollingRestartGoesGroupByGroup()
