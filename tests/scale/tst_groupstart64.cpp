@@ -88,6 +88,9 @@ private Q_SLOTS:
         options.startupSeconds = 300; // a real engine loads for ~5 min: 3 s here
         options.jitter = false;
         options.seed = 64;
+        // The join deadline is a real guard, not the subject here: 1,800 simulated s are 18 real s at x100,
+        // short on a loaded machine under ASan. 10 simulated hours keep it out of the way.
+        options.dpJoinTimeoutSeconds = 36000;
         sim::SimCluster cluster(options);
         QString error;
         if (!cluster.start(&error)) {
