@@ -15,9 +15,8 @@
 
 namespace {
 
-void printUsage(QTextStream &out)
-{
-    out << "usage: pdctl COMMAND ...\n"
+const char *const kUsage =
+    "usage: pdctl COMMAND ...\n"
            "\n"
            "  profile validate FILE         check a cluster profile; exit 1 when it has errors\n"
            "  profile show FILE [--json]    nodes and engines of a profile\n"
@@ -53,6 +52,42 @@ void printUsage(QTextStream &out)
            "                                ~/.ssh/known_hosts; /etc/ssh/ssh_known_hosts is read too)\n"
            "  --ssh-config FILE|none        the ssh config to read (default ~/.ssh/config)\n"
            "  --version, --help\n";
+
+void printUsage(QTextStream &out)
+{
+    out << kUsage;
+}
+
+// `pdctl VERB [SUB] --help`: the usage entries of that verb (and sub-verb) from the overview, then the
+// SSH options every verb takes. Exit 0, on stdout, like the overview.
+bool printVerbUsage(const QString &verb, const QString &sub, QTextStream &out)
+{
+    const QStringList lines = QString::fromUtf8(kUsage).split(QLatin1Char('\n'));
+    QStringList picked;
+    bool inEntry = false;
+    for (const QString &line : lines) {
+        const bool entryStart = line.startsWith(QLatin1String("  ")) && !line.startsWith(QLatin1String("   "));
+        if (entryStart) {
+            const QStringList words = line.simplified().split(QLatin1Char(' '));
+            const bool verbMatches = words.value(0) == verb;
+            const QString second = words.value(1);
+            // "engine start|stop|...": a sub-verb matches one of the alternatives; none given matches all.
+            const bool subMatches = sub.isEmpty() || sub.startsWith(QLatin1Char('-'))
+                                    || second.split(QLatin1Char('|')).contains(sub) || second.startsWith(QLatin1Char('-'))
+                                    || second.startsWith(QLatin1Char('['));
+            inEntry = verbMatches && subMatches;
+        } else if (!line.startsWith(QLatin1String("   "))) {
+            inEntry = false;
+        }
+        if (inEntry)
+            picked << line;
+    }
+    if (picked.isEmpty())
+        return false;
+    out << "usage:\n" << picked.join(QLatin1Char('\n')) << "\n\n"
+        << "  --accept-new-host-key, --known-hosts FILE, --ssh-config FILE|none   SSH host keys and config\n"
+        << "  (pdctl --help lists every command)\n";
+    return true;
 }
 
 } // namespace
@@ -74,6 +109,14 @@ int main(int argc, char *argv[])
     if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
         printUsage(out);
         return 0;
+    }
+    if (args.contains(QLatin1String("--help")) || args.contains(QLatin1String("-h"))) {
+        const QString sub = args.value(1);
+        if (printVerbUsage(command, sub == QLatin1String("--help") || sub == QLatin1String("-h") ? QString() : sub, out))
+            return 0;
+        err << "pdctl: unknown command \"" << command << "\"\n";
+        printUsage(err);
+        return 2;
     }
     if (command == QLatin1String("profile"))
         return pdctl::runProfileCommand(args.mid(1), out, err);

@@ -63,6 +63,8 @@ private Q_SLOTS:
     void formatRewritesCanonically();
     void usageErrors_data();
     void usageErrors();
+    void everyVerbAnswersHelp_data();
+    void everyVerbAnswersHelp();
 
 private:
     QTemporaryDir m_dir;
@@ -237,6 +239,44 @@ void TestPdctl::formatRewritesCanonically()
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.err.contains(QStringLiteral("/nodes/3/role")), qPrintable(bad.err));
     QCOMPARE(readAll(out), canonical);
+}
+
+void TestPdctl::everyVerbAnswersHelp_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("expected");
+    const auto row = [](const char *name, std::initializer_list<const char *> words, const char *expected) {
+        QStringList args;
+        for (const char *w : words)
+            args << QString::fromLatin1(w);
+        QTest::newRow(name) << args << QString::fromLatin1(expected);
+    };
+    row("profile validate", {"profile", "validate", "--help"}, "profile validate FILE");
+    row("profile show", {"profile", "show", "-h"}, "profile show FILE");
+    row("profile import", {"profile", "import", "--help"}, "--proxy-generation");
+    row("profile format", {"profile", "format", "--help"}, "profile format FILE");
+    row("profile", {"profile", "--help"}, "profile import");
+    row("engine stop", {"engine", "stop", "--help"}, "engine start|stop|restart|status");
+    row("proxy status", {"proxy", "status", "--help"}, "proxy start|stop|status");
+    row("script diff", {"script", "diff", "--help"}, "script show|diff|upload");
+    row("node check", {"node", "check", "--help"}, "node check --profile FILE");
+    row("status", {"status", "--help"}, "status --profile FILE");
+    row("scale", {"scale", "--help"}, "scale --profile FILE --pool");
+    row("audit", {"audit", "--help"}, "audit [--file FILE]");
+    row("warmup", {"warmup", "--help"}, "warmup --profile FILE");
+    row("help after other options", {"scale", "--profile", "x.json", "--help"}, "scale --profile FILE --pool");
+}
+
+// Every verb answers --help (or -h): exit 0, its usage on stdout, nothing run.
+void TestPdctl::everyVerbAnswersHelp()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+    const Run run = pdctl(args);
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.startsWith(QStringLiteral("usage:")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(expected), qPrintable(run.out));
+    QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
 }
 
 void TestPdctl::usageErrors_data()
