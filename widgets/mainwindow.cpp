@@ -278,6 +278,11 @@ void MainWindow::createMenus()
 
 bool MainWindow::openProfile(const QString &path)
 {
+    if (m_leaveGuard && m_store->hasProfile()) {
+        const bool reload = QFileInfo(path).absoluteFilePath() == m_store->profilePath();
+        if (!m_leaveGuard(reload ? tr("reload the profile") : tr("open %1").arg(QFileInfo(path).fileName())))
+            return false;
+    }
     const ProfileLoadResult result = loadProfileFile(path);
     if (!result.profile) {
         QStringList lines;
@@ -692,6 +697,10 @@ void MainWindow::saveLayout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (m_leaveGuard && !m_leaveGuard(tr("quit"))) {
+        event->ignore();
+        return;
+    }
     saveLayout();
     QMainWindow::closeEvent(event);
 }

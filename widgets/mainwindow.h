@@ -45,6 +45,11 @@ public:
     // Loads a profile into the store; on failure the store keeps the cluster it had and the error
     // banner says where the file is wrong. Returns whether the profile was opened.
     bool openProfile(const QString &path);
+    // Asked before the profile is replaced (open, reload) or the window closes, with what is about to
+    // happen ("reload", "open x.json", "quit"); false keeps everything as it is. The composition root
+    // installs one that asks when operations are running (they would be cancelled).
+    using LeaveGuard = std::function<bool(const QString &what)>;
+    void setLeaveGuard(LeaveGuard guard) { m_leaveGuard = std::move(guard); }
 
     QTableView *engineView() const { return m_engineView; }
     QTableView *nodeView() const { return m_nodeView; }
@@ -157,6 +162,7 @@ private:
     ConsoleSettings *m_settings = nullptr;
     QSplitter *m_splitter = nullptr;
     EngineMenuProvider m_engineMenuProvider;
+    LeaveGuard m_leaveGuard;
 };
 
 } // namespace pd

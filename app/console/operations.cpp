@@ -31,6 +31,8 @@
 #include "triage/triage.h"
 
 #include <QHash>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QMenu>
 #include <QSet>
 #include <QVBoxLayout>
@@ -62,12 +64,38 @@ Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::Stat
     m_processRefresh->setInterval(30000);
     connect(m_processRefresh, &QTimer::timeout, this, &Operations::refreshProcesses);
     connect(m_store, &pd::ClusterStore::profileChanged, this, &Operations::rebuild);
+    // Reload, open and quit cancel what runs: ask first while operations run.
+    m_window->setLeaveGuard([this](const QString &what) { return confirmLeave(what); });
     rebuild();
+}
+
+bool Operations::confirmLeave(const QString &what)
+{
+    if (!m_runner || m_runner->isIdle())
+        return true;
+    QStringList running;
+    for (const pd::ScaleOperation *op : m_runner->operations())
+        if (!op->isFinished())
+            running << QStringLiteral("%1 %2").arg(op->kind(), op->engine().id);
+    if (running.isEmpty())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Operations are running"),
+                    tr("%n operation(s) still run: %1.\n\nTo %2 they are cancelled where they stand: an engine may be "
+                       "left started but not added, or out of the proxy but not stopped. Each is recorded in the audit "
+                       "log as cancelled.", nullptr, int(running.size()))
+                        .arg(running.mid(0, 5).join(QStringLiteral(", ")) + (running.size() > 5 ? QStringLiteral(", …") : QString()), what),
+                    QMessageBox::NoButton, m_window);
+    QPushButton *leave = box.addButton(tr("Cancel them and %1").arg(what), QMessageBox::DestructiveRole);
+    QPushButton *stay = box.addButton(tr("Stay"), QMessageBox::RejectRole);
+    box.setDefaultButton(stay);
+    box.exec();
+    return box.clickedButton() == leave;
 }
 
 Operations::~Operations()
 {
     m_window->setEngineMenuProvider({});
+    m_window->setLeaveGuard({});
     teardown();
 }
 
@@ -82,8 +110,21 @@ void Operations::teardown()
     for (const QMetaObject::Connection &c : std::as_const(m_windowConnections))
         disconnect(c);
     m_windowConnections.clear();
-    if (m_runner)
+    if (m_runner) {
+        // What is cancelled here ends with the console's part in it: write how, so the audit log never
+        // just stops in the middle of an operation.
+        for (const pd::ScaleOperation *op : m_runner->operations()) {
+            if (op->isFinished() || !m_audit)
+                continue;
+            pd::AuditEntry entry;
+            entry.action = op->kind() + QStringLiteral(".abandoned");
+            entry.target = QStringLiteral("%1 %2").arg(pd::roleName(op->engine().role), op->engine().id);
+            entry.result = QStringLiteral("cancelled");
+            entry.detail = QStringLiteral("the console left the profile (reload, open or quit) while the operation ran");
+            m_audit->append(entry);
+        }
         m_runner->cancelAll();
+    }
     if (m_page) {
         m_readOnly = m_page->isReadOnly();
         m_pageIndex = m_window->pageIndex(m_page);

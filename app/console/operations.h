@@ -73,6 +73,8 @@ Q_SIGNALS:
     void nodeChecksRequested(int node);
 
 private:
+    // Before a reload, open or quit: true when nothing runs or the operator chose to cancel what runs.
+    bool confirmLeave(const QString &what);
     QString refusalReason() const; // why actions are unavailable (read-only, invalid profile)
     QMenu *buildProxyMenu(QWidget *parent); // the topology proxy box's menu
     void rebuild();

@@ -149,7 +149,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+200"/>
+        <location filename="../../app/console/operations.cpp" line="+241"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -180,8 +180,34 @@
             <numerusform>正在将 %n 个引擎移出代理…</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="-248"/>
+        <source>Operations are running</source>
+        <translation>有操作正在运行</translation>
+    </message>
     <message numerus="yes">
-        <location line="-96"/>
+        <location line="+1"/>
+        <source>%n operation(s) still run: %1.
+
+To %2 they are cancelled where they stand: an engine may be left started but not added, or out of the proxy but not stopped. Each is recorded in the audit log as cancelled.</source>
+        <translation>
+            <numerusform>仍有 %n 个操作在运行：%1。
+
+要%2，这些操作会在当前位置被取消：某个引擎可能已启动但未加入代理，或已移出代理但未停止。每个操作都会以“已取消”记录到审计日志中。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel them and %1</source>
+        <translation>取消它们并%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stay</source>
+        <translation>留下</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+145"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
@@ -1878,7 +1904,17 @@ last good scrape %1</source>
         <translation>关于 pdconsole(&amp;A)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
+        <source>reload the profile</source>
+        <translation>重新加载配置文件</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Could not open %1</source>
         <translation>无法打开 %1</translation>
     </message>
@@ -2092,7 +2128,12 @@ last good scrape %1</source>
         <translation>池（%1）</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+32"/>
+        <source>quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Engines</source>
         <translation>引擎</translation>
     </message>

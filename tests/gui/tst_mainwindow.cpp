@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
@@ -43,6 +44,38 @@ private Q_SLOTS:
         QDir().mkpath(QFileInfo(shot).absolutePath());
         QVERIFY(window.grab().save(shot));
         QVERIFY(QFileInfo(shot).size() > 10000);
+    }
+
+    // Reload, open and quit ask the leave guard first (the console's asks when operations run: they would
+    // be cancelled); "no" keeps the profile, the store untouched and the window open.
+    void theLeaveGuardCanKeepTheProfileAndTheWindow()
+    {
+        ClusterStore store;
+        MainWindow window(&store);
+        window.show();
+        const QString first = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json");
+        const QString second = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json");
+        QStringList asked;
+        bool allow = false;
+        window.setLeaveGuard([&](const QString &what) {
+            asked << what;
+            return allow;
+        });
+        QVERIFY(window.openProfile(first)); // nothing open yet: nothing to leave, not asked
+        QVERIFY(asked.isEmpty());
+        QSignalSpy changed(&store, &ClusterStore::profileChanged);
+        QVERIFY(!window.openProfile(second));
+        QVERIFY(!window.openProfile(first));
+        QCOMPARE(asked, (QStringList{QStringLiteral("open demo-loopback.json"), QStringLiteral("reload the profile")}));
+        QCOMPARE(changed.count(), 0);
+        QVERIFY(store.profilePath().endsWith(QStringLiteral("deepseek-r1-8node.json")));
+        QVERIFY(!window.close());
+        QVERIFY(window.isVisible());
+        QCOMPARE(asked.last(), QStringLiteral("quit"));
+        allow = true;
+        QVERIFY(window.openProfile(second));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(window.close());
     }
 
     void selectingNodesNarrowsTheEngineList()
