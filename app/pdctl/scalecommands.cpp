@@ -119,6 +119,14 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         const EngineReadiness r = ready.value(id);
         return r.ready() ? QStringLiteral("serving") : r.listening ? QStringLiteral("not-ready") : QStringLiteral("down");
     };
+    // Listed by the proxy while nothing answers there (stopped after a scale-in the busy proxy has not
+    // finished, or crashed): the proxy still routes to it, so it is dead in the proxy, never "active".
+    auto membership = [&](const EngineRef &e) {
+        const MembershipFact fact = s->table->fact(e.id, e.role);
+        if (fact == MembershipFact::Active && http(e.id) == QLatin1String("down"))
+            return QStringLiteral("dead-in-proxy");
+        return membershipFactName(fact);
+    };
     QHash<QString, Role> roles;
     for (const EngineRef &e : s->refs)
         roles.insert(e.id, e.role);
@@ -130,7 +138,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         nlohmann::ordered_json engines = nlohmann::ordered_json::array();
         for (const EngineRef &e : s->refs)
             engines.push_back({{"id", e.id.toStdString()}, {"role", roleName(e.role).toStdString()}, {"node", e.node.toStdString()},
-                               {"dp_rank", e.dpRank}, {"membership", membershipFactName(s->table->fact(e.id, e.role)).toStdString()},
+                               {"dp_rank", e.dpRank}, {"membership", membership(e).toStdString()},
                                {"http", http(e.id).toStdString()}});
         nlohmann::ordered_json proxy{{"address", s->proxy->endpoint().base.toString().toStdString()},
                                      {"generation", s->caps->generationLabel().toStdString()},
@@ -144,10 +152,10 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         << h.prefillInstances << "  decode " << h.decodeInstances << "  in flight "
         << (h.requestNum ? QString::number(*h.requestNum) : QStringLiteral("?")) << '\n';
     out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("ENGINE"), -22).arg(QStringLiteral("ROLE"), -8)
-               .arg(QStringLiteral("NODE"), -8).arg(QStringLiteral("RANK"), 4).arg(QStringLiteral("MEMBERSHIP"), -11).arg(QStringLiteral("HTTP"));
+               .arg(QStringLiteral("NODE"), -8).arg(QStringLiteral("RANK"), 4).arg(QStringLiteral("MEMBERSHIP"), -13).arg(QStringLiteral("HTTP"));
     for (const EngineRef &e : s->refs)
         out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(e.id, -22).arg(roleName(e.role), -8).arg(e.node, -8).arg(e.dpRank, 4)
-                   .arg(membershipFactName(s->table->fact(e.id, e.role)), -11).arg(http(e.id));
+                   .arg(membership(e), -13).arg(http(e.id));
     printGroups(out, groups);
     return 0;
 }

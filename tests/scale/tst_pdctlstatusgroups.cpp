@@ -102,11 +102,21 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(stateOf(s = status(), "decode@127.0.0.83:13395") == "broken", 30000);
         QVERIFY2(group(s, "decode@127.0.0.83:13395")["dead"] == json({"127.0.0.84:9001"}), s.dump(2).c_str());
         QVERIFY2(stateOf(s, "prefill@127.0.0.82:13395") == "serving", s.dump(2).c_str());
+        // The proxy still lists the crashed rank: dead in the proxy, never "active".
+        for (const json &e : s["engines"]) {
+            if (e["id"] == "127.0.0.84:9001")
+                QVERIFY2(e["membership"] == "dead-in-proxy" && e["http"] == "down", e.dump().c_str());
+            else if (e["role"] == "decode")
+                QVERIFY2(e["membership"] == "active", e.dump().c_str());
+        }
 
         QByteArray out;
         QCOMPARE(pdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile}, &out), 0);
         QVERIFY2(out.contains("group decode@127.0.0.83:13395 is broken: 127.0.0.84:9001 is down and the other 3 ranks "
                               "cannot make progress; restart the whole group"),
+                 out.constData());
+        QVERIFY2(QRegularExpression(QStringLiteral("127\\.0\\.0\\.84:9001 +decode +d1 +\\d+ dead-in-proxy +down"))
+                     .match(QString::fromUtf8(out)).hasMatch(),
                  out.constData());
         QVERIFY2(QRegularExpression(QStringLiteral("prefill@127.0.0.82:13395 +prefill +coupled +2 serving"))
                      .match(QString::fromUtf8(out)).hasMatch(),
