@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "cluster/fieldrules.h"
+
 #include "cluster/clusterstore.h"
 #include "cluster/profileformat.h"
 #include "errorbanner.h"
@@ -320,6 +322,15 @@ void MainWindow::updateFromStore()
                                 .arg(profile.proxy.address)
                                 .arg(profile.proxy.port)
                                 .arg(proxyGenerationName(profile.proxy.generation), flavorName(profile.launchFlavor)));
+    // Which variable the bearer token comes from (and whether it is set): the console sends its value to
+    // the proxy and the engines, so the operator sees which one it is.
+    if (!profile.proxy.apiKeyEnv.isEmpty()) {
+        const QString name = profile.proxy.apiKeyEnv;
+        const QString state = !fieldrules::checkApiKeyEnvName(name).isEmpty() ? tr("refused: not a key or token name")
+                              : qEnvironmentVariableIsEmpty(name.toLocal8Bit().constData()) ? tr("not set")
+                                                                                             : tr("set");
+        m_summaryLabel->setText(m_summaryLabel->text() + tr(" · API key from $%1 (%2)").arg(name, state));
+    }
     const int errors = m_store->errorCount();
     const int warnings = m_store->warningCount();
     m_validationLabel->setText(errors > 0 ? tr("<span style='color:#b3261e'><b>%n error(s)</b></span>", nullptr, errors)

@@ -45,6 +45,7 @@ public:
     // Loads a profile into the store; on failure the store keeps the cluster it had and the error
     // banner says where the file is wrong. Returns whether the profile was opened.
     bool openProfile(const QString &path);
+    QLabel *summaryLabel() const { return m_summaryLabel; } // the status bar's profile summary (tests)
     // Asked before the profile is replaced (open, reload) or the window closes, with what is about to
     // happen ("reload", "open x.json", "quit"); false keeps everything as it is. The composition root
     // installs one that asks when operations are running (they would be cancelled).

@@ -1784,7 +1784,7 @@ last good scrape %1</source>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+117"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+119"/>
         <source>Profile problems</source>
         <translation>配置文件问题</translation>
     </message>
@@ -1928,8 +1928,28 @@ last good scrape %1</source>
         <source>%1 · %2 nodes · %3 engines (%4 prefill, %5 decode) · proxy %6:%7 (%8) · launcher %9</source>
         <translation>%1 · %2 个节点 · %3 个引擎（预填充 %4，解码 %5）· 代理 %6:%7（%8）· 启动器 %9</translation>
     </message>
+    <message>
+        <location line="+13"/>
+        <source>refused: not a key or token name</source>
+        <translation>已拒绝：不是密钥或令牌名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>set</source>
+        <translation>已设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · API key from $%1 (%2)</source>
+        <translation> · API 密钥来自 $%1（%2）</translation>
+    </message>
     <message numerus="yes">
-        <location line="+11"/>
+        <location line="+4"/>
         <source>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n error(s)&lt;/b&gt;&lt;/span&gt;</source>
         <translation>
             <numerusform>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n 个错误&lt;/b&gt;&lt;/span&gt;</numerusform>

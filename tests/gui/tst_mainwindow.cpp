@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -76,6 +77,39 @@ private Q_SLOTS:
         QVERIFY(window.openProfile(second));
         QCOMPARE(changed.count(), 1);
         QVERIFY(window.close());
+    }
+
+    // The status bar says which variable the bearer token comes from, and whether it is set or refused.
+    void theApiKeyVariableInUseIsShown()
+    {
+        QTemporaryDir dir;
+        QFile in(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray original = in.readAll();
+        const auto withKey = [&](const char *name) {
+            QByteArray text = original;
+            const QByteArray replacement = QByteArray("\"api_key_env\": \"") + name + "\"";
+            text.replace(QByteArray("\"api_key_env\": \"\""), replacement);
+            const QString path = dir.filePath(QString::fromLatin1(name) + QStringLiteral(".json"));
+            QFile out(path);
+            if (out.open(QIODevice::WriteOnly))
+                out.write(text);
+            return path;
+        };
+        ClusterStore store;
+        MainWindow window(&store);
+        qputenv("PDTEST_SHOWN_API_KEY", "secret");
+        QVERIFY(window.openProfile(withKey("PDTEST_SHOWN_API_KEY")));
+        QVERIFY2(window.summaryLabel()->text().contains(QStringLiteral("API key from $PDTEST_SHOWN_API_KEY (set)")),
+                 qPrintable(window.summaryLabel()->text()));
+        QVERIFY(!window.summaryLabel()->text().contains(QStringLiteral("secret")));
+        qunsetenv("PDTEST_SHOWN_API_KEY");
+        QVERIFY(window.openProfile(withKey("PDTEST_UNSET_TOKEN")));
+        QVERIFY2(window.summaryLabel()->text().contains(QStringLiteral("API key from $PDTEST_UNSET_TOKEN (not set)")),
+                 qPrintable(window.summaryLabel()->text()));
+        QVERIFY(window.openProfile(withKey("AWS_SECRET_ACCESS_KEY")));
+        QVERIFY2(window.summaryLabel()->text().contains(QStringLiteral("$AWS_SECRET_ACCESS_KEY (refused")),
+                 qPrintable(window.summaryLabel()->text()));
     }
 
     void selectingNodesNarrowsTheEngineList()
