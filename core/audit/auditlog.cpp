@@ -55,10 +55,10 @@ bool AuditLog::append(AuditEntry entry, QString *error)
         entry.user = localUser();
     if (entry.host.isEmpty())
         entry.host = QSysInfo::machineHostName();
-    const std::string line = auditEntryToJson(entry).dump() + '\n';
+    std::string line = auditEntryToJson(entry).dump() + '\n';
     QDir().mkpath(QFileInfo(m_path).absolutePath());
     const QByteArray native = QFile::encodeName(m_path);
-    const int fd = ::open(native.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    const int fd = ::open(native.constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     auto fail = [&](const char *what) {
         if (error)
             *error = QStringLiteral("audit log %1: %2: %3").arg(m_path, QLatin1String(what), QString::fromLocal8Bit(std::strerror(errno)));
@@ -66,6 +66,14 @@ bool AuditLog::append(AuditEntry entry, QString *error)
     };
     if (fd < 0)
         return fail("open");
+    // A line torn by a crash mid-write has no newline: this entry starts on a line of its own instead of
+    // being glued to it (and read as part of the same broken line).
+    const off_t size = ::lseek(fd, 0, SEEK_END);
+    if (size > 0) {
+        char last = '\n';
+        if (::pread(fd, &last, 1, size - 1) == 1 && last != '\n')
+            line.insert(line.begin(), '\n');
+    }
     // One write() of the whole line: O_APPEND makes concurrent writers' lines not interleave.
     size_t done = 0;
     while (done < line.size()) {

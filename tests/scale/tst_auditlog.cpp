@@ -65,6 +65,30 @@ private Q_SLOTS:
         QVERIFY(missing.error.contains(QStringLiteral("nope.jsonl")));
     }
 
+    // A line torn by a crash (no newline) must not swallow the entry written after it.
+    void aTornLastLineDoesNotSwallowTheNextEntry()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("audit.jsonl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"time\":\"2026-11-29T10:00:00.000Z\",\"action\":\"a\",\"target\":\"t\",\"result\":\"done\"}\n");
+        f.write("{\"time\":\"2026-11-29T10:00:02.000Z\",\"act"); // the writer died here
+        f.close();
+        AuditLog log(path);
+        AuditEntry e;
+        e.action = QStringLiteral("scale-out.add");
+        e.target = QStringLiteral("decode 10.0.0.6:9001");
+        e.result = QStringLiteral("done");
+        QString error;
+        QVERIFY2(log.append(e, &error), qPrintable(error));
+        const AuditReadResult r = readAuditLog(path);
+        QCOMPARE(r.entries.size(), 2);
+        QCOMPARE(r.entries.last().action, QStringLiteral("scale-out.add"));
+        QCOMPARE(r.problems.size(), 1); // the torn line, named by its line number
+        QVERIFY2(r.problems.first().startsWith(QStringLiteral("audit.jsonl:2:")), qPrintable(r.problems.first()));
+    }
+
     void anUnwritableLogSaysWhy()
     {
         AuditLog log(QStringLiteral("/proc/version/audit.jsonl"));
