@@ -48,7 +48,7 @@ public:
         // ordered_json looks keys up linearly: a set per open object keeps 80k keys linear, not quadratic.
         if (!m_keys.back().insert(k).second) {
             duplicateKey = QString::fromStdString(k);
-            duplicatePointer = m_pointers.back() + QLatin1Char('/') + jsonPointerToken(duplicateKey);
+            duplicatePointer = pointerOfTop() + QLatin1Char('/') + jsonPointerToken(duplicateKey);
             return false;
         }
         m_key = k;
@@ -64,52 +64,61 @@ public:
     }
 
 private:
-    ojson *place(ojson &&value, QString *pointer)
+    // The pointer of the innermost open container, built from the tokens only when it is needed (a
+    // duplicate): keeping a whole pointer string per level would cost depth^2 on deep nesting.
+    QString pointerOfTop() const
+    {
+        QString pointer;
+        for (std::size_t i = 1; i < m_tokens.size(); ++i)
+            pointer += QLatin1Char('/') + m_tokens[i];
+        return pointer;
+    }
+    // Appends the value to the innermost container (or makes it the root); *token, when asked for, is
+    // where it went in its parent: the index or the escaped key.
+    ojson *place(ojson &&value, QString *token)
     {
         if (m_stack.empty()) {
             root = std::move(value);
-            if (pointer)
-                *pointer = QString();
             return &root;
         }
         ojson *top = m_stack.back();
         if (top->is_array()) {
             top->push_back(std::move(value));
-            if (pointer)
-                *pointer = m_pointers.back() + QLatin1Char('/') + QString::number(top->size() - 1);
+            if (token)
+                *token = QString::number(top->size() - 1);
             return &top->back();
         }
         // key() has seen to it that m_key is new here: append without ordered_map's linear search.
         auto &members = static_cast<std::vector<std::pair<const std::string, ojson>> &>(top->get_ref<ojson::object_t &>());
         members.emplace_back(m_key, std::move(value));
-        if (pointer)
-            *pointer = m_pointers.back() + QLatin1Char('/') + jsonPointerToken(QString::fromStdString(m_key));
+        if (token)
+            *token = jsonPointerToken(QString::fromStdString(m_key));
         return &members.back().second;
     }
     bool add(ojson &&value)
     {
-        place(std::move(value), nullptr); // a scalar's pointer is only needed if it were a duplicate
+        place(std::move(value), nullptr);
         return true;
     }
     bool open(ojson &&container)
     {
-        QString pointer;
-        ojson *p = place(std::move(container), &pointer);
+        QString token;
+        ojson *p = place(std::move(container), &token);
         m_stack.push_back(p);
-        m_pointers.push_back(pointer);
+        m_tokens.push_back(token);
         m_keys.emplace_back();
         return true;
     }
     bool close()
     {
         m_stack.pop_back();
-        m_pointers.pop_back();
+        m_tokens.pop_back();
         m_keys.pop_back();
         return true;
     }
 
     std::vector<ojson *> m_stack;
-    std::vector<QString> m_pointers;
+    std::vector<QString> m_tokens; // per open container: where it sits in its parent (the root's is empty)
     std::vector<std::unordered_set<std::string>> m_keys; // per open container (unused for arrays)
     std::string m_key;
 };
@@ -146,6 +155,13 @@ QString cleanMessage(const std::string &what)
 StrictJsonResult parseStrictJson(const QByteArray &bytes)
 {
     StrictJsonResult result;
+    // nlohmann's lexer takes a NUL byte for the end of the input and would accept whatever comes after it
+    // unread. JSON never holds a raw NUL (inside strings it must be escaped): refuse it where it is.
+    if (const qsizetype nul = bytes.indexOf('\0'); nul >= 0) {
+        lineAndColumn(bytes, std::size_t(nul + 1), &result.line, &result.column);
+        result.message = QStringLiteral("a NUL byte (JSON text never holds one)");
+        return result;
+    }
     StrictBuilder builder;
     const bool ok = ojson::sax_parse(bytes.constData(), bytes.constData() + bytes.size(), &builder,
                                      nlohmann::detail::input_format_t::json, true);

@@ -11,29 +11,29 @@ namespace pd {
 
 namespace {
 
-// OpenSSH's glob: '*' any run, '?' one character; names compare without case.
-bool globMatches(const QByteArray &pattern, const QByteArray &text, qsizetype p = 0, qsizetype t = 0)
+// OpenSSH's glob: '*' any run, '?' one character; names compare without case. Iterative, backtracking
+// only to the last '*': a pattern of many stars costs O(pattern x name), never exponential time.
+bool globMatches(const QByteArray &pattern, const QByteArray &text)
 {
-    while (p < pattern.size()) {
-        const char c = pattern.at(p);
-        if (c == '*') {
-            while (p < pattern.size() && pattern.at(p) == '*')
-                ++p;
-            if (p == pattern.size())
-                return true;
-            for (qsizetype k = t; k <= text.size(); ++k)
-                if (globMatches(pattern, text, p, k))
-                    return true;
+    const auto same = [](char a, char b) { return QChar::toLower(uint(uchar(a))) == QChar::toLower(uint(uchar(b))); };
+    qsizetype p = 0, t = 0, star = -1, resume = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && pattern.at(p) == '*') {
+            star = p++;
+            resume = t;
+        } else if (p < pattern.size() && (pattern.at(p) == '?' || same(pattern.at(p), text.at(t)))) {
+            ++p;
+            ++t;
+        } else if (star >= 0) {
+            p = star + 1;
+            t = ++resume;
+        } else {
             return false;
         }
-        if (t >= text.size())
-            return false;
-        if (c != '?' && QChar::toLower(uint(uchar(c))) != QChar::toLower(uint(uchar(text.at(t)))))
-            return false;
-        ++p;
-        ++t;
     }
-    return t == text.size();
+    while (p < pattern.size() && pattern.at(p) == '*')
+        ++p;
+    return p == pattern.size();
 }
 
 bool hashedMatches(const QByteArray &hashed, const QString &name)

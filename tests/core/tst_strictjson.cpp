@@ -54,6 +54,40 @@ private Q_SLOTS:
         QVERIFY2(r.message.contains(QLatin1String("duplicate key \"key123\"")), qPrintable(r.message));
     }
 
+    // Outside input that is not JSON, or JSON at its limits: always a clear error (with a line and column)
+    // or a value, never a crash or a hang.
+    void hostileInput_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("empty") << QByteArray() << false;
+        QTest::newRow("truncated object") << QByteArray("{\"a\": {\"b\": [1, 2") << false;
+        QTest::newRow("truncated string") << QByteArray("{\"a\": \"abc") << false;
+        QTest::newRow("bad UTF-8 in a string") << QByteArray("{\"a\": \"\xff\xfe\"}") << false;
+        QTest::newRow("bad UTF-8 in a key") << QByteArray("{\"\xc3\x28\": 1}") << false;
+        QTest::newRow("NaN") << QByteArray(R"({"a": NaN})") << false;
+        QTest::newRow("Infinity") << QByteArray(R"({"a": Infinity})") << false;
+        QTest::newRow("1e999") << QByteArray(R"({"a": 1e999})") << false;
+        QTest::newRow("integer past 64 bits") << QByteArray(R"({"a": 123456789012345678901234567890})") << true;
+        QTest::newRow("NUL inside") << QByteArray("{\"a\": 1}\0{\"b\": 2}", 18) << false;
+        QTest::newRow("trailing garbage") << QByteArray(R"({"a": 1} x)") << false;
+        QTest::newRow("10 MB string") << (QByteArray("{\"a\": \"") + QByteArray(10 * 1024 * 1024, 'x') + "\"}") << true;
+        QTest::newRow("10 MB of one line of garbage") << QByteArray(10 * 1024 * 1024, '{') << false;
+        QTest::newRow("100k nested arrays") << (QByteArray(100000, '[') + QByteArray(100000, ']')) << true;
+    }
+
+    void hostileInput()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, ok);
+        const StrictJsonResult r = parseStrictJson(text);
+        QCOMPARE(r.ok, ok);
+        if (!ok) {
+            QVERIFY(!r.message.isEmpty());
+            QVERIFY(r.line >= 1 || !r.pointer.isEmpty());
+        }
+    }
+
     void sameKeyInSiblingObjectsIsFine()
     {
         const StrictJsonResult r = parseStrictJson(R"({"a": {"x": 1, "y": {"x": 2}}, "b": {"x": 3}, "c": [{"x": 1}, {"x": 2}]})");

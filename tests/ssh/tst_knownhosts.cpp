@@ -107,6 +107,37 @@ private Q_SLOTS:
         QCOMPARE(checkKnownHost({path}, QStringLiteral("10.0.0.2"), 22, kType, kOtherKey).verdict, KnownHostVerdict::Known);
     }
 
+    // What a known_hosts file can hold that is not a clean entry: every line is skipped or judged on its
+    // own, nothing stops the reading, and the real entry at the end is still found.
+    void hostileLines_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::newRow("10 MB line") << QByteArray(10 * 1024 * 1024, 'x');
+        QTest::newRow("bad UTF-8") << QByteArray("\xff\xfe\xc3\x28 " + kType + " \x80\x81");
+        QTest::newRow("NUL bytes") << (QByteArray("10.0.0.2\0evil ", 14) + kType + ' ' + kOtherKey);
+        QTest::newRow("marker alone") << QByteArray("@revoked");
+        QTest::newRow("revoked without key") << QByteArray("@revoked 10.0.0.2");
+        QTest::newRow("unknown marker") << QByteArray("@evil 10.0.0.2 " + kType + ' ' + kOtherKey);
+        QTest::newRow("hashed, bad base64") << QByteArray("|1|!!!|###| " + kType + ' ' + kOtherKey);
+        QTest::newRow("hashed, empty parts") << QByteArray("|1|| " + kType + ' ' + kOtherKey);
+        QTest::newRow("only commas") << QByteArray(",,,, " + kType + ' ' + kOtherKey);
+        QTest::newRow("tabs as separators") << QByteArray("10.9.9.9\t" + kType + "\t" + kOtherKey);
+        QTest::newRow("CRLF") << QByteArray("10.9.9.8 " + kType + ' ' + kOtherKey + '\r');
+        // 60 stars against a 10 kB name-like pattern: must not take exponential time.
+        QTest::newRow("many stars") << (QByteArray("*a").repeated(60) + "b " + kType + ' ' + kOtherKey);
+    }
+
+    void hostileLines()
+    {
+        QFETCH(QByteArray, line);
+        QTemporaryDir dir;
+        const QString path = write(dir, QStringLiteral("kh"), line + "\n10.0.0.2 " + kType + ' ' + kKey + '\n');
+        QCOMPARE(checkKnownHost({path}, QStringLiteral("10.0.0.2"), 22, kType, kKey).verdict, KnownHostVerdict::Known);
+        // A long name against the many-stars row (and every other row) stays a plain not-found.
+        const QString longName = QString(10000, QLatin1Char('a'));
+        QCOMPARE(checkKnownHost({path}, longName, 22, kType, kKey).verdict, KnownHostVerdict::NotFound);
+    }
+
     void globalFileCounts()
     {
         QTemporaryDir dir;
