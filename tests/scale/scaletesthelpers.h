@@ -2,12 +2,13 @@
 #pragma once
 
 // What the scaling tests against a simulated cluster share: a bounded reconcile, a bounded wait for the
-// runner to go idle, and an operation with its steps as text for failure messages.
+// runner to go idle, an operation with its steps as text for failure messages, and a bounded pdctl run.
 #include "net/membershipreconciler.h"
 #include "ops/scaleoperation.h"
 #include "ops/scalerunner.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QTest>
 
 #include <optional>
@@ -41,6 +42,23 @@ inline QString describeOperation(const ScaleOperation *op)
     for (const OperationStep &step : op->steps())
         s += QStringLiteral("  [%1] %2: %3\n").arg(stepStatusName(step.status), step.label, step.detail);
     return s;
+}
+
+// Runs the built pdctl with `args` to its end (bounded): its exit code, -1 when it did not finish; stdout
+// and stderr together in *out.
+inline int runPdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
+    p.setArguments(args);
+    p.start();
+    if (!p.waitForStarted(5000) || !p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(5000);
+        return -1;
+    }
+    *out = p.readAllStandardOutput() + p.readAllStandardError();
+    return p.exitCode();
 }
 
 } // namespace pd::test

@@ -15,6 +15,7 @@
 #include "ops/scalerunner.h"
 #include "ops/scalesimcontrol.h"
 #include "scaletesthelpers.h"
+#include "../sim/blockinghttp.h"
 
 #include <QEventLoop>
 #include <QNetworkAccessManager>
@@ -36,27 +37,12 @@ class TestGroupStart64 : public QObject {
 
     json get(const QString &url)
     {
-        QNetworkRequest request{QUrl(url)};
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.get(request);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        const QByteArray data = reply->readAll();
-        reply->deleteLater();
-        return json::parse(data.toStdString(), nullptr, false);
+        return json::parse(pdtest::blockingHttp(m_network, "GET", url).toStdString(), nullptr, false);
     }
     int post(const QString &url, const QByteArray &body)
     {
-        QNetworkRequest request{QUrl(url)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.post(request, body);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        reply->deleteLater();
+        int status = 0;
+        pdtest::blockingHttp(m_network, "POST", url, body, &status);
         return status;
     }
     static json groupOf(const json &state, const std::string &id)

@@ -2,6 +2,7 @@
 // `pdctl status` and `pdctl scale` as processes against `pdsim cluster` as a process: decode 4 -> 6
 // with --yes under a background load, then the last-instance guard refuses prefill -> 0, and
 // `pdctl audit` prints what was done. No failed client request.
+#include "scaletesthelpers.h"
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -19,20 +20,7 @@ class TestPdctlScale : public QObject {
     QTemporaryDir m_dir;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-pdctl.json");
 
-    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000)
-    {
-        QProcess p;
-        p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
-        p.setArguments(args);
-        p.start();
-        if (!p.waitForStarted(5000) || !p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished(5000);
-            return -1;
-        }
-        *out = p.readAllStandardOutput() + p.readAllStandardError();
-        return p.exitCode();
-    }
+    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
     json status()
     {
         QByteArray out;

@@ -3,6 +3,7 @@
 // (tests/scale/data/scale-groups.json: four coupled decode groups of two, two serving) under a light
 // background load: decode 4 -> 8 starts two whole groups, 8 -> 5 is refused naming the reachable sizes
 // and changes nothing, 8 -> 4 removes two whole groups. No failed client request.
+#include "scaletesthelpers.h"
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -20,20 +21,7 @@ class TestPdctlScaleGroups : public QObject {
     QTemporaryDir m_dir;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-groups.json");
 
-    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000)
-    {
-        QProcess p;
-        p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
-        p.setArguments(args);
-        p.start();
-        if (!p.waitForStarted(5000) || !p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished(5000);
-            return -1;
-        }
-        *out = p.readAllStandardOutput() + p.readAllStandardError();
-        return p.exitCode();
-    }
+    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
     QStringList scale(const QString &to, int *rc)
     {
         QByteArray out;

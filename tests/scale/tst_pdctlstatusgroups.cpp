@@ -2,6 +2,7 @@
 // `pdctl status` names DP groups: against `pdsim cluster` (a prefill group of 2 on p0, a coupled decode
 // group of 4 spanning d0 and d1), the groups serve; a crashed decode rank makes its group broken, listed by
 // host:port in --json and named in the plain text; the prefill group stays serving.
+#include "scaletesthelpers.h"
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
@@ -17,20 +18,7 @@ class TestPdctlStatusGroups : public QObject {
     QString m_control;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/status-groups.json");
 
-    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000)
-    {
-        QProcess p;
-        p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
-        p.setArguments(args);
-        p.start();
-        if (!p.waitForStarted(5000) || !p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished(5000);
-            return -1;
-        }
-        *out = p.readAllStandardOutput() + p.readAllStandardError();
-        return p.exitCode();
-    }
+    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
     json status()
     {
         QByteArray out;

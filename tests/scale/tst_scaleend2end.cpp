@@ -3,6 +3,7 @@
 // proxy with its §8 defects, the control API): decode 4 -> 6 -> 3 under a bounded client load with no
 // failed request and no §8.1 trigger, the last-instance guard, a dropped add, the listener-dead
 // diagnosis, a proxy restart and the restore of membership, and an audit line for every step.
+#include "../sim/blockinghttp.h"
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
 #include "clustersim/simcluster.h"
@@ -52,18 +53,7 @@ class TestScaleEnd2End : public QObject {
 
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
-        QNetworkRequest request{QUrl(url)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (status)
-            *status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray data = reply->readAll();
-        reply->deleteLater();
-        return data;
+        return pdtest::blockingHttp(m_network, method, url, body, status);
     }
     json clusterState() { return json::parse(http("GET", m_control + QStringLiteral("/cluster")).toStdString(), nullptr, false); }
     QString engineStatus(const QString &id)

@@ -4,6 +4,7 @@
 // Decode 4 -> 8 starts two whole groups (each one operation: both ranks at once, even with a parallel
 // cap of 1), "Restart group" takes one group out, stops, starts and adds it back, and 8 -> 4 removes the
 // two least loaded whole groups; every operation succeeds and the proxy's lists follow.
+#include "../sim/blockinghttp.h"
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
 #include "clustersim/simcluster.h"
@@ -53,18 +54,7 @@ class TestScaleGroupsEnd2End : public QObject {
 
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
-        QNetworkRequest request{QUrl(url)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (status)
-            *status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray data = reply->readAll();
-        reply->deleteLater();
-        return data;
+        return pdtest::blockingHttp(m_network, method, url, body, status);
     }
     json clusterState() { return json::parse(http("GET", m_control + QStringLiteral("/cluster")).toStdString(), nullptr, false); }
     QString engineStatus(const QString &engine)

@@ -3,6 +3,7 @@
 // load with no failures, the control API stops and faults engines, SIGTERM ends it cleanly; with
 // --log-dir every engine and the proxy write their logs where the console's launcher puts them.
 // Every rank runs on its own here (--no-dp-coupling): coupled DP groups are tst_simgroups' subject.
+#include "blockinghttp.h"
 #include "cluster/profileformat.h"
 #include "ops/launchspec.h"
 
@@ -59,18 +60,7 @@ private:
 
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
-        QNetworkRequest request{QUrl(url)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (status)
-            *status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray data = reply->readAll();
-        reply->deleteLater();
-        return data;
+        return pdtest::blockingHttp(m_network, method, url, body, status);
     }
 
     json clusterState() { return json::parse(http("GET", m_control + QStringLiteral("/cluster")).toStdString()); }

@@ -4,6 +4,7 @@
 // four started; a killed rank freezes the others (/health 200, no tokens) until the watchdog ends them
 // with the HCCL lines; ranks started without the rest exit after the join timeout. The launcher's
 // stand-in template passes the group from its seven arguments. Time runs 200x; waits are for conditions.
+#include "blockinghttp.h"
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
@@ -78,18 +79,7 @@ private:
     }
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
-        QNetworkRequest request{QUrl(url)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (status)
-            *status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray data = reply->readAll();
-        reply->deleteLater();
-        return data;
+        return pdtest::blockingHttp(m_network, method, url, body, status);
     }
     int status(int rank, const QString &path)
     {

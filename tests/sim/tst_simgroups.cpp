@@ -4,6 +4,7 @@
 // pair, driven over the real control API and the engines' real HTTP ports. Ground truth comes from the
 // cluster's own state (GET /cluster) and the engines' logs. Time runs 200x, so the simulated minutes of
 // the join and watchdog timeouts pass in seconds; every wait is for a condition.
+#include "blockinghttp.h"
 #include "clustersim/simcluster.h"
 #include "cluster/profileformat.h"
 #include "engine/dpsteppace.h"
@@ -69,18 +70,7 @@ private:
 
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
-        QNetworkRequest request{QUrl(url)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (status)
-            *status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray data = reply->readAll();
-        reply->deleteLater();
-        return data;
+        return pdtest::blockingHttp(m_network, method, url, body, status);
     }
     int status(const QString &engine, const QString &path)
     {
