@@ -356,6 +356,7 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
     if (!proxy.apiKeyEnv.isEmpty())
         c.field(QStringLiteral("/proxy/api_key_env"), Tr::tr("API key variable"), proxy.apiKeyEnv,
                 fieldrules::checkApiKeyEnvName);
+    const DpGroups groups(profile);
     for (const Role role : {Role::Prefill, Role::Decode}) {
         const QStringList &listed = role == Role::Prefill ? proxy.prefillInstances : proxy.decodeInstances;
         if (listed.isEmpty())
@@ -380,7 +381,6 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
             engineIds.insert(normaliseHost(engine.id()));
         // A whole DP group left out is a group held in reserve (started later as a whole): one line for it.
         QSet<QString> reported;
-        const DpGroups groups(profile);
         for (const DpGroup *group : groups.ofRole(role)) {
             bool anyListed = false;
             for (const QString &id : group->engineIds)

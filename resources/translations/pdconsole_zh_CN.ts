@@ -96,11 +96,6 @@
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
-    <message>
-        <location line="+95"/>
-        <source>cannot hold back the groups %1: %2</source>
-        <translation>无法保留 DP 组 %1 不启动：%2</translation>
-    </message>
 </context>
 <context>
     <name>Monitoring</name>
@@ -3612,7 +3607,7 @@ last good scrape %1</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>instance &quot;%1&quot; %2</source>
         <translation>实例“%1”%2</translation>
     </message>
@@ -3622,7 +3617,7 @@ last good scrape %1</source>
         <translation>%1 被列出两次（代理会静默合并重复项）</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>DP group %1 (%2 ranks on %3) is not in the proxy&apos;s %4 list: it gets no traffic until it is started and added as a whole</source>
         <translation>DP 组 %1（%2 个 rank，位于 %3）不在代理的 %4 列表中：在整组启动并加入之前不会收到流量</translation>
     </message>
