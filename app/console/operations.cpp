@@ -5,9 +5,11 @@
 #include "cluster/clusterstore.h"
 #include "exec/runnerfactory.h"
 #include "mainwindow.h"
+#include "net/membershipjournal.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
 #include "ops/enginecontroller.h"
+#include "ops/listenertimingsync.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
@@ -134,6 +136,9 @@ void Operations::teardown()
     m_actions.reset();
     if (m_membership)
         m_membership->stop();
+    if (m_journal && !m_journal->flush())
+        qWarning("%s", qPrintable(m_journal->lastError()));
+    m_journal.reset();
     m_runner.reset();
     m_context.reset();
     m_probe.reset();
@@ -159,7 +164,6 @@ void Operations::rebuild()
     m_proxy->setEndpoint(endpoint);
 
     m_membership = std::make_unique<pd::MembershipReconciler>(m_proxy.get());
-    m_membership->setListenerTiming(int(profile.proxy.waitingRetryInterval * 1000), profile.proxy.maxWaitingRetries, 5000);
     const QList<pd::EngineRef> refs = pd::engineRefs(profile);
     QList<QPair<QString, pd::Role>> configured;
     QHash<QString, int> indexOf;
@@ -168,6 +172,14 @@ void Operations::rebuild()
         indexOf.insert(refs.at(i).id, i);
     }
     m_membership->setConfigured(configured);
+    // A simulated cluster is new each run: only a real proxy's pending adds and drains are remembered.
+    if (!m_simControl.isValid()) {
+        const QString proxyBase = endpoint.base.toString();
+        m_journal = std::make_unique<pd::MembershipJournal>(pd::MembershipJournal::pathFor(proxyBase), proxyBase);
+        QString journalError;
+        if (!m_journal->attach(m_membership.get(), &journalError))
+            m_window->showNote(tr("Membership journal not read: %1").arg(journalError));
+    }
     connect(m_membership.get(), &pd::MembershipReconciler::factChanged, this,
             [this, indexOf](const QString &id, pd::Role, pd::MembershipFact fact) {
                 const int engine = indexOf.value(id, -1);
@@ -234,6 +246,8 @@ void Operations::rebuild()
         m_window->showNote(tr("The profile has %n error(s): every change to the cluster is refused until it validates "
                               "(Cluster ▸ Validate Profile, F7)", nullptr, m_store->errorCount()));
     pd::setScaleContextProfile(*m_context, profile);
+    if (m_membership->listenerTiming().source != pd::ProxyListenerTiming::Source::RunningProxy)
+        m_membership->setListenerTiming(m_context->plannedListenerTiming, m_context->settings.listedMarginMs);
     m_runner = std::make_unique<pd::ScaleRunner>(m_context.get());
     m_actions = std::make_unique<pd::EngineActions>(m_context.get(), m_runner.get());
 
@@ -247,6 +261,7 @@ void Operations::rebuild()
                 dialog->show();
             });
     wireWindow(refs);
+    pd::syncListenerTiming(*m_context); // WAITING is judged by what the running proxy was started with
     m_membership->start(2000);
     // The demo's engines live in pdsim's process: there is nothing to find on the nodes.
     if (m_simControl.isValid()) {
@@ -322,13 +337,10 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
             }
             m_menu->trigger(pd::EngineAction::RestartGroup, {group->engines.first()}, tr("DP group %1").arg(groupId));
         });
-        m_windowConnections << connect(problems, &pd::ProblemsPanel::removeDeadRequested, this, [this, refs](const QList<int> &engines) {
-            QList<pd::EngineRef> dead;
-            for (const int i : engines)
-                if (i >= 0 && i < refs.size())
-                    dead << refs.at(i);
-            m_window->showNote(tr("Taking %n engine(s) out of the proxy…", nullptr, int(dead.size())));
-            m_runner->removeDead(dead, [this](const QString &result) { m_window->showNote(result); });
+        // "Remove from proxy" on dead instances: the engine menu's action, so the same plan, confirmation,
+        // WAITING guard (§8.1), last-instance rule and one-operation-per-engine serialisation apply.
+        m_windowConnections << connect(problems, &pd::ProblemsPanel::removeDeadRequested, this, [this](const QList<int> &engines) {
+            m_menu->trigger(pd::EngineAction::RemoveFromProxy, engines, tr("dead instances"));
         });
     }
     connect(m_page, &pd::OperationsPage::readOnlyChanged, this, [this](bool readOnly) {

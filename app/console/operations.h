@@ -23,6 +23,7 @@ class EngineController;
 class OperationsPage;
 class EngineProbe;
 class MainWindow;
+class MembershipJournal;
 class MembershipReconciler;
 class ProxyClient;
 class ScalePanel;
@@ -91,6 +92,7 @@ private:
     std::unique_ptr<pd::AuditLog> m_audit;
     std::unique_ptr<pd::ProxyClient> m_proxy;
     std::unique_ptr<pd::MembershipReconciler> m_membership;
+    std::unique_ptr<pd::MembershipJournal> m_journal; // pending adds and drains across console restarts
     std::unique_ptr<pd::EngineController> m_controller;
     std::unique_ptr<pd::EngineControl> m_control;
     std::unique_ptr<pd::EngineProbe> m_probe;

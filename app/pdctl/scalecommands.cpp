@@ -4,9 +4,12 @@
 
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
+#include "net/membershipjournal.h"
 #include "net/membershipreconciler.h"
 #include "net/profileproxyendpoint.h"
 #include "net/proxyclient.h"
+#include "ops/listenertimingsync.h"
+#include "ops/scalecontext.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
 #include "ops/scalesimcontrol.h"
@@ -45,8 +48,15 @@ struct Session {
     QList<EngineRef> refs;
     std::unique_ptr<ProxyClient> proxy;
     std::unique_ptr<MembershipReconciler> table;
+    std::unique_ptr<MembershipJournal> journal; // what a console or an earlier pdctl left pending
     std::unique_ptr<EngineProbe> probe;
     std::optional<ProxyCapabilities> caps;
+
+    ~Session()
+    {
+        if (journal && !journal->flush())
+            QTextStream(stderr) << journal->lastError() << '\n';
+    }
 };
 
 // Loads the profile, connects to its proxy, detects the generation and reads the membership.
@@ -74,6 +84,11 @@ std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err)
     for (const EngineRef &e : s->refs)
         configured.append({e.id, e.role});
     s->table->setConfigured(configured);
+    const QString proxyBase = s->proxy->endpoint().base.toString();
+    s->journal = std::make_unique<MembershipJournal>(MembershipJournal::pathFor(proxyBase), proxyBase);
+    QString journalError;
+    if (!s->journal->attach(s->table.get(), &journalError))
+        err << "warning: " << journalError << " (pending adds and drains of an earlier session are not known)\n";
     s->proxy->detectCapabilities([&s](const ProxyCapabilities &c) { s->caps = c; });
     spin([&s] { return s->caps.has_value(); }, 20000);
     if (!s->caps || !s->caps->reachable) {
@@ -206,6 +221,9 @@ int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     ctx.audit = &audit;
     ctx.settings.verifyTrafficTimeoutMs = 15000;
     setScaleContextProfile(ctx, s->profile);
+    std::optional<QString> timingWhy;
+    syncListenerTiming(ctx, [&timingWhy](const QString &why) { timingWhy = why; });
+    spin([&timingWhy] { return timingWhy.has_value(); }, 20000);
 
     QList<EngineRef> members;
     for (const EngineRef &e : s->refs)

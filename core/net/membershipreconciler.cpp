@@ -42,6 +42,7 @@ void MembershipReconciler::setFact(InstanceRecord &r, MembershipFact fact, const
     Q_EMIT factChanged(r.id, r.role, fact);
     if (fact == MembershipFact::Dropped)
         Q_EMIT dropped(r.id, r.role);
+    Q_EMIT snapshotChanged();
 }
 
 void MembershipReconciler::setConfigured(const QList<QPair<QString, Role>> &instances)
@@ -56,9 +57,59 @@ void MembershipReconciler::setConfigured(const QList<QPair<QString, Role>> &inst
 
 void MembershipReconciler::setListenerTiming(int intervalMs, int maxRetries, int marginMs)
 {
-    m_intervalMs = qMax(1, intervalMs);
-    m_maxRetries = qMax(1, maxRetries);
+    ProxyListenerTiming t;
+    t.intervalMs = intervalMs;
+    t.maxRetries = maxRetries;
+    setListenerTiming(t, marginMs);
+}
+
+void MembershipReconciler::setListenerTiming(const ProxyListenerTiming &timing, int marginMs)
+{
+    ProxyListenerTiming t = timing;
+    t.intervalMs = qMax(1, t.intervalMs);
+    t.maxRetries = qMax(0, t.maxRetries);
+    const bool changed = !(t == m_timing) || m_marginMs != qMax(0, marginMs);
+    m_timing = t;
     m_marginMs = qMax(0, marginMs);
+    if (changed)
+        Q_EMIT snapshotChanged();
+}
+
+MembershipSnapshot MembershipReconciler::snapshot() const
+{
+    MembershipSnapshot s;
+    for (const QString &k : m_order) {
+        const InstanceRecord &r = m_records[k];
+        if (r.fact == MembershipFact::Waiting || r.fact == MembershipFact::Draining)
+            s.pending.append(r);
+    }
+    s.lastKnownGood = m_lastKnownGood;
+    s.lastKnownGoodAt = m_lastKnownGoodAt;
+    s.timing = m_timing;
+    return s;
+}
+
+void MembershipReconciler::restore(const MembershipSnapshot &snapshot)
+{
+    for (const InstanceRecord &saved : snapshot.pending) {
+        if (saved.fact != MembershipFact::Waiting && saved.fact != MembershipFact::Draining)
+            continue;
+        InstanceRecord &r = ensure(saved.id, saved.role);
+        if (saved.fact == MembershipFact::Draining)
+            m_restoredDrains.append(key(saved.id, saved.role));
+        r.addSentAt = saved.addSentAt;
+        r.fact = MembershipFact::Unknown; // setFact announces it
+        setFact(r, saved.fact, saved.note.isEmpty() ? QStringLiteral("restored from the membership journal") : saved.note);
+        r.since = saved.since.isValid() ? saved.since : r.since;
+    }
+    if (snapshot.lastKnownGood) {
+        m_lastKnownGood = snapshot.lastKnownGood;
+        m_lastKnownGoodAt = snapshot.lastKnownGoodAt;
+        m_wasUnreachable = true; // nobody watched the proxy meanwhile: the first read compares
+    }
+    if (snapshot.timing.source != ProxyListenerTiming::Source::Profile
+        && int(snapshot.timing.source) >= int(m_timing.source))
+        setListenerTiming(snapshot.timing, m_marginMs);
 }
 
 void MembershipReconciler::start(int periodMs)
@@ -113,13 +164,28 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
                     }
                     if (changed)
                         Q_EMIT restartDetected(*m_lastKnownGood, now);
+                    // A drain restored from the journal is only still a drain when the proxy's lists are
+                    // what they were: a proxy restarted meanwhile lists its command line's instances
+                    // again as active ones.
+                    if (changed)
+                        for (const QString &k : std::as_const(m_restoredDrains)) {
+                            InstanceRecord &r = m_records[k];
+                            if (r.fact == MembershipFact::Draining && listedIn(now, r.id, r.role))
+                                setFact(r, MembershipFact::Active,
+                                        QStringLiteral("listed again: the proxy's lists changed while no console watched"));
+                        }
                 }
+                m_restoredDrains.clear();
                 m_wasUnreachable = false;
                 apply(now);
                 if (health.reachable && health.prefillInstances == now.prefill.size()
                     && health.decodeInstances == now.decode.size()) {
+                    const bool changed = !m_lastKnownGood || m_lastKnownGood->prefill != now.prefill
+                                         || m_lastKnownGood->decode != now.decode;
                     m_lastKnownGood = now;
                     m_lastKnownGoodAt = QDateTime::currentDateTimeUtc();
+                    if (changed)
+                        Q_EMIT snapshotChanged();
                 }
             } else {
                 m_error = reply.error.isEmpty() ? health.error : reply.error;
@@ -159,8 +225,10 @@ void MembershipReconciler::apply(const ProxyLists &lists)
                 setFact(r, MembershipFact::Active, QStringLiteral("activated by the proxy's listener"));
             else if (r.addSentAt.isValid() && r.addSentAt.msecsTo(now) > waitingDeadlineMs())
                 setFact(r, MembershipFact::Dropped,
-                        QStringLiteral("not listed %1 s after the add (interval x (retries + 1) + margin)")
-                            .arg(waitingDeadlineMs() / 1000.0, 0, 'f', 1));
+                        QStringLiteral("not listed %1 s after the add (%2, + %3 s margin)")
+                            .arg(waitingDeadlineMs() / 1000.0, 0, 'f', 1)
+                            .arg(m_timing.describe())
+                            .arg(m_marginMs / 1000.0));
             break;
         case MembershipFact::Active:
             if (!listed)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "net/proxyclient.h"
+#include "net/proxylistenertiming.h"
 #include "state/enginestate.h"
 
 #include <QDateTime>
@@ -30,6 +31,17 @@ struct InstanceRecord {
     QString note;            // why the last transition happened, for the UI
 };
 
+// What a console must not forget when it restarts (MembershipJournal keeps it on disk): the intents the
+// proxy's lists cannot tell (an add still WAITING with the time it was sent, a remove still DRAINING),
+// the last membership read while the proxy was healthy (to restore a restarted proxy) and the timing
+// that judges WAITING.
+struct MembershipSnapshot {
+    QList<InstanceRecord> pending;      // Waiting and Draining records only
+    std::optional<ProxyLists> lastKnownGood;
+    QDateTime lastKnownGoodAt;
+    ProxyListenerTiming timing;
+};
+
 class MembershipReconciler final : public QObject {
     Q_OBJECT
 public:
@@ -39,7 +51,17 @@ public:
     void setConfigured(const QList<QPair<QString, Role>> &instances);
     // The proxy's --waiting-retry-interval and --max-waiting-retries, and the slack on top.
     void setListenerTiming(int intervalMs, int maxRetries, int marginMs);
-    int waitingDeadlineMs() const { return m_intervalMs * (m_maxRetries + 1) + m_marginMs; }
+    // The same from what is known of the running proxy (its command line, the launch plan, the profile).
+    void setListenerTiming(const ProxyListenerTiming &timing, int marginMs);
+    const ProxyListenerTiming &listenerTiming() const { return m_timing; }
+    qint64 waitingDeadlineMs() const { return m_timing.waitingWindowMs() + m_marginMs; }
+
+    // What to keep across a console restart, and taking it back (before start()): pending intents come
+    // back as they were (a WAITING add keeps its send time, so its deadline does not restart), and the
+    // first membership read afterwards is compared with the snapshot's last known good one like a read
+    // after an outage (a proxy restarted meanwhile is offered for restore).
+    MembershipSnapshot snapshot() const;
+    void restore(const MembershipSnapshot &snapshot);
 
     void start(int periodMs = 2000);
     void stop();
@@ -69,6 +91,8 @@ Q_SIGNALS:
     // forgot the runtime adds and removes. `previous` is the last membership read before.
     void restartDetected(const pd::ProxyLists &previous, const pd::ProxyLists &now);
     void reconciled();
+    // Something snapshot() returns changed (a fact, the last known good lists, the timing).
+    void snapshotChanged();
 
 private:
     static QString key(const QString &id, Role role);
@@ -81,6 +105,7 @@ private:
     QTimer m_timer;
     QHash<QString, InstanceRecord> m_records; // key(id, role)
     QStringList m_order;                      // insertion order of keys
+    QStringList m_restoredDrains;             // keys restored Draining, until the first read judges them
     std::optional<ProxyLists> m_lists;
     std::optional<ProxyLists> m_lastKnownGood;
     QDateTime m_lastKnownGoodAt;
@@ -89,8 +114,7 @@ private:
     bool m_wasUnreachable = false;
     bool m_inFlight = false;
     QList<std::function<void(bool)>> m_waiters;
-    int m_intervalMs = 10000;
-    int m_maxRetries = 3;
+    ProxyListenerTiming m_timing;
     int m_marginMs = 5000;
 };
 

@@ -245,19 +245,24 @@ QByteArray statusCommand(const QList<DetachedProcess> &processes, QString *error
     if (!processes.isEmpty()) {
         c.syntax("cd").word(QStringLiteral("run_dir"), processes.first().runDir).syntax("2>/dev/null").newline();
     }
-    c.syntax(R"(pd_status() {
+    c.syntax(R"SH(pd_cmdline() {
+  [ "$3" = 1 ] && echo "pd-cmdline $1 $(base64 -w0 <"/proc/$2/cmdline" 2>/dev/null)"
+  return 0
+}
+pd_status() {
   pid=$(pd_pid "$2")
-  if [ -n "$pid" ] && pd_alive "$pid" "$3"; then echo "pd-status $1 running $pid"; return; fi
-  if found=$(pd_find "$3"); then echo "pd-status $1 running $found found"; return; fi
+  if [ -n "$pid" ] && pd_alive "$pid" "$3"; then echo "pd-status $1 running $pid"; pd_cmdline "$1" "$pid" "$4"; return; fi
+  if found=$(pd_find "$3"); then echo "pd-status $1 running $found found"; pd_cmdline "$1" "$found" "$4"; return; fi
   if [ -n "$pid" ]; then echo "pd-status $1 stale $pid"; else echo "pd-status $1 none"; fi
 }
-)");
+)SH");
     for (int i = 0; i < processes.size(); ++i) {
         const DetachedProcess &p = processes.at(i);
         c.syntax("pd_status")
             .word(QStringLiteral("index"), QString::number(i))
             .word(QStringLiteral("pid file of ") + p.label, p.pidFile)
             .word(QStringLiteral("marker of ") + p.label, markerLine(p))
+            .word(QStringLiteral("command line flag"), p.reportCommandLine ? QStringLiteral("1") : QStringLiteral("0"))
             .newline();
     }
     if (!c.isValid()) {
@@ -371,6 +376,17 @@ ProcessOutcome stopProcess(CommandRunner &runner, const DetachedProcess &process
     return outcome;
 }
 
+// /proc/PID/cmdline: NUL-terminated words.
+static QStringList splitCommandLine(const QByteArray &raw)
+{
+    QStringList words;
+    for (const QByteArray &w : raw.split('\0'))
+        words << QString::fromUtf8(w);
+    if (!words.isEmpty() && words.last().isEmpty())
+        words.removeLast();
+    return words;
+}
+
 QList<ProcessOutcome> processStatus(
     CommandRunner &runner, const QList<DetachedProcess> &processes, std::chrono::milliseconds timeout)
 {
@@ -392,6 +408,13 @@ QList<ProcessOutcome> processStatus(
     QList<bool> seen(processes.size(), false);
     for (const QByteArray &line : lines) {
         const QList<QByteArray> w = line.simplified().split(' ');
+        if (w.value(0) == "pd-cmdline") {
+            bool good = false;
+            const int index = w.value(1).toInt(&good);
+            if (good && index >= 0 && index < outcomes.size())
+                outcomes[index].commandLine = splitCommandLine(QByteArray::fromBase64(w.value(2)));
+            continue;
+        }
         if (w.value(0) != "pd-status")
             continue;
         bool good = false;

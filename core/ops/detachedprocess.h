@@ -30,6 +30,7 @@ struct DetachedProcess {
     QString apiKeyVariable; // when set: OPENAI_API_KEY="${apiKeyVariable}" on the node
     QStringList program; // program and arguments, one word each
     QString requiredFile; // checked before starting (the template, the proxy script)
+    bool reportCommandLine = false; // status also reads the running process's command line (the proxy's)
 };
 
 enum class ProcessAction { Start, Stop, Restart, Status };
@@ -53,6 +54,7 @@ struct ProcessOutcome {
     QString detail; // "started", "already running", "stopped (SIGTERM)", "killed after the grace period" ...
     QString error; // why it failed, naming the node
     QByteArray logTail; // the log's last lines when a start failed
+    QStringList commandLine; // status of a running process with reportCommandLine: its argv, one word each
 };
 
 // Commands (pure: no effects, testable as text) ---------------------------------------------------
@@ -63,7 +65,8 @@ QByteArray startCommand(const DetachedProcess &process, const ControlTimings &ti
 // SIGTERM to the session's process group, grace, SIGKILL, verify gone: `pd-stopped PID term|kill`,
 // `pd-not-running`, `pd-stale PID`, or `pd-still-running PID` (exit 94).
 QByteArray stopCommand(const DetachedProcess &process, const ControlTimings &timings, QString *error);
-// One line per process, in order: `pd-status INDEX running|stale|none [PID] [found]`.
+// One line per process, in order: `pd-status INDEX running|stale|none [PID] [found]`; for a running
+// process with reportCommandLine also `pd-cmdline INDEX BASE64` (its /proc/PID/cmdline).
 QByteArray statusCommand(const QList<DetachedProcess> &processes, QString *error);
 // Pid files in `directory` (relative to runDir or absolute) as `pd-pidfile PATH`.
 QByteArray listPidFilesCommand(const QString &runDir, const QString &directory, QString *error);

@@ -214,6 +214,7 @@ std::optional<DetachedProcess> proxyProcess(const Profile &profile, const ProxyL
     p.logFile = joinPath(profile.runDir, stem + QStringLiteral(".log"));
     p.marker = QStringLiteral("proxy:%1:%2").arg(markerPart(profile.name)).arg(proxy.port);
     p.apiKeyVariable = proxy.apiKeyEnv;
+    p.reportCommandLine = true; // its --max-waiting-retries and --waiting-retry-interval judge WAITING
     p.requiredFile = joinPath(profile.runDir, proxy.scriptPath);
     if (proxy.scriptPath.endsWith(QLatin1String(".py")))
         p.program = QStringList { options.python, proxy.scriptPath } + args;

@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
+#include "ops/listenertimingsync.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleenginecontrol.h"
 
@@ -186,8 +187,10 @@ void ProxyActions::pollHealth()
                                        .arg(health.prefillInstances)
                                        .arg(health.decodeInstances);
             self->audit(ProxyAction::Start, self->m_action == ProxyAction::Restart, QStringLiteral("ok"), detail, ms);
-            if (self->m_ctx->membership)
+            if (self->m_ctx->membership) {
                 self->m_ctx->membership->reconcileNow(); // the table (and a restore offer) follows at once
+                syncListenerTiming(*self->m_ctx); // WAITING is judged by what this proxy runs with
+            }
             self->finish(true, detail);
             return;
         }

@@ -3,6 +3,8 @@
 
 #include "cluster/dpgroups.h"
 #include "cluster/profile.h"
+#include "net/proxylistenertiming.h"
+#include "ops/launchspec.h"
 #include "ops/scaletypes.h"
 
 #include <QHash>
@@ -46,13 +48,13 @@ struct ScaleContext {
     // every engine is treated as an independent rank.
     DpGroups groups;
     QList<EngineRef> engines;           // the profile's engines (engineRefs), for the ranks of a group
+    // How long the proxy holds an add WAITING when its own command line cannot be read: the arguments
+    // this console starts it with (never fewer retries than the profile's), else the profile's values.
+    ProxyListenerTiming plannedListenerTiming;
 };
 
-// The profile's DP groups and engines into the context.
-inline void setScaleContextProfile(ScaleContext &context, const Profile &profile)
-{
-    context.groups = DpGroups(profile);
-    context.engines = engineRefs(profile);
-}
+// The profile's DP groups and engines into the context, and the listener timing the console would
+// start the proxy with under `launch`.
+void setScaleContextProfile(ScaleContext &context, const Profile &profile, const ProxyLaunchOptions &launch = {});
 
 } // namespace pd

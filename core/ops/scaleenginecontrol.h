@@ -34,6 +34,8 @@ public:
     using Done = std::function<void(const ControlResult &)>;
     using RunningDone = std::function<void(std::optional<bool> running, const QString &error)>;
     using PreflightDone = std::function<void(const PreflightReport &)>;
+    // The running proxy's command line (argv), nullopt + error when it is not running or cannot be read.
+    using CommandLineDone = std::function<void(std::optional<QStringList> argv, const QString &error)>;
 
     explicit EngineControl(QObject *parent = nullptr) : QObject(parent) {}
     ~EngineControl() override = default;
@@ -53,6 +55,9 @@ public:
     virtual void startProxy(Done done) = 0;
     virtual void stopProxy(Done done) = 0;
     virtual void isProxyRunning(RunningDone done) = 0;
+    // What the running proxy was started with: its --max-waiting-retries and --waiting-retry-interval
+    // decide how long an added instance stays WAITING (proxy-api §8.1, §13.3).
+    virtual void proxyCommandLine(CommandLineDone done) = 0;
 
     // "pdsim cluster at 127.0.0.1:40000", "ssh" ...: for the audit log and messages.
     virtual QString describe() const = 0;

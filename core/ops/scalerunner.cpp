@@ -17,15 +17,6 @@
 
 namespace pd {
 
-namespace {
-
-// removeDead()'s answer to the operator; its audit lines stay English.
-struct Tr {
-    Q_DECLARE_TR_FUNCTIONS(pd::ScaleOps)
-};
-
-} // namespace
-
 ScaleRunner::ScaleRunner(ScaleContext *context, QObject *parent)
     : QObject(parent)
     , m_ctx(context)
@@ -164,80 +155,6 @@ void ScaleRunner::addMarker(ScaleOperation *op, OperationOutcome outcome)
                                                  outcome == OperationOutcome::Running ? QStringLiteral("started") : operationOutcomeName(outcome));
     m_markers.append(m);
     Q_EMIT markerAdded(m);
-}
-
-void ScaleRunner::removeDead(const QList<EngineRef> &engines, std::function<void(const QString &)> done)
-{
-    QHash<Role, QStringList> byRole;
-    QStringList refused;
-    for (const EngineRef &e : engines) {
-        if (m_ctx->membership->fact(e.id, e.role) == MembershipFact::Waiting)
-            refused << e.id;
-        else
-            byRole[e.role] << e.id;
-    }
-    auto audit = [this](const QString &target, const QStringList &ids, const QString &result, const QString &detail, qint64 ms) {
-        if (!m_ctx->audit)
-            return;
-        AuditEntry e;
-        e.action = QStringLiteral("remove-dead");
-        e.target = target;
-        nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (const QString &id : ids)
-            list.push_back(id.toStdString());
-        e.params = {{"instances", list}};
-        e.result = result;
-        e.detail = detail;
-        e.durationMs = ms;
-        QString error;
-        if (!m_ctx->audit->append(e, &error))
-            qWarning("%s", qPrintable(error));
-    };
-    if (m_ctx->settings.readOnly) {
-        audit(QStringLiteral("proxy"), {}, QStringLiteral("refused"), QStringLiteral("read-only mode"), 0);
-        done(Tr::tr("read-only mode: nothing removed"));
-        return;
-    }
-    auto results = std::make_shared<QStringList>();
-    if (!refused.isEmpty())
-        *results << Tr::tr("not removed (still waiting, §8.1): %1").arg(refused.join(QStringLiteral(", ")));
-    auto pending = std::make_shared<int>(int(byRole.size()));
-    if (*pending == 0) {
-        done(results->join(QLatin1Char('\n')));
-        return;
-    }
-    QPointer<ScaleRunner> self(this);
-    for (auto it = byRole.cbegin(); it != byRole.cend(); ++it) {
-        const Role role = it.key();
-        const QStringList ids = it.value();
-        auto clock = std::make_shared<QElapsedTimer>();
-        clock->start();
-        m_ctx->proxy->removeInstances(role, ids, [self, role, ids, results, pending, done, audit, clock](const ProxyReply &reply) {
-            if (!self)
-                return;
-            for (const QString &id : ids)
-                if (reply.ok)
-                    self->m_ctx->membership->noteRemoveSent(id, role, reply);
-            const QString result = reply.ok ? QStringLiteral("ok") : QStringLiteral("failed");
-            const QString detail = reply.ok ? QStringLiteral("%1 %2 instance(s) taken out of the proxy").arg(ids.size()).arg(roleName(role))
-                                            : reply.error;
-            audit(QStringLiteral("%1 pool").arg(roleName(role)), ids, result, detail, clock->elapsed());
-            *results << (reply.ok ? Tr::tr("%1 %2 instance(s) taken out of the proxy")
-                                        .arg(ids.size())
-                                        .arg(role == Role::Prefill ? Tr::tr("prefill") : Tr::tr("decode"))
-                                  : detail);
-            OperationMarker m;
-            m.time = QDateTime::currentDateTimeUtc();
-            m.kind = QStringLiteral("remove-dead");
-            m.role = role;
-            m.outcome = reply.ok ? OperationOutcome::Succeeded : OperationOutcome::Failed;
-            m.label = QStringLiteral("remove-dead %1: %2").arg(roleName(role), ids.join(QStringLiteral(", ")));
-            self->m_markers.append(m);
-            Q_EMIT self->markerAdded(m);
-            if (--*pending == 0)
-                done(results->join(QLatin1Char('\n')));
-        });
-    }
 }
 
 } // namespace pd

@@ -41,10 +41,6 @@ public:
     // instances listed now but not before are taken out of the proxy, their engines left running.
     QList<ScaleOperation *> restore(const ProxyLists &previous, const ProxyLists &now, const QList<EngineRef> &profileEngines);
 
-    // Takes unreachable or stalled instances out of the proxy in one call per role (the proxy never
-    // does it itself, §8.2). Refuses instances the table says are WAITING (§8.1).
-    void removeDead(const QList<EngineRef> &engines, std::function<void(const QString &result)> done);
-
     const QList<ScaleOperation *> &operations() const { return m_all; }
     const QList<OperationMarker> &markers() const { return m_markers; }
     bool isIdle() const;

@@ -139,6 +139,21 @@ void RunnerEngineControl::isProxyRunning(RunningDone done)
     expect(m_controller->refreshProxy(), runningOf(std::move(done)));
 }
 
+void RunnerEngineControl::proxyCommandLine(CommandLineDone done)
+{
+    expect(m_controller->refreshProxy(), [done = std::move(done)](const OperationSummary &summary) {
+        const QString error = firstError(summary);
+        if (!error.isEmpty())
+            return done(std::nullopt, error);
+        const ProcessOutcome &o = summary.outcomes.constFirst();
+        if (o.process != ProcessFact::Running)
+            return done(std::nullopt, QStringLiteral("the proxy's process is not running (%1)").arg(o.detail));
+        if (o.commandLine.isEmpty())
+            return done(std::nullopt, QStringLiteral("cannot read the command line of the proxy's process (PID %1)").arg(o.pid));
+        done(o.commandLine, QString());
+    });
+}
+
 QString RunnerEngineControl::describe() const
 {
     return QStringLiteral("launcher through the node runners (%1)").arg(m_controller->profile().name);

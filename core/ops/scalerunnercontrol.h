@@ -27,6 +27,7 @@ public:
     void startProxy(Done done) override;
     void stopProxy(Done done) override;
     void isProxyRunning(RunningDone done) override;
+    void proxyCommandLine(CommandLineDone done) override;
     QString describe() const override;
 
 private:

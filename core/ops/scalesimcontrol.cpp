@@ -160,4 +160,24 @@ void SimClusterEngineControl::isProxyRunning(RunningDone done)
     });
 }
 
+void SimClusterEngineControl::proxyCommandLine(CommandLineDone done)
+{
+    clusterState([done = std::move(done)](const nlohmann::json &state, const QString &error) {
+        if (!error.isEmpty())
+            return done(std::nullopt, error);
+        if (!state.value("proxy_running", false))
+            return done(std::nullopt, QStringLiteral("the simulated cluster's proxy is not running"));
+        const auto args = state.find("proxy_arguments");
+        if (args == state.end() || !args->is_array())
+            return done(std::nullopt, QStringLiteral("the simulated cluster does not say how its proxy was started"));
+        QStringList argv;
+        for (const auto &a : *args) {
+            if (!a.is_string())
+                return done(std::nullopt, QStringLiteral("the simulated cluster's proxy_arguments hold a non-string"));
+            argv << QString::fromStdString(a.get<std::string>());
+        }
+        done(argv, QString());
+    });
+}
+
 } // namespace pd

@@ -11,7 +11,7 @@ class QNetworkAccessManager;
 
 // EngineControl over `pdsim cluster`'s control API (sim/clustersim/simcluster.h):
 // POST /cluster/engines/start|stop {"engines":["host:port"]}, POST /cluster/proxy/start|stop, GET
-// /cluster for process states ("proxy_running" for the proxy's).
+// /cluster for process states ("proxy_running" for the proxy's, "proxy_arguments" for its command line).
 namespace pd {
 
 class SimClusterEngineControl final : public EngineControl {
@@ -26,6 +26,7 @@ public:
     void startProxy(Done done) override;
     void stopProxy(Done done) override;
     void isProxyRunning(RunningDone done) override;
+    void proxyCommandLine(CommandLineDone done) override;
     QString describe() const override;
 
     void setTimeout(int ms) { m_timeoutMs = ms; }

@@ -391,6 +391,17 @@ std::string SimCluster::rankState(int index) const
     return DpGroupCoordinator::rankStateName(m_coordinator->rankState(index)).toStdString();
 }
 
+json SimCluster::proxyArgumentsJson() const
+{
+    if (!m_proxy)
+        return nullptr;
+    json words = json::array();
+    words.push_back("load_balance_proxy_server_example.py");
+    for (const QString &w : m_proxyOptions.toArguments())
+        words.push_back(w.toStdString());
+    return words;
+}
+
 QByteArray SimCluster::stateJson() const
 {
     json engines = json::array();
@@ -448,6 +459,7 @@ QByteArray SimCluster::stateJson() const
     }
     json root{{"proxy", proxyAddress().toStdString()},
               {"proxy_running", m_proxy != nullptr},
+              {"proxy_arguments", proxyArgumentsJson()},
               {"ready", m_announced},
               {"engines", engines},
               {"groups", groups}};

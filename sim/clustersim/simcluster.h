@@ -11,6 +11,8 @@
 #include <QObject>
 #include <QThread>
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
 #include <string>
 
@@ -79,6 +81,8 @@ private:
     bool openLogs(QString *error);
     void checkReady();
     QByteArray stateJson() const;
+    // The running proxy's command line as a JSON array of words (null while no proxy runs).
+    nlohmann::json proxyArgumentsJson() const;
     std::string groupId(int index) const;
     std::string rankState(int index) const;
     void startEngine(int index);

@@ -477,4 +477,25 @@ std::optional<ProxyOptions> ProxyOptions::fromArguments(const QStringList &argum
     return o;
 }
 
+QStringList ProxyOptions::toArguments() const
+{
+    QStringList args{QStringLiteral("--host"), host, QStringLiteral("--port"), QString::number(port)};
+    auto backends = [&args](const char *hostsFlag, const char *portsFlag, const QList<BackendAddress> &list) {
+        args << QLatin1String(hostsFlag);
+        for (const BackendAddress &b : list)
+            args << b.host;
+        args << QLatin1String(portsFlag);
+        for (const BackendAddress &b : list)
+            args << QString::number(b.port);
+    };
+    backends("--prefiller-hosts", "--prefiller-ports", prefillers);
+    backends("--decoder-hosts", "--decoder-ports", decoders);
+    args << QStringLiteral("--max-retries") << QString::number(maxRetries) << QStringLiteral("--retry-delay")
+         << QString::number(retryDelay);
+    if (generation == ProxyGeneration::Main)
+        args << QStringLiteral("--max-waiting-retries") << QString::number(maxWaitingRetries)
+             << QStringLiteral("--waiting-retry-interval") << QString::number(waitingRetryInterval);
+    return args;
+}
+
 } // namespace pd::sim

@@ -59,6 +59,9 @@ struct ProxyOptions {
     static std::optional<ProxyOptions> fromArguments(const QStringList &arguments, QString *error,
                                                      int *exitCode = nullptr);
     static QString usage(ProxyGeneration generation);
+    // The command line a real proxy with these options would run with (expanded host/port lists; the
+    // waiting flags only for a main-line proxy), as `pdsim cluster` reports it in its state.
+    QStringList toArguments() const;
 };
 
 } // namespace pd::sim

@@ -8,8 +8,10 @@
 // and audits the refusal.
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
+#include "net/proxylistenertiming.h"
 #include "net/proxyclient.h"
 #include "ops/enginecontroller.h"
+#include "ops/launchspec.h"
 #include "ops/proxyactions.h"
 #include "ops/scalecontext.h"
 #include "ops/scalerunnercontrol.h"
@@ -58,6 +60,19 @@ bool reconcile(pd::MembershipReconciler &table)
     table.reconcileNow([&listed](bool ok) { listed = ok; });
     [[maybe_unused]] const bool done = QTest::qWaitFor([&listed] { return listed.has_value(); }, 10000);
     return listed.value_or(false);
+}
+
+struct CommandLine {
+    std::optional<QStringList> argv;
+    QString error;
+};
+
+std::optional<CommandLine> readCommandLine(pd::EngineControl &control, int ms = 30000)
+{
+    std::optional<CommandLine> got;
+    control.proxyCommandLine([&got](std::optional<QStringList> argv, const QString &error) { got = CommandLine{argv, error}; });
+    [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, ms);
+    return got;
 }
 
 std::optional<Running> waitForRunning(pd::EngineControl &control, int ms = 30000)
@@ -149,6 +164,13 @@ private Q_SLOTS:
         QCOMPARE(health.value("decode_instances", -1), 2);
         running = waitForRunning(control);
         QVERIFY(running && running->running == std::optional<bool>(true));
+        // The simulated proxy's command line as a real one would read: the waiting flags included.
+        const auto argv = readCommandLine(control);
+        QVERIFY(argv);
+        QVERIFY2(argv->argv, qPrintable(argv->error));
+        const auto timing = pd::listenerTimingFromArguments(*argv->argv);
+        QVERIFY(timing);
+        QVERIFY2(argv->argv->contains(QStringLiteral("--waiting-retry-interval")), qPrintable(argv->argv->join(QLatin1Char(' '))));
 
         // A second start of a running proxy changes nothing.
         started = waitFor([&control](pd::EngineControl::Done done) { control.startProxy(std::move(done)); });
@@ -269,6 +291,16 @@ private Q_SLOTS:
         QVERIFY(running && running->running == std::optional<bool>(true));
         const qint64 pid = controller.pid(QStringLiteral("proxy"));
         QVERIFY(pid > 0);
+        // Its command line, read from the node (/proc/PID/cmdline): what judges WAITING (§8.1).
+        const auto argv = readCommandLine(control);
+        QVERIFY(argv);
+        QVERIFY2(argv->argv, qPrintable(argv->error));
+        const auto timing = pd::listenerTimingFromArguments(*argv->argv);
+        QVERIFY2(timing, qPrintable(argv->argv->join(QLatin1Char(' '))));
+        const QStringList planned = pd::proxyArguments(profile, {}, nullptr);
+        QCOMPARE(timing->maxRetries, pd::listenerTimingFromArguments(planned)->maxRetries);
+        QCOMPARE(timing->intervalMs, int(profile.proxy.waitingRetryInterval * 1000));
+        QVERIFY2(argv->argv->contains(QStringLiteral("--max-waiting-retries")), qPrintable(argv->argv->join(QLatin1Char(' '))));
 
         auto stopped = waitFor([&control](pd::EngineControl::Done done) { control.stopProxy(std::move(done)); });
         QVERIFY(stopped);
@@ -278,6 +310,9 @@ private Q_SLOTS:
         QCOMPARE(pdtest::httpStatus(profile.proxy.address, profile.proxy.port, "/healthcheck"), 0);
         running = waitForRunning(control);
         QVERIFY(running && running->running == std::optional<bool>(false));
+        const auto none = readCommandLine(control);
+        QVERIFY(none && !none->argv);
+        QVERIFY2(none->error.contains(QLatin1String("not running")), qPrintable(none->error));
 
         // Stopping a proxy that does not run is not a failure.
         stopped = waitFor([&control](pd::EngineControl::Done done) { control.stopProxy(std::move(done)); });

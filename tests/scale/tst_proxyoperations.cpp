@@ -57,6 +57,10 @@ public:
         calls << QStringLiteral("isProxyRunning");
         later([done] { done(true, QString()); });
     }
+    void proxyCommandLine(CommandLineDone done) override
+    {
+        later([done] { done(std::nullopt, QStringLiteral("not recorded")); });
+    }
     QString describe() const override { return QStringLiteral("recording control"); }
 
 private:
