@@ -270,7 +270,7 @@ bool MembershipJournal::attach(MembershipReconciler *table, QString *error)
     if (error)
         *error = problem;
     // The content as restored is what the file says already: nothing to write until it changes.
-    m_lastContent = ok ? serialize(table->snapshot(), m_proxyBase, false) : QByteArray();
+    m_lastContent = ok && QFile::exists(m_path) ? serialize(table->snapshot(), m_proxyBase, false) : QByteArray();
     connect(table, &MembershipReconciler::snapshotChanged, this, [this] { m_debounce.start(); });
     connect(table, &QObject::destroyed, this, [this] { m_table = nullptr; });
     return ok;
@@ -282,6 +282,9 @@ bool MembershipJournal::flush()
     if (!m_table)
         return true;
     const MembershipSnapshot s = m_table->snapshot();
+    // No file and nothing pending or read yet: nothing worth a file.
+    if (s.pending.isEmpty() && !s.lastKnownGood && !QFile::exists(m_path))
+        return true;
     const QByteArray content = serialize(s, m_proxyBase, false);
     if (content == m_lastContent)
         return true;
