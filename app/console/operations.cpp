@@ -287,6 +287,9 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     m_menu->setNodeEngines(nodeEngines);
     connect(m_menu.get(), &pd::EngineActionMenu::note, m_window, &pd::MainWindow::showNote);
     connect(m_page, &pd::OperationsPage::note, m_window, &pd::MainWindow::showNote);
+    connect(m_page, &pd::OperationsPage::auditFailed, this, [this](const QString &error) {
+        m_window->showNote(tr("Audit log not written, changes refused until acknowledged (Operations tab): %1").arg(error));
+    });
     connect(m_page->proxyActions(), &pd::ProxyActions::finished, this, [this](pd::ProxyAction action, bool ok, const QString &) {
         m_tracker->recordAction(-1, -1, ok ? tr("proxy %1 done").arg(pd::proxyActionName(action))
                                            : tr("proxy %1 failed").arg(pd::proxyActionName(action)));

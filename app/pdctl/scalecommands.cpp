@@ -229,10 +229,12 @@ int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     for (const EngineRef &e : s->refs)
         if (e.role == role && s->table->fact(e.id, role) == MembershipFact::Active)
             members << e;
-    std::optional<QHash<QString, EngineLoad>> loads;
-    s->probe->loads(members, [&loads](const QHash<QString, EngineLoad> &l) { loads = l; });
-    spin([&loads] { return loads.has_value(); }, 20000);
-    const ScalePlan plan = planPoolScale(role, to, s->refs, ctx.groups, *s->table, loads.value_or(QHash<QString, EngineLoad>()), ctx.settings);
+    // The same readings the console's Scale panel takes: loads, and the listed members nothing answers on.
+    std::optional<PoolReadings> readings;
+    s->probe->poolReadings(members, [&readings](const PoolReadings &r) { readings = r; });
+    spin([&readings] { return readings.has_value(); }, 20000);
+    const PoolReadings got = readings.value_or(PoolReadings());
+    const ScalePlan plan = planPoolScale(role, to, s->refs, ctx.groups, *s->table, got.loads, ctx.settings, got.notAnswering);
     out << plan.describe() << '\n';
     const bool override = args.contains(QStringLiteral("--override-last-instance"));
     if (plan.isNoop())

@@ -49,6 +49,21 @@ nlohmann::ordered_json auditEntryToJson(const AuditEntry &e)
 
 bool AuditLog::append(AuditEntry entry, QString *error)
 {
+    QString problem;
+    if (write(entry, &problem))
+        return true;
+    if (m_failure.isEmpty())
+        m_failure = problem;
+    if (m_listener)
+        m_listener(problem);
+    if (error)
+        *error = problem;
+    return false;
+}
+
+bool AuditLog::write(const AuditEntry &given, QString *error)
+{
+    AuditEntry entry = given;
     if (!entry.time.isValid())
         entry.time = QDateTime::currentDateTimeUtc();
     if (entry.user.isEmpty())
@@ -95,26 +110,35 @@ bool AuditLog::append(AuditEntry entry, QString *error)
     return true;
 }
 
-AuditReadResult readAuditLog(const QString &path)
+AuditReadResult readAuditLog(const QString &path, qint64 from, int firstLine)
 {
     AuditReadResult out;
+    out.endOffset = from;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         out.error = QStringLiteral("%1: %2").arg(path, file.errorString());
         return out;
     }
     out.opened = true;
+    out.head = file.read(256);
+    if (from > file.size() || !file.seek(from)) {
+        out.error = QStringLiteral("%1: shorter than the %2 bytes read before").arg(path).arg(from);
+        return out;
+    }
     const QString name = QFileInfo(path).fileName();
-    int lineNo = 0;
+    int lineNo = firstLine - 1;
     while (!file.atEnd()) {
         const QByteArray line = file.readLine();
+        if (!line.endsWith('\n')) {
+            if (!line.trimmed().isEmpty())
+                out.problems << QStringLiteral("%1:%2: incomplete last line (the writer stopped mid-line)").arg(name).arg(lineNo + 1);
+            break; // left for the next read: it may be a line being written
+        }
         ++lineNo;
+        ++out.lines;
+        out.endOffset += line.size();
         if (line.trimmed().isEmpty())
             continue;
-        if (!line.endsWith('\n')) {
-            out.problems << QStringLiteral("%1:%2: incomplete last line (the writer stopped mid-line)").arg(name).arg(lineNo);
-            continue;
-        }
         const auto j = nlohmann::ordered_json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
         if (!j.is_object() || !j.contains("action") || !j["action"].is_string() || !j.contains("time") || !j["time"].is_string()) {
             out.problems << QStringLiteral("%1:%2: not an audit entry").arg(name).arg(lineNo);

@@ -5,6 +5,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 // The audit log: one JSON object per line, appended and fsync'ed before append() returns, so a line
@@ -41,8 +43,19 @@ public:
 
     static QString localUser();
 
+    // An append that failed stays on record until the operator acknowledges it: until then mutating
+    // actions are refused (an action nobody can account for later is not taken). Empty when none.
+    QString unacknowledgedFailure() const { return m_failure; }
+    void acknowledge() { m_failure.clear(); }
+    // Called (on the appending thread) with the error of each failed append: the GUI shows it at once.
+    void setFailureListener(std::function<void(const QString &error)> listener) { m_listener = std::move(listener); }
+
 private:
+    bool write(const AuditEntry &entry, QString *error);
+
     QString m_path;
+    QString m_failure;
+    std::function<void(const QString &)> m_listener;
 };
 
 struct AuditReadResult {
@@ -50,8 +63,13 @@ struct AuditReadResult {
     QStringList problems;  // "audit.jsonl:12: not JSON (...)": lines skipped, never silently
     bool opened = false;
     QString error;         // when the file cannot be read
+    qint64 endOffset = 0;  // bytes up to the end of the last complete line read (where to read on from)
+    int lines = 0;         // complete lines read (the next line's number is firstLine + lines)
+    QByteArray head;       // the file's first bytes (up to 256): a file replaced since reads otherwise
 };
 
-AuditReadResult readAuditLog(const QString &path);
+// Reads the complete lines from byte `from` on (a line still being written is left for the next read);
+// `firstLine` numbers the first of them in problems.
+AuditReadResult readAuditLog(const QString &path, qint64 from = 0, int firstLine = 1);
 
 } // namespace pd

@@ -3,6 +3,8 @@
 
 #include "models/modelroles.h"
 
+#include <algorithm>
+
 namespace pd {
 
 AuditModel::AuditModel(QString path, int maxRows, QObject *parent)
@@ -15,38 +17,48 @@ AuditModel::AuditModel(QString path, int maxRows, QObject *parent)
 
 void AuditModel::reload()
 {
-    AuditReadResult read = readAuditLog(m_path);
-    m_problems = read.problems;
-    m_error = read.opened ? QString() : read.error;
-    const QList<AuditEntry> &all = read.entries;
-    const auto sameEntry = [](const AuditEntry &a, const AuditEntry &b) {
-        return a.time == b.time && a.action == b.action && a.target == b.target && a.result == b.result;
-    };
-    // Appended lines only: the entry we hold last must be where it was.
-    const bool grew = !m_entries.isEmpty() && all.size() >= m_readTotal && m_readTotal > 0
-        && sameEntry(all.at(m_readTotal - 1), m_entries.last());
-    if (grew) {
-        const qsizetype added = all.size() - m_readTotal;
-        if (added > 0) {
-            const int overflow = int(m_entries.size() + added - m_maxRows);
-            if (overflow > 0) {
-                const int drop = std::min(overflow, int(m_entries.size()));
-                beginRemoveRows({}, 0, drop - 1);
-                m_entries.remove(0, drop);
-                endRemoveRows();
-            }
-            const qsizetype from = std::max<qsizetype>(m_readTotal, all.size() - m_maxRows);
-            beginInsertRows({}, int(m_entries.size()), int(m_entries.size() + (all.size() - from)) - 1);
-            for (qsizetype i = from; i < all.size(); ++i)
-                m_entries.append(all.at(i));
-            endInsertRows();
-        }
-    } else {
+    AuditReadResult read = readAuditLog(m_path, m_offset, m_lines + 1);
+    // Replaced or truncated since the last read: read it anew from the start.
+    const bool sameFile = read.opened && read.error.isEmpty() && m_offset > 0
+                          && read.head.left(m_head.size()) == m_head && m_head.size() > 0;
+    if (m_offset > 0 && !sameFile) {
+        m_offset = 0;
+        m_lines = 0;
+        m_problems.clear();
+        read = readAuditLog(m_path);
         beginResetModel();
-        m_entries = all.mid(std::max<qsizetype>(0, all.size() - m_maxRows));
+        m_entries.clear();
         endResetModel();
     }
-    m_readTotal = all.size();
+    m_error = read.error;
+    if (!read.opened)
+        return;
+    if (m_offset == 0)
+        m_head = read.head;
+    m_offset = read.endOffset;
+    m_lines += read.lines;
+    // The problems of complete lines are kept; an incomplete last line is reported until it completes.
+    m_problems.erase(std::remove_if(m_problems.begin(), m_problems.end(),
+                                    [](const QString &p) { return p.contains(QLatin1String("incomplete last line")); }),
+                     m_problems.end());
+    m_problems += read.problems;
+    const QList<AuditEntry> &added = read.entries;
+    if (added.isEmpty())
+        return;
+    const int overflow = int(m_entries.size() + added.size() - m_maxRows);
+    if (overflow > 0) {
+        const int drop = std::min(overflow, int(m_entries.size()));
+        if (drop > 0) {
+            beginRemoveRows({}, 0, drop - 1);
+            m_entries.remove(0, drop);
+            endRemoveRows();
+        }
+    }
+    const qsizetype from = std::max<qsizetype>(0, added.size() - m_maxRows);
+    beginInsertRows({}, int(m_entries.size()), int(m_entries.size() + (added.size() - from)) - 1);
+    for (qsizetype i = from; i < added.size(); ++i)
+        m_entries.append(added.at(i));
+    endInsertRows();
 }
 
 int AuditModel::rowCount(const QModelIndex &parent) const

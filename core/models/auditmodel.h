@@ -6,8 +6,8 @@
 #include <QAbstractTableModel>
 
 // The audit log as a table, newest last: time, user, action, target, result, detail, duration.
-// reload() re-reads the file and inserts only the lines appended since (the log only grows; a file
-// that shrank or changed its beginning is read anew). Lines the reader skipped are in problems().
+// reload() reads only the bytes appended since the last reload (the log only grows; a file that shrank
+// or changed its beginning is read anew). Lines the reader skipped are in problems().
 namespace pd {
 
 class AuditModel final : public QAbstractTableModel {
@@ -31,7 +31,9 @@ private:
     QString m_path;
     int m_maxRows;
     QList<AuditEntry> m_entries;
-    qsizetype m_readTotal = 0; // entries in the file at the last reload (m_entries keeps the newest m_maxRows)
+    qint64 m_offset = 0;       // bytes read so far (complete lines)
+    int m_lines = 0;           // lines read so far
+    QByteArray m_head;         // the file's first bytes when it was read from the start
     QStringList m_problems;
     QString m_error;
 };

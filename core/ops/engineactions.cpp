@@ -66,6 +66,8 @@ QString countText(int n)
 }
 
 const char *const kReadOnly = QT_TRANSLATE_NOOP("pd::EngineActions", "the console is in read-only mode");
+const char *const kAuditFailed = QT_TRANSLATE_NOOP("pd::EngineActions", "the audit log cannot be written: acknowledge the failure "
+                                                                        "in the Operations tab before changing the cluster");
 
 } // namespace
 
@@ -165,6 +167,8 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
     p.breakGroups = breakGroups;
     if (m_ctx->settings.readOnly)
         p.refusal = QLatin1String(kReadOnly);
+    else if (!mutationRefusal(*m_ctx).isEmpty())
+        p.refusal = QLatin1String(kAuditFailed);
 
     // The coupled DP groups this plan acts on as a whole: every group of the chosen engines for "Restart
     // group"; for Stop and Restart, the groups whose every rank was chosen. Their ranks become one group

@@ -9,24 +9,6 @@
 
 namespace pd {
 
-void setScaleContextProfile(ScaleContext &context, const Profile &profile, const ProxyLaunchOptions &launch)
-{
-    context.groups = DpGroups(profile);
-    context.engines = engineRefs(profile);
-    ProxyListenerTiming planned;
-    planned.intervalMs = int(profile.proxy.waitingRetryInterval * 1000);
-    planned.maxRetries = profile.proxy.maxWaitingRetries;
-    QString error;
-    const QStringList args = proxyArguments(profile, launch, &error);
-    if (profile.proxy.generation == ProxyGeneration::Main && !args.isEmpty()) {
-        if (const auto fromPlan = listenerTimingFromArguments(args)) {
-            planned = *fromPlan;
-            planned.source = ProxyListenerTiming::Source::LaunchPlan;
-        }
-    }
-    context.plannedListenerTiming = planned;
-}
-
 void syncListenerTiming(ScaleContext &context, std::function<void(const QString &)> done)
 {
     MembershipReconciler *table = context.membership;

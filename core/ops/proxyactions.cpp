@@ -82,6 +82,8 @@ bool ProxyActions::run(ProxyAction action, QString *why)
     QString refusal;
     if (m_ctx->settings.readOnly)
         refusal = QStringLiteral("the console is in read-only mode");
+    else if (const QString blocked = mutationRefusal(*m_ctx); !blocked.isEmpty())
+        refusal = blocked;
     else if (!m_ctx->control)
         refusal = QStringLiteral("no engine control: the console cannot start or stop processes here");
     else if (isBusy())

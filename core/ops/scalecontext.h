@@ -53,6 +53,10 @@ struct ScaleContext {
     ProxyListenerTiming plannedListenerTiming;
 };
 
+// Why no mutating action may run now, empty when they may: read-only mode, or an audit log append that
+// failed and was not acknowledged yet (an action nobody can account for later is not taken).
+QString mutationRefusal(const ScaleContext &context);
+
 // The profile's DP groups and engines into the context, and the listener timing the console would
 // start the proxy with under `launch`.
 void setScaleContextProfile(ScaleContext &context, const Profile &profile, const ProxyLaunchOptions &launch = {});

@@ -87,6 +87,11 @@ void ScaleOperation::start()
         fail(QStringLiteral("read-only mode: mutating actions are disabled"));
         return;
     }
+    if (const QString refusal = mutationRefusal(*m_ctx); !refusal.isEmpty()) {
+        begin(0);
+        fail(refusal); // not audited: the audit log is what fails
+        return;
+    }
     run();
 }
 

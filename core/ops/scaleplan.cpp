@@ -94,6 +94,7 @@ struct GroupState {
     int members = 0;          // active + waiting
     int waiting = 0;
     int draining = 0;
+    int dead = 0;             // listed ranks whose engine does not answer
 };
 
 } // namespace
@@ -152,7 +153,7 @@ QString unreachablePoolSize(const DpGroups &groups, Role role, int target)
 
 ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEngines, const DpGroups &groups,
                         const MembershipReconciler &membership, const QHash<QString, EngineLoad> &loads,
-                        const ScaleSettings &settings)
+                        const ScaleSettings &settings, const QSet<QString> &notAnswering)
 {
     ScalePlan plan;
     plan.role = role;
@@ -165,15 +166,19 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         if (!g->coupled)
             continue;
         groupIndex.insert(g->id, int(coupled.size()));
-        coupled.append({g, {}, 0, 0, 0});
+        coupled.append({g, {}, 0, 0, 0, 0});
     }
     int waiting = 0;
     for (const EngineRef &e : profileEngines) {
         if (e.role != role)
             continue;
         const MembershipFact f = membership.fact(e.id, role);
-        if (isMember(f))
+        const bool dead = f == MembershipFact::Active && notAnswering.contains(e.id);
+        if (dead)
+            plan.deadInProxy << e.id;
+        if (isMember(f) && !dead)
             ++plan.current;
+        plan.draining += f == MembershipFact::Draining;
         const DpGroup *g = groups.groupOfEngine(e.id);
         if (g && g->coupled && groupIndex.contains(g->id)) {
             GroupState &st = coupled[groupIndex.value(g->id)];
@@ -181,10 +186,13 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
             st.members += isMember(f);
             st.waiting += f == MembershipFact::Waiting;
             st.draining += f == MembershipFact::Draining;
+            st.dead += dead;
             continue;
         }
-        if (f == MembershipFact::Active)
+        if (f == MembershipFact::Active && !dead)
             members.append(e);
+        else if (f == MembershipFact::Active)
+            continue; // listed but dead: neither a member to remove nor an engine to start here
         else if (f == MembershipFact::Waiting)
             ++waiting;
         else if (f != MembershipFact::Draining)
@@ -216,7 +224,10 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
     const auto stateRefusal = [&](bool growing) {
         QStringList why;
         for (const GroupState &st : std::as_const(coupled)) {
-            if (st.members > 0 && st.members < st.ranks.size())
+            if (st.dead > 0)
+                why << Tr::tr("DP group %1 has %2 rank(s) that do not answer: the group is broken, restart the whole group")
+                           .arg(st.group->id).arg(st.dead);
+            else if (st.members > 0 && st.members < st.ranks.size())
                 why << Tr::tr("DP group %1 is partly in the proxy (%2 of %3 ranks)").arg(st.group->id).arg(st.members).arg(st.ranks.size());
             else if (!growing && st.waiting > 0)
                 why << Tr::tr("DP group %1 has %2 rank(s) still WAITING in the proxy (§8.1)").arg(st.group->id).arg(st.waiting);
@@ -233,9 +244,13 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         std::stable_sort(candidates.begin(), candidates.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
         const int need = target - plan.current;
         if (coupled.isEmpty()) {
-            if (need > candidates.size())
+            if (need > candidates.size()) {
                 plan.blocked = Tr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
                                    .arg(candidates.size()).arg(roleWord(role));
+                if (plan.draining > 0)
+                    plan.blocked += Tr::tr("; %1 more are draining out of it (a busy proxy keeps them listed until it is "
+                                           "idle): wait for the drain to end and scale again").arg(plan.draining);
+            }
             plan.toStart = candidates.mid(0, need);
         } else {
             // Whole groups none of whose ranks is in the proxy (or draining out of it) can start.
@@ -318,6 +333,10 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         if (target == 0)
             plan.needsOverride = true;
     }
+    if (!plan.deadInProxy.isEmpty())
+        plan.warnings << Tr::tr("%n listed instance(s) do not answer and are not counted (dead in the proxy, which keeps routing to "
+                                "them): %1. Take them out with Remove from proxy, or restart them", nullptr, int(plan.deadInProxy.size()))
+                             .arg(plan.deadInProxy.join(QStringLiteral(", ")));
     // P:D ratio after the plan.
     if (settings.minPrefillPerDecode > 0 || settings.maxPrefillPerDecode > 0) {
         const int p = role == Role::Prefill ? target : membership.activeCount(Role::Prefill);

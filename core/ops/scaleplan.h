@@ -20,7 +20,9 @@ class MembershipReconciler;
 
 struct ScalePlan {
     Role role = Role::Decode;
-    int current = 0;               // active + waiting members of the pool now
+    int current = 0;               // serving (active and answering) + waiting members of the pool now
+    QStringList deadInProxy;       // listed members whose engine does not answer: not counted
+    int draining = 0;              // engines draining out of the proxy (not members, not startable yet)
     int target = 0;
     QList<EngineRef> toStart;      // rank order
     QList<EngineRef> toRemove;     // least loaded first
@@ -42,9 +44,12 @@ struct ScalePlan {
 // most loaded (it leaves last). groups: the profile's DP groups (empty: every engine independent).
 // Coupled groups start in profile order and leave least loaded first (summed over their ranks); a group
 // with a WAITING or DRAINING rank is never removed, one with a DRAINING rank never started.
+// notAnswering: listed members whose engine does not answer at all (EngineProbe::poolReadings). They do
+// not serve, so they do not count toward the pool's size: a scale-out starts other engines in their
+// place, and the plan names them (take them out of the proxy, or restart them).
 ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEngines, const DpGroups &groups,
                         const MembershipReconciler &membership, const QHash<QString, EngineLoad> &loads,
-                        const ScaleSettings &settings);
+                        const ScaleSettings &settings, const QSet<QString> &notAnswering = {});
 
 // Refusal text when `target` is no pool size whole groups reach ("decode can be 0 or 64: ..."), empty
 // when it is or when the role has no coupled group. Needs only the profile: pdctl checks it before it connects to anything.

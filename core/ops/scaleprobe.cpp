@@ -5,6 +5,7 @@
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QPointer>
 
 #include <memory>
 
@@ -135,6 +136,34 @@ void EngineProbe::loads(const QList<EngineRef> &engines, std::function<void(cons
                 result->insert(id, *l);
             if (--*pending == 0)
                 done(*result);
+        });
+    }
+}
+
+void EngineProbe::poolReadings(const QList<EngineRef> &engines, std::function<void(const PoolReadings &)> done)
+{
+    auto result = std::make_shared<PoolReadings>();
+    auto pending = std::make_shared<int>(int(engines.size()));
+    if (engines.isEmpty()) {
+        done(*result);
+        return;
+    }
+    QPointer<EngineProbe> self(this);
+    for (const EngineRef &e : engines) {
+        load(e, [self, e, result, pending, done](std::optional<EngineLoad> l, const QString &) {
+            if (l || !self) {
+                if (l)
+                    result->loads.insert(e.id, *l);
+                if (--*pending == 0)
+                    done(*result);
+                return;
+            }
+            self->readiness(e, [id = e.id, result, pending, done](const EngineReadiness &r) {
+                if (!r.listening)
+                    result->notAnswering.insert(id);
+                if (--*pending == 0)
+                    done(*result);
+            });
         });
     }
 }

@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 
 #include <functional>
 #include <optional>
@@ -30,6 +31,11 @@ struct EngineLoad {
     double tokens = 0;       // vllm:prompt_tokens_total + vllm:generation_tokens_total
 };
 
+struct PoolReadings {
+    QHash<QString, EngineLoad> loads; // by EngineRef::id
+    QSet<QString> notAnswering;       // ids
+};
+
 class EngineProbe final : public QObject {
     Q_OBJECT
 public:
@@ -42,6 +48,10 @@ public:
     void load(const EngineRef &engine, std::function<void(std::optional<EngineLoad>, const QString &error)> done);
     // Reads every engine's load in parallel; engines that did not answer are absent from the result.
     void loads(const QList<EngineRef> &engines, std::function<void(const QHash<QString, EngineLoad> &)> done);
+    // What a pool plan needs of its members: every load that could be read, and the members whose
+    // engine does not answer at all (nothing listens: stopped or crashed while the proxy lists it).
+    // A member that answers but whose /metrics fails is in neither (slow is not dead).
+    void poolReadings(const QList<EngineRef> &engines, std::function<void(const PoolReadings &)> done);
 
 private:
     void get(const EngineRef &engine, const QString &path, std::function<void(int status, const QByteArray &body, const QString &error)> done);

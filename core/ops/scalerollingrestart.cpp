@@ -8,6 +8,7 @@
 #include "ops/scalerunner.h"
 
 #include <QCoreApplication>
+#include <QPointer>
 #include <QTimer>
 
 #include <algorithm>
@@ -87,8 +88,8 @@ void RollingRestart::start()
 {
     if (m_state != State::Idle)
         return;
-    if (m_ctx->settings.readOnly)
-        return pause(Tr::tr("read-only mode"));
+    if (const QString refusal = mutationRefusal(*m_ctx); !refusal.isEmpty())
+        return pause(refusal);
     m_state = State::Running;
     next();
 }
@@ -97,8 +98,8 @@ void RollingRestart::resume()
 {
     if (m_state != State::Paused)
         return;
-    if (m_ctx->settings.readOnly)
-        return pause(Tr::tr("read-only mode"));
+    if (const QString refusal = mutationRefusal(*m_ctx); !refusal.isEmpty())
+        return pause(refusal);
     m_state = State::Running;
     m_reason.clear();
     next();
@@ -135,68 +136,81 @@ void RollingRestart::next()
     const EngineRef engine = m_units.at(m_index).engines.first();
     if (m_stopped) // paused after the stop: resume brings it back
         return bringBack(engine);
-    m_ctx->membership->reconcileNow([this, engine](bool listed) {
+    // The table answers later: a rolling restart cancelled (and deleted) meanwhile must not be touched.
+    m_ctx->membership->reconcileNow([self = QPointer<RollingRestart>(this), engine](bool listed) {
+        if (self)
+            self->afterMembershipRead(engine, listed);
+    });
+}
+
+void RollingRestart::afterMembershipRead(const EngineRef &engine, bool listed)
+{
+    if (m_state != State::Running)
+        return;
+    if (!listed)
+        return pause(Tr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+    if (m_ctx->membership->fact(engine.id, engine.role) != MembershipFact::Active) {
+        ++m_index;
+        Q_EMIT progressed(m_index, total(), Tr::tr("%1 skipped: not active in the proxy (%2)")
+                                                .arg(engine.id, membershipFactName(m_ctx->membership->fact(engine.id, engine.role))));
+        return next();
+    }
+    const int remaining = m_ctx->membership->activeCount(engine.role) - 1;
+    if (remaining < m_floor)
+        return pause(Tr::tr("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
+                         .arg(engine.id).arg(remaining).arg(roleWord(engine.role)).arg(m_floor));
+    auto *in = new ScaleIn(engine, m_ctx, false);
+    m_current = in;
+    connect(in, &ScaleOperation::finished, this, [this, in, engine](OperationOutcome outcome) {
         if (m_state != State::Running)
             return;
-        if (!listed)
-            return pause(Tr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
-        if (m_ctx->membership->fact(engine.id, engine.role) != MembershipFact::Active) {
-            ++m_index;
-            Q_EMIT progressed(m_index, total(), Tr::tr("%1 skipped: not active in the proxy (%2)")
-                                                    .arg(engine.id, membershipFactName(m_ctx->membership->fact(engine.id, engine.role))));
-            return next();
-        }
-        const int remaining = m_ctx->membership->activeCount(engine.role) - 1;
-        if (remaining < m_floor)
-            return pause(Tr::tr("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
-                             .arg(engine.id).arg(remaining).arg(roleWord(engine.role)).arg(m_floor));
-        auto *in = new ScaleIn(engine, m_ctx, false);
-        m_current = in;
-        connect(in, &ScaleOperation::finished, this, [this, in, engine](OperationOutcome outcome) {
-            if (m_state != State::Running)
-                return;
-            if (outcome != OperationOutcome::Succeeded)
-                return pause(QStringLiteral("%1: %2").arg(engine.id, in->summary()));
-            m_stopped = true;
-            bringBack(engine);
-        });
-        m_runner->enqueue(in);
+        if (outcome != OperationOutcome::Succeeded)
+            return pause(QStringLiteral("%1: %2").arg(engine.id, in->summary()));
+        m_stopped = true;
+        bringBack(engine);
     });
+    m_runner->enqueue(in);
 }
 
 void RollingRestart::restartGroup(const QString &groupId, const QList<EngineRef> &ranks)
 {
-    m_ctx->membership->reconcileNow([this, groupId, ranks](bool listed) {
+    m_ctx->membership->reconcileNow([self = QPointer<RollingRestart>(this), groupId, ranks](bool listed) {
+        if (self)
+            self->afterGroupMembershipRead(groupId, ranks, listed);
+    });
+}
+
+void RollingRestart::afterGroupMembershipRead(const QString &groupId, const QList<EngineRef> &ranks, bool listed)
+{
+    if (m_state != State::Running)
+        return;
+    if (!listed)
+        return pause(Tr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+    const Role role = ranks.first().role;
+    int active = 0;
+    for (const EngineRef &e : ranks)
+        active += m_ctx->membership->fact(e.id, role) == MembershipFact::Active;
+    if (active == 0) {
+        ++m_index;
+        Q_EMIT progressed(m_index, total(), Tr::tr("DP group %1 skipped: none of its ranks is active in the proxy").arg(groupId));
+        return next();
+    }
+    const int remaining = m_ctx->membership->activeCount(role) - active;
+    if (remaining < m_floor)
+        return pause(Tr::tr("restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4")
+                         .arg(groupId).arg(remaining).arg(roleWord(role)).arg(m_floor));
+    auto *op = new DpGroupOperation(DpGroupOperation::Mode::Restart, groupId, ranks, m_ctx, m_floor == 0);
+    m_current = op;
+    connect(op, &ScaleOperation::finished, this, [this, op, groupId](OperationOutcome outcome) {
         if (m_state != State::Running)
             return;
-        if (!listed)
-            return pause(Tr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
-        const Role role = ranks.first().role;
-        int active = 0;
-        for (const EngineRef &e : ranks)
-            active += m_ctx->membership->fact(e.id, role) == MembershipFact::Active;
-        if (active == 0) {
-            ++m_index;
-            Q_EMIT progressed(m_index, total(), Tr::tr("DP group %1 skipped: none of its ranks is active in the proxy").arg(groupId));
-            return next();
-        }
-        const int remaining = m_ctx->membership->activeCount(role) - active;
-        if (remaining < m_floor)
-            return pause(Tr::tr("restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4")
-                             .arg(groupId).arg(remaining).arg(roleWord(role)).arg(m_floor));
-        auto *op = new DpGroupOperation(DpGroupOperation::Mode::Restart, groupId, ranks, m_ctx, m_floor == 0);
-        m_current = op;
-        connect(op, &ScaleOperation::finished, this, [this, op, groupId](OperationOutcome outcome) {
-            if (m_state != State::Running)
-                return;
-            if (outcome != OperationOutcome::Succeeded)
-                return pause(QStringLiteral("%1: %2").arg(groupId, op->summary()));
-            ++m_index;
-            Q_EMIT progressed(m_index, total(), Tr::tr("DP group %1 restarted").arg(groupId));
-            next();
-        });
-        m_runner->enqueue(op);
+        if (outcome != OperationOutcome::Succeeded)
+            return pause(QStringLiteral("%1: %2").arg(groupId, op->summary()));
+        ++m_index;
+        Q_EMIT progressed(m_index, total(), Tr::tr("DP group %1 restarted").arg(groupId));
+        next();
     });
+    m_runner->enqueue(op);
 }
 
 void RollingRestart::bringBack(const EngineRef &engine)
@@ -216,9 +230,9 @@ void RollingRestart::bringBack(const EngineRef &engine)
         QTimer::singleShot(m_ctx->settings.pollMs, this, [this, engine] {
             if (m_state != State::Running)
                 return;
-            m_ctx->membership->reconcileNow([this, engine](bool) {
-                if (m_state == State::Running)
-                    bringBack(engine);
+            m_ctx->membership->reconcileNow([self = QPointer<RollingRestart>(this), engine](bool) {
+                if (self && self->m_state == State::Running)
+                    self->bringBack(engine);
             });
         });
         return;

@@ -52,6 +52,9 @@ private:
     void next();
     void pause(const QString &reason);
     void bringBack(const EngineRef &engine);
+    // What next() and restartGroup() do once the membership table answered.
+    void afterMembershipRead(const EngineRef &engine, bool listed);
+    void afterGroupMembershipRead(const QString &groupId, const QList<EngineRef> &ranks, bool listed);
     void restartGroup(const QString &groupId, const QList<EngineRef> &ranks);
     void buildUnits(bool groups);
 

@@ -75,7 +75,7 @@ QList<ScaleOperation *> ScaleRunner::apply(const ScalePlan &plan, bool overrideL
 QList<ScaleOperation *> ScaleRunner::restore(const ProxyLists &previous, const ProxyLists &now, const QList<EngineRef> &profileEngines)
 {
     QList<ScaleOperation *> ops;
-    if (m_ctx->settings.readOnly)
+    if (!mutationRefusal(*m_ctx).isEmpty())
         return ops;
     auto contains = [](const QStringList &list, const QString &id) {
         const QString k = proxyInstanceKey(id);

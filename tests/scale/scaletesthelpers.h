@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <optional>
@@ -44,11 +45,22 @@ inline QString describeOperation(const ScaleOperation *op)
     return s;
 }
 
+// The data directory (XDG_DATA_HOME) pdctl runs of this test process share: new per process, so the
+// membership journal and the default audit log of an earlier run or of the user are never read.
+inline QString testDataHome()
+{
+    static QTemporaryDir dir;
+    return dir.path();
+}
+
 // Runs the built pdctl with `args` to its end (bounded): its exit code, -1 when it did not finish; stdout
-// and stderr together in *out.
-inline int runPdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000)
+// and stderr together in *out. `dataHome` empty: testDataHome().
+inline int runPdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000, const QString &dataHome = {})
 {
     QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome.isEmpty() ? testDataHome() : dataHome);
+    p.setProcessEnvironment(env);
     p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
     p.setArguments(args);
     p.start();

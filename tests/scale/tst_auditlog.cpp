@@ -2,6 +2,11 @@
 // The audit log: one JSON line per action, fsync'ed; a writer killed with SIGKILL loses no line it
 // reported as written; the reader names bad lines by file:line and keeps the rest.
 #include "audit/auditlog.h"
+#include "models/auditmodel.h"
+#include "ops/engineactions.h"
+#include "ops/scalecontext.h"
+#include "ops/scalein.h"
+#include "ops/scalerunner.h"
 
 #include <QFile>
 #include <QProcess>
@@ -95,6 +100,83 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!log.append(AuditEntry{}, &error));
         QVERIFY2(error.contains(QStringLiteral("/proc/version/audit.jsonl")), qPrintable(error));
+    }
+
+    // Issue 14 item 9: a failed append is held until acknowledged, and until then every mutating action
+    // is refused (the operation, the engine menu's plan), without a second try at the broken log.
+    void aFailedAppendStopsActionsUntilAcknowledged()
+    {
+        AuditLog log(QStringLiteral("/proc/version/audit.jsonl"));
+        QStringList heard;
+        log.setFailureListener([&heard](const QString &error) { heard << error; });
+        QVERIFY(log.unacknowledgedFailure().isEmpty());
+        QVERIFY(!log.append(AuditEntry{}));
+        QCOMPARE(heard.size(), 1);
+        QVERIFY2(log.unacknowledgedFailure().contains(QStringLiteral("/proc/version/audit.jsonl")), qPrintable(log.unacknowledgedFailure()));
+
+        ScaleContext ctx;
+        ctx.audit = &log;
+        QVERIFY2(mutationRefusal(ctx).contains(QLatin1String("audit log cannot be written")), qPrintable(mutationRefusal(ctx)));
+        ScaleIn op(EngineRef{QStringLiteral("127.0.0.3:9000"), Role::Decode, QStringLiteral("d0"), 0}, &ctx, false);
+        op.start(); // refused before it reads the proxy (the context has none)
+        QCOMPARE(op.outcome(), OperationOutcome::Failed);
+        QVERIFY2(op.summary().contains(QLatin1String("audit log")), qPrintable(op.summary()));
+        ScaleRunner runner(&ctx);
+        EngineActions actions(&ctx, &runner);
+        const EngineActionPlan plan = actions.plan(EngineAction::Stop, {EngineRef{QStringLiteral("127.0.0.3:9000"), Role::Decode, QStringLiteral("d0"), 0}});
+        QVERIFY2(plan.refusalText().contains(QLatin1String("audit log")), qPrintable(plan.refusalText()));
+
+        log.acknowledge();
+        QVERIFY(mutationRefusal(ctx).isEmpty());
+        QVERIFY(actions.plan(EngineAction::Stop, {EngineRef{QStringLiteral("127.0.0.3:9000"), Role::Decode, QStringLiteral("d0"), 0}})
+                    .refusal.isEmpty());
+    }
+
+    // The Operations tab's audit table reads only what was appended since its last read (it used to
+    // re-read the whole log after every step), and reads a replaced log anew.
+    void theModelReadsOnlyWhatWasAppended()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("audit.jsonl"));
+        AuditLog log(path);
+        auto entry = [](const char *action) {
+            AuditEntry e;
+            e.action = QString::fromLatin1(action);
+            e.result = QStringLiteral("ok");
+            return e;
+        };
+        QVERIFY(log.append(entry("one")));
+        QVERIFY(log.append(entry("two")));
+        AuditModel model(path);
+        QCOMPARE(model.rowCount(), 2);
+
+        const AuditReadResult first = readAuditLog(path);
+        QVERIFY(first.endOffset > 0);
+        QVERIFY(log.append(entry("three")));
+        const AuditReadResult rest = readAuditLog(path, first.endOffset, first.lines + 1);
+        QCOMPARE(rest.entries.size(), 1); // only the new line
+        QCOMPARE(rest.entries.first().action, QStringLiteral("three"));
+
+        // A line still being written is left for the next read.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("{\"time\":\"2026-11-29T10:00:02.000Z\",\"action\":\"fo");
+        f.flush();
+        model.reload();
+        QCOMPARE(model.rowCount(), 3);
+        f.write("ur\"}\n");
+        f.close();
+        model.reload();
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.data(model.index(3, AuditModel::ActionColumn)).toString(), QStringLiteral("four"));
+        QVERIFY2(model.problems().isEmpty(), qPrintable(model.problems().join(QLatin1Char('\n'))));
+
+        // Replaced (rotated) by a shorter log: read anew.
+        QVERIFY(QFile::remove(path));
+        QVERIFY(log.append(entry("fresh")));
+        model.reload();
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.data(model.index(0, AuditModel::ActionColumn)).toString(), QStringLiteral("fresh"));
     }
 
     void linesSurviveKill9OfTheWriter()

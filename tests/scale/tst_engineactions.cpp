@@ -330,6 +330,25 @@ private Q_SLOTS:
         QCOMPARE(engineStatus(outside.id), QStringLiteral("ready"));
     }
 
+    // Issue 14 item 9: cancelled while its first membership read is in flight, the rolling restart is
+    // deleted (finished -> deleteLater); the read's answer must not reach it (a use-after-free under ASan).
+    void cancellingARollingRestartDuringAMembershipReadIsSafe()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(reconcile() && m_table->activeCount(Role::Decode) == 4, 10000);
+        const EngineActionPlan plan = m_actions->plan(EngineAction::Restart, {ref(QStringLiteral("127.0.0.93:9002"))});
+        QPointer<RollingRestart> restart;
+        const auto started = connect(m_actions, &EngineActions::rollingRestartStarted, this, [&restart](RollingRestart *r) { restart = r; });
+        m_actions->run(plan, false); // its first step asks the table for a reconcile round
+        disconnect(started);
+        QVERIFY(restart);
+        restart->cancel();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QVERIFY(!restart); // gone before the round answers
+        QVERIFY(reconcile()); // joins the round in flight: its callbacks run now
+        QVERIFY(waitIdle(10000));
+        QCOMPARE(m_table->fact(QStringLiteral("127.0.0.93:9002"), Role::Decode), MembershipFact::Active); // nothing was done
+    }
+
     void theLastInstanceNeedsTheOverride()
     {
         QVERIFY(reconcile());

@@ -103,6 +103,65 @@ private Q_SLOTS:
         QCOMPARE(load["empty_ok"].get<int>(), 0);
     }
 
+    // Issue 14 item 7: under a load that never lets the proxy be idle, the two removed instances stay
+    // listed (§8.3) after their engines stopped. A pdctl with no memory of that scale-in (a fresh data
+    // directory: no membership journal) must not count them: scaling straight back up starts two other
+    // engines and the pool serves 6 again.
+    void scaleDownAndStraightBackUpUnderLoad()
+    {
+        QCOMPARE(active(status(), "decode"), 6);
+        const QString audit = m_dir.filePath(QStringLiteral("audit-down-up.jsonl"));
+        QVERIFY(http("POST", QStringLiteral("http://%1/cluster/load").arg(m_control), R"({"rps": 40})").contains("rps"));
+        QByteArray out;
+        int rc = pdctl({QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"), QStringLiteral("decode"),
+                        QStringLiteral("--to"), QStringLiteral("4"), QStringLiteral("--yes"), QStringLiteral("--sim-control"), m_control,
+                        QStringLiteral("--audit"), audit}, &out);
+        QVERIFY2(rc == 0, out.constData());
+
+        QTemporaryDir stateless;
+        QVERIFY(stateless.isValid());
+        const auto statusFrom = [this](const QString &dataHome) {
+            QByteArray text;
+            if (pd::test::runPdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json")}, &text,
+                                   120000, dataHome) != 0)
+                return json();
+            return json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
+        };
+        const json after = statusFrom(stateless.path());
+        QVERIFY(after.is_object());
+        int serving = 0, listedDead = 0;
+        for (const json &e : after["engines"]) {
+            if (e["role"] != "decode")
+                continue;
+            // Listed while nothing answers: dead in the proxy (or draining when remembered), never active.
+            QVERIFY2(!(e["membership"] == "active" && e["http"] == "down"), e.dump().c_str());
+            serving += e["membership"] == "active" && e["http"] == "serving";
+            listedDead += e["membership"] == "dead-in-proxy";
+        }
+        QCOMPARE(serving, 4);
+        qInfo("after the scale-in under load: %d removed instance(s) still listed by the busy proxy", listedDead);
+
+        rc = pd::test::runPdctl({QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"),
+                                 QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("6"), QStringLiteral("--yes"),
+                                 QStringLiteral("--sim-control"), m_control, QStringLiteral("--audit"), audit},
+                                &out, 180000, stateless.path());
+        QVERIFY2(rc == 0, out.constData());
+        QVERIFY2(!out.contains("Nothing to do"), out.constData());
+        QVERIFY2(out.contains("from 4 to 6"), out.constData());
+        if (listedDead > 0)
+            QVERIFY2(out.contains("not counted"), out.constData());
+
+        QVERIFY(http("POST", QStringLiteral("http://%1/cluster/load").arg(m_control), R"({"rps": 2})").contains("rps"));
+        const json back = statusFrom(stateless.path());
+        serving = 0;
+        for (const json &e : back["engines"])
+            serving += e["role"] == "decode" && e["http"] == "serving" && e["membership"] == "active";
+        QCOMPARE(serving, 6);
+        const QByteArray state = http("GET", QStringLiteral("http://%1/cluster").arg(m_control), {});
+        const json load = json::parse(state.constData(), state.constData() + state.size(), nullptr, false)["load"];
+        QCOMPARE(load["failed"].get<int>(), 0);
+    }
+
     void cleanupTestCase()
     {
         if (m_sim.state() == QProcess::NotRunning)

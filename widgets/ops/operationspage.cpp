@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -34,6 +35,8 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     , m_readOnly(new QCheckBox(tr("&Read-only: refuse every change to the cluster"), this))
     , m_restoreBar(new QWidget(this))
     , m_restoreText(new QLabel(m_restoreBar))
+    , m_auditFailureBar(new QWidget(this))
+    , m_auditFailureText(new QLabel(m_auditFailureBar))
     , m_scale(new ScalePanel(context, runner, m_engines, this))
     , m_floor(new QSpinBox(this))
     , m_restartPrefill(new QPushButton(tr("Rolling restart prefill…"), this))
@@ -78,6 +81,37 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     bar->addWidget(restore);
     bar->addWidget(dismiss);
     m_restoreBar->hide();
+
+    // An audit line that could not be written stops every mutating action until the operator has seen it.
+    m_auditFailureBar->setObjectName(QStringLiteral("auditFailureBar"));
+    m_auditFailureBar->setAutoFillBackground(true);
+    QPalette alarm = m_auditFailureBar->palette();
+    alarm.setColor(QPalette::Window, QColor(0xfd, 0xe2, 0xe1));
+    alarm.setColor(QPalette::WindowText, QColor(0x5c, 0x0a, 0x0a));
+    m_auditFailureBar->setPalette(alarm);
+    m_auditFailureText->setWordWrap(true);
+    m_auditFailureText->setTextFormat(Qt::PlainText);
+    m_auditFailureText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *acknowledge = new QPushButton(tr("Acknowledge"), m_auditFailureBar);
+    acknowledge->setObjectName(QStringLiteral("acknowledgeAuditButton"));
+    acknowledge->setToolTip(tr("Actions are allowed again; the next failed audit line stops them again"));
+    connect(acknowledge, &QPushButton::clicked, this, [this] {
+        if (m_ctx->audit)
+            m_ctx->audit->acknowledge();
+        m_auditFailureBar->hide();
+    });
+    auto *auditRow = new QHBoxLayout(m_auditFailureBar);
+    auditRow->addWidget(m_auditFailureText, 1);
+    auditRow->addWidget(acknowledge);
+    m_auditFailureBar->hide();
+    if (m_ctx->audit) {
+        m_ctx->audit->setFailureListener([self = QPointer<OperationsPage>(this)](const QString &error) {
+            if (self)
+                self->showAuditFailure(error);
+        });
+        if (!m_ctx->audit->unacknowledgedFailure().isEmpty())
+            showAuditFailure(m_ctx->audit->unacknowledgedFailure());
+    }
 
     // The proxy's process: what its /healthcheck says, start / stop / restart, the last outcome.
     auto *proxy = new QGroupBox(tr("Proxy"), this);
@@ -172,6 +206,7 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->addLayout(top);
+    layout->addWidget(m_auditFailureBar);
     layout->addWidget(m_restoreBar);
     layout->addWidget(proxy);
     layout->addWidget(rolling);
@@ -472,6 +507,14 @@ void OperationsPage::reloadAudit()
     m_auditPath->setText(text);
     m_auditView->resizeColumnToContents(AuditModel::ActionColumn);
     m_auditView->scrollToBottom();
+}
+
+void OperationsPage::showAuditFailure(const QString &error)
+{
+    m_auditFailureText->setText(tr("The audit log could not be written: every change to the cluster is refused until you "
+                                   "acknowledge this.\n%1").arg(error));
+    m_auditFailureBar->show();
+    Q_EMIT auditFailed(error);
 }
 
 } // namespace pd

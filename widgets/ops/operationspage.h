@@ -70,8 +70,11 @@ Q_SIGNALS:
     void warmUpRequested(); // the "Warm-up / smoke test" button
     // One line for the status bar: a proxy action started, refused or ended.
     void note(const QString &text);
+    // An audit line could not be written (the page shows it until acknowledged).
+    void auditFailed(const QString &error);
 
 private:
+    void showAuditFailure(const QString &error);
     void showRollingState();
     void showProxyPhase(ProxyActions::Phase phase);
     void proxyFinished(ProxyAction action, bool ok, const QString &detail);
@@ -85,6 +88,8 @@ private:
     QCheckBox *m_readOnly;
     QWidget *m_restoreBar;
     QLabel *m_restoreText;
+    QWidget *m_auditFailureBar;   // an audit append failed: actions refused until acknowledged
+    QLabel *m_auditFailureText;
     std::optional<ProxyLists> m_previous;
     std::optional<ProxyLists> m_now;
     ScalePanel *m_scale;

@@ -142,11 +142,11 @@ void ScalePanel::plan(Role role, int target)
     m_status->setText(tr("Reading the %1 engines' load…").arg(roleName(role)));
     control(role)->setBusy(true);
     QPointer<ScalePanel> self(this);
-    m_ctx->probe->loads(members, [self, role, target](const QHash<QString, EngineLoad> &loads) {
+    m_ctx->probe->poolReadings(members, [self, role, target](const PoolReadings &readings) {
         if (!self)
             return;
-        self->m_plan = planPoolScale(role, target, self->m_engines, self->m_ctx->groups, *self->m_ctx->membership, loads,
-                                     self->m_ctx->settings);
+        self->m_plan = planPoolScale(role, target, self->m_engines, self->m_ctx->groups, *self->m_ctx->membership, readings.loads,
+                                     self->m_ctx->settings, readings.notAnswering);
         self->m_status->setText(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0));
         bool override = false;
         if (!self->m_plan.isNoop() && self->m_confirm(self->m_plan, &override) && self->m_plan.canApply(override)) {

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#include "ops/scalecontext.h"
+
+#include "audit/auditlog.h"
+
+namespace pd {
+
+QString mutationRefusal(const ScaleContext &context)
+{
+    if (context.settings.readOnly)
+        return QStringLiteral("read-only mode");
+    if (context.audit && !context.audit->unacknowledgedFailure().isEmpty())
+        return QStringLiteral("the audit log cannot be written (%1): acknowledge it before changing the cluster")
+            .arg(context.audit->unacknowledgedFailure());
+    return {};
+}
+
+void setScaleContextProfile(ScaleContext &context, const Profile &profile, const ProxyLaunchOptions &launch)
+{
+    context.groups = DpGroups(profile);
+    context.engines = engineRefs(profile);
+    ProxyListenerTiming planned;
+    planned.intervalMs = int(profile.proxy.waitingRetryInterval * 1000);
+    planned.maxRetries = profile.proxy.maxWaitingRetries;
+    QString error;
+    const QStringList args = proxyArguments(profile, launch, &error);
+    if (profile.proxy.generation == ProxyGeneration::Main && !args.isEmpty()) {
+        if (const auto fromPlan = listenerTimingFromArguments(args)) {
+            planned = *fromPlan;
+            planned.source = ProxyListenerTiming::Source::LaunchPlan;
+        }
+    }
+    context.plannedListenerTiming = planned;
+}
+
+} // namespace pd
