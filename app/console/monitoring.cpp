@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "metrics/seriesstore.h"
 #include "net/metricspoller.h"
+#include "net/profileproxyendpoint.h"
 #include "net/prometheussource.h"
 #include "net/pollroundadapter.h"
 #include "net/proxyhealthpoller.h"
@@ -18,6 +19,7 @@
 
 #include <QDateTime>
 #include <QDockWidget>
+#include <QFile>
 #include <QUrl>
 
 Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
@@ -93,17 +95,18 @@ void Monitoring::retarget()
     const pd::ProxyConfig &proxy = m_store->profile().proxy;
     QUrl url;
     if (m_store->hasProfile()) {
-        url.setScheme(QStringLiteral("http"));
-        url.setHost(proxy.address); // IPv6 literals get their brackets from QUrl
-        url.setPort(proxy.port);
+        const pd::ProxyEndpoint endpoint = pd::profileProxyEndpoint(m_store->profile());
+        url = endpoint.base; // IPv6 literals get their brackets from QUrl
+        m_proxy->setExtraCaCertificates(endpoint.extraCaCertificates);
     }
     m_proxy->setTarget(url);
 
     const QList<pd::Engine> &engines = m_store->engines();
     if (m_engines) {
         QList<pd::PollTarget> targets;
+        const pd::TlsConfig &tls = m_store->profile().tls;
         for (qsizetype i = 0; i < engines.size(); ++i)
-            targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port)});
+            targets.append({int(i), engines.at(i).host.toUtf8(), quint16(engines.at(i).port), tls.engines, QFile::encodeName(tls.caFile)});
         m_engines->setTargets(targets);
     }
     if (m_prometheus) {

@@ -156,11 +156,7 @@ void Operations::rebuild()
     const pd::Profile &profile = m_store->profile();
 
     m_proxy = std::make_unique<pd::ProxyClient>();
-    pd::ProxyEndpoint endpoint;
-    endpoint.base.setScheme(QStringLiteral("http"));
-    endpoint.base.setHost(profile.proxy.address);
-    endpoint.base.setPort(profile.proxy.port);
-    endpoint.bearerToken = pd::profileApiKey(profile);
+    const pd::ProxyEndpoint endpoint = pd::profileProxyEndpoint(profile);
     m_proxy->setEndpoint(endpoint);
 
     m_membership = std::make_unique<pd::MembershipReconciler>(m_proxy.get());
@@ -232,6 +228,7 @@ void Operations::rebuild()
     m_probe = std::make_unique<pd::EngineProbe>();
     // Engines started with --api-key answer /v1/models only with it: the same token pdctl's probe sends.
     m_probe->setBearerToken(endpoint.bearerToken);
+    m_probe->setTls(profile.tls.engines, endpoint.extraCaCertificates);
     m_context = std::make_unique<pd::ScaleContext>();
     m_context->proxy = m_proxy.get();
     m_context->membership = m_membership.get();

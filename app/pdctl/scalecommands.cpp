@@ -75,9 +75,11 @@ std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err)
     s->refs = engineRefs(s->profile);
     const QByteArray token = profileApiKey(s->profile);
     s->proxy = std::make_unique<ProxyClient>();
-    s->proxy->setEndpoint({QUrl(QStringLiteral("http://%1:%2").arg(s->profile.proxy.address).arg(s->profile.proxy.port)), token, {}, 5000});
+    const ProxyEndpoint endpoint = profileProxyEndpoint(s->profile);
+    s->proxy->setEndpoint(endpoint);
     s->probe = std::make_unique<EngineProbe>();
     s->probe->setBearerToken(token);
+    s->probe->setTls(s->profile.tls.engines, endpoint.extraCaCertificates);
     s->table = std::make_unique<MembershipReconciler>(s->proxy.get());
     s->table->setListenerTiming(int(s->profile.proxy.waitingRetryInterval * 1000), s->profile.proxy.maxWaitingRetries, 5000);
     QList<QPair<QString, Role>> configured;

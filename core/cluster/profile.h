@@ -120,6 +120,17 @@ struct Engine {
     QString id() const;    // "host:port", the proxy's instance identity before normalisation
 };
 
+// TLS towards the cluster's HTTP endpoints: the proxy and the engines may serve https (vllm serve
+// --ssl-certfile); certificates are verified against the system's CAs plus ca_file (a PEM file on the
+// workstation, for a cluster's own CA). Never unverified.
+struct TlsConfig {
+    bool proxy = false;   // https://proxy
+    bool engines = false; // https://engine (probes, /metrics, /health)
+    QString caFile;       // extra trusted CA certificates (PEM); empty: the system's only
+    bool isDefault() const { return !proxy && !engines && caFile.isEmpty(); }
+    bool operator==(const TlsConfig &) const = default;
+};
+
 struct Profile {
     static constexpr int kFormatVersion = 1;
 
@@ -131,6 +142,7 @@ struct Profile {
     RoleConfig decode;
     QList<Node> nodes;
     ProxyConfig proxy;
+    TlsConfig tls;
     bool operator==(const Profile &) const = default;
 
     const RoleConfig &roleConfig(Role role) const { return role == Role::Prefill ? prefill : decode; }

@@ -152,6 +152,23 @@ void readProxy(JsonReader &r, const ojson &j, const QString &p, ProxyConfig *c)
     r.readStringList(j, p, "decode_instances", &c->decodeInstances);
 }
 
+void readTls(JsonReader &r, const ojson &j, const QString &p, TlsConfig *c)
+{
+    if (!r.expectObject(j, p, {"proxy", "engines", "ca_file"}))
+        return;
+    for (const auto &[key, out] : {std::pair<const char *, bool *>{"proxy", &c->proxy}, {"engines", &c->engines}}) {
+        const auto it = j.find(key);
+        if (it == j.end())
+            continue;
+        if (!it->is_boolean()) {
+            r.addProblem(JsonReader::child(p, key), QStringLiteral("expected true or false, got %1").arg(JsonReader::typeName(*it)));
+            continue;
+        }
+        *out = it->get<bool>();
+    }
+    r.readString(j, p, "ca_file", &c->caFile);
+}
+
 ProfileLoadResult fromJson(const ojson &root)
 {
     JsonReader r;
@@ -159,7 +176,7 @@ ProfileLoadResult fromJson(const ojson &root)
     const QString p;
     if (r.expectObject(root, p,
                        {"format", "version", "name", "launch_flavor", "template_path", "run_dir", "roles", "nodes",
-                        "proxy"},
+                        "proxy", "tls"},
                        {"format", "version", "name", "nodes", "proxy"})) {
         const auto format = root.find("format");
         if (format != root.end() && !(format->is_string() && format->get<std::string>() == kFormatTag))
@@ -197,6 +214,8 @@ ProfileLoadResult fromJson(const ojson &root)
         }
         if (root.contains("proxy"))
             readProxy(r, root["proxy"], QStringLiteral("/proxy"), &profile.proxy);
+        if (root.contains("tls"))
+            readTls(r, root["tls"], QStringLiteral("/tls"), &profile.tls);
     }
     ProfileLoadResult result;
     for (const JsonProblem &problem : r.problems())
@@ -346,6 +365,8 @@ QByteArray serializeProfile(const Profile &profile)
         nodes.push_back(toJson(node));
     root["nodes"] = nodes;
     root["proxy"] = toJson(profile.proxy);
+    if (!profile.tls.isDefault())
+        root["tls"] = ojson{{"proxy", profile.tls.proxy}, {"engines", profile.tls.engines}, {"ca_file", profile.tls.caFile.toStdString()}};
     const std::string text = root.dump(2, ' ', false, ojson::error_handler_t::strict) + "\n";
     return QByteArray::fromStdString(text);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cluster/profilevalidator.h"
 
+#include "net/tlstrust.h"
+
 #include "cluster/dpgroups.h"
 
 #include "cluster/fieldrules.h"
@@ -356,6 +358,14 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
     if (!proxy.apiKeyEnv.isEmpty())
         c.field(QStringLiteral("/proxy/api_key_env"), Tr::tr("API key variable"), proxy.apiKeyEnv,
                 fieldrules::checkApiKeyEnvName);
+    // TLS: an https endpoint is verified, so the extra CA must be readable and hold a certificate.
+    if (!profile.tls.caFile.isEmpty()) {
+        const CaFile ca = loadCaFile(profile.tls.caFile);
+        if (!ca.error.isEmpty())
+            c.error(QStringLiteral("/tls/ca_file"), Tr::tr("cannot use the CA file: %1").arg(ca.error));
+        else if (!profile.tls.proxy && !profile.tls.engines)
+            c.warning(QStringLiteral("/tls/ca_file"), Tr::tr("ca_file is set but neither the proxy nor the engines use https"));
+    }
     const DpGroups groups(profile);
     for (const Role role : {Role::Prefill, Role::Decode}) {
         const QStringList &listed = role == Role::Prefill ? proxy.prefillInstances : proxy.decodeInstances;

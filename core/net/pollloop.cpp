@@ -295,7 +295,7 @@ struct PollLoop::Impl {
         const PollTarget &p = t.target;
         t.multi = curlMulti();
         const std::string host = p.host.contains(':') ? "[" + p.host.toStdString() + "]" : p.host.toStdString();
-        const std::string base = "http://" + host + ":" + std::to_string(p.port);
+        const std::string base = (p.https ? "https://" : "http://") + host + ":" + std::to_string(p.port);
         t.metricsUrl = base + "/metrics";
         t.healthUrl = base + "/health";
         t.body.reserve(64 * 1024);
@@ -311,6 +311,12 @@ struct PollLoop::Impl {
         curl_easy_setopt(e, CURLOPT_BUFFERSIZE, 64L * 1024L);
         curl_easy_setopt(e, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_1_1));
         curl_easy_setopt(e, CURLOPT_PROXY, ""); // never through an http_proxy from the environment
+        if (p.https) {
+            curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+            curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+            if (!p.caFile.isEmpty())
+                curl_easy_setopt(e, CURLOPT_CAINFO, p.caFile.constData()); // kept alive by t.target
+        }
     }
 
     void applyTargets(const QList<PollTarget> &list, qint64 now, int interval, PollTransport use, bool spreadFirst)
@@ -332,7 +338,7 @@ struct PollLoop::Impl {
             sockaddr_storage address {};
             socklen_t length = 0;
             const QByteArray &host = t->target.host;
-            if (use == PollTransport::Native
+            if (use == PollTransport::Native && !t->target.https
                 && HttpGetClient::parseAddress(
                     std::string_view(host.constData(), std::size_t(host.size())), t->target.port, &address, &length)) {
                 const bool v6 = address.ss_family == AF_INET6;

@@ -19,6 +19,8 @@ struct PollTarget {
     int engine = 0;        // index in the profile's engine list
     QByteArray host;       // IPv4, IPv6 literal or name
     quint16 port = 0;
+    bool https = false;    // the engine serves https (profile tls.engines): fetched with libcurl, verified
+    QByteArray caFile;     // PEM file libcurl verifies it against (empty: the system's CAs)
 };
 
 // Which HTTP client fetches from the engines. Native: the poller's own keep-alive client

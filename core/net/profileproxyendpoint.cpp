@@ -2,13 +2,15 @@
 #include "net/profileproxyendpoint.h"
 
 #include "cluster/fieldrules.h"
+#include "net/tlstrust.h"
 
 namespace pd {
 
 ProxyEndpoint profileProxyEndpoint(const Profile &profile, int timeoutMs)
 {
     ProxyEndpoint endpoint;
-    endpoint.base.setScheme(QStringLiteral("http"));
+    endpoint.base.setScheme(profile.tls.proxy ? QStringLiteral("https") : QStringLiteral("http"));
+    endpoint.extraCaCertificates = loadCaFile(profile.tls.caFile).certificates; // errors: the validator's
     endpoint.base.setHost(profile.proxy.address);
     endpoint.base.setPort(profile.proxy.port);
     endpoint.bearerToken = profileApiKey(profile);

@@ -4,8 +4,9 @@
 #include "cluster/profile.h"
 #include "net/proxyclient.h"
 
-// Where the console reaches a profile's proxy: http://address:port, with the bearer token read from
-// the environment variable the profile names (proxy.api_key_env), if any.
+// Where the console reaches a profile's proxy: http(s)://address:port (tls.proxy), verified against the
+// system's CAs plus tls.ca_file, with the bearer token read from the environment variable the profile
+// names (proxy.api_key_env), if any. Every client of the proxy takes its endpoint from here.
 namespace pd {
 
 ProxyEndpoint profileProxyEndpoint(const Profile &profile, int timeoutMs = 5000);

@@ -4,6 +4,8 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+
+#include "net/tlstrust.h"
 #include <QTimer>
 
 namespace pd {
@@ -69,6 +71,7 @@ void ProxyHealthPoller::poll()
     QNetworkRequest request(url);
     request.setTransferTimeout(m_timeoutMs);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    applyTlsTrust(request, m_extraCas);
     QNetworkReply *reply = m_network->get(request);
     const quint64 serial = m_serial;
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {

@@ -4,6 +4,7 @@
 #include "net/proxyhealth.h"
 
 #include <QObject>
+#include <QSslCertificate>
 #include <QUrl>
 
 class QNetworkAccessManager;
@@ -20,7 +21,8 @@ class ProxyHealthPoller final : public QObject {
 public:
     explicit ProxyHealthPoller(QObject *parent = nullptr);
 
-    void setTarget(const QUrl &baseUrl);   // http://host:port ; empty stops polling
+    void setTarget(const QUrl &baseUrl); // http(s)://host:port ; empty stops polling
+    void setExtraCaCertificates(const QList<QSslCertificate> &cas) { m_extraCas = cas; } // for an https target
     void setInterval(int ms);
     void setTimeout(int ms);
     void start();
@@ -40,6 +42,7 @@ private:
     QNetworkAccessManager *m_network;
     QTimer *m_timer;
     QUrl m_base;
+    QList<QSslCertificate> m_extraCas;
     ProxyHealth m_last;
     int m_intervalMs = 1000;
     int m_timeoutMs = 2000;

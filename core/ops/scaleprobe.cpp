@@ -2,6 +2,7 @@
 #include "ops/scaleprobe.h"
 
 #include "metrics/promparser.h"
+#include "net/tlstrust.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -62,9 +63,12 @@ void EngineProbe::get(const EngineRef &engine, const QString &path,
                       std::function<void(int, const QByteArray &, const QString &)> done)
 {
     QUrl url = engine.baseUrl();
+    if (m_https)
+        url.setScheme(QStringLiteral("https"));
     url.setPath(path);
     QNetworkRequest request(url);
     request.setTransferTimeout(m_timeoutMs);
+    applyTlsTrust(request, m_extraCas);
     if (!m_token.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + m_token);
     QNetworkReply *reply = m_network->get(request);

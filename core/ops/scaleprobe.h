@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QObject>
 #include <QSet>
+#include <QSslCertificate>
 
 #include <functional>
 #include <optional>
@@ -42,6 +43,12 @@ public:
     explicit EngineProbe(QObject *parent = nullptr);
 
     void setBearerToken(const QByteArray &token) { m_token = token; }
+    // Engines serving https (profile tls.engines), verified against the system's CAs plus `extraCas`.
+    void setTls(bool https, const QList<QSslCertificate> &extraCas)
+    {
+        m_https = https;
+        m_extraCas = extraCas;
+    }
     void setTimeout(int ms) { m_timeoutMs = ms; }
 
     void readiness(const EngineRef &engine, std::function<void(const EngineReadiness &)> done);
@@ -58,6 +65,8 @@ private:
 
     QNetworkAccessManager *m_network;
     QByteArray m_token;
+    bool m_https = false;
+    QList<QSslCertificate> m_extraCas;
     int m_timeoutMs = 3000;
 };
 

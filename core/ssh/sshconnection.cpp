@@ -295,8 +295,20 @@ QString SshConnection::verifyHostKey()
     case KnownHostVerdict::NotFound:
         break;
     }
-    // One question on screen at a time; another session may have trusted this host meanwhile.
-    std::lock_guard promptLock(m_keyring->promptMutex);
+    // One question on screen at a time; another session may have trusted this host meanwhile. While a
+    // person answers one, other workers do not wait for it: their connect ends now and is tried again
+    // (without back-off) once the question is answered, so trusted nodes keep their workers.
+    std::unique_lock promptLock(m_keyring->promptMutex, std::defer_lock);
+    if (m_prompts && !m_prompts->answersAtOnce()) {
+        if (!promptLock.try_lock()) {
+            m_deferredByPrompt = true;
+            return QStringLiteral("unknown host key %1: the operator is answering another host key question first; "
+                                  "this node is asked next")
+                .arg(presented);
+        }
+    } else {
+        promptLock.lock();
+    }
     if (check().verdict == KnownHostVerdict::Known)
         return {};
     if (!m_prompts || !m_prompts->trustNewHostKey(info))

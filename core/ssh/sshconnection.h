@@ -48,6 +48,8 @@ public:
 
     // True once a job ran on this session: a later failure may be a session the node dropped.
     bool wasReused() const { return m_reused; }
+    // open() failed only because another host key question was on screen: not the node's fault.
+    bool deferredByPrompt() const { return m_deferredByPrompt; }
     void markReused() { m_reused = true; }
 
     // The libssh session, for a bastion's tunnel (which then drives it from its own thread).
@@ -73,6 +75,7 @@ private:
     QString m_resolvedHost; // after ~/.ssh/config HostName
     int m_resolvedPort = 22;
     bool m_reused = false;
+    bool m_deferredByPrompt = false;
 };
 
 } // namespace pd

@@ -211,8 +211,12 @@ void SshPool::dropConnection(NodeSlot *slot)
 void SshPool::runJob(NodeSlot *slot, Job &job)
 {
     // Only this worker touches slot->connection while slot->busy; the counters shown by status()
-    // change under the mutex.
-    SshHostSpec spec = slot->spec;
+    // change under the mutex, and so does the spec (registerHost() rewrites it on a profile reload).
+    SshHostSpec spec;
+    {
+        std::lock_guard lock(m_mutex);
+        spec = slot->spec;
+    }
     spec.target = job.target;
     if (slot->connection
         && (!sameEndpoint(slot->connection->spec().target, job.target) // the profile moved the node
@@ -245,6 +249,10 @@ void SshPool::runJob(NodeSlot *slot, Job &job)
                 slot->lastError.clear();
                 slot->retryAt = {};
                 slot->connection = std::move(connection);
+            } else if (connection->deferredByPrompt()) {
+                // Waiting for the operator's answer about another node: no back-off, just a short pause.
+                slot->lastError = error;
+                slot->retryAt = Clock::now() + std::min(m_settings.backoffInitial, milliseconds(1000));
             } else {
                 ++slot->failedConnects;
                 slot->lastError = error;

@@ -31,6 +31,10 @@ public:
     // The passphrase for an encrypted identity file, or nullopt when the operator declines.
     // The SSH layer wipes it after use and never writes it anywhere.
     virtual std::optional<QByteArray> passphrase(const QString &node, const QString &prompt) = 0;
+    // true when trustNewHostKey() answers without waiting for a person (pdctl's flags, tests). A person
+    // is asked one question at a time by one pool worker; the others do not wait for that answer (a
+    // cluster of untrusted nodes would hold every worker and starve the trusted ones).
+    virtual bool answersAtOnce() const { return false; }
 };
 
 // Non-interactive answers: pdctl (--accept-new-host-key) and tests. Thread-safe; remembers the
@@ -45,6 +49,7 @@ public:
 
     bool trustNewHostKey(const HostKeyInfo &key) override;
     std::optional<QByteArray> passphrase(const QString &node, const QString &prompt) override;
+    bool answersAtOnce() const override { return true; }
 
     QList<HostKeyInfo> askedHostKeys() const;
     int passphraseRequests() const;

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QTest>
 
+#include <atomic>
 #include <future>
 
 using namespace std::chrono_literals;
@@ -19,6 +20,28 @@ using pd::FixedSshPrompts;
 using pd::test::SshdHarness;
 
 namespace {
+
+// A person at the console: the trust question stays open until the test answers it.
+class WaitingPrompts final : public pd::SshPrompts {
+public:
+    ~WaitingPrompts() override { give(false); }
+    bool trustNewHostKey(const pd::HostKeyInfo &) override
+    {
+        ++asked;
+        return future.get();
+    }
+    std::optional<QByteArray> passphrase(const QString &, const QString &) override { return std::nullopt; }
+    void give(bool trust)
+    {
+        if (!given.exchange(true))
+            answer.set_value(trust);
+    }
+
+    std::atomic_int asked { 0 };
+    std::promise<bool> answer;
+    std::shared_future<bool> future = answer.get_future().share();
+    std::atomic_bool given { false };
+};
 
 QByteArray readFile(const QString &path)
 {
@@ -35,6 +58,7 @@ private Q_SLOTS:
     void unknownKeyRefusedWithoutTrust();
     void unknownKeyAcceptedWithTrustAndAppended();
     void concurrentFirstContactsAskOncePerNode();
+    void aTrustQuestionDoesNotStarveTrustedNodes();
     void changedKeyRefusedEvenWhenTrustWouldBeGiven();
     void userConfigCannotSwitchOffHostKeyChecking();
 
@@ -132,6 +156,58 @@ void TstSshHostKeys::concurrentFirstContactsAskOncePerNode()
     }
     QCOMPARE(prompts->askedHostKeys().size(), m_harness->nodeCount());
     QCOMPARE(readFile(settings.knownHostsPath).count('\n'), m_harness->nodeCount());
+}
+
+// Issue 14 item 9: seven nodes with unknown keys and one trusted node, two pool workers. While the
+// operator has the first trust question open, the other untrusted nodes do not take the second worker:
+// the trusted node's command runs.
+void TstSshHostKeys::aTrustQuestionDoesNotStarveTrustedNodes()
+{
+    QString error;
+    const int trusted = 7;
+    QVERIFY2(m_harness->trustAllHostKeys(&error), qPrintable(error));
+    QByteArray onlyTrusted;
+    for (const QByteArray &line : readFile(m_harness->knownHostsPath()).split('\n'))
+        if (line.startsWith(QStringLiteral("[%1]:%2 ").arg(m_harness->address(trusted)).arg(m_harness->port(trusted)).toLatin1()))
+            onlyTrusted += line + '\n';
+    QVERIFY(!onlyTrusted.isEmpty());
+    pd::SshSettings settings = settingsWithKnownHosts(QStringLiteral("kh_starve"), onlyTrusted);
+    settings.workerThreads = 2;
+    auto prompts = std::make_shared<WaitingPrompts>();
+    pd::SshRunner runner(settings, prompts);
+
+    std::vector<std::future<CommandResult>> untrusted;
+    for (int node = 0; node < trusted; ++node)
+        untrusted.push_back(std::async(std::launch::async, [&runner, this, node] { return runner.run(m_harness->target(node), "true", 60s); }));
+    QTRY_COMPARE_WITH_TIMEOUT(prompts->asked.load(), 1, 20000); // one question on screen
+    // The answer never comes while this test waits, whatever happens below: the pool can still shut down.
+    struct Refuse {
+        WaitingPrompts *p;
+        ~Refuse() { p->give(false); }
+    } refuseAtExit{prompts.get()};
+    const CommandResult r = runner.run(m_harness->target(trusted), "echo served", 20s);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.out, QByteArray("served\n"));
+    // The other untrusted nodes did not wait for the person either: they end now, deferred.
+    const auto ready = [&untrusted] {
+        int n = 0;
+        for (auto &f : untrusted)
+            n += f.wait_for(0s) == std::future_status::ready;
+        return n;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(ready(), trusted - 1, 30000);
+    QCOMPARE(prompts->asked.load(), 1); // still the one question: nobody else was asked meanwhile
+
+    prompts->give(false); // the operator refuses
+    int deferred = 0;
+    for (auto &f : untrusted) {
+        const CommandResult u = f.get();
+        QVERIFY(!u.ok());
+        QVERIFY2(u.error.contains(QLatin1String("unknown host key")), qPrintable(u.error));
+        deferred += u.error.contains(QLatin1String("answering another host key question"));
+    }
+    QCOMPARE(deferred, trusted - 1);
+    QCOMPARE(readFile(settings.knownHostsPath), onlyTrusted); // nothing trusted without an answer
 }
 
 void TstSshHostKeys::changedKeyRefusedEvenWhenTrustWouldBeGiven()
