@@ -100,7 +100,7 @@
 <context>
     <name>Monitoring</name>
     <message>
-        <location filename="../../app/console/monitoring.cpp" line="+149"/>
+        <location filename="../../app/console/monitoring.cpp" line="+152"/>
         <source>Prometheus: no data</source>
         <translation>Prometheus：无数据</translation>
     </message>
@@ -144,12 +144,12 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+241"/>
+        <location filename="../../app/console/operations.cpp" line="+252"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>proxy %1 done</source>
         <translation>代理操作 %1 已完成</translation>
     </message>
@@ -164,19 +164,12 @@
         <translation>%1 已开始</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+57"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
-    <message numerus="yes">
-        <location line="-22"/>
-        <source>Taking %n engine(s) out of the proxy…</source>
-        <translation>
-            <numerusform>正在将 %n 个引擎移出代理…</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="-248"/>
+        <location line="-280"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -201,15 +194,25 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <source>Stay</source>
         <translation>留下</translation>
     </message>
+    <message>
+        <location line="+86"/>
+        <source>Membership journal not read: %1</source>
+        <translation>未读取成员日志：%1</translation>
+    </message>
     <message numerus="yes">
-        <location line="+145"/>
+        <location line="+66"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+45"/>
+        <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
+        <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
+    </message>
+    <message>
+        <location line="+47"/>
         <source>No DP group %1 in this profile</source>
         <translation>此配置文件中没有 DP 组 %1</translation>
     </message>
@@ -219,7 +222,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>DP 组 %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+5"/>
+        <source>dead instances</source>
+        <translation>失效实例</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Read-only: every change to the cluster is refused</source>
         <translation>只读：拒绝对集群的任何更改</translation>
     </message>
@@ -353,7 +361,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>pd::AuditModel</name>
     <message>
-        <location filename="../../core/models/auditmodel.cpp" line="+95"/>
+        <location filename="../../core/models/auditmodel.cpp" line="+107"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -587,7 +595,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+1"/>
+        <source>the audit log cannot be written: acknowledge the failure in the Operations tab before changing the cluster</source>
+        <translation>审计日志无法写入：请先在运维页确认该故障，再变更集群</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>%1 %2</source>
         <comment>plan title: the action, how many engines</comment>
         <translation>%1 %2</translation>
@@ -608,7 +621,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>- 已跳过 %1：%2</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+110"/>
         <source>DP group %1 has a rank WAITING in the proxy (§8.1); wait until it is active or dropped</source>
         <translation>DP 组 %1 有 rank 在代理中处于 WAITING 状态（§8.1）；请等待其变为活跃或被丢弃</translation>
     </message>
@@ -2513,12 +2526,12 @@ last good scrape %1</source>
 <context>
     <name>pd::OperationsPage</name>
     <message>
-        <location filename="../../widgets/ops/operationspage.cpp" line="+34"/>
+        <location filename="../../widgets/ops/operationspage.cpp" line="+35"/>
         <source>&amp;Read-only: refuse every change to the cluster</source>
         <translation>只读：拒绝对集群的任何更改(&amp;R)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Rolling restart prefill…</source>
         <translation>滚动重启预填充…</translation>
     </message>
@@ -2553,7 +2566,17 @@ last good scrape %1</source>
         <translation>忽略</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+19"/>
+        <source>Acknowledge</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Actions are allowed again; the next failed audit line stops them again</source>
+        <translation>恢复允许操作；下一次审计写入失败会再次停止操作</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
@@ -2593,7 +2616,7 @@ last good scrape %1</source>
         <translation>通过代理发送小规模补全请求，检查成功率、TTFT、TPOT 以及被代理掩盖的失败</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>&lt;b&gt;The proxy restarted&lt;/b&gt; and forgot the instances added or removed at runtime. Before: %1 prefill, %2 decode; now: %3 prefill, %4 decode. Restore adds back what is missing (engines already run) and takes out what was not there.</source>
         <translation>&lt;b&gt;代理已重启&lt;/b&gt;，运行时添加或移除的实例已丢失。重启前：%1 个预填充、%2 个解码；当前：%3 个预填充、%4 个解码。恢复操作会重新加入缺失的实例（引擎仍在运行），并移出原本不在的实例。</translation>
     </message>
@@ -2813,6 +2836,13 @@ last good scrape %1</source>
         <translation>
             <numerusform> — &lt;span style=&apos;color:#b3261e&apos;&gt;%n 行无法读取，例如 %1&lt;/span&gt;</numerusform>
         </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The audit log could not be written: every change to the cluster is refused until you acknowledge this.
+%1</source>
+        <translation>审计日志无法写入：在您确认之前，拒绝对集群的任何变更。
+%1</translation>
     </message>
 </context>
 <context>
@@ -3361,7 +3391,7 @@ last good scrape %1</source>
         <translation>不是 host:port 格式</translation>
     </message>
     <message>
-        <location filename="../../core/cluster/profilevalidator.cpp" line="+35"/>
+        <location filename="../../core/cluster/profilevalidator.cpp" line="+37"/>
         <source>%1 &quot;%2&quot; %3</source>
         <comment>what the field is, its value, the complaint</comment>
         <translation>%1“%2”%3</translation>
@@ -3605,6 +3635,16 @@ last good scrape %1</source>
         <location line="+2"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>cannot use the CA file: %1</source>
+        <translation>无法使用 CA 文件：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ca_file is set but neither the proxy nor the engines use https</source>
+        <translation>设置了 ca_file，但代理和引擎都未使用 https</translation>
     </message>
     <message>
         <location line="+13"/>
@@ -3892,15 +3932,13 @@ last good scrape %1</source>
     </message>
     <message>
         <location filename="../../core/ops/scaleplan.cpp" line="+26"/>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+26"/>
-        <location filename="../../core/ops/scalerunner.cpp" line="+227"/>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+27"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
         <location line="+0"/>
         <location filename="../../core/ops/scalerollingrestart.cpp" line="+0"/>
-        <location filename="../../core/ops/scalerunner.cpp" line="+0"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
@@ -3911,7 +3949,7 @@ last good scrape %1</source>
         <translation>%1 或 %2</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>Scale the %1 pool from %2 to %3 instance(s).</source>
         <translation>将%1池从 %2 个实例扩缩容至 %3 个。</translation>
     </message>
@@ -3976,9 +4014,7 @@ last good scrape %1</source>
         <translation>%1 只能是 %2：其耦合 DP 组只能整组启动和停止；%3</translation>
     </message>
     <message>
-        <location line="+57"/>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+65"/>
-        <location line="+10"/>
+        <location line="+64"/>
         <source>read-only mode</source>
         <translation>只读模式</translation>
     </message>
@@ -3989,6 +4025,11 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+12"/>
+        <source>DP group %1 has %2 rank(s) that do not answer: the group is broken, restart the whole group</source>
+        <translation>DP 组 %1 有 %2 个 rank 无应答：该组已损坏，请重启整个组</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>DP group %1 is partly in the proxy (%2 of %3 ranks)</source>
         <translation>DP 组 %1 只有部分在代理中（%3 个 rank 中的 %2 个）</translation>
     </message>
@@ -4013,7 +4054,12 @@ last good scrape %1</source>
         <translation>配置文件中只剩 %1 个未加入代理的%2引擎</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+3"/>
+        <source>; %1 more are draining out of it (a busy proxy keeps them listed until it is idle): wait for the drain to end and scale again</source>
+        <translation>；另有 %1 个正在从代理中排空（繁忙的代理在空闲前会一直列出它们）：请等排空结束后再扩缩容</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)</source>
         <translation>%1 个实例仍在等待激活，暂时无法移除（§8.1）</translation>
     </message>
@@ -4022,19 +4068,26 @@ last good scrape %1</source>
         <source>no load reading for %1</source>
         <translation>%1 无负载读数</translation>
     </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%n listed instance(s) do not answer and are not counted (dead in the proxy, which keeps routing to them): %1. Take them out with Remove from proxy, or restart them</source>
+        <translation>
+            <numerusform>%n 个已列出的实例无应答，不计入池大小（代理中已失效，代理仍向其路由）：%1。请用“从代理移除”将其移出，或重启它们</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+14"/>
+        <location line="+10"/>
         <source>P:D would be %1:%2 (%3), outside the profile&apos;s bounds %4-%5</source>
         <translation>P:D 将为 %1:%2（%3），超出配置文件的范围 %4-%5</translation>
     </message>
     <message>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+41"/>
-        <location line="+31"/>
+        <location filename="../../core/ops/scalerollingrestart.cpp" line="+124"/>
+        <location line="+37"/>
         <source>cannot read the proxy&apos;s membership: %1</source>
         <translation>无法读取代理成员状态：%1</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-34"/>
         <source>%1 skipped: not active in the proxy (%2)</source>
         <translation>已跳过 %1：不在代理中活跃（%2）</translation>
     </message>
@@ -4044,7 +4097,7 @@ last good scrape %1</source>
         <translation>重启 %1 将使活跃的%3实例只剩 %2 个，低于下限 %4</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+35"/>
         <source>DP group %1 skipped: none of its ranks is active in the proxy</source>
         <translation>已跳过 DP 组 %1：其 rank 都不在代理中活跃</translation>
     </message>
@@ -4059,7 +4112,7 @@ last good scrape %1</source>
         <translation>DP 组 %1 已重启</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>%1 is stopped but the proxy still lists it as draining after %2 s: the proxy finalises drains only when no request is in flight (§8.3); resume when traffic allows</source>
         <translation>%1 已停止，但 %2 s 后代理仍将其列为排空中：代理仅在没有在途请求时才完成排空（§8.3）；请在流量允许时继续</translation>
     </message>
@@ -4077,21 +4130,6 @@ last good scrape %1</source>
         <location line="+3"/>
         <source>%1 restarted</source>
         <translation>%1 已重启</translation>
-    </message>
-    <message>
-        <location filename="../../core/ops/scalerunner.cpp" line="-29"/>
-        <source>read-only mode: nothing removed</source>
-        <translation>只读模式：未移除任何实例</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>not removed (still waiting, §8.1): %1</source>
-        <translation>未移除（仍在等待中，§8.1）：%1</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>%1 %2 instance(s) taken out of the proxy</source>
-        <translation>已将 %1 个%2实例移出代理</translation>
     </message>
 </context>
 <context>
