@@ -39,7 +39,9 @@ const char *const kUsage =
            "  status --profile FILE [--json] the proxy and every engine: membership, serving\n"
            "  scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
            "        [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n"
-           "                                plan, confirm and run a pool resize through the proxy\n"
+           "                                plan, confirm and run a pool resize through the proxy;\n"
+           "                                engines start and stop through each node's runner (SSH or\n"
+           "                                local), or pdsim's control API with --sim-control\n"
            "  audit [--file FILE] [--json]  print the audit log of mutating actions\n"
            "  warmup --profile FILE [-n N] [--concurrency C] [--prompt-tokens P] [--max-tokens T]\n"
            "         [--no-stream] [--model NAME] [--timeout S] [--audit FILE] [--csv FILE] [--json]\n"
@@ -160,7 +162,7 @@ int main(int argc, char *argv[])
     if (command == QLatin1String("status"))
         return pdctl::runStatusCommand(args.mid(1), out, err);
     if (command == QLatin1String("scale"))
-        return pdctl::runScaleCommand(args.mid(1), out, err);
+        return pdctl::runScaleCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("audit"))
         return pdctl::runAuditCommand(args.mid(1), out, err);
     printUsage(err);

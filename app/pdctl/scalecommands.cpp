@@ -4,14 +4,17 @@
 
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
+#include "cluster/profilevalidator.h"
 #include "net/membershipjournal.h"
 #include "net/membershipreconciler.h"
 #include "net/profileproxyendpoint.h"
 #include "net/proxyclient.h"
+#include "ops/enginecontroller.h"
 #include "ops/listenertimingsync.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
+#include "ops/scalerunnercontrol.h"
 #include "ops/scalesimcontrol.h"
 
 #include <QCommandLineParser>
@@ -177,7 +180,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     return 0;
 }
 
-int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
     const QString profile = option(args, QStringLiteral("--profile"));
     const QString pool = option(args, QStringLiteral("--pool"));
@@ -200,11 +203,6 @@ int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         }
     }
     const QString simControl = option(args, QStringLiteral("--sim-control"));
-    if (simControl.isEmpty()) {
-        err << "pdctl scale: no engine control for this cluster. For a pdsim cluster give --sim-control HOST:PORT "
-               "(its control API); starting engines over SSH is not wired into pdctl yet.\n";
-        return 2;
-    }
     auto s = connect(profile, err);
     if (!s)
         return 1;
@@ -212,7 +210,25 @@ int runScaleCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << "proxy " << s->proxy->endpoint().base.toString() << " (" << s->caps->generationLabel() << ") cannot be scaled at runtime\n";
         return 1;
     }
-    SimClusterEngineControl control(QUrl(QStringLiteral("http://") + simControl));
+    // The engines' processes: pdsim's control API when given, else the console's own path, the launcher
+    // through each node's runner (SSH, or local for this machine's nodes).
+    if (simControl.isEmpty()) {
+        const QList<ValidationIssue> issues = validateProfile(s->profile);
+        if (hasErrors(issues)) {
+            for (const ValidationIssue &issue : issues)
+                if (issue.severity == Severity::Error)
+                    err << profile << ": " << issue.pointer << ": " << issue.message << '\n';
+            err << "pdctl scale: the profile has errors; fix them first (pdctl profile validate " << profile << ")\n";
+            return 1;
+        }
+    }
+    EngineController controller(s->profile, std::shared_ptr<RunnerFactory>(&runners, [](RunnerFactory *) {}));
+    std::unique_ptr<EngineControl> controlOwner;
+    if (simControl.isEmpty())
+        controlOwner = std::make_unique<RunnerEngineControl>(&controller);
+    else
+        controlOwner = std::make_unique<SimClusterEngineControl>(QUrl(QStringLiteral("http://") + simControl));
+    EngineControl &control = *controlOwner;
     const QString auditPath = option(args, QStringLiteral("--audit"));
     AuditLog audit(auditPath.isEmpty() ? AuditLog::defaultPath() : auditPath);
     ScaleContext ctx;

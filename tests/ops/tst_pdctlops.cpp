@@ -167,6 +167,60 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QLatin1String("p1 (192.0.2.7)")), qPrintable(r.out + r.err));
     }
 
+    // Issue 13 item 5: pdctl scale without --sim-control starts and stops engines the way the console
+    // does, through each node's runner (here the local one runs the pdsim stand-in template), verified
+    // at the proxy's /healthcheck.
+    void scaleThroughTheNodesRunners()
+    {
+        pd::Profile profile = m_profile;
+        profile.name = QStringLiteral("pdctl-scale");
+        profile.decode.dpCoupling = pd::DpCoupling::Independent; // two dense replicas: scaled one by one
+        profile.proxy.port = pdtest::freePortRun(profile.proxy.address, 1);
+        const QString path = m_dir.filePath(QStringLiteral("scale.json"));
+        QString error;
+        QVERIFY2(pd::saveProfileFile(profile, path, &error), qPrintable(error));
+        const Run engines = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"), path,
+            QStringLiteral("--verify"), QStringLiteral("1") });
+        m_pids += pidsIn(engines.out);
+        QVERIFY2(engines.exitCode == 0, qPrintable(engines.out + engines.err));
+        const Run proxy = pdctl({ QStringLiteral("proxy"), QStringLiteral("start"), QStringLiteral("--profile"), path,
+            QStringLiteral("--verify"), QStringLiteral("1") });
+        m_pids += pidsIn(proxy.out);
+        QVERIFY2(proxy.exitCode == 0, qPrintable(proxy.out + proxy.err));
+        const auto decodeInstances = [&profile] {
+            QByteArray body;
+            if (pdtest::httpStatus(profile.proxy.address, profile.proxy.port, "/healthcheck", &body) != 200)
+                return -1;
+            const QRegularExpression count(QStringLiteral("\"decode_instances\":\\s*(\\d+)"));
+            const auto m = count.match(QString::fromUtf8(body));
+            return m.hasMatch() ? m.captured(1).toInt() : -1;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(decodeInstances(), 2, 15000);
+        for (const pd::Engine &e : profile.engines())
+            QTRY_COMPARE_WITH_TIMEOUT(pdtest::httpStatus(e.host, e.port, "/health"), 200, 30000);
+
+        const QString audit = m_dir.filePath(QStringLiteral("scale-audit.jsonl"));
+        const Run down = pdctl({ QStringLiteral("scale"), QStringLiteral("--profile"), path, QStringLiteral("--pool"),
+            QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("1"), QStringLiteral("--yes"), QStringLiteral("--audit"), audit });
+        QVERIFY2(down.exitCode == 0, qPrintable(down.out + down.err));
+        QTRY_COMPARE_WITH_TIMEOUT(decodeInstances(), 1, 15000);
+        int stopped = 0;
+        for (const pd::Engine &e : profile.engines(pd::Role::Decode))
+            stopped += pdtest::httpStatus(e.host, e.port, "/health") == 0;
+        QCOMPARE(stopped, 1); // the removed engine's process is gone, the other serves
+
+        const Run up = pdctl({ QStringLiteral("scale"), QStringLiteral("--profile"), path, QStringLiteral("--pool"),
+            QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("2"), QStringLiteral("--yes"), QStringLiteral("--audit"), audit });
+        QVERIFY2(up.exitCode == 0, qPrintable(up.out + up.err));
+        QVERIFY2(up.out.contains(QLatin1String("start and add")), qPrintable(up.out));
+        QTRY_COMPARE_WITH_TIMEOUT(decodeInstances(), 2, 15000);
+        for (const pd::Engine &e : profile.engines(pd::Role::Decode))
+            QCOMPARE(pdtest::httpStatus(e.host, e.port, "/health"), 200);
+
+        QCOMPARE(pdctl({ QStringLiteral("engine"), QStringLiteral("stop"), QStringLiteral("--profile"), path }).exitCode, 0);
+        QCOMPARE(pdctl({ QStringLiteral("proxy"), QStringLiteral("stop"), QStringLiteral("--profile"), path }).exitCode, 0);
+    }
+
     void scriptDiffAndUpload()
     {
         const Run diff = pdctl({ QStringLiteral("script"), QStringLiteral("diff"), QStringLiteral("--profile"),
