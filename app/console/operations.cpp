@@ -193,7 +193,13 @@ void Operations::rebuild()
                 if (engine >= 0 && engine < m_tracker->engineCount())
                     m_tracker->setProcess(engine, fact, pid > 0 ? QStringLiteral("PID %1").arg(pid) : QString());
             });
-    connect(m_controller.get(), &pd::EngineController::operationFinished, this, [this](const pd::OperationSummary &summary) {
+    connect(m_controller.get(), &pd::EngineController::operationFinished, this, [this, indexOf](const pd::OperationSummary &summary) {
+        // An engine started outside pdconsole is running all the same: say so, with its PID, command line and log.
+        for (const pd::ProcessOutcome &o : summary.outcomes) {
+            const int engine = indexOf.value(o.id, -1);
+            if (o.foreign && engine >= 0 && engine < m_tracker->engineCount())
+                m_tracker->setProcess(engine, o.process, o.detail);
+        }
         if (summary.action != pd::ProcessAction::Status || !m_triage)
             return;
         // A node is unreachable when the status command of its engines could not run there.

@@ -32,6 +32,24 @@ pd_pid() {
   case $pd_v in ''|*[!0-9]*) return 0;; esac
   echo "$pd_v"
 }
+pd_port_owner() {
+  [ "${1:-0}" -gt 0 ] 2>/dev/null || return 0
+  command -v ss >/dev/null 2>&1 || return 0
+  pd_l=$(ss -ltnpH "sport = :$1" 2>/dev/null | head -n 1)
+  [ -n "$pd_l" ] || return 0
+  pd_o=$(printf '%s\n' "$pd_l" | sed -n 's/.*pid=\([0-9][0-9]*\).*/\1/p')
+  echo "${pd_o:-?}"
+}
+pd_is_kind() {
+  [ -n "$2" ] && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -Eq -- "$2"
+}
+pd_b64() {
+  base64 -w0 <"/proc/$1/cmdline" 2>/dev/null
+}
+pd_tree() {
+  echo "$1"
+  for pd_c in $(ps -o pid= --ppid "$1" 2>/dev/null); do pd_tree "$pd_c"; done
+}
 )";
 
 QString markerLine(const DetachedProcess &process)
@@ -114,6 +132,25 @@ QString transportError(const DetachedProcess &process, const CommandResult &resu
     return text;
 }
 
+// A command line as one line of text for messages, long ones cut in the middle of nothing important.
+QString shortCommandLine(const QStringList &argv)
+{
+    QString text = argv.join(QLatin1Char(' '));
+    if (text.size() > 240)
+        text = text.left(237) + QStringLiteral("...");
+    return text;
+}
+
+QStringList splitCommandLine(const QByteArray &raw)
+{
+    QStringList words;
+    for (const QByteArray &w : raw.split('\0'))
+        words << QString::fromUtf8(w);
+    if (!words.isEmpty() && words.last().isEmpty())
+        words.removeLast();
+    return words;
+}
+
 } // namespace
 
 QString processActionName(ProcessAction action)
@@ -148,6 +185,15 @@ QByteArray startCommand(const DetachedProcess &process, const ControlTimings &ti
     c.syntax("if pid=$(pd_find \"$key\"); then echo \"$pid\" >\"$pidfile\"; echo \"pd-already-running $pid found\"; "
              "exit 0; fi")
         .newline();
+    // Not ours, but something serves the port: an engine started outside pdconsole runs already (adopted);
+    // anything else holds the port and a second process could not bind it.
+    c.syntax("pd_port=").gluedWord(QStringLiteral("port of ") + label, QString::number(process.port)).newline();
+    c.syntax("pd_kind=").gluedWord(QStringLiteral("adopt pattern of ") + label, process.adoptPattern).newline();
+    c.syntax("o=$(pd_port_owner \"$pd_port\")").newline();
+    c.syntax("if [ -n \"$o\" ] && [ \"$o\" != \"?\" ] && pd_is_kind \"$o\" \"$pd_kind\"; then echo \"pd-already-running $o foreign "
+             "$(pd_b64 \"$o\")\"; exit 0; fi")
+        .newline();
+    c.syntax("if [ -n \"$o\" ]; then echo \"pd-port-busy $o $(pd_b64 \"$o\" 2>/dev/null)\"; exit 96; fi").newline();
     if (!process.requiredFile.isEmpty()) {
         // The script (template or proxy) must exist: say which, rather than a bare log line.
         c.syntax("[ -f")
@@ -204,8 +250,34 @@ QByteArray stopCommand(const DetachedProcess &process, const ControlTimings &tim
 {
     ShellCommand c = preamble(process);
     c.syntax("pid=$(pd_pid \"$pidfile\")").newline();
+    c.syntax("pd_port=").gluedWord(QStringLiteral("port of ") + process.label, QString::number(process.port)).newline();
+    c.syntax("pd_kind=").gluedWord(QStringLiteral("adopt pattern of ") + process.label, process.adoptPattern).newline();
     c.syntax("if [ -z \"$pid\" ] || ! pd_alive \"$pid\" \"$key\"; then").newline();
     // No live recorded process: one carrying the marker without a pid file is still ours to stop.
+    c.syntax("  if ! pd_find \"$key\" >/dev/null; then").newline();
+    // Nothing of ours: an engine started outside pdconsole on the port is stopped (TERM to its own process
+    // group when it leads one, else to it and its descendants; KILL after the grace; done when the port
+    // is free). Anything else on the port is never touched.
+    c.syntax("    o=$(pd_port_owner \"$pd_port\")").newline();
+    c.syntax("    if [ \"$o\" = \"?\" ]; then echo pd-port-hidden; exit 95; fi").newline();
+    c.syntax("    if [ -n \"$o\" ] && ! pd_is_kind \"$o\" \"$pd_kind\"; then echo \"pd-conflict $o $(pd_b64 \"$o\")\"; exit 95; fi").newline();
+    c.syntax("    if [ -n \"$o\" ]; then").newline();
+    c.syntax("      pd_g=$(ps -o pgid= -p \"$o\" 2>/dev/null | tr -d ' ')").newline();
+    c.syntax("      if [ \"$pd_g\" = \"$o\" ]; then pd_sig() { kill -s \"$1\" -- \"-$o\" 2>/dev/null; }; "
+             "else pd_sig() { kill -s \"$1\" $(pd_tree \"$o\") 2>/dev/null; }; fi")
+        .newline();
+    c.syntax("      how=term; pd_sig TERM").newline();
+    c.syntax("      pd_n=0; while [ \"$pd_n\" -lt")
+        .word(QStringLiteral("stop grace"), tenths(timings.stopGrace))
+        .syntax("] && [ -n \"$(pd_port_owner \"$pd_port\")\" ]; do sleep 0.1; pd_n=$((pd_n+1)); done")
+        .newline();
+    c.syntax("      if [ -n \"$(pd_port_owner \"$pd_port\")\" ]; then how=kill; pd_sig KILL; pd_n=0; "
+             "while [ \"$pd_n\" -lt 100 ] && [ -n \"$(pd_port_owner \"$pd_port\")\" ]; do sleep 0.1; pd_n=$((pd_n+1)); done; fi")
+        .newline();
+    c.syntax("      if [ -n \"$(pd_port_owner \"$pd_port\")\" ]; then echo \"pd-still-running $o\"; exit 94; fi").newline();
+    c.syntax("      echo \"pd-stopped $o $how foreign\"; exit 0").newline();
+    c.syntax("    fi").newline();
+    c.syntax("  fi").newline();
     c.syntax("  if found=$(pd_find \"$key\"); then pid=$found; else").newline();
     c.syntax("    if [ -n \"$pid\" ]; then rm -f \"$pidfile\"; echo \"pd-stale $pid\"; else echo pd-not-running; fi; "
              "exit 0")
@@ -253,6 +325,14 @@ pd_status() {
   pid=$(pd_pid "$2")
   if [ -n "$pid" ] && pd_alive "$pid" "$3"; then echo "pd-status $1 running $pid"; pd_cmdline "$1" "$pid" "$4"; return; fi
   if found=$(pd_find "$3"); then echo "pd-status $1 running $found found"; pd_cmdline "$1" "$found" "$4"; return; fi
+  o=$(pd_port_owner "$5")
+  if [ "$o" = "?" ]; then echo "pd-status $1 busy"; return; fi
+  if [ -n "$o" ]; then
+    if pd_is_kind "$o" "$6"; then echo "pd-status $1 foreign $o"; else echo "pd-status $1 conflict $o"; fi
+    echo "pd-cmdline $1 $(pd_b64 "$o")"
+    echo "pd-log $1 $(readlink "/proc/$o/fd/1" 2>/dev/null)"
+    return
+  fi
   if [ -n "$pid" ]; then echo "pd-status $1 stale $pid"; else echo "pd-status $1 none"; fi
 }
 )SH");
@@ -263,6 +343,8 @@ pd_status() {
             .word(QStringLiteral("pid file of ") + p.label, p.pidFile)
             .word(QStringLiteral("marker of ") + p.label, markerLine(p))
             .word(QStringLiteral("command line flag"), p.reportCommandLine ? QStringLiteral("1") : QStringLiteral("0"))
+            .word(QStringLiteral("port of ") + p.label, QString::number(p.port))
+            .word(QStringLiteral("adopt pattern of ") + p.label, p.adoptPattern)
             .newline();
     }
     if (!c.isValid()) {
@@ -312,9 +394,24 @@ ProcessOutcome startProcess(CommandRunner &runner, const DetachedProcess &proces
     } else if (reply.word == "pd-already-running") {
         outcome.ok = true;
         outcome.process = ProcessFact::Running;
-        outcome.detail = reply.args.value(1) == "found"
-            ? QStringLiteral("already running as PID %1 (found by its marker; pid file rewritten)").arg(outcome.pid)
-            : QStringLiteral("already running as PID %1").arg(outcome.pid);
+        if (reply.args.value(1) == "foreign") {
+            outcome.foreign = true;
+            outcome.commandLine = splitCommandLine(QByteArray::fromBase64(reply.args.value(2)));
+            outcome.detail = QStringLiteral("already running, started outside pdconsole, PID %1: %2")
+                                 .arg(outcome.pid)
+                                 .arg(shortCommandLine(outcome.commandLine));
+        } else {
+            outcome.detail = reply.args.value(1) == "found"
+                ? QStringLiteral("already running as PID %1 (found by its marker; pid file rewritten)").arg(outcome.pid)
+                : QStringLiteral("already running as PID %1").arg(outcome.pid);
+        }
+    } else if (reply.word == "pd-port-busy") {
+        outcome.process = ProcessFact::Exited;
+        const QString owner = reply.args.value(0) == "?"
+            ? QStringLiteral("a process this user cannot see")
+            : QStringLiteral("PID %1 (%2)").arg(QString::fromLatin1(reply.args.value(0)),
+                                                shortCommandLine(splitCommandLine(QByteArray::fromBase64(reply.args.value(1)))));
+        outcome.error = QStringLiteral("%1: port %2 is already in use by %3: not started").arg(where(process)).arg(process.port).arg(owner);
     } else if (reply.word == "pd-missing") {
         outcome.process = ProcessFact::Exited;
         outcome.error
@@ -354,11 +451,22 @@ ProcessOutcome stopProcess(CommandRunner &runner, const DetachedProcess &process
     if (reply.word == "pd-stopped") {
         outcome.ok = true;
         outcome.process = ProcessFact::Exited;
-        outcome.detail = reply.args.value(1) == "kill"
+        outcome.foreign = reply.args.value(2) == "foreign";
+        outcome.detail = (outcome.foreign ? QStringLiteral("(started outside pdconsole) ") : QString())
+            + (reply.args.value(1) == "kill"
             ? QStringLiteral("killed (SIGKILL) after a %1 s grace period, PID %2")
                   .arg(seconds(timings.stopGrace))
                   .arg(outcome.pid)
-            : QStringLiteral("stopped by SIGTERM, PID %1").arg(outcome.pid);
+            : QStringLiteral("stopped by SIGTERM, PID %1").arg(outcome.pid));
+    } else if (reply.word == "pd-conflict") {
+        outcome.process = ProcessFact::Exited;
+        outcome.error = QStringLiteral("%1: not running; port %2 is held by PID %3 (%4), which is not this process: not stopped")
+                            .arg(where(process))
+                            .arg(process.port)
+                            .arg(outcome.pid)
+                            .arg(shortCommandLine(splitCommandLine(QByteArray::fromBase64(reply.args.value(1)))));
+    } else if (reply.word == "pd-port-hidden") {
+        outcome.error = QStringLiteral("%1: port %2 is held by a process this user cannot see: not stopped").arg(where(process)).arg(process.port);
     } else if (reply.word == "pd-not-running") {
         outcome.ok = true;
         outcome.process = ProcessFact::Exited;
@@ -377,16 +485,6 @@ ProcessOutcome stopProcess(CommandRunner &runner, const DetachedProcess &process
 }
 
 // /proc/PID/cmdline: NUL-terminated words.
-static QStringList splitCommandLine(const QByteArray &raw)
-{
-    QStringList words;
-    for (const QByteArray &w : raw.split('\0'))
-        words << QString::fromUtf8(w);
-    if (!words.isEmpty() && words.last().isEmpty())
-        words.removeLast();
-    return words;
-}
-
 QList<ProcessOutcome> processStatus(
     CommandRunner &runner, const QList<DetachedProcess> &processes, std::chrono::milliseconds timeout)
 {
@@ -408,11 +506,18 @@ QList<ProcessOutcome> processStatus(
     QList<bool> seen(processes.size(), false);
     for (const QByteArray &line : lines) {
         const QList<QByteArray> w = line.simplified().split(' ');
-        if (w.value(0) == "pd-cmdline") {
+        if (w.value(0) == "pd-cmdline" || w.value(0) == "pd-log") {
             bool good = false;
             const int index = w.value(1).toInt(&good);
-            if (good && index >= 0 && index < outcomes.size())
+            if (!good || index < 0 || index >= outcomes.size())
+                continue;
+            if (w.value(0) == "pd-cmdline")
                 outcomes[index].commandLine = splitCommandLine(QByteArray::fromBase64(w.value(2)));
+            else {
+                const QByteArray t = line.simplified();
+                const qsizetype path = t.indexOf(' ', t.indexOf(' ') + 1);
+                outcomes[index].foreignLog = path < 0 ? QString() : QString::fromUtf8(t.mid(path + 1));
+            }
             continue;
         }
         if (w.value(0) != "pd-status")
@@ -431,6 +536,16 @@ QList<ProcessOutcome> processStatus(
             o.detail = w.value(4) == "found"
                 ? QStringLiteral("running, PID %1 (found by its marker, no pid file)").arg(o.pid)
                 : QStringLiteral("running, PID %1").arg(o.pid);
+        } else if (w.value(2) == "foreign") {
+            o.process = ProcessFact::Running;
+            o.foreign = true;
+            o.detail = QStringLiteral("running, started outside pdconsole, PID %1").arg(o.pid);
+        } else if (w.value(2) == "conflict") {
+            o.process = ProcessFact::Exited;
+            o.detail = QStringLiteral("not running; port %1 is held by PID %2, which is not %3").arg(p.port).arg(o.pid).arg(p.label);
+        } else if (w.value(2) == "busy") {
+            o.process = ProcessFact::Exited;
+            o.detail = QStringLiteral("not running; port %1 is held by a process this user cannot see").arg(p.port);
         } else if (w.value(2) == "stale") {
             o.process = ProcessFact::Exited;
             o.detail = QStringLiteral("not running (stale pid file %1 names PID %2)").arg(p.pidFile).arg(o.pid);
@@ -440,6 +555,12 @@ QList<ProcessOutcome> processStatus(
         }
     }
     for (int i = 0; i < outcomes.size(); ++i) {
+        ProcessOutcome &o = outcomes[i];
+        if (seen.at(i) && !o.commandLine.isEmpty() && (o.foreign || o.detail.contains(QLatin1String("is held by PID")))) {
+            o.detail += QStringLiteral(": %1").arg(shortCommandLine(o.commandLine));
+            if (o.foreign && !o.foreignLog.isEmpty())
+                o.detail += QStringLiteral("; log %1").arg(o.foreignLog);
+        }
         if (seen.at(i))
             continue;
         outcomes[i].error = command.isEmpty() ? where(processes.at(i)) + QStringLiteral(": ") + error

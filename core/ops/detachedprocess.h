@@ -31,6 +31,11 @@ struct DetachedProcess {
     QStringList program; // program and arguments, one word each
     QString requiredFile; // checked before starting (the template, the proxy script)
     bool reportCommandLine = false; // status also reads the running process's command line (the proxy's)
+    // The TCP port the process serves (0: none). A process of ours is found by its marker; anything
+    // else listening there was started outside pdconsole: adopted when its command line matches
+    // `adoptPattern` (an extended regular expression: "vllm|pdsim engine" for engines), a conflict otherwise.
+    int port = 0;
+    QString adoptPattern;
 };
 
 enum class ProcessAction { Start, Stop, Restart, Status };
@@ -54,7 +59,9 @@ struct ProcessOutcome {
     QString detail; // "started", "already running", "stopped (SIGTERM)", "killed after the grace period" ...
     QString error; // why it failed, naming the node
     QByteArray logTail; // the log's last lines when a start failed
-    QStringList commandLine; // status of a running process with reportCommandLine: its argv, one word each
+    QStringList commandLine; // status of a running process with reportCommandLine (or adopted): its argv
+    bool foreign = false;    // the process was started outside pdconsole (adopted by its port)
+    QString foreignLog;      // where an adopted process writes (the file behind its stdout), when known
 };
 
 // Commands (pure: no effects, testable as text) ---------------------------------------------------
@@ -66,7 +73,9 @@ QByteArray startCommand(const DetachedProcess &process, const ControlTimings &ti
 // `pd-not-running`, `pd-stale PID`, or `pd-still-running PID` (exit 94).
 QByteArray stopCommand(const DetachedProcess &process, const ControlTimings &timings, QString *error);
 // One line per process, in order: `pd-status INDEX running|stale|none [PID] [found]`; for a running
-// process with reportCommandLine also `pd-cmdline INDEX BASE64` (its /proc/PID/cmdline).
+// process with reportCommandLine also `pd-cmdline INDEX BASE64` (its /proc/PID/cmdline). With no process
+// of ours but something listening on the port: `pd-status INDEX foreign|conflict PID` (or `busy` when
+// the listener's PID cannot be seen), `pd-cmdline` and `pd-log INDEX PATH`.
 QByteArray statusCommand(const QList<DetachedProcess> &processes, QString *error);
 // Pid files in `directory` (relative to runDir or absolute) as `pd-pidfile PATH`.
 QByteArray listPidFilesCommand(const QString &runDir, const QString &directory, QString *error);

@@ -150,6 +150,8 @@ DetachedProcess engineProcess(const Profile &profile, const Engine &engine)
               { QStringLiteral("PDCONSOLE_ROLE"), roleName(engine.role) },
               { QStringLiteral("PDCONSOLE_LAUNCH_FLAVOR"), flavorName(profile.launchFlavor) } };
     p.requiredFile = joinPath(profile.runDir, profile.templatePath);
+    p.port = engine.port;
+    p.adoptPattern = QStringLiteral("vllm|pdsim engine"); // `vllm serve`, python -m vllm..., the simulator's engines
     p.program = QStringList { QStringLiteral("bash"), profile.templatePath } + profile.launcherArguments(engine);
     return p;
 }
@@ -215,6 +217,8 @@ std::optional<DetachedProcess> proxyProcess(const Profile &profile, const ProxyL
     p.marker = QStringLiteral("proxy:%1:%2").arg(markerPart(profile.name)).arg(proxy.port);
     p.apiKeyVariable = proxy.apiKeyEnv;
     p.reportCommandLine = true; // its --max-waiting-retries and --waiting-retry-interval judge WAITING
+    p.port = proxy.port;
+    p.adoptPattern = QStringLiteral("proxy"); // load_balance_proxy_server_example.py, pdsim proxy
     p.requiredFile = joinPath(profile.runDir, proxy.scriptPath);
     if (proxy.scriptPath.endsWith(QLatin1String(".py")))
         p.program = QStringList { options.python, proxy.scriptPath } + args;

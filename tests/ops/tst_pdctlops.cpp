@@ -221,6 +221,67 @@ private Q_SLOTS:
         QCOMPARE(pdctl({ QStringLiteral("proxy"), QStringLiteral("stop"), QStringLiteral("--profile"), path }).exitCode, 0);
     }
 
+    // Issue 13 item 1: an engine started by the operator's own script (no pdconsole marker, no pid file)
+    // is found by its port: status shows it running "started outside pdconsole" with its PID, command
+    // line and log; Start does not launch a second copy; Stop stops it (the port closes). A port held by
+    // something that is not an engine is a conflict: Start refuses naming it, Stop never touches it.
+    void adoptsEnginesStartedOutsidePdconsole()
+    {
+        const pd::Engine engine = m_profile.engines(pd::Role::Decode).first();
+        const QString log = m_dir.filePath(QStringLiteral("by-hand.log"));
+        QFile script(m_dir.filePath(QStringLiteral("start_by_hand.sh")));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/bash\n# what an operator's start script does: no pdconsole anywhere\n"
+                     "nohup \"$PDSIM\" engine --host \"$1\" --port \"$2\" --role decode --grace-seconds 1 >\"$3\" 2>&1 &\n"
+                     "echo $!\n");
+        script.close();
+        QProcess byHand;
+        byHand.start(QStringLiteral("bash"), {script.fileName(), engine.host, QString::number(engine.port), log});
+        QVERIFY(byHand.waitForFinished(10000));
+        const qint64 pid = byHand.readAllStandardOutput().trimmed().toLongLong();
+        QVERIFY(pid > 0);
+        m_pids << pid;
+        QTRY_COMPARE_WITH_TIMEOUT(pdtest::httpStatus(engine.host, engine.port, "/health"), 200, 15000);
+
+        const Run status = pdctl({ QStringLiteral("engine"), QStringLiteral("status"), QStringLiteral("--profile"), m_profilePath,
+            QStringLiteral("--engine"), engine.id() });
+        QVERIFY2(status.exitCode == 0, qPrintable(status.out + status.err));
+        QVERIFY2(status.out.contains(QStringLiteral("started outside pdconsole, PID %1").arg(pid)), qPrintable(status.out));
+        QVERIFY2(status.out.contains(QLatin1String("engine --host")), qPrintable(status.out)); // its command line
+        QVERIFY2(status.out.contains(log), qPrintable(status.out));                           // and its log
+
+        const Run again = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"), m_profilePath,
+            QStringLiteral("--engine"), engine.id(), QStringLiteral("--verify"), QStringLiteral("1") });
+        QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+        QVERIFY2(again.out.contains(QStringLiteral("already running, started outside pdconsole, PID %1").arg(pid)), qPrintable(again.out));
+
+        const Run stop = pdctl({ QStringLiteral("engine"), QStringLiteral("stop"), QStringLiteral("--profile"), m_profilePath,
+            QStringLiteral("--engine"), engine.id() });
+        QVERIFY2(stop.exitCode == 0, qPrintable(stop.out + stop.err));
+        QVERIFY2(stop.out.contains(QStringLiteral("(started outside pdconsole) stopped by SIGTERM, PID %1").arg(pid)), qPrintable(stop.out));
+        QVERIFY(pdtest::processGone(pid));
+        QCOMPARE(pdtest::httpStatus(engine.host, engine.port, "/health"), 0);
+
+        // Something else on the port: refused by Start, left alone by Stop.
+        QProcess squatter;
+        squatter.start(QStringLiteral("python3"), {QStringLiteral("-c"),
+            QStringLiteral("import socket,time;s=socket.socket();s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1);"
+                           "s.bind(('%1',%2));s.listen();print('ready',flush=True);time.sleep(60)").arg(engine.host).arg(engine.port)});
+        QVERIFY(squatter.waitForReadyRead(10000));
+        const Run refused = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"), m_profilePath,
+            QStringLiteral("--engine"), engine.id(), QStringLiteral("--verify"), QStringLiteral("1") });
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.out.contains(QStringLiteral("port %1 is already in use by PID %2").arg(engine.port).arg(squatter.processId())),
+                 qPrintable(refused.out + refused.err));
+        const Run untouched = pdctl({ QStringLiteral("engine"), QStringLiteral("stop"), QStringLiteral("--profile"), m_profilePath,
+            QStringLiteral("--engine"), engine.id() });
+        QCOMPARE(untouched.exitCode, 1);
+        QVERIFY2(untouched.out.contains(QLatin1String("which is not this process: not stopped")), qPrintable(untouched.out + untouched.err));
+        QCOMPARE(squatter.state(), QProcess::Running);
+        squatter.kill();
+        squatter.waitForFinished(5000);
+    }
+
     void scriptDiffAndUpload()
     {
         const Run diff = pdctl({ QStringLiteral("script"), QStringLiteral("diff"), QStringLiteral("--profile"),
