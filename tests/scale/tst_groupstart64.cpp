@@ -102,6 +102,7 @@ private Q_SLOTS:
             configured.append({e.id, e.role});
         table.setConfigured(configured);
         SimClusterEngineControl engines{QUrl(control)};
+        engines.setTimeout(30000); // 64 ranks answer slowly under a sanitizer; a slow answer is not the failure looked for here
         EngineProbe probe;
         AuditLog audit(dir.filePath(QStringLiteral("audit.jsonl")));
         ScaleContext ctx;
