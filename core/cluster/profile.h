@@ -52,6 +52,16 @@ struct EngineGroup {
 // on 127.0.0.x); local = always on this machine.
 enum class NodeTransport { Auto, Ssh, Local };
 
+// Where a node's engines run: inside a named container (seed 001: a privileged Docker container per
+// node) or on the host. Every command for the engines (start, stop, status, adoption) then runs as
+// `<tool> exec -i <name> bash -c ...`, so pid files, markers and /proc are the container's.
+struct ContainerSpec {
+    QString tool = QStringLiteral("docker"); // "docker" | "podman"
+    QString name;                            // empty: on the host
+    bool isSet() const { return !name.isEmpty(); }
+    bool operator==(const ContainerSpec &) const = default;
+};
+
 struct Node {
     QString name;
     QString address;          // where SSH and HTTP reach the node
@@ -64,6 +74,8 @@ struct Node {
     QString localIp;          // HCCL_IF_IP
     QStringList npuIps;       // device IPs (from ranktable.json), may be empty
     QList<EngineGroup> engineGroups;
+    ContainerSpec container;  // overrides the role's when set
+    QStringList envScripts;   // overrides the role's when not empty
     bool operator==(const Node &) const = default;
 };
 
@@ -82,6 +94,8 @@ struct RoleConfig {
     QList<QPair<QString, QString>> env;    // exported before `vllm serve`, in order
     DpCoupling dpCoupling = DpCoupling::Coupled; // the safe default: treating a coupled group as
                                                  // independent takes the pool down
+    ContainerSpec container;               // the role's nodes run their engines in this container
+    QStringList envScripts;                // sourced (in order) before an engine starts: CANN's set_env.sh files
     bool operator==(const RoleConfig &) const = default;
 
     bool enablesExpertParallel() const; // --enable-expert-parallel among the extra arguments
@@ -146,6 +160,15 @@ struct Profile {
     bool operator==(const Profile &) const = default;
 
     const RoleConfig &roleConfig(Role role) const { return role == Role::Prefill ? prefill : decode; }
+    // Where a node's engines run and what they source first: the node's own setting, else its role's.
+    ContainerSpec containerOf(const Node &node) const
+    {
+        return node.container.isSet() ? node.container : roleConfig(node.role).container;
+    }
+    QStringList envScriptsOf(const Node &node) const
+    {
+        return node.envScripts.isEmpty() ? roleConfig(node.role).envScripts : node.envScripts;
+    }
     // Every engine, prefill nodes' first, each node's in launcher order: the real proxy's order when
     // the proxy is started from the profile.
     QList<Engine> engines() const;

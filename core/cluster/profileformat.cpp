@@ -51,11 +51,22 @@ void readGroup(JsonReader &r, const ojson &j, const QString &p, EngineGroup *g)
     r.readInt(j, p, "tp_size", &g->tpSize, 1, 1024);
 }
 
+void readContainer(JsonReader &r, const ojson &j, const QString &p, ContainerSpec *c)
+{
+    if (!r.expectObject(j, p, {"tool", "name"}, {"name"}))
+        return;
+    const QStringList tools{QStringLiteral("docker"), QStringLiteral("podman")};
+    int tool = int(tools.indexOf(c->tool));
+    r.readChoice(j, p, "tool", tools, &tool);
+    c->tool = tools.value(tool, QStringLiteral("docker"));
+    r.readString(j, p, "name", &c->name);
+}
+
 void readNode(JsonReader &r, const ojson &j, const QString &p, Node *n)
 {
     if (!r.expectObject(j, p,
                         {"name", "address", "role", "ssh", "npu_generation", "npu_count", "nic_name", "local_ip",
-                         "npu_ips", "engine_groups", "transport"},
+                         "npu_ips", "engine_groups", "transport", "container", "env_scripts"},
                         {"name", "address", "role"}))
         return;
     r.readString(j, p, "name", &n->name);
@@ -75,6 +86,9 @@ void readNode(JsonReader &r, const ojson &j, const QString &p, Node *n)
     r.readString(j, p, "nic_name", &n->nicName);
     r.readString(j, p, "local_ip", &n->localIp);
     r.readStringList(j, p, "npu_ips", &n->npuIps);
+    if (j.contains("container"))
+        readContainer(r, j["container"], JsonReader::child(p, "container"), &n->container);
+    r.readStringList(j, p, "env_scripts", &n->envScripts);
     if (j.contains("engine_groups")) {
         const QString gp = JsonReader::child(p, "engine_groups");
         const ojson &groups = j["engine_groups"];
@@ -93,8 +107,11 @@ void readRole(JsonReader &r, const ojson &j, const QString &p, RoleConfig *c)
     if (!r.expectObject(j, p,
                         {"model_path", "served_model_name", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
                          "gpu_memory_utilization", "kv_transfer_config", "additional_config", "speculative_config",
-                         "extra_args", "env", "dp_coupling"}))
+                         "extra_args", "env", "dp_coupling", "container", "env_scripts"}))
         return;
+    if (j.contains("container"))
+        readContainer(r, j["container"], JsonReader::child(p, "container"), &c->container);
+    r.readStringList(j, p, "env_scripts", &c->envScripts);
     int coupling = int(c->dpCoupling);
     r.readChoice(j, p, "dp_coupling", couplingChoices(), &coupling);
     c->dpCoupling = DpCoupling(coupling);
@@ -251,6 +268,11 @@ ojson toJson(const RoleConfig &c)
         env[name.toStdString()] = value.toStdString();
     j["env"] = env;
     j["dp_coupling"] = couplingName(c.dpCoupling).toStdString();
+    // Written when set: profiles without them stay byte for byte.
+    if (c.container.isSet())
+        j["container"] = ojson{{"tool", c.container.tool.toStdString()}, {"name", c.container.name.toStdString()}};
+    if (!c.envScripts.isEmpty())
+        j["env_scripts"] = stringList(c.envScripts);
     return j;
 }
 
@@ -282,6 +304,10 @@ ojson toJson(const Node &n)
                                {"tp_size", g.tpSize}});
     }
     j["engine_groups"] = groups;
+    if (n.container.isSet())
+        j["container"] = ojson{{"tool", n.container.tool.toStdString()}, {"name", n.container.name.toStdString()}};
+    if (!n.envScripts.isEmpty())
+        j["env_scripts"] = stringList(n.envScripts);
     return j;
 }
 

@@ -77,6 +77,16 @@ QString rangesText(const QList<int> &sorted)
     return parts.join(QStringLiteral(", "));
 }
 
+// A container name and environment script paths reach the node's shell: the same rules as names and paths.
+void checkPlacement(Collector &c, const QString &p, const ContainerSpec &container, const QStringList &envScripts)
+{
+    if (container.isSet())
+        c.field(p + QLatin1String("/container/name"), Tr::tr("container name"), container.name, fieldrules::checkName);
+    for (qsizetype i = 0; i < envScripts.size(); ++i)
+        c.field(QStringLiteral("%1/env_scripts/%2").arg(p).arg(i), Tr::tr("environment script"), envScripts.at(i),
+                fieldrules::checkPath);
+}
+
 void checkRole(Collector &c, const RoleConfig &config, Role role, bool hasNodes)
 {
     const QString p = QStringLiteral("/roles/") + roleName(role);
@@ -95,6 +105,7 @@ void checkRole(Collector &c, const RoleConfig &config, Role role, bool hasNodes)
         c.field(ep, Tr::tr("variable name"), name, fieldrules::checkEnvName);
         c.field(ep, Tr::tr("value"), value, fieldrules::checkFreeText);
     }
+    checkPlacement(c, p, config.container, config.envScripts);
     if (config.dpCoupling == DpCoupling::Independent && config.enablesExpertParallel())
         c.error(p + QLatin1String("/dp_coupling"),
                 Tr::tr("dp_coupling is \"independent\" but the %1 arguments enable expert parallelism: the ranks of "
@@ -166,6 +177,7 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         for (qsizetype i = 0; i < node.npuIps.size(); ++i)
             c.field(QStringLiteral("%1/npu_ips/%2").arg(p).arg(i), Tr::tr("NPU IP"), node.npuIps.at(i),
                     fieldrules::checkHost);
+        checkPlacement(c, p, node.container, node.envScripts);
 
         if (const auto it = nameToNode.constFind(node.name); it != nameToNode.constEnd())
             c.error(p + QLatin1String("/name"),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ops/detachedprocess.h"
 
+#include "exec/shellarg.h"
+
 #include "exec/shellcommand.h"
 
 namespace pd {
@@ -93,6 +95,8 @@ ShellCommand preamble(const DetachedProcess &process)
 
 QString where(const DetachedProcess &process)
 {
+    if (!process.containerName.isEmpty())
+        return QStringLiteral("%1 on %2 (%3, container %4)").arg(process.label, process.target.node, process.target.host, process.containerName);
     return QStringLiteral("%1 on %2 (%3)").arg(process.label, process.target.node, process.target.host);
 }
 
@@ -153,6 +157,13 @@ QStringList splitCommandLine(const QByteArray &raw)
 
 } // namespace
 
+QByteArray inProcessContainer(const DetachedProcess &process, const QByteArray &command)
+{
+    if (process.containerName.isEmpty() || command.isEmpty())
+        return command;
+    return shellArg(process.containerTool) + " exec -i " + shellArg(process.containerName) + " bash -c " + shellArg(command);
+}
+
 QString processActionName(ProcessAction action)
 {
     switch (action) {
@@ -210,6 +221,14 @@ QByteArray startCommand(const DetachedProcess &process, const ControlTimings &ti
         .word(logField, process.logFile)
         .word(logField, process.logFile + QStringLiteral(".1"))
         .newline();
+    // The environment scripts (CANN's set_env.sh files), sourced in this shell so the process inherits
+    // what they export; a missing one is named rather than leaving `vllm` off the PATH.
+    for (const QString &script : process.envScripts) {
+        c.syntax("[ -f").word(QStringLiteral("env script of ") + label, script)
+            .syntax("] || { echo pd-missing-env").word(QStringLiteral("env script of ") + label, script).syntax("; exit 97; }")
+            .newline();
+        c.syntax(".").word(QStringLiteral("env script of ") + label, script).syntax(">/dev/null 2>&1").newline();
+    }
     c.assignment(QStringLiteral("marker of ") + label, QLatin1String(kMarkerVariable), process.marker);
     for (const auto &[name, value] : process.env)
         c.assignment(QStringLiteral("environment %1 of %2").arg(name, label), name, value);
@@ -380,7 +399,7 @@ ProcessOutcome startProcess(CommandRunner &runner, const DetachedProcess &proces
         outcome.error = error;
         return outcome;
     }
-    const CommandResult result = runner.run(process.target, command, timings.verifyDelay + timings.commandSlack);
+    const CommandResult result = runner.run(process.target, inProcessContainer(process, command), timings.verifyDelay + timings.commandSlack);
     const Reply reply = parseReply(result.out);
     if (!result.error.isEmpty() || reply.word.isEmpty()) {
         outcome.error = transportError(process, result, "start");
@@ -412,6 +431,9 @@ ProcessOutcome startProcess(CommandRunner &runner, const DetachedProcess &proces
             : QStringLiteral("PID %1 (%2)").arg(QString::fromLatin1(reply.args.value(0)),
                                                 shortCommandLine(splitCommandLine(QByteArray::fromBase64(reply.args.value(1)))));
         outcome.error = QStringLiteral("%1: port %2 is already in use by %3: not started").arg(where(process)).arg(process.port).arg(owner);
+    } else if (reply.word == "pd-missing-env") {
+        outcome.process = ProcessFact::Exited;
+        outcome.error = QStringLiteral("%1: environment script %2 does not exist").arg(where(process), QString::fromUtf8(reply.args.value(0)));
     } else if (reply.word == "pd-missing") {
         outcome.process = ProcessFact::Exited;
         outcome.error
@@ -441,7 +463,7 @@ ProcessOutcome stopProcess(CommandRunner &runner, const DetachedProcess &process
         return outcome;
     }
     const CommandResult result
-        = runner.run(process.target, command, timings.stopGrace + std::chrono::seconds(10) + timings.commandSlack);
+        = runner.run(process.target, inProcessContainer(process, command), timings.stopGrace + std::chrono::seconds(10) + timings.commandSlack);
     const Reply reply = parseReply(result.out);
     if (!result.error.isEmpty() || reply.word.isEmpty()) {
         outcome.error = transportError(process, result, "stop");
@@ -501,7 +523,7 @@ QList<ProcessOutcome> processStatus(
     const QByteArray command = statusCommand(processes, &error);
     CommandResult result;
     if (!command.isEmpty())
-        result = runner.run(processes.first().target, command, timeout);
+        result = runner.run(processes.first().target, inProcessContainer(processes.first(), command), timeout); // one node, one container
     const QList<QByteArray> lines = result.out.split('\n');
     QList<bool> seen(processes.size(), false);
     for (const QByteArray &line : lines) {

@@ -36,6 +36,11 @@ struct DetachedProcess {
     // `adoptPattern` (an extended regular expression: "vllm|pdsim engine" for engines), a conflict otherwise.
     int port = 0;
     QString adoptPattern;
+    // Run inside a container (`<containerTool> exec -i <containerName> bash -c ...`) when the name is set:
+    // start, stop and status then see the container's processes and files.
+    QString containerTool = QStringLiteral("docker");
+    QString containerName;
+    QStringList envScripts; // sourced in order before the program starts (CANN's set_env.sh); a missing one fails the start
 };
 
 enum class ProcessAction { Start, Stop, Restart, Status };
@@ -79,6 +84,10 @@ QByteArray stopCommand(const DetachedProcess &process, const ControlTimings &tim
 QByteArray statusCommand(const QList<DetachedProcess> &processes, QString *error);
 // Pid files in `directory` (relative to runDir or absolute) as `pd-pidfile PATH`.
 QByteArray listPidFilesCommand(const QString &runDir, const QString &directory, QString *error);
+
+// `command` as the node's runner runs it for `process`: wrapped in `<tool> exec -i <name> bash -c '...'`
+// when the process lives in a container, as is otherwise.
+QByteArray inProcessContainer(const DetachedProcess &process, const QByteArray &command);
 
 // Blocking actions (worker threads only) ------------------------------------------------------------
 

@@ -152,6 +152,10 @@ DetachedProcess engineProcess(const Profile &profile, const Engine &engine)
     p.requiredFile = joinPath(profile.runDir, profile.templatePath);
     p.port = engine.port;
     p.adoptPattern = QStringLiteral("vllm|pdsim engine"); // `vllm serve`, python -m vllm..., the simulator's engines
+    const ContainerSpec container = profile.containerOf(node);
+    p.containerTool = container.tool;
+    p.containerName = container.name;
+    p.envScripts = profile.envScriptsOf(node);
     p.program = QStringList { QStringLiteral("bash"), profile.templatePath } + profile.launcherArguments(engine);
     return p;
 }

@@ -93,6 +93,13 @@ GeneratedScript generateTemplateScript(const Profile &profile, const Node &node)
              "#   $4 global_rank  $5 dp_address  $6 dp_rpc_port  $7 tp_size\n";
     }
     s += "\n";
+    const QStringList envScripts = profile.envScriptsOf(node);
+    if (!envScripts.isEmpty()) {
+        s += "# The environment the engines need (CANN toolkit, ATB), sourced before anything else.\n";
+        for (const QString &script : envScripts)
+            s += "source " + q(script) + "\n";
+        s += "\n";
+    }
     if (!node.nicName.isEmpty() && !node.localIp.isEmpty()) {
         s += "nic_name=" + q(node.nicName) + "\n";
         s += "local_ip=" + q(node.localIp) + "\n";

@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+252"/>
+        <location filename="../../app/console/operations.cpp" line="+258"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-280"/>
+        <location line="-286"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -200,7 +200,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>未读取成员日志：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+66"/>
+        <location line="+72"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
@@ -3398,6 +3398,16 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+47"/>
+        <source>container name</source>
+        <translation>容器名</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>environment script</source>
+        <translation>环境脚本</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>model path</source>
         <translation>模型路径</translation>
     </message>
@@ -3427,7 +3437,7 @@ last good scrape %1</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>dp_coupling is &quot;independent&quot; but the %1 arguments enable expert parallelism: the ranks of an expert-parallel DP group run every forward pass together, so a dead rank hangs the whole group; set &quot;coupled&quot;</source>
         <translation>dp_coupling 为 &quot;independent&quot;，但 %1 的参数启用了专家并行：专家并行 DP 组的各 rank 每次前向计算都同步进行，一个 rank 退出会使整组卡住；请设为 &quot;coupled&quot;</translation>
     </message>
@@ -3502,7 +3512,7 @@ last good scrape %1</source>
         <translation>NPU IP</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>node name &quot;%1&quot; is already used by /nodes/%2</source>
         <translation>节点名称“%1”已被 /nodes/%2 使用</translation>
     </message>

@@ -5,7 +5,9 @@
 
 #include "opsfixture.h"
 
+#include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -280,6 +282,88 @@ private Q_SLOTS:
         QCOMPARE(squatter.state(), QProcess::Running);
         squatter.kill();
         squatter.waitForFinished(5000);
+    }
+
+    // Issue 13 item 2: a node whose engines live in a container (seed 001: a privileged Docker container)
+    // with CANN's set_env.sh to source. A fake `docker` on PATH records every call and runs the command
+    // here: start, status and stop all go through `docker exec -i <name> bash -c`, the engine's process
+    // carries what set_env.sh exports, the generated template sources it, a missing script is named.
+    void containersAndEnvironmentScripts()
+    {
+        const QString bin = m_dir.filePath(QStringLiteral("fakebin"));
+        QVERIFY(QDir().mkpath(bin));
+        const QString calls = m_dir.filePath(QStringLiteral("docker-calls.log"));
+        QFile docker(bin + QStringLiteral("/docker"));
+        QVERIFY(docker.open(QIODevice::WriteOnly));
+        docker.write("#!/bin/bash\n# records the call, then runs `exec -i NAME bash -c CMD` here\n"
+                     "printf '%s\\n' \"$*\" | head -c 60 >>\"$FAKE_DOCKER_LOG\"; echo >>\"$FAKE_DOCKER_LOG\"\n"
+                     "[ \"$1\" = exec ] && [ \"$2\" = -i ] && [ \"$4\" = bash ] && [ \"$5\" = -c ] || exit 125\n"
+                     "exec bash -c \"$6\"\n");
+        docker.close();
+        QVERIFY(docker.setPermissions(docker.permissions() | QFileDevice::ExeOwner));
+        const QString setEnv = m_dir.filePath(QStringLiteral("set_env.sh"));
+        QFile env(setEnv);
+        QVERIFY(env.open(QIODevice::WriteOnly));
+        env.write("export ASCEND_TOOLKIT_HOME=/usr/local/Ascend/ascend-toolkit/latest\n");
+        env.close();
+
+        pd::Profile profile = m_profile;
+        profile.name = QStringLiteral("pdctl-container");
+        profile.decode.container = {QStringLiteral("docker"), QStringLiteral("vllm-ascend-d")};
+        profile.decode.envScripts = {setEnv};
+        const QString path = m_dir.filePath(QStringLiteral("container.json"));
+        QString error;
+        QVERIFY2(pd::saveProfileFile(profile, path, &error), qPrintable(error));
+        const QByteArray oldPath = qgetenv("PATH");
+        qputenv("PATH", bin.toUtf8() + ':' + oldPath);
+        qputenv("FAKE_DOCKER_LOG", calls.toUtf8());
+        const auto restore = qScopeGuard([&oldPath] {
+            qputenv("PATH", oldPath);
+            qunsetenv("FAKE_DOCKER_LOG");
+        });
+
+        const pd::Engine engine = profile.engines(pd::Role::Decode).first();
+        const Run start = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"), path,
+            QStringLiteral("--engine"), engine.id(), QStringLiteral("--verify"), QStringLiteral("1") });
+        m_pids += pidsIn(start.out);
+        QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
+        const QList<qint64> pids = pidsIn(start.out);
+        QCOMPARE(pids.size(), 1);
+        QFile environ(QStringLiteral("/proc/%1/environ").arg(pids.first()));
+        QVERIFY(environ.open(QIODevice::ReadOnly));
+        QVERIFY(environ.readAll().split('\0').contains("ASCEND_TOOLKIT_HOME=/usr/local/Ascend/ascend-toolkit/latest"));
+        const Run status = pdctl({ QStringLiteral("engine"), QStringLiteral("status"), QStringLiteral("--profile"), path,
+            QStringLiteral("--engine"), engine.id() });
+        QVERIFY2(status.exitCode == 0 && status.out.contains(QLatin1String("running")), qPrintable(status.out + status.err));
+        const Run stop = pdctl({ QStringLiteral("engine"), QStringLiteral("stop"), QStringLiteral("--profile"), path,
+            QStringLiteral("--engine"), engine.id() });
+        QVERIFY2(stop.exitCode == 0, qPrintable(stop.out + stop.err));
+        QVERIFY(pdtest::processGone(pids.first()));
+
+        QFile log(calls);
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = log.readAll().split('\n');
+        int throughContainer = 0;
+        for (const QByteArray &line : lines)
+            throughContainer += line.startsWith("exec -i vllm-ascend-d bash -c ");
+        QVERIFY2(throughContainer >= 3, lines.join('\n').constData()); // start, status, stop
+
+        // The generated template sources the script too.
+        const Run shown = pdctl({ QStringLiteral("script"), QStringLiteral("show"), QStringLiteral("--profile"), path,
+            QStringLiteral("--node"), QStringLiteral("d1") });
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY2(shown.out.contains(QStringLiteral("source %1\n").arg(setEnv)) || shown.out.contains(QStringLiteral("source '%1'").arg(setEnv)),
+                 qPrintable(shown.out));
+
+        // A script that is not there is named, nothing starts.
+        profile.decode.envScripts = {m_dir.filePath(QStringLiteral("no/set_env.sh"))};
+        QVERIFY(pd::saveProfileFile(profile, path, &error));
+        const Run missing = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"), path,
+            QStringLiteral("--engine"), engine.id(), QStringLiteral("--verify"), QStringLiteral("1") });
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.out.contains(QLatin1String("environment script")) && missing.out.contains(QLatin1String("no/set_env.sh")),
+                 qPrintable(missing.out + missing.err));
+        QVERIFY2(missing.out.contains(QLatin1String("container vllm-ascend-d")), qPrintable(missing.out));
     }
 
     void scriptDiffAndUpload()
