@@ -37,7 +37,8 @@ pd_pid() {
 pd_port_owner() {
   [ "${1:-0}" -gt 0 ] 2>/dev/null || return 0
   command -v ss >/dev/null 2>&1 || return 0
-  pd_l=$(ss -ltnpH "sport = :$1" 2>/dev/null | head -n 1)
+  pd_l=$(ss -ltnpH "sport = :$1" 2>/dev/null | awk -v h="$2" -v p="$1" \
+    '{ a = $4; if (h == "" || a == "0.0.0.0:" p || a == "*:" p || a == "[::]:" p || a == h ":" p || a == "[" h "]:" p) { print; exit } }')
   [ -n "$pd_l" ] || return 0
   pd_o=$(printf '%s\n' "$pd_l" | sed -n 's/.*pid=\([0-9][0-9]*\).*/\1/p')
   echo "${pd_o:-?}"
@@ -200,7 +201,8 @@ QByteArray startCommand(const DetachedProcess &process, const ControlTimings &ti
     // anything else holds the port and a second process could not bind it.
     c.syntax("pd_port=").gluedWord(QStringLiteral("port of ") + label, QString::number(process.port)).newline();
     c.syntax("pd_kind=").gluedWord(QStringLiteral("adopt pattern of ") + label, process.adoptPattern).newline();
-    c.syntax("o=$(pd_port_owner \"$pd_port\")").newline();
+    c.syntax("pd_host=").gluedWord(QStringLiteral("address of ") + label, process.listenAddress).newline();
+    c.syntax("o=$(pd_port_owner \"$pd_port\" \"$pd_host\")").newline();
     c.syntax("if [ -n \"$o\" ] && [ \"$o\" != \"?\" ] && pd_is_kind \"$o\" \"$pd_kind\"; then echo \"pd-already-running $o foreign "
              "$(pd_b64 \"$o\")\"; exit 0; fi")
         .newline();
@@ -271,13 +273,14 @@ QByteArray stopCommand(const DetachedProcess &process, const ControlTimings &tim
     c.syntax("pid=$(pd_pid \"$pidfile\")").newline();
     c.syntax("pd_port=").gluedWord(QStringLiteral("port of ") + process.label, QString::number(process.port)).newline();
     c.syntax("pd_kind=").gluedWord(QStringLiteral("adopt pattern of ") + process.label, process.adoptPattern).newline();
+    c.syntax("pd_host=").gluedWord(QStringLiteral("address of ") + process.label, process.listenAddress).newline();
     c.syntax("if [ -z \"$pid\" ] || ! pd_alive \"$pid\" \"$key\"; then").newline();
     // No live recorded process: one carrying the marker without a pid file is still ours to stop.
     c.syntax("  if ! pd_find \"$key\" >/dev/null; then").newline();
     // Nothing of ours: an engine started outside pdconsole on the port is stopped (TERM to its own process
     // group when it leads one, else to it and its descendants; KILL after the grace; done when the port
     // is free). Anything else on the port is never touched.
-    c.syntax("    o=$(pd_port_owner \"$pd_port\")").newline();
+    c.syntax("    o=$(pd_port_owner \"$pd_port\" \"$pd_host\")").newline();
     c.syntax("    if [ \"$o\" = \"?\" ]; then echo pd-port-hidden; exit 95; fi").newline();
     c.syntax("    if [ -n \"$o\" ] && ! pd_is_kind \"$o\" \"$pd_kind\"; then echo \"pd-conflict $o $(pd_b64 \"$o\")\"; exit 95; fi").newline();
     c.syntax("    if [ -n \"$o\" ]; then").newline();
@@ -288,12 +291,12 @@ QByteArray stopCommand(const DetachedProcess &process, const ControlTimings &tim
     c.syntax("      how=term; pd_sig TERM").newline();
     c.syntax("      pd_n=0; while [ \"$pd_n\" -lt")
         .word(QStringLiteral("stop grace"), tenths(timings.stopGrace))
-        .syntax("] && [ -n \"$(pd_port_owner \"$pd_port\")\" ]; do sleep 0.1; pd_n=$((pd_n+1)); done")
+        .syntax("] && [ -n \"$(pd_port_owner \"$pd_port\" \"$pd_host\")\" ]; do sleep 0.1; pd_n=$((pd_n+1)); done")
         .newline();
-    c.syntax("      if [ -n \"$(pd_port_owner \"$pd_port\")\" ]; then how=kill; pd_sig KILL; pd_n=0; "
-             "while [ \"$pd_n\" -lt 100 ] && [ -n \"$(pd_port_owner \"$pd_port\")\" ]; do sleep 0.1; pd_n=$((pd_n+1)); done; fi")
+    c.syntax("      if [ -n \"$(pd_port_owner \"$pd_port\" \"$pd_host\")\" ]; then how=kill; pd_sig KILL; pd_n=0; "
+             "while [ \"$pd_n\" -lt 100 ] && [ -n \"$(pd_port_owner \"$pd_port\" \"$pd_host\")\" ]; do sleep 0.1; pd_n=$((pd_n+1)); done; fi")
         .newline();
-    c.syntax("      if [ -n \"$(pd_port_owner \"$pd_port\")\" ]; then echo \"pd-still-running $o\"; exit 94; fi").newline();
+    c.syntax("      if [ -n \"$(pd_port_owner \"$pd_port\" \"$pd_host\")\" ]; then echo \"pd-still-running $o\"; exit 94; fi").newline();
     c.syntax("      echo \"pd-stopped $o $how foreign\"; exit 0").newline();
     c.syntax("    fi").newline();
     c.syntax("  fi").newline();
@@ -344,7 +347,7 @@ pd_status() {
   pid=$(pd_pid "$2")
   if [ -n "$pid" ] && pd_alive "$pid" "$3"; then echo "pd-status $1 running $pid"; pd_cmdline "$1" "$pid" "$4"; return; fi
   if found=$(pd_find "$3"); then echo "pd-status $1 running $found found"; pd_cmdline "$1" "$found" "$4"; return; fi
-  o=$(pd_port_owner "$5")
+  o=$(pd_port_owner "$5" "$7")
   if [ "$o" = "?" ]; then echo "pd-status $1 busy"; return; fi
   if [ -n "$o" ]; then
     if pd_is_kind "$o" "$6"; then echo "pd-status $1 foreign $o"; else echo "pd-status $1 conflict $o"; fi
@@ -364,6 +367,7 @@ pd_status() {
             .word(QStringLiteral("command line flag"), p.reportCommandLine ? QStringLiteral("1") : QStringLiteral("0"))
             .word(QStringLiteral("port of ") + p.label, QString::number(p.port))
             .word(QStringLiteral("adopt pattern of ") + p.label, p.adoptPattern)
+            .word(QStringLiteral("address of ") + p.label, p.listenAddress)
             .newline();
     }
     if (!c.isValid()) {

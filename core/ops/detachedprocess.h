@@ -36,6 +36,8 @@ struct DetachedProcess {
     // `adoptPattern` (an extended regular expression: "vllm|pdsim engine" for engines), a conflict otherwise.
     int port = 0;
     QString adoptPattern;
+    QString listenAddress; // the address it binds: a listener there or on the wildcard address holds the port
+                           // (empty, or a host name: any listener on the port)
     // Run inside a container (`<containerTool> exec -i <containerName> bash -c ...`) when the name is set:
     // start, stop and status then see the container's processes and files.
     QString containerTool = QStringLiteral("docker");

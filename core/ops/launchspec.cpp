@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ops/launchspec.h"
 
+#include <QHostAddress>
+
 #include <QUrl>
 
 #include <cmath>
@@ -151,6 +153,7 @@ DetachedProcess engineProcess(const Profile &profile, const Engine &engine)
               { QStringLiteral("PDCONSOLE_LAUNCH_FLAVOR"), flavorName(profile.launchFlavor) } };
     p.requiredFile = joinPath(profile.runDir, profile.templatePath);
     p.port = engine.port;
+    p.listenAddress = QHostAddress(engine.host).isNull() ? QString() : engine.host;
     p.adoptPattern = QStringLiteral("vllm|pdsim engine"); // `vllm serve`, python -m vllm..., the simulator's engines
     const ContainerSpec container = profile.containerOf(node);
     p.containerTool = container.tool;
@@ -222,6 +225,7 @@ std::optional<DetachedProcess> proxyProcess(const Profile &profile, const ProxyL
     p.apiKeyVariable = proxy.apiKeyEnv;
     p.reportCommandLine = true; // its --max-waiting-retries and --waiting-retry-interval judge WAITING
     p.port = proxy.port;
+    p.listenAddress = QHostAddress(proxy.bindHost).isNull() || proxy.bindHost == QLatin1String("0.0.0.0") ? QString() : proxy.bindHost;
     p.adoptPattern = QStringLiteral("proxy"); // load_balance_proxy_server_example.py, pdsim proxy
     p.requiredFile = joinPath(profile.runDir, proxy.scriptPath);
     if (proxy.scriptPath.endsWith(QLatin1String(".py")))
