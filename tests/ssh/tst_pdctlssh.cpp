@@ -9,10 +9,14 @@
 #include "cluster/profileformat.h"
 
 #include <QFile>
+#include <QScopeGuard>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
 
 using pd::test::SshdHarness;
 
@@ -139,6 +143,38 @@ private Q_SLOTS:
         QCOMPARE(readFile(knownHosts), QByteArray());
     }
 
+    // Issue 13 item 1 through sshd: an engine started on the node by a plain script (no pdconsole
+    // marker) is adopted by `pdctl engine status` over SSH, with its PID and command line, and stopped
+    // by `pdctl engine stop` (the port closes).
+    void adoptsAnEngineStartedByHandOverSsh()
+    {
+        const QString knownHosts = m_dir.filePath(QStringLiteral("kh-adopt"));
+        const QString host = m_sshd->address(1);
+        const QString log = m_dir.filePath(QStringLiteral("by-hand.log"));
+        QProcess byHand;
+        byHand.start(QStringLiteral("bash"), {QStringLiteral("-c"),
+            QStringLiteral("nohup \"$0\" engine --host \"$1\" --port 23201 --role decode --grace-seconds 1 >\"$2\" 2>&1 & echo $!"),
+            QStringLiteral(PD_BINARY_DIR "/sim/pdsim"), host, log});
+        QVERIFY(byHand.waitForFinished(10000));
+        const qint64 pid = byHand.readAllStandardOutput().trimmed().toLongLong();
+        QVERIFY(pid > 0);
+        const auto cleanup = qScopeGuard([pid] { ::kill(pid_t(pid), SIGKILL); });
+        QTRY_VERIFY_WITH_TIMEOUT(QFile(log).size() > 0 && readFile(log).contains("23201"), 15000);
+
+        const Run adopted = status(m_profilePath, knownHosts, m_sshd->configPath(), true);
+        QVERIFY2(adopted.exitCode == 0, qPrintable(adopted.out + adopted.err));
+        QVERIFY2(adopted.out.contains(QStringLiteral("started outside pdconsole, PID %1").arg(pid)), qPrintable(adopted.out));
+        QVERIFY2(adopted.out.contains(QLatin1String("engine --host")), qPrintable(adopted.out));
+
+        const Run stopped = run({QStringLiteral("engine"), QStringLiteral("stop"), QStringLiteral("--profile"), m_profilePath,
+                                 QStringLiteral("--node"), QStringLiteral("d1"), QStringLiteral("--known-hosts"), knownHosts,
+                                 QStringLiteral("--ssh-config"), m_sshd->configPath()});
+        QVERIFY2(stopped.exitCode == 0, qPrintable(stopped.out + stopped.err));
+        QVERIFY2(stopped.out.contains(QStringLiteral("(started outside pdconsole) stopped by SIGTERM, PID %1").arg(pid)),
+                 qPrintable(stopped.out));
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid_t(pid), 0) != 0, 10000);
+    }
+
 private:
     Run status(const QString &profile, const QString &knownHosts, const QString &config, bool accept)
     {
@@ -146,6 +182,10 @@ private:
                          QStringLiteral("--known-hosts"), knownHosts, QStringLiteral("--ssh-config"), config};
         if (accept)
             args << QStringLiteral("--accept-new-host-key");
+        return run(args);
+    }
+    Run run(const QStringList &args)
+    {
         QProcess pdctl;
         pdctl.start(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"), args);
         Run run;
