@@ -56,6 +56,20 @@ void LogsPage::setSources(const QList<LogSource> &sources)
     updateStatus();
 }
 
+void LogsPage::setSourcePath(int engine, const QString &path)
+{
+    for (int i = 0; i < m_sources.size(); ++i) {
+        if (m_sources.at(i).engine != engine || engine < 0 || m_sources.at(i).path == path)
+            continue;
+        m_sources[i].path = path;
+        if (i == m_current) {
+            m_view->setTail(nullptr);
+            m_tail.reset(); // showSource() follows the new file
+            showSource(i);
+        }
+    }
+}
+
 bool LogsPage::showEngine(int engine)
 {
     for (int i = 0; i < m_sources.size(); ++i) {

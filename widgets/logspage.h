@@ -36,6 +36,9 @@ public:
     ~LogsPage() override;
 
     void setSources(const QList<LogSource> &sources);
+    // Another file for one engine's log (an engine started outside pdconsole); the tail follows it at
+    // once when that engine's log is open. Unchanged paths change nothing.
+    void setSourcePath(int engine, const QString &path);
     const QList<LogSource> &sources() const { return m_sources; }
     // Follows the engine's log (index in the profile's engines); false when it has no source.
     bool showEngine(int engine);

@@ -94,6 +94,11 @@ void ClusterTools::rebuild()
     m_grid->setTargets(pd::nodeCheckTargets(profile));
 }
 
+void ClusterTools::setEngineLogPath(int engine, const QString &path)
+{
+    m_logs->setSourcePath(engine, path);
+}
+
 void ClusterTools::showEngineLog(int engine)
 {
     if (m_logs->showEngine(engine))

@@ -37,6 +37,8 @@ public:
     // The demo's fake hccn_tool / npu-smi directory (prepended to PATH on the nodes), and hccn.conf.
     void setNodeToolDir(const QString &dir, const QString &hccnConfPath = {});
 
+    // An adopted engine's log (started outside pdconsole) replaces the launcher's path for it.
+    void setEngineLogPath(int engine, const QString &path);
     void showEngineLog(int engine);
     void showProxyLog();
     void runNodeChecks(int node); // -1: every node

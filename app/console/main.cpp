@@ -84,6 +84,7 @@ int main(int argc, char *argv[])
     QObject::connect(&operations, &Operations::logRequested, &tools, &ClusterTools::showEngineLog);
     QObject::connect(&operations, &Operations::proxyLogRequested, &tools, &ClusterTools::showProxyLog);
     QObject::connect(&operations, &Operations::nodeChecksRequested, &tools, &ClusterTools::runNodeChecks);
+    QObject::connect(&operations, &Operations::engineLogFound, &tools, &ClusterTools::setEngineLogPath);
     DemoCluster demo;
     if (options->demo) {
         QString error;

@@ -197,8 +197,11 @@ void Operations::rebuild()
         // An engine started outside pdconsole is running all the same: say so, with its PID, command line and log.
         for (const pd::ProcessOutcome &o : summary.outcomes) {
             const int engine = indexOf.value(o.id, -1);
-            if (o.foreign && engine >= 0 && engine < m_tracker->engineCount())
+            if (o.foreign && engine >= 0 && engine < m_tracker->engineCount()) {
                 m_tracker->setProcess(engine, o.process, o.detail);
+                if (!o.foreignLog.isEmpty())
+                    Q_EMIT engineLogFound(engine, o.foreignLog);
+            }
         }
         if (summary.action != pd::ProcessAction::Status || !m_triage)
             return;

@@ -72,6 +72,8 @@ Q_SIGNALS:
     void logRequested(int engine);
     void proxyLogRequested();
     void nodeChecksRequested(int node);
+    // An engine started outside pdconsole writes its log here (the file behind its stdout).
+    void engineLogFound(int engine, const QString &path);
 
 private:
     // Before a reload, open or quit: true when nothing runs or the operator chose to cancel what runs.
