@@ -61,6 +61,8 @@ struct NodeCheckTarget {
     NpuGeneration generation = NpuGeneration::A3;
     int deviceCount = 16; // hccn devices: 8 on A2, 16 on A3
     QStringList npuIps; // profile device IPs (index = device), may be empty
+    QString containerTool = QStringLiteral("docker"); // the checks run where the node's engines run:
+    QString containerName;                            // inside this container when set
 };
 
 struct NodeReport {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "nodecheck/nodecheckrun.h"
 
+#include "exec/containerexec.h"
+
 #include "nodecheck/checkparsers.h"
 
 #include <QElapsedTimer>
@@ -68,6 +70,12 @@ QList<NodeCheckTarget> nodeCheckTargets(const Profile &profile, const QStringLis
             continue;
         NodeCheckTarget t;
         t.target = CommandTarget { n.name, n.address, n.ssh.port, n.ssh.user };
+        t.target.transport = n.transport == NodeTransport::Ssh     ? CommandTarget::Transport::Ssh
+                             : n.transport == NodeTransport::Local ? CommandTarget::Transport::Local
+                                                                   : CommandTarget::Transport::Auto;
+        const ContainerSpec container = profile.containerOf(n);
+        t.containerTool = container.tool;
+        t.containerName = container.name;
         t.generation = n.npuGeneration;
         t.deviceCount = n.npuCount > 0 ? n.npuCount : (n.npuGeneration == NpuGeneration::A3 ? 16 : 8);
         t.npuIps = n.npuIps;
@@ -88,7 +96,7 @@ NodeReport runLocalChecks(CommandRunner &runner, const NodeCheckTarget &target, 
     const QByteArray script = suiteScript(sections, token, options.suite);
     QElapsedTimer clock;
     clock.start();
-    const CommandResult r = runner.run(target.target, script, options.localTimeout);
+    const CommandResult r = runner.run(target.target, inContainer(target.containerTool, target.containerName, script), options.localTimeout);
     report.elapsedMs = clock.elapsed();
     if (!r.started) {
         report.transportError = r.error.isEmpty() ? QStringLiteral("the command did not start") : r.error;
@@ -146,7 +154,7 @@ void runPingChecks(CommandRunner &runner, const NodeCheckTarget &target, const P
     }
     const QByteArray token = newSuiteToken();
     const QByteArray script = suiteScript(sections, token, options.suite);
-    const CommandResult r = runner.run(target.target, script, options.pingTimeout);
+    const CommandResult r = runner.run(target.target, inContainer(target.containerTool, target.containerName, script), options.pingTimeout);
     if (!r.started) {
         for (const CheckSection &s : sections)
             note(s.device, Verdict::Unknown, QStringLiteral("not run: ") + r.error);

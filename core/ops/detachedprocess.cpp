@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ops/detachedprocess.h"
 
+#include "exec/containerexec.h"
 #include "exec/shellarg.h"
 
 #include "exec/shellcommand.h"
@@ -160,9 +161,7 @@ QStringList splitCommandLine(const QByteArray &raw)
 
 QByteArray inProcessContainer(const DetachedProcess &process, const QByteArray &command)
 {
-    if (process.containerName.isEmpty() || command.isEmpty())
-        return command;
-    return shellArg(process.containerTool) + " exec -i " + shellArg(process.containerName) + " bash -c " + shellArg(command);
+    return inContainer(process.containerTool, process.containerName, command);
 }
 
 QString processActionName(ProcessAction action)

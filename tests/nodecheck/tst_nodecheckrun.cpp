@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QDir>
+#include <QScopeGuard>
 #include <QTest>
 
 using namespace pd;
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void duplicateIpAndConfMismatch();
     void exportCsvAndJson();
     void asyncRunner();
+    void checksRunInsideTheNodesContainer();
 
 private:
     NodeCheckTarget target(const QString &node, NpuGeneration gen, const QStringList &ips = {}) const;
@@ -363,6 +366,40 @@ void TestNodeCheckRun::asyncRunner()
     QCOMPARE(updated.size(), 4); // each node after its local suite and after its pings
     QVERIFY(!checks.isRunning());
     VERDICT(check(r, QStringLiteral("q"), CheckKind::Ping, 7), Verdict::Pass);
+}
+
+// Issue 13 item 2: a node whose engines live in a container gets its checks there too. A fake `docker`
+// on PATH records the call and runs the command here; the report is the one the host would give.
+void TestNodeCheckRun::checksRunInsideTheNodesContainer()
+{
+    const QString bin = m_dir.filePath(QStringLiteral("fakebin"));
+    QVERIFY(QDir().mkpath(bin));
+    const QString calls = m_dir.filePath(QStringLiteral("docker-calls.log"));
+    QFile docker(bin + QStringLiteral("/docker"));
+    QVERIFY(docker.open(QIODevice::WriteOnly));
+    docker.write("#!/bin/bash\nprintf '%s %s %s %s %s\\n' \"$1\" \"$2\" \"$3\" \"$4\" \"$5\" >>\"$FAKE_DOCKER_LOG\"\n"
+                 "[ \"$1\" = exec ] && [ \"$2\" = -i ] && [ \"$4\" = bash ] && [ \"$5\" = -c ] || exit 125\n"
+                 "exec bash -c \"$6\"\n");
+    docker.close();
+    QVERIFY(docker.setPermissions(docker.permissions() | QFileDevice::ExeOwner));
+    const QByteArray oldPath = qgetenv("PATH");
+    qputenv("PATH", bin.toUtf8() + ':' + oldPath);
+    qputenv("FAKE_DOCKER_LOG", calls.toUtf8());
+    const auto restore = qScopeGuard([&oldPath] {
+        qputenv("PATH", oldPath);
+        qunsetenv("FAKE_DOCKER_LOG");
+    });
+
+    ShellRunner runner;
+    runner.env[QStringLiteral("c")] = { { QStringLiteral("FAKE_ASCEND_NODE"), QStringLiteral("3") } };
+    NodeCheckTarget inContainer = target(QStringLiteral("c"), NpuGeneration::A2);
+    inContainer.containerName = QStringLiteral("vllm-ascend-p");
+    const NodeReport report = runLocalChecks(runner, inContainer, options());
+    QVERIFY2(report.reachable, qPrintable(report.transportError));
+    QFile log(calls);
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    QCOMPARE(log.readAll(), QByteArray("exec -i vllm-ascend-p bash -c\n"));
+    QVERIFY(report.checks.size() > 3); // the suite ran there: tools, npu-smi, hccn.conf, links
 }
 
 QTEST_GUILESS_MAIN(TestNodeCheckRun)
