@@ -75,14 +75,14 @@ std::optional<ProxyListenerTiming> listenerTimingFromArguments(const QStringList
         bool ok = false;
         const int n = retries->toInt(&ok);
         if (!ok || n < 0 || n > 1000000)
-            return refuse(QStringLiteral("%1 %2: not a count of retries").arg(QLatin1String(kRetries), *retries));
+            return refuse(QStringLiteral("%1 %2: not a count of retries").arg(QLatin1String(kRetries), retries->left(40)));
         t.maxRetries = n;
     }
     if (const auto interval = valueOf(argv, QLatin1String(kInterval), &dangling)) {
         bool ok = false;
         const double s = interval->toDouble(&ok);
         if (!ok || !std::isfinite(s) || s <= 0 || s > 86400)
-            return refuse(QStringLiteral("%1 %2: not an interval in seconds").arg(QLatin1String(kInterval), *interval));
+            return refuse(QStringLiteral("%1 %2: not an interval in seconds").arg(QLatin1String(kInterval), interval->left(40)));
         t.intervalMs = int(std::lround(s * 1000));
     }
     if (dangling)

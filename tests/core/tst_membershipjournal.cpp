@@ -74,6 +74,12 @@ private Q_SLOTS:
         QVERIFY(!listenerTimingFromArguments(words("p --waiting-retry-interval -1"), &error));
         QVERIFY2(error.contains(QLatin1String("--waiting-retry-interval")), qPrintable(error));
         QVERIFY(!listenerTimingFromArguments(words("p --waiting-retry-interval nan"), &error));
+        QVERIFY(!listenerTimingFromArguments(words("p --waiting-retry-interval inf"), &error));
+        QVERIFY(!listenerTimingFromArguments(words("p --waiting-retry-interval 1e300"), &error));
+        QVERIFY(!listenerTimingFromArguments(words("p --max-waiting-retries 99999999999999999999"), &error));
+        QVERIFY(!listenerTimingFromArguments({QStringLiteral("p"), QStringLiteral("--max-waiting-retries"), QString(10 * 1024 * 1024, QLatin1Char('9'))},
+                                             &error));
+        QVERIFY(!listenerTimingFromArguments({QStringLiteral("p"), QStringLiteral("--max-waiting-retries=\uFFFD3")}, &error));
         QVERIFY(!listenerTimingFromArguments(words("p --max-waiting-retries"), &error));
         QVERIFY2(error.contains(QLatin1String("without a value")), qPrintable(error));
     }
@@ -161,8 +167,36 @@ private Q_SLOTS:
             "pending": [{"id": "127.0.0.3:9000", "role": "decode", "fact": "waiting", "add_sent_at": "yesterday"}]})")
                                   << QStringLiteral("/pending/0/add_sent_at");
         QTest::newRow("duplicate key") << QByteArray(R"({"format": "pdconsole-membership", "format": "x"})") << QStringLiteral("/format");
+        QTest::newRow("truncated") << QByteArray(R"({"format": "pdconsole-membership", "version": 1, "timing": {"interval_ms": 10)")
+                                   << QStringLiteral(":1:");
+        QTest::newRow("huge number") << QByteArray(R"({"format": "pdconsole-membership", "version": 1,
+            "timing": {"interval_ms": 1000, "max_retries": 99999999999999999999999, "source": "profile"}, "pending": []})")
+                                     << QStringLiteral("/timing/max_retries");
+        QTest::newRow("float retries") << QByteArray(R"({"format": "pdconsole-membership", "version": 1,
+            "timing": {"interval_ms": 1000, "max_retries": 1e308, "source": "profile"}, "pending": []})")
+                                       << QStringLiteral("/timing/max_retries");
+        QTest::newRow("bad utf-8") << (QByteArray("{\"format\": \"pdconsole-membership\", \"version\": 1, \"x\": \"") + QByteArray("\xff\xfe")
+                                       + QByteArray("\"}")) << QStringLiteral(":1:");
+        QTest::newRow("empty file") << QByteArray() << QStringLiteral(":");
         QTest::newRow("interval") << QByteArray(R"({"format": "pdconsole-membership", "version": 1,
             "timing": {"interval_ms": 0, "max_retries": 3, "source": "profile"}, "pending": []})") << QStringLiteral("/timing/interval_ms");
+    }
+
+    // A journal bigger than any real one (16 MB cap) is refused before it is parsed, and kept.
+    void anOversizedJournalIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = MembershipJournal::pathFor(kBase, dir.path());
+        QVERIFY(QDir().mkpath(dir.path()));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QByteArray line(10 * 1024 * 1024, 'x'); // two 10 MB lines
+        file.write(line + '\n' + line);
+        file.close();
+        QString error;
+        QVERIFY(!MembershipJournal(path, kBase).load(&error));
+        QVERIFY2(error.contains(QLatin1String("more than a membership journal can hold")), qPrintable(error));
+        QCOMPARE(QFileInfo(path).size(), qint64(2 * line.size() + 1));
     }
 
     void aDamagedJournalIsNamedAndKept()

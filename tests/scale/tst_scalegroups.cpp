@@ -120,6 +120,23 @@ private Q_SLOTS:
         QCOMPARE(eight.toStart.size(), 4);
     }
 
+    // A coupled group with one rank that does not answer is broken: its ranks do not count as serving,
+    // the plan names the group and says to restart it whole, and never starts a lone rank in its place.
+    void aGroupWithADeadRankDoesNotCountAndIsNamed()
+    {
+        ProxyClient proxy;
+        MembershipReconciler table(&proxy);
+        fill(table, m_refs, {id(0, 9000), id(0, 9001), id(1, 9000), id(1, 9001)});
+        const QSet<QString> dead{id(1, 9001)};
+        const ScalePlan plan = planPoolScale(Role::Decode, 4, m_refs, m_groups, table, {}, {}, dead);
+        QCOMPARE(plan.current, 3); // the dead rank is not serving
+        QCOMPARE(plan.deadInProxy, QStringList{id(1, 9001)});
+        QVERIFY(!plan.canApply(true));
+        QVERIFY2(plan.blocked.contains(QStringLiteral("DP group %1 has 1 rank(s) that do not answer").arg(groupId(1))), qPrintable(plan.blocked));
+        QVERIFY(plan.toStart.isEmpty());
+        QVERIFY2(plan.describe().contains(QLatin1String("not counted")), qPrintable(plan.describe()));
+    }
+
     void scaleDownRemovesTheLeastLoadedWholeGroup()
     {
         ProxyClient proxy;
