@@ -13,6 +13,7 @@
 #include "ops/engineactionmenu.h"
 #include "ops/engineactions.h"
 #include "ops/operationspage.h"
+#include "ops/scalecontext.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
@@ -28,6 +29,8 @@
 #include <QNetworkReply>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QScopeGuard>
+#include <QPushButton>
 #include <QTest>
 
 #include <memory>
@@ -245,6 +248,31 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_runner->isIdle(), 30000);
         QVERIFY(reconcile());
         QTRY_COMPARE_WITH_TIMEOUT(m_table->activeCount(Role::Decode), 3, 15000);
+    }
+
+    // An audit line that cannot be written shows a bar that stays until acknowledged, and actions are
+    // refused meanwhile. PD_SCREENSHOT_DIR set: the page is saved there at 1400x900 to be looked at.
+    void anAuditFailureShowsUntilAcknowledged()
+    {
+        AuditLog broken(QStringLiteral("/proc/version/audit.jsonl"));
+        AuditLog *saved = m_ctx->audit;
+        m_ctx->audit = &broken;
+        const auto restore = qScopeGuard([this, saved] { m_ctx->audit = saved; });
+        OperationsPage page(m_ctx.get(), m_runner.get(), m_refs, m_audit->path());
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(!broken.append(AuditEntry{}));
+        auto *bar = page.findChild<QWidget *>(QStringLiteral("auditFailureBar"));
+        QVERIFY(bar);
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY(!mutationRefusal(*m_ctx).isEmpty());
+        if (const QString dir = qEnvironmentVariable("PD_SCREENSHOT_DIR"); !dir.isEmpty())
+            page.grab().save(dir + QStringLiteral("/operations-audit-failure.png"));
+        auto *acknowledge = page.findChild<QPushButton *>(QStringLiteral("acknowledgeAuditButton"));
+        QVERIFY(acknowledge);
+        acknowledge->click();
+        QVERIFY(!bar->isVisible());
+        QVERIFY(mutationRefusal(*m_ctx).isEmpty());
     }
 
     void cleanupTestCase()
