@@ -8,6 +8,7 @@
 // not a CA file is a validation error naming the field.
 #include "cluster/profilevalidator.h"
 #include "net/metricspoller.h"
+#include "../sim/runningparser.h"
 #include "net/profileproxyendpoint.h"
 #include "net/proxyclient.h"
 #include "net/tlstrust.h"
@@ -38,17 +39,7 @@ bool writeFile(const QString &path, const QByteArray &data)
     return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
 }
 
-bool findRunning(std::string_view body, EngineMetrics *out, QString *error)
-{
-    const auto at = body.find("vllm:num_requests_running{");
-    if (at == std::string_view::npos) {
-        *error = QStringLiteral("no vllm:num_requests_running");
-        return false;
-    }
-    const auto space = body.find(' ', at);
-    out->running = std::stod(std::string(body.substr(space + 1, body.find('\n', space) - space - 1)));
-    return true;
-}
+using pd::test::findRunning;
 
 } // namespace
 

@@ -2,6 +2,7 @@
 // The libcurl engine poller against simulated engines on 127.0.0.1: healthy, refused, hung, failing.
 #include "engine/simengine.h"
 #include "net/metricspoller.h"
+#include "runningparser.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -13,19 +14,7 @@ using namespace pd::sim;
 
 namespace {
 
-// Enough of a parser for the poller's own tests: the body must be a vLLM exposition.
-bool findRunning(std::string_view body, EngineMetrics *out, QString *error)
-{
-    const std::string_view key = "vllm:num_requests_running{";
-    const auto at = body.find(key);
-    if (at == std::string_view::npos) {
-        *error = QStringLiteral("no vllm:num_requests_running");
-        return false;
-    }
-    const auto space = body.find(' ', at);
-    out->running = std::stod(std::string(body.substr(space + 1, body.find('\n', space) - space - 1)));
-    return true;
-}
+using pd::test::findRunning;
 
 } // namespace
 
