@@ -292,7 +292,7 @@ int main(int argc, char *argv[])
 
     QList<pd::PollTarget> targets;
     for (int i = 0; i < engines; ++i)
-        targets.append({ i, store.engines().at(i).host.toUtf8(), quint16(store.engines().at(i).port) });
+        targets.append({ i, store.engines().at(i).host.toUtf8(), quint16(store.engines().at(i).port), false, {} });
 
     const QString transportArg = parser.value(transportOpt);
     std::vector<int> loopCounts;

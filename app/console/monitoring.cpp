@@ -92,7 +92,6 @@ void Monitoring::applySettings(const pd::ConsoleSettings &settings)
 
 void Monitoring::retarget()
 {
-    const pd::ProxyConfig &proxy = m_store->profile().proxy;
     QUrl url;
     if (m_store->hasProfile()) {
         const pd::ProxyEndpoint endpoint = pd::profileProxyEndpoint(m_store->profile());

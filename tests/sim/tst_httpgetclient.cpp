@@ -112,7 +112,7 @@ private Q_SLOTS:
             o.port = 0;
             engines.push_back(std::make_unique<SimEngine>(o));
             QVERIFY(engines.back()->start());
-            targets.append({ i, QByteArrayLiteral("127.0.0.1"), engines.back()->port() });
+            targets.append({ i, QByteArrayLiteral("127.0.0.1"), engines.back()->port(), false, {} });
         }
         MetricsPoller poller(parseVllmMetricsBody);
         poller.setInterval(100);
@@ -141,7 +141,7 @@ private Q_SLOTS:
         for (qsizetype i = 0; i < behaviors.size(); ++i) {
             HostileHttpServer *server = serve(behaviors.at(i));
             QVERIFY2(server, "could not listen on 127.0.0.81");
-            targets.append({ int(i), kHostileAddress.toString().toUtf8(), server->port() });
+            targets.append({ int(i), kHostileAddress.toString().toUtf8(), server->port(), false, {} });
             const bool good = i <= behaviors.indexOf(B::Http10UntilClose) && behaviors.at(i) != B::CloseAfterHeaders;
             wanted[int(i)] = good ? 6 : 2;
         }
@@ -150,7 +150,7 @@ private Q_SLOTS:
         {
             QTcpServer gone;
             QVERIFY(gone.listen(QHostAddress(QStringLiteral("127.0.0.82")), 0));
-            targets.append({ refused, QByteArrayLiteral("127.0.0.82"), gone.serverPort() });
+            targets.append({ refused, QByteArrayLiteral("127.0.0.82"), gone.serverPort(), false, {} });
         }
         wanted[refused] = 2;
 
@@ -240,9 +240,9 @@ private Q_SLOTS:
             MetricsPoller poller(parseVllmMetricsBody);
             poller.setInterval(150);
             poller.setTransport(transport);
-            poller.setTargets({ { 0, kHostileAddress.toString().toUtf8(), chunked->port() },
-                { 1, kHostileAddress.toString().toUtf8(), close10->port() },
-                { 2, QByteArrayLiteral("localhost"), localhost->port() } });
+            poller.setTargets({ { 0, kHostileAddress.toString().toUtf8(), chunked->port(), false, {} },
+                { 1, kHostileAddress.toString().toUtf8(), close10->port(), false, {} },
+                { 2, QByteArrayLiteral("localhost"), localhost->port(), false, {} } });
             const auto seen = collect(poller, { { 0, 3 }, { 1, 3 }, { 2, 3 } }, 10000);
             for (int i = 0; i < 3; ++i) {
                 const Seen &s = seen.at(i);

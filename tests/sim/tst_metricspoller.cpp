@@ -36,7 +36,7 @@ private:
         return m_engines.back().get();
     }
 
-    static PollTarget target(int engine, quint16 port) { return {engine, QByteArrayLiteral("127.0.0.1"), port}; }
+    static PollTarget target(int engine, quint16 port) { return {engine, QByteArrayLiteral("127.0.0.1"), port, false, {} }; }
 
     // Collects outcomes per engine until every listed engine has one, or the time runs out.
     static QHash<int, PollOutcome> collect(MetricsPoller &poller, const QList<int> &engines, int timeoutMs)

@@ -62,7 +62,7 @@ private Q_SLOTS:
             engines.push_back(std::make_unique<SimEngine>(o));
             QVERIFY(engines.back()->start());
             roles.push_back(i == 0 ? Role::Prefill : Role::Decode);
-            targets.append({i, QByteArrayLiteral("127.0.0.1"), engines.back()->port()});
+            targets.append({i, QByteArrayLiteral("127.0.0.1"), engines.back()->port(), false, {} });
         }
         SeriesStore store(roles);
         MetricsPoller poller(&TestMonitoringTruth::extract);

@@ -125,7 +125,7 @@ private Q_SLOTS:
         QList<PollTarget> targets(EngineCount);
         auto add = [&](Engine engine, quint16 port) {
             QVERIFY2(port != 0, "could not listen on 127.0.0.1");
-            targets[engine] = PollTarget{int(engine), QByteArrayLiteral("127.0.0.1"), port};
+            targets[engine] = PollTarget{int(engine), QByteArrayLiteral("127.0.0.1"), port, false, {} };
         };
         auto portOf = [](HttpServer *server) { return server ? server->port() : quint16(0); };
 

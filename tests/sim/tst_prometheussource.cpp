@@ -163,7 +163,7 @@ private Q_SLOTS:
         });
         QList<PollTarget> targets;
         for (int i = 0; i < kPolled; ++i)
-            targets.append({ i, QByteArrayLiteral("127.0.0.1"), m_engines[std::size_t(i)]->port() });
+            targets.append({ i, QByteArrayLiteral("127.0.0.1"), m_engines[std::size_t(i)]->port(), false, {} });
         m_poller->setTargets(targets);
         m_poller->start();
 

@@ -146,7 +146,7 @@ private Q_SLOTS:
         m_poller->setTimeout(2000);
         QList<PollTarget> targets;
         for (int i = 0; i < m_store.engines().size(); ++i)
-            targets.append({ i, m_store.engines().at(i).host.toUtf8(), quint16(m_store.engines().at(i).port) });
+            targets.append({ i, m_store.engines().at(i).host.toUtf8(), quint16(m_store.engines().at(i).port), false, {} });
         m_poller->setTargets(targets);
         connect(m_poller.get(), &MetricsPoller::batchReady, &m_store, &ClusterStore::applyPollBatch);
         m_proxy = std::make_unique<ProxyHealthPoller>();
