@@ -21,9 +21,14 @@ const char *const kUsage =
            "  profile validate FILE         check a cluster profile; exit 1 when it has errors\n"
            "  profile show FILE [--json]    nodes and engines of a profile\n"
            "  profile import [--proxy-args '...'] [--launcher 'HOST[/ROLE]: ...']... [--ranktable FILE]\n"
+           "                 [--start-script [HOST:]FILE]... [--container docker|podman:NAME]\n"
+           "                 [--env-script FILE]...\n"
            "                 [--proxy-generation v0.9.1-dev|main] [--name NAME] [-o FILE]\n"
            "                                build a profile from the proxy command line, launcher\n"
-           "                                parameters and ranktable.json\n"
+           "                                parameters, ranktable.json and the engines' own start\n"
+           "                                scripts (HOST:FILE is read on HOST over SSH; the role comes\n"
+           "                                from kv_role); --container and --env-script apply to both\n"
+           "                                roles\n"
            "  profile format FILE [-o FILE] rewrite a profile in canonical form\n"
            "\n"
            "  engine start|stop|restart|status --profile FILE [--node NAME]... [--pool ROLE] [--engine ID]...\n"
@@ -120,8 +125,6 @@ int main(int argc, char *argv[])
         printUsage(err);
         return 2;
     }
-    if (command == QLatin1String("profile"))
-        return pdctl::runProfileCommand(args.mid(1), out, err);
     if (command == QLatin1String("warmup"))
         return pdctl::runWarmUpCommand(args.mid(1), out, err);
     // Nodes on this machine go to the local runner, the others over SSH (host keys checked against
@@ -151,6 +154,8 @@ int main(int argc, char *argv[])
             ssh->registerProfile(*loaded.profile); // identity files and jump hosts per node
     }
     runners.setRemoteRunner(ssh);
+    if (command == QLatin1String("profile"))
+        return pdctl::runProfileCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("engine"))
         return pdctl::runEngineCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("proxy"))

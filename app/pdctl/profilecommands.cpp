@@ -5,6 +5,8 @@
 #include "cluster/profileimporter.h"
 #include "cluster/profilejson.h"
 #include "cluster/profilevalidator.h"
+#include "exec/runnerfactory.h"
+#include "exec/shellarg.h"
 
 #include <QFile>
 #include <QSaveFile>
@@ -76,11 +78,67 @@ bool writeOutput(const QByteArray &bytes, const QString &path, QTextStream &out,
     return true;
 }
 
-int import(const QStringList &args, QTextStream &out, QTextStream &err)
+constexpr qint64 kMaxStartScriptBytes = 1 << 20;
+
+// A start script named [HOST:]FILE: read here, or on HOST (`user@host` too) through its runner.
+// Nullopt with the reason on err.
+std::optional<pd::StartScriptSource> readStartScript(const QString &spec, pd::RunnerFactory &runners, QTextStream &err)
+{
+    pd::StartScriptSource source;
+    source.name = spec;
+    const qsizetype colon = spec.indexOf(QLatin1Char(':'));
+    const qsizetype slash = spec.indexOf(QLatin1Char('/'));
+    const bool remote = colon > 0 && (slash < 0 || colon < slash);
+    if (!remote) {
+        QFile file(spec);
+        if (!file.open(QIODevice::ReadOnly)) {
+            err << spec << ": cannot open: " << file.errorString() << '\n';
+            return std::nullopt;
+        }
+        if (file.size() > kMaxStartScriptBytes) {
+            err << spec << ": " << file.size() << " bytes; a start script is at most 1 MB\n";
+            return std::nullopt;
+        }
+        source.text = QString::fromUtf8(file.readAll());
+        return source;
+    }
+    const QString hostPart = spec.left(colon);
+    const QString path = spec.mid(colon + 1);
+    pd::CommandTarget target;
+    const qsizetype at = hostPart.indexOf(QLatin1Char('@'));
+    target.user = at > 0 ? hostPart.left(at) : QString();
+    target.host = at > 0 ? hostPart.mid(at + 1) : hostPart;
+    target.node = target.host;
+    source.host = target.host;
+    QString why;
+    const std::shared_ptr<pd::CommandRunner> runner = runners.runner(target, &why);
+    if (!runner) {
+        err << spec << ": " << why << '\n';
+        return std::nullopt;
+    }
+    // One byte more than the cap tells a file that is too large from one that fits.
+    const QByteArray command = "head -c " + QByteArray::number(kMaxStartScriptBytes + 1) + " -- " + pd::shellArg(path);
+    const pd::CommandResult r = runner->run(target, command, std::chrono::seconds(30));
+    if (!r.ok()) {
+        err << spec << ": cannot read it on " << target.host << ": "
+            << (!r.error.isEmpty() ? r.error : r.timedOut ? QStringLiteral("no answer in 30 s") : QString::fromUtf8(r.err).trimmed())
+            << '\n';
+        return std::nullopt;
+    }
+    if (r.out.size() > kMaxStartScriptBytes) {
+        err << spec << ": larger than 1 MB; a start script is at most 1 MB\n";
+        return std::nullopt;
+    }
+    source.text = QString::fromUtf8(r.out);
+    return source;
+}
+
+int import(const QStringList &args, pd::RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
     pd::ImportSources sources;
     QString output;
     QString ranktablePath;
+    QStringList startScripts;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &a = args.at(i);
         const bool hasValue = i + 1 < args.size();
@@ -105,16 +163,38 @@ int import(const QStringList &args, QTextStream &out, QTextStream &err)
         }
         else if ((a == QLatin1String("-o") || a == QLatin1String("--output")) && hasValue)
             output = args.at(++i);
+        else if (a == QLatin1String("--start-script") && hasValue)
+            startScripts.append(args.at(++i));
+        else if (a == QLatin1String("--env-script") && hasValue)
+            sources.envScripts.append(args.at(++i));
+        else if (a == QLatin1String("--container") && hasValue) {
+            const QString spec = args.at(++i);
+            const qsizetype colon = spec.indexOf(QLatin1Char(':'));
+            const QString tool = spec.left(colon);
+            if (colon <= 0 || colon == spec.size() - 1 || (tool != QLatin1String("docker") && tool != QLatin1String("podman"))) {
+                err << "pdctl profile import: --container is docker:NAME or podman:NAME, not \"" << spec << "\"\n";
+                return kUsage;
+            }
+            sources.container.tool = tool;
+            sources.container.name = spec.mid(colon + 1);
+        }
         else {
             err << "pdctl profile import: unexpected argument \"" << a << "\"\n"
                 << "usage: pdctl profile import [--proxy-args '...'] [--launcher 'HOST[/ROLE]: ...']... "
-                   "[--ranktable FILE] [--proxy-generation v0.9.1-dev|main] [--name NAME] [-o FILE]\n";
+                   "[--ranktable FILE] [--start-script [HOST:]FILE]... [--container docker|podman:NAME] "
+                   "[--env-script FILE]... [--proxy-generation v0.9.1-dev|main] [--name NAME] [-o FILE]\n";
             return kUsage;
         }
     }
-    if (sources.proxyCommandLine.isEmpty() && sources.launchers.isEmpty() && ranktablePath.isEmpty()) {
-        err << "pdctl profile import: give at least one of --proxy-args, --launcher, --ranktable\n";
+    if (sources.proxyCommandLine.isEmpty() && sources.launchers.isEmpty() && ranktablePath.isEmpty() && startScripts.isEmpty()) {
+        err << "pdctl profile import: give at least one of --proxy-args, --launcher, --ranktable, --start-script\n";
         return kUsage;
+    }
+    for (const QString &spec : std::as_const(startScripts)) {
+        const std::optional<pd::StartScriptSource> source = readStartScript(spec, runners, err);
+        if (!source)
+            return 1;
+        sources.startScripts.append(*source);
     }
     if (!ranktablePath.isEmpty()) {
         QFile file(ranktablePath);
@@ -167,7 +247,7 @@ int format(const QStringList &args, QTextStream &out, QTextStream &err)
 
 } // namespace
 
-int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int runProfileCommand(const QStringList &args, pd::RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
     const QString sub = args.value(0);
     if (sub == QLatin1String("validate"))
@@ -175,7 +255,7 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
     if (sub == QLatin1String("show"))
         return show(args.mid(1), out, err);
     if (sub == QLatin1String("import"))
-        return import(args.mid(1), out, err);
+        return import(args.mid(1), runners, out, err);
     if (sub == QLatin1String("format"))
         return format(args.mid(1), out, err);
     err << "usage: pdctl profile validate|show|import|format ...  (pdctl --help)\n";

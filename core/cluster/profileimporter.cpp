@@ -611,6 +611,71 @@ ImportResult importProfile(const ImportSources &sources)
         else
             tpFromTemplate.insert(n);
     }
+    // 2b. Start scripts replace the layout of their node and give their role's engine values.
+    bool scriptRole[2] = {false, false};
+    bool v091Checkout = false;
+    QString v091Evidence;
+    for (const StartScriptSource &source : sources.startScripts) {
+        StartScript script;
+        StartScriptNode read;
+        if (!parseStartScript(source, &script, &result.errors, &result.warnings)
+            || !readStartScript(script, &read, &result.errors, &result.warnings))
+            continue;
+        for (const auto &[key, value] : read.config.env) {
+            if (!v091Checkout && value.contains(QLatin1String("/disaggregate_prefill_v1/"))) {
+                v091Checkout = true;
+                v091Evidence = QStringLiteral("%1: %2 points into examples/disaggregate_prefill_v1/").arg(source.name, key);
+            }
+        }
+        int n = findNode(read.address, read.role);
+        if (n < 0) {
+            if (const int other = findNode(read.address, std::nullopt); other >= 0 && haveProxy)
+                result.warnings.append(QStringLiteral("%1: %2 is a %3 node in the proxy's lists, and this script starts a %4 engine "
+                                                      "there; it becomes a second node")
+                                           .arg(source.name, read.address, roleName(profile.nodes.at(other).role), roleName(read.role)));
+            n = addNode(read.address, read.role);
+        }
+        Node &node = profile.nodes[n];
+        QSet<int> proxyPorts;
+        for (const EngineGroup &g : std::as_const(node.engineGroups))
+            for (int i = 0; i < g.dpSizeLocal; ++i)
+                proxyPorts.insert(g.engineStartPort + i);
+        QSet<int> scriptPorts;
+        for (int i = 0; i < read.group.dpSizeLocal; ++i)
+            scriptPorts.insert(read.group.engineStartPort + i);
+        if (!proxyPorts.isEmpty() && proxyPorts != scriptPorts)
+            result.warnings.append(QStringLiteral("%1 starts engines on ports %2-%3 of %4, but the proxy lists %5 port(s) there; "
+                                                  "the script's layout is kept")
+                                       .arg(source.name)
+                                       .arg(read.group.engineStartPort)
+                                       .arg(read.group.engineStartPort + read.group.dpSizeLocal - 1)
+                                       .arg(read.address)
+                                       .arg(proxyPorts.size()));
+        node.engineGroups = {read.group};
+        node.localIp = read.localIp;
+        if (!read.nicName.isEmpty())
+            node.nicName = read.nicName;
+        assumedLayout.remove(n);
+        tpFromTemplate.remove(n);
+        RoleConfig &config = read.role == Role::Prefill ? profile.prefill : profile.decode;
+        bool &seen = scriptRole[read.role == Role::Prefill ? 0 : 1];
+        read.config.dpCoupling = config.dpCoupling;
+        read.config.container = config.container;
+        if (!seen) {
+            config = read.config;
+            seen = true;
+        } else if (!(read.config == config)) {
+            result.warnings.append(QStringLiteral("%1: its %2 engine values differ from the first %2 script's; a profile has one set "
+                                                  "per role, the first script's is kept")
+                                       .arg(source.name, roleName(read.role)));
+        }
+    }
+    if (v091Checkout && !sources.proxyGeneration && proxy.generation == ProxyGeneration::Main) {
+        proxy.generation = ProxyGeneration::V091Dev;
+        result.warnings.append(QStringLiteral("proxy generation taken as v0.9.1-dev: %1 (main spells the folder "
+                                              "disaggregated_prefill_v1); give --proxy-generation to say otherwise").arg(v091Evidence));
+    }
+
     // Seed 000's layout (--*-hosts-num) goes with the v0.9.1 launcher; a v0.9.1-dev proxy in front of
     // engines started the main way (seed 001's start scripts) does not decide the launcher.
     profile.launchFlavor = flavor.value_or(proxy.numIncFlags ? LaunchFlavor::V091 : LaunchFlavor::Main);
@@ -640,8 +705,11 @@ ImportResult importProfile(const ImportSources &sources)
             node.npuCount = int(s.deviceIps.size());
             node.npuGeneration = s.isA3 ? NpuGeneration::A3 : NpuGeneration::A2;
         }
-        // LLMDataDist reads the rank table; the seed-001 cluster uses that connector.
+        // LLMDataDist reads the rank table; the seed-001 cluster uses that connector. A start script's
+        // own kv config is kept as it is.
         for (RoleConfig *c : {&profile.prefill, &profile.decode}) {
+            if (scriptRole[c == &profile.prefill ? 0 : 1])
+                continue;
             c->kvTransferConfig["kv_connector"] = "LLMDataDistCMgrConnector";
             c->kvTransferConfig["kv_connector_module_path"] = "vllm_ascend.distributed.llmdatadist_c_mgr_connector";
         }
@@ -679,6 +747,14 @@ ImportResult importProfile(const ImportSources &sources)
                                    .arg(node.name, node.address)
                                    .arg(engines)
                                    .arg(tp));
+    }
+
+    for (RoleConfig *c : {&profile.prefill, &profile.decode}) {
+        if (sources.container.isSet())
+            c->container = sources.container;
+        for (const QString &script : sources.envScripts)
+            if (!c->envScripts.contains(script))
+                c->envScripts.append(script);
     }
 
     // The proxy.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cluster/profile.h"
+#include "cluster/startscript.h"
 
 #include <QByteArray>
 #include <QList>
@@ -65,9 +66,17 @@ struct ImportSources {
     QByteArray ranktable;            // empty: none
     QString ranktableName = QStringLiteral("ranktable.json");
     QString clusterName = QStringLiteral("imported");
+    // Operators' own engine start scripts (seed 001's start_prefill.sh / start_decode.sh): each sets its
+    // node's DP layout, NIC and HCCL address, and its role's model, lengths, kv config and env.
+    QList<StartScriptSource> startScripts;
+    // Where both roles' engines run (seed 001: docker:vllm_deepseek_pd) and the CANN set_env.sh scripts
+    // they need; a start script's own `source` lines come first.
+    ContainerSpec container;
+    QStringList envScripts;
     // The proxy's generation when the operator knows it (pdctl --proxy-generation). Unset: v0.9.1-dev
     // when the command line uses --*-hosts-num / --*-ports-inc or runs the script from v0.9.1-dev's
-    // examples/disaggregate_prefill_v1/ (main spells it disaggregated_prefill_v1), main otherwise.
+    // examples/disaggregate_prefill_v1/ (main spells it disaggregated_prefill_v1), or a start script's
+    // environment points into that folder (a v0.9.1-dev checkout), main otherwise.
     std::optional<ProxyGeneration> proxyGeneration;
 };
 

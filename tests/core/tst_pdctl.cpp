@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Runs the built pdctl binary as an operator or a script would.
+#include "cluster/profileformat.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -58,6 +60,7 @@ private Q_SLOTS:
     void validateReportsLoadErrors();
     void validateReportsEveryProblem();
     void importSeedProxyCommandLine();
+    void importSeed001StartScripts();
     void showJsonShape();
     void showTable();
     void formatRewritesCanonically();
@@ -137,6 +140,67 @@ void TestPdctl::validateReportsEveryProblem()
              qPrintable(run.out));
     // Eight nodes, each with the bad NIC name.
     QCOMPARE(run.out.count(QStringLiteral("/nic_name: ")), 8);
+}
+
+// Issue 13 item 3: seed 001's proxy line, rank table and two start scripts, plus the container and the
+// set_env.sh scripts the guide uses, give the bundled 2-node profile's roles and nodes.
+void TestPdctl::importSeed001StartScripts()
+{
+    const QString data = sourcePath(QStringLiteral("tests/data/import/"));
+    const QString path = m_dir.filePath(QStringLiteral("seed001.json"));
+    const QStringList common{QStringLiteral("profile"), QStringLiteral("import"), QStringLiteral("--proxy-args"),
+                             QString::fromUtf8(readAll(data + QStringLiteral("seed001-proxy.txt"))), QStringLiteral("--ranktable"),
+                             data + QStringLiteral("ranktable-seed001-a2.json"), QStringLiteral("--container"),
+                             QStringLiteral("docker:vllm_deepseek_pd"), QStringLiteral("--env-script"),
+                             QStringLiteral("/home/your_name/cann_8.2.rc1/ascend-toolkit/set_env.sh"), QStringLiteral("--env-script"),
+                             QStringLiteral("/home/your_name/cann_8.2.rc1/nnal/atb/set_env.sh"), QStringLiteral("-o"), path};
+    const Run run = pdctl(common + QStringList{QStringLiteral("--start-script"), data + QStringLiteral("seed001-start_prefill.sh"),
+                                               QStringLiteral("--start-script"), data + QStringLiteral("seed001-start_decode.sh")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const pd::ProfileLoadResult imported = pd::loadProfileFile(path);
+    const pd::ProfileLoadResult bundledLoad = pd::loadProfileFile(bundled("deepseek-v3-2node-a2"));
+    QVERIFY(imported.profile && bundledLoad.profile);
+    const pd::Profile &p = *imported.profile;
+    const pd::Profile &b = *bundledLoad.profile;
+    QVERIFY(p.prefill == b.prefill);
+    QVERIFY(p.decode == b.decode);
+    QCOMPARE(p.proxy.generation, pd::ProxyGeneration::V091Dev);
+    QCOMPARE(p.nodes.size(), b.nodes.size());
+    for (qsizetype n = 0; n < p.nodes.size(); ++n) {
+        QCOMPARE(p.nodes.at(n).address, b.nodes.at(n).address);
+        QCOMPARE(p.nodes.at(n).nicName, b.nodes.at(n).nicName);
+        QCOMPARE(p.nodes.at(n).npuIps, b.nodes.at(n).npuIps);
+        QVERIFY(p.nodes.at(n).engineGroups == b.nodes.at(n).engineGroups);
+    }
+
+    // HOST:FILE is read on HOST through its runner (127.0.0.1: the local one; SSH hosts the same way), and
+    // HOST names the node.
+    const QString remote = m_dir.filePath(QStringLiteral("remote.json"));
+    QStringList viaHost = common;
+    viaHost.last() = remote;
+    const Run host = pdctl(viaHost + QStringList{QStringLiteral("--start-script"), QStringLiteral("127.0.0.1:") + data + QStringLiteral("seed001-start_decode.sh")});
+    QVERIFY2(host.exitCode == 0, qPrintable(host.err));
+    const pd::ProfileLoadResult viaHostLoad = pd::loadProfileFile(remote);
+    QVERIFY(viaHostLoad.profile);
+    QStringList decodeNodes;
+    for (const pd::Node &node : viaHostLoad.profile->nodes)
+        if (node.role == pd::Role::Decode && !node.engineGroups.isEmpty())
+            decodeNodes << node.address;
+    QVERIFY2(decodeNodes.contains(QStringLiteral("127.0.0.1")), qPrintable(decodeNodes.join(QLatin1Char(' '))));
+
+    // A file that is not there, here or on the host: named, nothing written.
+    const QString none = m_dir.filePath(QStringLiteral("none.json"));
+    QStringList missing = common;
+    missing.last() = none;
+    for (const QString &spec : {m_dir.filePath(QStringLiteral("nope.sh")), QStringLiteral("127.0.0.1:/nonexistent/start.sh")}) {
+        const Run failed = pdctl(missing + QStringList{QStringLiteral("--start-script"), spec});
+        QCOMPARE(failed.exitCode, 1);
+        QVERIFY2(failed.err.startsWith(spec + QStringLiteral(": ")), qPrintable(failed.err));
+        QVERIFY(!QFile::exists(none));
+    }
+    const Run badContainer = pdctl({QStringLiteral("profile"), QStringLiteral("import"), QStringLiteral("--container"), QStringLiteral("lxc:x")});
+    QCOMPARE(badContainer.exitCode, 2);
+    QVERIFY2(badContainer.err.contains(QStringLiteral("docker:NAME or podman:NAME")), qPrintable(badContainer.err));
 }
 
 void TestPdctl::importSeedProxyCommandLine()
