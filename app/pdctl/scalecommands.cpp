@@ -11,7 +11,10 @@
 #include "net/proxyclient.h"
 #include "ops/enginecontroller.h"
 #include "ops/listenertimingsync.h"
+#include "cluster/profileimporter.h"
+#include "exec/shellarg.h"
 #include "ops/scalecontext.h"
+#include "ops/scaleproxyrestart.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
 #include "ops/scalerunnercontrol.h"
@@ -188,7 +191,7 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     const int to = option(args, QStringLiteral("--to")).toInt(&toOk);
     if (profile.isEmpty() || (pool != QLatin1String("decode") && pool != QLatin1String("prefill")) || !toOk) {
         err << "usage: pdctl scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
-               "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N]\n";
+               "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N] [--idle-timeout S] [--allow-in-flight]\n";
         return 2;
     }
     const Role role = pool == QLatin1String("decode") ? Role::Decode : Role::Prefill;
@@ -206,10 +209,6 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     auto s = connect(profile, err);
     if (!s)
         return 1;
-    if (!s->caps->hasInstancesApi) {
-        err << "proxy " << s->proxy->endpoint().base.toString() << " (" << s->caps->generationLabel() << ") cannot be scaled at runtime\n";
-        return 1;
-    }
     // The engines' processes: pdsim's control API when given, else the console's own path, the launcher
     // through each node's runner (SSH, or local for this machine's nodes).
     if (simControl.isEmpty()) {
@@ -238,7 +237,40 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     ctx.probe = s->probe.get();
     ctx.audit = &audit;
     ctx.settings.verifyTrafficTimeoutMs = 15000;
+    if (const QString idle = option(args, QStringLiteral("--idle-timeout")); !idle.isEmpty()) {
+        bool ok = false;
+        const double seconds = idle.toDouble(&ok);
+        if (!ok || seconds <= 0 || seconds > 86400) {
+            err << "pdctl scale: --idle-timeout is seconds (0 < S <= 86400), not \"" << idle << "\"\n";
+            return 2;
+        }
+        ctx.settings.idleTimeoutMs = int(seconds * 1000);
+    }
     setScaleContextProfile(ctx, s->profile);
+    // A proxy without /instances (v0.9.1-dev): its membership is its command line, read from the running process.
+    std::optional<ProxyLists> commandLineLists;
+    if (!s->caps->hasInstancesApi) {
+        std::optional<std::pair<std::optional<QStringList>, QString>> read;
+        control.proxyCommandLine([&read](std::optional<QStringList> argv, const QString &why) { read = std::make_pair(argv, why); });
+        spin([&read] { return read.has_value(); }, 30000);
+        if (!read || !read->first) {
+            err << "proxy " << s->proxy->endpoint().base.toString() << " (" << s->caps->generationLabel()
+                << ") has no /instances API, so its membership is its command line, which cannot be read: "
+                << (read ? read->second : QStringLiteral("no answer in 30 s")) << '\n';
+            return 1;
+        }
+        QStringList quoted;
+        for (const QString &word : *read->first)
+            quoted << QString::fromUtf8(shellArg(word));
+        ProxyCommandLine parsed;
+        QStringList errors, warnings;
+        if (!parseProxyCommandLine(quoted.join(QLatin1Char(' ')), &parsed, &errors, &warnings)) {
+            err << "the running proxy's command line: " << errors.join(QStringLiteral("; ")) << '\n';
+            return 1;
+        }
+        commandLineLists = ProxyLists{parsed.prefillInstances, parsed.decodeInstances};
+        s->table->applyCommandLineLists(*commandLineLists);
+    }
     std::optional<QString> timingWhy;
     syncListenerTiming(ctx, [&timingWhy](const QString &why) { timingWhy = why; });
     spin([&timingWhy] { return timingWhy.has_value(); }, 20000);
@@ -255,11 +287,23 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     const ScalePlan plan = planPoolScale(role, to, s->refs, ctx.groups, *s->table, got.loads, ctx.settings, got.notAnswering);
     out << plan.describe() << '\n';
     const bool override = args.contains(QStringLiteral("--override-last-instance"));
+    const bool allowInFlight = args.contains(QStringLiteral("--allow-in-flight"));
     if (plan.isNoop())
         return 0;
     if (!plan.canApply(override)) {
         err << "pdctl scale: not applied\n";
         return 1;
+    }
+    std::unique_ptr<ProxyRestartScale> restart;
+    if (commandLineLists) {
+        restart = std::make_unique<ProxyRestartScale>(plan, *commandLineLists, &ctx);
+        restart->setAllowInFlight(allowInFlight);
+        const QStringList next = restart->newLists().of(role);
+        out << "This proxy (" << s->caps->generationLabel() << ") cannot change its membership at runtime: applying RESTARTS it with the "
+            << roleName(role) << " list [" << next.join(QStringLiteral(", ")) << "] (" << next.size() << " instance(s)).\n"
+            << "While it restarts (seconds) every new request fails. "
+            << (allowInFlight ? "--allow-in-flight: it does not wait, and the requests in flight when it stops fail.\n"
+                              : "It first waits until no request is in flight (--idle-timeout S; --allow-in-flight to not wait).\n");
     }
     if (!args.contains(QStringLiteral("--yes"))) {
         if (!isatty(STDIN_FILENO)) {
@@ -274,6 +318,26 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
         }
     }
     out.flush();
+    if (restart) {
+        QHash<int, StepStatus> shown; // a line when a step changes status, not per progress update
+        QObject::connect(restart.get(), &ScaleOperation::stepChanged, restart.get(), [&out, &shown, op = restart.get()](int step) {
+            const OperationStep &st = op->steps().at(step);
+            if (shown.contains(step) && shown.value(step) == st.status)
+                return;
+            shown.insert(step, st.status);
+            out << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")) << "  proxy restart  " << st.label << ": "
+                << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
+        });
+        restart->start();
+        spin([&restart] { return restart->isFinished(); }, 24 * 3600 * 1000);
+        out << operationOutcomeName(restart->outcome()) << "  " << restart->summary() << '\n';
+        if (restart->outcome() == OperationOutcome::Succeeded && s->profile.proxyInstances(role) != restart->newLists().of(role))
+            out << "note: " << profile << " still lists " << s->profile.proxyInstances(role).size() << ' ' << roleName(role)
+                << " instance(s); `pdctl proxy start` starts the proxy with the profile's lists (set proxy."
+                << roleName(role) << "_instances to keep this membership)\n";
+        out << "audit log: " << audit.path() << '\n';
+        return restart->outcome() == OperationOutcome::Succeeded ? 0 : 1;
+    }
     s->table->start(2000);
     ScaleRunner runner(&ctx);
     bool okParallel = false;

@@ -72,6 +72,10 @@ public:
     void noteAddSent(const QString &id, Role role, const ProxyReply &reply);
     void noteRemoveSent(const QString &id, Role role, const ProxyReply &reply);
 
+    // A proxy without /instances (v0.9.1-dev) cannot be listed: its membership is its command line's
+    // lists, fixed for the life of the process. Applied like a listing read from it.
+    void applyCommandLineLists(const ProxyLists &lists) { apply(lists); }
+
     MembershipFact fact(const QString &id, Role role) const;
     std::optional<InstanceRecord> record(const QString &id, Role role) const;
     QList<InstanceRecord> records() const;

@@ -217,23 +217,31 @@ int EngineController::launchStatus(const QList<Engine> &engines, bool listPidFil
 
 int EngineController::startProxy()
 {
-    return proxyOperation(ProcessAction::Start);
+    return proxyOperation(ProcessAction::Start, m_profile);
+}
+
+int EngineController::startProxyWith(const ProxyLists &lists)
+{
+    Profile withLists = m_profile;
+    withLists.proxy.prefillInstances = lists.prefill;
+    withLists.proxy.decodeInstances = lists.decode;
+    return proxyOperation(ProcessAction::Start, withLists);
 }
 
 int EngineController::stopProxy()
 {
-    return proxyOperation(ProcessAction::Stop);
+    return proxyOperation(ProcessAction::Stop, m_profile);
 }
 
 int EngineController::refreshProxy()
 {
-    return proxyOperation(ProcessAction::Status);
+    return proxyOperation(ProcessAction::Status, m_profile);
 }
 
-int EngineController::proxyOperation(ProcessAction action)
+int EngineController::proxyOperation(ProcessAction action, const Profile &profile)
 {
     QString error;
-    const std::optional<DetachedProcess> process = proxyProcess(m_profile, m_proxyOptions, &error);
+    const std::optional<DetachedProcess> process = proxyProcess(profile, m_proxyOptions, &error);
     if (!process) {
         ProcessOutcome o;
         o.id = QLatin1String(kProxyId);

@@ -3,6 +3,7 @@
 
 #include "cluster/profile.h"
 #include "exec/runnerfactory.h"
+#include "net/proxyclient.h"
 #include "ops/launchspec.h"
 #include "ops/operationsummary.h"
 
@@ -56,6 +57,8 @@ public:
     int rediscover();
 
     int startProxy();
+    // The proxy with these instance lists instead of the profile's (a membership change by restart).
+    int startProxyWith(const ProxyLists &lists);
     int stopProxy();
     int refreshProxy();
 
@@ -88,7 +91,7 @@ private:
     int launch(ProcessAction action, const QList<Job> &jobs);
     int launchEngines(ProcessAction action, const QList<Engine> &engines);
     int launchStatus(const QList<Engine> &engines, bool listPidFiles);
-    int proxyOperation(ProcessAction action);
+    int proxyOperation(ProcessAction action, const Profile &profile);
     void jobDone(int operationId, const QList<ProcessOutcome> &outcomes, const QStringList &notes);
     void record(const ProcessOutcome &outcome);
     int finishImmediately(ProcessAction action, const QList<ProcessOutcome> &outcomes);

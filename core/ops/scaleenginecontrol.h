@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "net/proxyclient.h"
 #include "ops/scaletypes.h"
 
 #include <QObject>
@@ -53,6 +54,9 @@ public:
     // twice) and stopped. While it is down every request fails, and a restarted proxy knows only its
     // command line's instances: what /instances/add added at runtime is gone.
     virtual void startProxy(Done done) = 0;
+    // The same process with other instance lists than the profile's: how a proxy without /instances
+    // (v0.9.1-dev, pre-v0.13) changes membership at all (ProxyRestartScale). Order is kept.
+    virtual void startProxyWith(const ProxyLists &lists, Done done) = 0;
     virtual void stopProxy(Done done) = 0;
     virtual void isProxyRunning(RunningDone done) = 0;
     // What the running proxy was started with: its --max-waiting-retries and --waiting-retry-interval

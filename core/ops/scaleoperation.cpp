@@ -97,7 +97,7 @@ void ScaleOperation::start()
 
 void ScaleOperation::cancel()
 {
-    if (isFinished())
+    if (isFinished() || !m_cancellable)
         return;
     m_cancel = true;
     if (m_outcome == OperationOutcome::NotStarted) {

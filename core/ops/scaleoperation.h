@@ -67,6 +67,8 @@ public:
     // says what state the engine and the proxy were left in.
     void cancel();
     bool cancelRequested() const { return m_cancel; }
+    // False once a step is under way that must run to its end (a proxy that was stopped is started again).
+    bool isCancellable() const { return m_cancellable; }
 
 Q_SIGNALS:
     void stepChanged(int index);
@@ -86,6 +88,8 @@ protected:
     void succeed(const QString &summary);
     // A cancel point: true (and the operation ends Cancelled) when cancel() was called.
     bool checkCancelled(const QString &leftAs);
+    // From here on cancel() is refused (the view greys its Cancel out).
+    void setCancellable(bool cancellable) { m_cancellable = cancellable; }
 
     // Calls `attempt` every pollMs until it reports true, then `then(false)`; after timeoutMs
     // `then(true)`. Cancellation ends the loop (the operation is then Cancelled by checkCancelled).
@@ -125,6 +129,7 @@ private:
     QElapsedTimer m_opClock;
     QTimer m_poll;
     bool m_cancel = false;
+    bool m_cancellable = true;
     quint64 m_pollSerial = 0;
     int m_pollTimeoutMs = 0;
     QElapsedTimer m_pollClock;

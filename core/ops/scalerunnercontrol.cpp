@@ -129,6 +129,11 @@ void RunnerEngineControl::startProxy(Done done)
     expect(m_controller->startProxy(), resultOf(std::move(done)));
 }
 
+void RunnerEngineControl::startProxyWith(const ProxyLists &lists, Done done)
+{
+    expect(m_controller->startProxyWith(lists), resultOf(std::move(done)));
+}
+
 void RunnerEngineControl::stopProxy(Done done)
 {
     expect(m_controller->stopProxy(), resultOf(std::move(done)));

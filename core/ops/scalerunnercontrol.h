@@ -25,6 +25,7 @@ public:
     void stop(const EngineRef &engine, Done done) override;
     void isRunning(const EngineRef &engine, RunningDone done) override;
     void startProxy(Done done) override;
+    void startProxyWith(const ProxyLists &lists, Done done) override;
     void stopProxy(Done done) override;
     void isProxyRunning(RunningDone done) override;
     void proxyCommandLine(CommandLineDone done) override;

@@ -139,6 +139,18 @@ void SimClusterEngineControl::startProxy(Done done)
     post(QStringLiteral("/cluster/proxy/start"), QByteArrayLiteral("{}"), QStringLiteral("the proxy"), std::move(done));
 }
 
+void SimClusterEngineControl::startProxyWith(const ProxyLists &lists, Done done)
+{
+    nlohmann::json body = nlohmann::json::object();
+    for (const auto &[key, ids] : {std::pair{"prefill_instances", &lists.prefill}, std::pair{"decode_instances", &lists.decode}}) {
+        nlohmann::json array = nlohmann::json::array();
+        for (const QString &id : *ids)
+            array.push_back(id.toStdString());
+        body[key] = array;
+    }
+    post(QStringLiteral("/cluster/proxy/start"), QByteArray::fromStdString(body.dump()), QStringLiteral("the proxy"), std::move(done));
+}
+
 void SimClusterEngineControl::stopProxy(Done done)
 {
     post(QStringLiteral("/cluster/proxy/stop"), QByteArrayLiteral("{}"), QStringLiteral("the proxy"), std::move(done));

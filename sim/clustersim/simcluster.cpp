@@ -247,15 +247,15 @@ bool SimCluster::start(QString *error)
     return true;
 }
 
-bool SimCluster::startProxy(QString *error)
+bool SimCluster::startProxy(QString *error, const std::optional<QPair<QStringList, QStringList>> &lists)
 {
     const pd::Profile &profile = m_options.profile;
     ProxyOptions p;
     p.host = m_addresses.proxyHost();
     p.port = profile.proxy.port;
-    for (const QString &id : profile.proxyInstances(pd::Role::Prefill))
+    for (const QString &id : lists ? lists->first : profile.proxyInstances(pd::Role::Prefill))
         p.prefillers.append(backend(m_addresses.mapInstance(id)));
-    for (const QString &id : profile.proxyInstances(pd::Role::Decode))
+    for (const QString &id : lists ? lists->second : profile.proxyInstances(pd::Role::Decode))
         p.decoders.append(backend(m_addresses.mapInstance(id)));
     p.maxRetries = profile.proxy.maxRetries;
     p.retryDelay = profile.proxy.retryDelay;
@@ -537,8 +537,35 @@ void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPt
         return;
     }
     if (path == "/cluster/proxy/start") {
+        // Optional {"prefill_instances": [...], "decode_instances": [...]}: the command line's lists.
+        std::optional<QPair<QStringList, QStringList>> lists;
+        if (!request.body.trimmed().isEmpty() && request.body.trimmed() != "{}") {
+            const json j = json::parse(request.body.constData(), request.body.constData() + request.body.size(), nullptr, false);
+            auto strings = [](const json &a, QStringList *out) {
+                if (!a.is_array() || a.empty())
+                    return false;
+                for (const json &s : a) {
+                    if (!s.is_string())
+                        return false;
+                    out->append(QString::fromStdString(s.get<std::string>()));
+                }
+                return true;
+            };
+            QPair<QStringList, QStringList> given;
+            if (!j.is_object() || !strings(j.value("prefill_instances", json()), &given.first)
+                || !strings(j.value("decode_instances", json()), &given.second)) {
+                reply(responder, 400, {{"error", "expected {\"prefill_instances\": [\"host:port\", ...], \"decode_instances\": [...]}, "
+                                                 "each list non-empty (the proxy needs one instance per pool)"}});
+                return;
+            }
+            lists = given;
+        }
         QString error;
-        if (!m_proxy && !startProxy(&error)) {
+        if (m_proxy && lists) {
+            reply(responder, 409, {{"error", "the proxy is running; stop it before starting it with other lists"}});
+            return;
+        }
+        if (!m_proxy && !startProxy(&error, lists)) {
             reply(responder, 500, {{"error", error.toStdString()}});
             return;
         }

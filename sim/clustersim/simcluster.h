@@ -76,7 +76,9 @@ Q_SIGNALS:
 private:
     void handleControl(const HttpRequest &request, const HttpResponderPtr &responder);
     QList<int> select(const QByteArray &body, QString *error) const;
-    bool startProxy(QString *error);
+    // The profile's instance lists, or `lists` (prefill, decode) as a console restarting a proxy that has
+    // no /instances API passes them: the process a real operator would start with other arguments.
+    bool startProxy(QString *error, const std::optional<QPair<QStringList, QStringList>> &lists = std::nullopt);
     void stopProxy();
     bool openLogs(QString *error);
     void checkReady();

@@ -51,6 +51,7 @@ public:
         later([done] { done(false, QString()); });
     }
     void startProxy(Done done) override { record(QStringLiteral("startProxy"), std::move(done)); }
+    void startProxyWith(const pd::ProxyLists &, Done done) override { record(QStringLiteral("startProxyWith"), std::move(done)); }
     void stopProxy(Done done) override { record(QStringLiteral("stopProxy"), std::move(done)); }
     void isProxyRunning(RunningDone done) override
     {

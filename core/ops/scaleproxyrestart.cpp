@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+#include "ops/scaleproxyrestart.h"
+
+#include "net/membershipreconciler.h"
+#include "ops/scaleenginecontrol.h"
+#include "ops/scaleprobe.h"
+
+#include <memory>
+
+namespace pd {
+
+namespace {
+
+enum Step { StartEngines, WaitReady, WaitIdle, RestartProxy, Verify, StopEngines };
+
+QString ids(const QList<EngineRef> &engines)
+{
+    QStringList out;
+    for (const EngineRef &e : engines)
+        out << e.id;
+    return out.join(QStringLiteral(", "));
+}
+
+QStringList &listOf(ProxyLists &lists, Role role) { return role == Role::Prefill ? lists.prefill : lists.decode; }
+
+} // namespace
+
+ProxyRestartScale::ProxyRestartScale(const ScalePlan &plan, const ProxyLists &current, ScaleContext *context, QObject *parent)
+    : ScaleOperation(plan.toStart.isEmpty() ? QStringLiteral("scale-in-restart") : QStringLiteral("scale-out-restart"),
+                     !plan.toStart.isEmpty() ? plan.toStart.first() : !plan.toRemove.isEmpty() ? plan.toRemove.first() : EngineRef(),
+                     context, parent)
+    , m_plan(plan)
+    , m_current(current)
+    , m_next(listsAfter(current, plan))
+{
+    addStep(QStringLiteral("start-engines"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Start the new engines"));
+    addStep(QStringLiteral("wait-ready"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Wait for /v1/models and /health"));
+    addStep(QStringLiteral("wait-idle"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Wait until no request is in flight"));
+    addStep(QStringLiteral("restart-proxy"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Restart the proxy with the new lists"));
+    addStep(QStringLiteral("verify"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Verify the proxy's counts"));
+    addStep(QStringLiteral("stop-engines"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Stop the engines that left"));
+}
+
+ProxyLists ProxyRestartScale::listsAfter(const ProxyLists &current, const ScalePlan &plan)
+{
+    ProxyLists next = current;
+    QStringList &list = listOf(next, plan.role);
+    for (const EngineRef &e : plan.toRemove)
+        list.removeAll(e.id);
+    for (const EngineRef &e : plan.toStart)
+        if (!list.contains(e.id))
+            list.append(e.id);
+    return next;
+}
+
+QStringList ProxyRestartScale::engineIds() const
+{
+    QStringList out;
+    for (const EngineRef &e : m_plan.toStart + m_plan.toRemove)
+        out << e.id;
+    return out;
+}
+
+void ProxyRestartScale::run()
+{
+    if (m_next.prefill.isEmpty() || m_next.decode.isEmpty()) {
+        begin(StartEngines);
+        return fail(QStringLiteral("the new lists leave the %1 pool empty, and a proxy cannot start without an instance in each pool")
+                        .arg(m_next.prefill.isEmpty() ? roleName(Role::Prefill) : roleName(Role::Decode)));
+    }
+    if (m_plan.toStart.isEmpty()) {
+        skip(StartEngines, QStringLiteral("nothing to start"));
+        skip(WaitReady, QStringLiteral("nothing to start"));
+        return waitIdle();
+    }
+    startEngines();
+}
+
+void ProxyRestartScale::startEngines()
+{
+    begin(StartEngines, QStringLiteral("starting %1").arg(ids(m_plan.toStart)));
+    m_pending = int(m_plan.toStart.size());
+    m_failures.clear();
+    for (const EngineRef &e : m_plan.toStart) {
+        m_ctx->control->start(e, guarded([this, e](const ControlResult &r) {
+            if (!r.ok)
+                m_failures << QStringLiteral("%1: %2").arg(e.id, r.error);
+            if (--m_pending > 0)
+                return;
+            if (!m_failures.isEmpty())
+                return fail(QStringLiteral("%1; the proxy was not touched").arg(m_failures.join(QStringLiteral("; "))));
+            done(QStringLiteral("%1 engine(s) started").arg(m_plan.toStart.size()));
+            waitReady();
+        }));
+    }
+}
+
+void ProxyRestartScale::waitReady()
+{
+    begin(WaitReady, QStringLiteral("waiting for %1").arg(ids(m_plan.toStart)));
+    const int timeout = m_plan.groupsToStart.isEmpty() ? m_ctx->settings.engineReadyTimeoutMs : m_ctx->settings.groupReadyTimeoutMs;
+    auto notReady = std::make_shared<QStringList>();
+    pollUntil(
+        timeout,
+        [this, notReady](Report report) {
+            auto pending = std::make_shared<int>(int(m_plan.toStart.size()));
+            auto waiting = std::make_shared<QStringList>();
+            for (const EngineRef &e : m_plan.toStart) {
+                m_ctx->probe->readiness(e, guarded([this, e, pending, waiting, notReady, report](const EngineReadiness &r) {
+                    if (!r.ready())
+                        *waiting << e.id;
+                    if (--*pending > 0)
+                        return;
+                    *notReady = *waiting;
+                    if (!waiting->isEmpty())
+                        progress(QStringLiteral("not serving yet: %1").arg(waiting->join(QStringLiteral(", "))));
+                    report(waiting->isEmpty());
+                }));
+            }
+        },
+        [this, notReady](bool timedOut) {
+            if (checkCancelled(QStringLiteral("the new engines run outside the proxy; the proxy was not touched")))
+                return;
+            if (timedOut)
+                return fail(QStringLiteral("%1 did not serve in time; the proxy was not touched (they run outside it)")
+                                .arg(notReady->join(QStringLiteral(", "))));
+            done(QStringLiteral("all serve"));
+            waitIdle();
+        });
+}
+
+void ProxyRestartScale::inFlight(std::function<void(std::optional<int>, const QString &)> done)
+{
+    m_ctx->proxy->healthcheck(guarded([this, done](const ProxyHealth &h) {
+        if (h.reachable && h.requestNum)
+            return done(*h.requestNum, QStringLiteral("the proxy's request_num"));
+        // No request_num (v0.9.1-dev): every request through the proxy runs on one of its members.
+        QList<EngineRef> members;
+        for (const EngineRef &e : std::as_const(m_ctx->engines))
+            if (m_current.of(e.role).contains(e.id))
+                members << e;
+        m_ctx->probe->loads(members, guarded([done, members](const QHash<QString, EngineLoad> &loads) {
+            double sum = 0;
+            for (const EngineLoad &l : loads)
+                sum += l.running + l.waiting;
+            const int silent = int(members.size() - loads.size());
+            done(int(sum + 0.5), silent > 0 ? QStringLiteral("the members' running + waiting requests (%1 member(s) did not answer)").arg(silent)
+                                            : QStringLiteral("the members' running + waiting requests"));
+        }));
+    }));
+}
+
+void ProxyRestartScale::waitIdle()
+{
+    if (checkCancelled(QStringLiteral("the proxy was not touched")))
+        return;
+    begin(WaitIdle);
+    if (m_allowInFlight) {
+        inFlight(guarded([this](std::optional<int> count, const QString &source) {
+            done(QStringLiteral("not waiting (override): %1 request(s) in flight by %2 will fail when the proxy stops")
+                     .arg(count.value_or(0)).arg(source));
+            restartProxy();
+        }));
+        return;
+    }
+    auto last = std::make_shared<QString>();
+    pollUntil(
+        m_ctx->settings.idleTimeoutMs,
+        [this, last](Report report) {
+            inFlight(guarded([this, last, report](std::optional<int> count, const QString &source) {
+                *last = QStringLiteral("%1 in flight (%2)").arg(count.value_or(-1)).arg(source);
+                progress(*last);
+                report(count && *count == 0);
+            }));
+        },
+        [this, last](bool timedOut) {
+            if (checkCancelled(QStringLiteral("the proxy was not touched")))
+                return;
+            if (timedOut)
+                return fail(QStringLiteral("never idle within %1 s (last: %2); the proxy was not touched. Retry in a quiet "
+                                           "moment, or override and accept that the in-flight requests fail")
+                                .arg(m_ctx->settings.idleTimeoutMs / 1000)
+                                .arg(*last));
+            done(QStringLiteral("no request in flight"));
+            restartProxy();
+        });
+}
+
+void ProxyRestartScale::restartProxy()
+{
+    if (checkCancelled(QStringLiteral("the proxy was not touched")))
+        return;
+    begin(RestartProxy, QStringLiteral("stopping the proxy"));
+    setCancellable(false); // a stopped proxy is always started again, with one list or the other
+    m_ctx->control->stopProxy(guarded([this](const ControlResult &r) {
+        if (!r.ok)
+            return fail(QStringLiteral("the proxy did not stop: %1; its membership is unchanged").arg(r.error));
+        progress(QStringLiteral("waiting until the proxy is down"));
+        pollUntil(
+            m_ctx->settings.stopTimeoutMs,
+            [this](Report report) {
+                m_ctx->control->isProxyRunning(guarded([report](std::optional<bool> running, const QString &) {
+                    report(running && !*running);
+                }));
+            },
+            [this](bool timedOut) {
+                if (timedOut)
+                    return fail(QStringLiteral("the proxy's process still runs %1 s after the stop; nothing was started")
+                                    .arg(m_ctx->settings.stopTimeoutMs / 1000));
+                startWith(m_next, false);
+            });
+    }));
+}
+
+void ProxyRestartScale::startWith(const ProxyLists &lists, bool rollback)
+{
+    progress(rollback ? QStringLiteral("starting the proxy again with the previous lists")
+                      : QStringLiteral("starting the proxy with %1 prefill and %2 decode instance(s)").arg(lists.prefill.size()).arg(lists.decode.size()));
+    m_ctx->control->startProxyWith(lists, guarded([this, rollback](const ControlResult &r) {
+        if (r.ok) {
+            if (rollback)
+                return fail(QStringLiteral("the proxy did not start with the new lists (%1); it runs again with the previous ones")
+                                .arg(m_failures.join(QStringLiteral("; "))));
+            done(r.detail.isEmpty() ? QStringLiteral("restarted") : r.detail);
+            return verify();
+        }
+        if (rollback)
+            return fail(QStringLiteral("THE PROXY IS DOWN: it started neither with the new lists (%1) nor with the previous ones "
+                                       "(%2). Start it by hand (pdctl proxy start)")
+                            .arg(m_failures.join(QStringLiteral("; ")), r.error));
+        m_failures = {r.error};
+        startWith(m_current, true);
+    }));
+}
+
+void ProxyRestartScale::verify()
+{
+    begin(Verify);
+    auto last = std::make_shared<QString>();
+    pollUntil(
+        60000,
+        [this, last](Report report) {
+            m_ctx->proxy->healthcheck(guarded([this, last, report](const ProxyHealth &h) {
+                if (!h.reachable) {
+                    *last = h.error;
+                    return report(false);
+                }
+                *last = QStringLiteral("prefill %1, decode %2").arg(h.prefillInstances).arg(h.decodeInstances);
+                progress(*last);
+                report(h.prefillInstances == m_next.prefill.size() && h.decodeInstances == m_next.decode.size());
+            }));
+        },
+        [this, last](bool timedOut) {
+            if (timedOut)
+                return fail(QStringLiteral("the restarted proxy does not report %1 prefill and %2 decode instances (last: %3)")
+                                .arg(m_next.prefill.size()).arg(m_next.decode.size()).arg(*last));
+            if (m_ctx->membership)
+                m_ctx->membership->applyCommandLineLists(m_next);
+            done(*last);
+            stopEngines();
+        });
+}
+
+void ProxyRestartScale::stopEngines()
+{
+    const QString lists = QStringLiteral("%1 now %2").arg(roleName(m_plan.role)).arg(m_next.of(m_plan.role).size());
+    if (m_plan.toRemove.isEmpty()) {
+        skip(StopEngines, QStringLiteral("nothing left the proxy"));
+        return succeed(QStringLiteral("proxy restarted with %1 (%2 started)").arg(lists, ids(m_plan.toStart)));
+    }
+    begin(StopEngines, QStringLiteral("stopping %1").arg(ids(m_plan.toRemove)));
+    m_pending = int(m_plan.toRemove.size());
+    m_failures.clear();
+    for (const EngineRef &e : m_plan.toRemove) {
+        m_ctx->control->stop(e, guarded([this, e, lists](const ControlResult &r) {
+            if (!r.ok)
+                m_failures << QStringLiteral("%1: %2").arg(e.id, r.error);
+            if (--m_pending > 0)
+                return;
+            if (!m_failures.isEmpty())
+                return fail(QStringLiteral("the proxy no longer lists them, but %1").arg(m_failures.join(QStringLiteral("; "))));
+            done(QStringLiteral("%1 engine(s) stopped").arg(m_plan.toRemove.size()));
+            succeed(QStringLiteral("proxy restarted with %1 (%2 left and stopped)").arg(lists, ids(m_plan.toRemove)));
+        }));
+    }
+}
+
+} // namespace pd
