@@ -19,7 +19,7 @@
         <translation>代理 %1:%2</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>The proxy has no log the console can follow (the profile names no proxy script)</source>
         <translation>代理没有可供控制台跟踪的日志（配置文件未指定代理脚本）</translation>
     </message>
@@ -100,7 +100,7 @@
 <context>
     <name>Monitoring</name>
     <message>
-        <location filename="../../app/console/monitoring.cpp" line="+152"/>
+        <location filename="../../app/console/monitoring.cpp" line="+151"/>
         <source>Prometheus: no data</source>
         <translation>Prometheus：无数据</translation>
     </message>
@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+258"/>
+        <location filename="../../app/console/operations.cpp" line="+261"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-286"/>
+        <location line="-289"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -200,7 +200,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>未读取成员日志：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+72"/>
+        <location line="+75"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
@@ -265,7 +265,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>首选项已保存到 %1</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Starting the simulated cluster (pdsim)…</source>
         <translation>正在启动模拟集群（pdsim）…</translation>
     </message>
@@ -1774,7 +1774,7 @@ last good scrape %1</source>
         <translation>日志来源</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+93"/>
         <source>No cluster open.</source>
         <translation>未打开集群。</translation>
     </message>
@@ -3922,6 +3922,7 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../core/ops/scaleproxyrestart.cpp" line="+37"/>
         <source>Wait for /v1/models and /health</source>
         <translation>等待 /v1/models 和 /health 就绪</translation>
     </message>
@@ -4140,6 +4141,31 @@ last good scrape %1</source>
         <location line="+3"/>
         <source>%1 restarted</source>
         <translation>%1 已重启</translation>
+    </message>
+    <message>
+        <location filename="../../core/ops/scaleproxyrestart.cpp" line="-1"/>
+        <source>Start the new engines</source>
+        <translation>启动新引擎</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Wait until no request is in flight</source>
+        <translation>等待没有在途请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restart the proxy with the new lists</source>
+        <translation>以新的实例列表重启代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify the proxy&apos;s counts</source>
+        <translation>核对代理的实例数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop the engines that left</source>
+        <translation>停止已移出的引擎</translation>
     </message>
 </context>
 <context>
