@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
+#include "importdialog.h"
 
 #include "cluster/fieldrules.h"
 
@@ -229,6 +230,9 @@ void MainWindow::createMenus()
     QAction *open = file->addAction(tr("&Open Profile…"), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction *import = file->addAction(tr("&Import Cluster…"), this, &MainWindow::importDialog);
+    import->setObjectName(QStringLiteral("importClusterAction"));
+    import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     QAction *saveAs = file->addAction(tr("Save Profile &As…"), this, &MainWindow::saveAsDialog);
     saveAs->setShortcut(standardOr(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
     file->addSeparator();
@@ -629,6 +633,14 @@ void MainWindow::openDialog()
                                                       tr("Cluster profiles (*.json);;All files (*)"));
     if (!path.isEmpty())
         openProfile(path);
+}
+
+void MainWindow::importDialog()
+{
+    auto *dialog = new ImportDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ImportDialog::saved, this, [this](const QString &path) { openProfile(path); });
+    dialog->open();
 }
 
 void MainWindow::saveAsDialog()

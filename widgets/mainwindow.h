@@ -125,6 +125,7 @@ private:
     void applyEngineFilter();
     void openDialog();
     void saveAsDialog();
+    void importDialog(); // File ▸ Import Cluster…: the importers with a preview; the saved profile opens
     void showAbout();
 
     ClusterStore *m_store;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "profilecommands.h"
 
+#include "cluster/importfiles.h"
 #include "cluster/profileformat.h"
 #include "cluster/profileimporter.h"
 #include "cluster/profilejson.h"
@@ -78,7 +79,7 @@ bool writeOutput(const QByteArray &bytes, const QString &path, QTextStream &out,
     return true;
 }
 
-constexpr qint64 kMaxStartScriptBytes = 1 << 20;
+using pd::kMaxStartScriptBytes;
 
 // A start script named [HOST:]FILE: read here, or on HOST (`user@host` too) through its runner.
 // Nullopt with the reason on err.
@@ -90,16 +91,13 @@ std::optional<pd::StartScriptSource> readStartScript(const QString &spec, pd::Ru
     const qsizetype slash = spec.indexOf(QLatin1Char('/'));
     const bool remote = colon > 0 && (slash < 0 || colon < slash);
     if (!remote) {
-        QFile file(spec);
-        if (!file.open(QIODevice::ReadOnly)) {
-            err << spec << ": cannot open: " << file.errorString() << '\n';
+        QString why;
+        const std::optional<QByteArray> bytes = pd::readImportFile(spec, kMaxStartScriptBytes, QStringLiteral("a start script"), &why);
+        if (!bytes) {
+            err << why << '\n';
             return std::nullopt;
         }
-        if (file.size() > kMaxStartScriptBytes) {
-            err << spec << ": " << file.size() << " bytes; a start script is at most 1 MB\n";
-            return std::nullopt;
-        }
-        source.text = QString::fromUtf8(file.readAll());
+        source.text = QString::fromUtf8(*bytes);
         return source;
     }
     const QString hostPart = spec.left(colon);
@@ -197,16 +195,13 @@ int import(const QStringList &args, pd::RunnerFactory &runners, QTextStream &out
         sources.startScripts.append(*source);
     }
     if (!ranktablePath.isEmpty()) {
-        QFile file(ranktablePath);
-        if (!file.open(QIODevice::ReadOnly)) {
-            err << ranktablePath << ": cannot open: " << file.errorString() << '\n';
+        QString why;
+        const std::optional<QByteArray> bytes = pd::readImportFile(ranktablePath, pd::kMaxProfileBytes, QStringLiteral("a rank table"), &why);
+        if (!bytes) {
+            err << why << '\n';
             return 1;
         }
-        if (file.size() > pd::kMaxProfileBytes) {
-            err << ranktablePath << ": too large for a rank table\n";
-            return 1;
-        }
-        sources.ranktable = file.readAll();
+        sources.ranktable = *bytes;
         sources.ranktableName = ranktablePath;
     }
     const pd::ImportResult result = pd::importProfile(sources);

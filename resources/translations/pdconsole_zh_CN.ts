@@ -1653,6 +1653,219 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
+    <name>pd::ImportDialog</name>
+    <message>
+        <location filename="../../widgets/importdialog.cpp" line="+86"/>
+        <source>Import Cluster</source>
+        <translation>导入集群</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>python load_balance_proxy_server_example.py --port 1025 --prefiller-hosts … (backslash lines are fine)</source>
+        <translation>python load_balance_proxy_server_example.py --port 1025 --prefiller-hosts …（可使用反斜杠续行）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy command line</source>
+        <translation>代理命令行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>From the sources</source>
+        <translation>由来源判断</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Proxy generation</source>
+        <translation>代理版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one per node: 192.0.0.5: dp_size=64 dp_size_local=16 dp_rank_start=0 …</source>
+        <translation>每个节点一行：192.0.0.5: dp_size=64 dp_size_local=16 dp_rank_start=0 …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Launcher parameters</source>
+        <translation>启动器参数</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>ranktable.json (optional)</source>
+        <translation>ranktable.json（可选）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Rank table</source>
+        <translation>Rank table</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Start scripts</source>
+        <translation>启动脚本</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No container</source>
+        <translation>不使用容器</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>container name, e.g. vllm_deepseek_pd</source>
+        <translation>容器名称，例如 vllm_deepseek_pd</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Engines run in</source>
+        <translation>引擎运行于</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one per line: …/ascend-toolkit/set_env.sh</source>
+        <translation>每行一个：…/ascend-toolkit/set_env.sh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment scripts</source>
+        <translation>环境脚本</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cluster name</source>
+        <translation>集群名称</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Profile preview</source>
+        <translation>配置预览</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Errors, warnings and validation</source>
+        <translation>错误、警告与校验</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Save Profile…</source>
+        <translation>保存配置…</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>a rank table</source>
+        <translation>rank table</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>a start script</source>
+        <translation>启动脚本</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Give at least one source: the proxy&apos;s command line, launcher parameters, a rank table or a start script.</source>
+        <translation>请至少提供一个来源：代理命令行、启动器参数、rank table 或启动脚本。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+2"/>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>error: %1: %2</source>
+        <translation>错误：%1：%2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>warning: %1: %2</source>
+        <translation>警告：%1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No profile: fix the errors listed below.</source>
+        <translation>未生成配置：请修正下方列出的错误。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Cannot import: %n error(s).</source>
+        <translation>
+            <numerusform>无法导入：%n 个错误。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Imported %1 node(s), %2 engine(s), with validation errors: it can be saved and fixed, but not run as is.</source>
+        <translation>已导入 %1 个节点、%2 个引擎，存在校验错误：可以保存后修改，但不能直接运行。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Imported %1 node(s), %2 engine(s); %n warning(s).</source>
+        <translation>
+            <numerusform>已导入 %1 个节点、%2 个引擎；%n 条警告。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>the import has errors; nothing was saved</source>
+        <translation>导入有错误；未保存任何内容</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: cannot write: %2</source>
+        <translation>%1：无法写入：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Add Start Scripts</source>
+        <translation>添加启动脚本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shell scripts (*.sh);;All files (*)</source>
+        <translation>Shell 脚本 (*.sh);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Rank Table</source>
+        <translation>Rank Table</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>JSON (*.json);;All files (*)</source>
+        <translation>JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Save Imported Profile</source>
+        <translation>保存导入的配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cluster profiles (*.json)</source>
+        <translation>集群配置文件 (*.json)</translation>
+    </message>
+</context>
+<context>
     <name>pd::LogView</name>
     <message>
         <location filename="../../widgets/logview.cpp" line="+24"/>
@@ -1792,7 +2005,7 @@ last good scrape %1</source>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+119"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+120"/>
         <source>Profile problems</source>
         <translation>配置文件问题</translation>
     </message>
@@ -1813,19 +2026,19 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+55"/>
+        <location line="+58"/>
         <source>&amp;Topology</source>
         <translation>拓扑(&amp;T)</translation>
     </message>
     <message>
-        <location line="-54"/>
-        <location line="+56"/>
+        <location line="-57"/>
+        <location line="+59"/>
         <location line="+14"/>
         <source>&amp;Cluster</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
-        <location line="-69"/>
+        <location line="-72"/>
         <source>&amp;Pools</source>
         <translation>池(&amp;P)</translation>
     </message>
@@ -1863,6 +2076,11 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>&amp;Import Cluster…</source>
+        <translation>导入集群(&amp;I)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Save Profile &amp;As…</source>
         <translation>配置文件另存为(&amp;A)…</translation>
     </message>
@@ -2096,7 +2314,7 @@ last good scrape %1</source>
         <translation>集群配置文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+17"/>
         <source>Save Cluster Profile</source>
         <translation>保存集群配置文件</translation>
     </message>
