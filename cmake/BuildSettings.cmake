@@ -9,6 +9,12 @@ target_compile_options(pd_build_settings INTERFACE
 if(DEFINED ENV{CI} AND NOT "$ENV{CI}" STREQUAL "" AND NOT "$ENV{CI}" STREQUAL "false")
   target_compile_options(pd_build_settings INTERFACE -Werror)
 endif()
+# Under the sanitizers' instrumentation GCC 12's -Wmaybe-uninitialized gives false positives (CI hit one
+# in std::swap of a struct holding std::optional<QString-bearing struct>, tsan preset). The dev preset
+# keeps the warning, so real cases are still caught there.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_FLAGS MATCHES "-fsanitize=")
+  target_compile_options(pd_build_settings INTERFACE -Wno-maybe-uninitialized)
+endif()
 target_compile_definitions(pd_build_settings INTERFACE
   QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_NO_URL_CAST_FROM_STRING QT_NO_FOREACH
   QT_USE_QSTRINGBUILDER QT_NO_KEYWORDS
