@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "net/membershipjournal.h"
 #include "net/membershipreconciler.h"
+#include "ops/proxycommandlinemembership.h"
 #include "net/proxyclient.h"
 #include "ops/enginecontroller.h"
 #include "ops/listenertimingsync.h"
@@ -268,6 +269,7 @@ void Operations::rebuild()
             });
     wireWindow(refs);
     pd::syncListenerTiming(*m_context); // WAITING is judged by what the running proxy was started with
+    pd::syncCommandLineMembership(*m_context); // a proxy without /instances: its command line is its membership
     m_membership->start(2000);
     // The demo's engines live in pdsim's process: there is nothing to find on the nodes.
     if (m_simControl.isValid()) {

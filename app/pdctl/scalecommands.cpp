@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "scalecommands.h"
+#include "verbparser.h"
 #include "statusgroups.h"
 
 #include "audit/auditlog.h"
@@ -11,9 +12,8 @@
 #include "net/proxyclient.h"
 #include "ops/enginecontroller.h"
 #include "ops/listenertimingsync.h"
-#include "cluster/profileimporter.h"
-#include "exec/shellarg.h"
 #include "ops/scalecontext.h"
+#include "ops/proxycommandlinemembership.h"
 #include "ops/scaleproxyrestart.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
@@ -111,21 +111,17 @@ std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err)
     return s;
 }
 
-QString option(const QStringList &args, const QString &name)
-{
-    const qsizetype i = args.indexOf(name);
-    return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : QString();
-}
-
 } // namespace
 
 int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    const QString profile = option(args, QStringLiteral("--profile"));
-    if (profile.isEmpty()) {
-        err << "usage: pdctl status --profile FILE [--json]\n";
-        return 2;
-    }
+    pdctl::VerbParser p(QStringLiteral("status"), QStringLiteral("usage: pdctl status --profile FILE [--json]"));
+    p.option(QStringLiteral("profile"), QStringLiteral("FILE")).flag(QStringLiteral("json"));
+    if (!p.parse(args, err))
+        return pdctl::kUsageExit;
+    const QString profile = p.value(QStringLiteral("profile"));
+    if (profile.isEmpty())
+        return p.usageError(err, QStringLiteral("--profile FILE is required"));
     auto s = connect(profile, err);
     if (!s)
         return 1;
@@ -157,7 +153,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         const EngineReadiness r = ready.value(id);
         return rankStateOfProbe(r.ready(), r.listening, s->table->fact(id, roles.value(id)));
     });
-    if (args.contains(QStringLiteral("--json"))) {
+    if (p.isSet(QStringLiteral("json"))) {
         nlohmann::ordered_json engines = nlohmann::ordered_json::array();
         for (const EngineRef &e : s->refs)
             engines.push_back({{"id", e.id.toStdString()}, {"role", roleName(e.role).toStdString()}, {"node", e.node.toStdString()},
@@ -185,14 +181,33 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
 
 int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
-    const QString profile = option(args, QStringLiteral("--profile"));
-    const QString pool = option(args, QStringLiteral("--pool"));
+    pdctl::VerbParser p(QStringLiteral("scale"),
+                        QStringLiteral("usage: pdctl scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
+                                       "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N] [--idle-timeout S] "
+                                       "[--allow-in-flight]"));
+    for (const char *name : {"profile", "pool", "to", "sim-control", "audit", "parallel", "idle-timeout"})
+        p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
+    for (const char *name : {"yes", "override-last-instance", "allow-in-flight"})
+        p.flag(QString::fromLatin1(name));
+    if (!p.parse(args, err))
+        return pdctl::kUsageExit;
+    const QString profile = p.value(QStringLiteral("profile"));
+    const QString pool = p.value(QStringLiteral("pool"));
     bool toOk = false;
-    const int to = option(args, QStringLiteral("--to")).toInt(&toOk);
-    if (profile.isEmpty() || (pool != QLatin1String("decode") && pool != QLatin1String("prefill")) || !toOk) {
-        err << "usage: pdctl scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
-               "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N] [--idle-timeout S] [--allow-in-flight]\n";
-        return 2;
+    const int to = p.value(QStringLiteral("to")).toInt(&toOk);
+    if (profile.isEmpty())
+        return p.usageError(err, QStringLiteral("--profile FILE is required"));
+    if (!toOk || to < 0)
+        return p.usageError(err, QStringLiteral("--to N is required (a whole number of instances)"));
+    if (pool != QLatin1String("decode") && pool != QLatin1String("prefill"))
+        return p.usageError(err, QStringLiteral("--pool must be decode or prefill"));
+    std::optional<int> idleTimeoutMs;
+    if (const QString idle = p.value(QStringLiteral("idle-timeout")); !idle.isEmpty()) {
+        bool ok = false;
+        const double seconds = idle.toDouble(&ok);
+        if (!ok || seconds <= 0 || seconds > 86400)
+            return p.usageError(err, QStringLiteral("--idle-timeout is seconds (0 < S <= 86400), not \"%1\"").arg(idle));
+        idleTimeoutMs = int(seconds * 1000);
     }
     const Role role = pool == QLatin1String("decode") ? Role::Decode : Role::Prefill;
     // Whole coupled DP groups decide which sizes exist at all: that needs only the profile, so a size
@@ -205,7 +220,7 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
             return 1;
         }
     }
-    const QString simControl = option(args, QStringLiteral("--sim-control"));
+    const QString simControl = p.value(QStringLiteral("sim-control"));
     auto s = connect(profile, err);
     if (!s)
         return 1;
@@ -228,7 +243,7 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     else
         controlOwner = std::make_unique<SimClusterEngineControl>(QUrl(QStringLiteral("http://") + simControl));
     EngineControl &control = *controlOwner;
-    const QString auditPath = option(args, QStringLiteral("--audit"));
+    const QString auditPath = p.value(QStringLiteral("audit"));
     AuditLog audit(auditPath.isEmpty() ? AuditLog::defaultPath() : auditPath);
     ScaleContext ctx;
     ctx.proxy = s->proxy.get();
@@ -237,39 +252,22 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     ctx.probe = s->probe.get();
     ctx.audit = &audit;
     ctx.settings.verifyTrafficTimeoutMs = 15000;
-    if (const QString idle = option(args, QStringLiteral("--idle-timeout")); !idle.isEmpty()) {
-        bool ok = false;
-        const double seconds = idle.toDouble(&ok);
-        if (!ok || seconds <= 0 || seconds > 86400) {
-            err << "pdctl scale: --idle-timeout is seconds (0 < S <= 86400), not \"" << idle << "\"\n";
-            return 2;
-        }
-        ctx.settings.idleTimeoutMs = int(seconds * 1000);
-    }
+    if (idleTimeoutMs)
+        ctx.settings.idleTimeoutMs = *idleTimeoutMs;
     setScaleContextProfile(ctx, s->profile);
     // A proxy without /instances (v0.9.1-dev): its membership is its command line, read from the running process.
     std::optional<ProxyLists> commandLineLists;
     if (!s->caps->hasInstancesApi) {
-        std::optional<std::pair<std::optional<QStringList>, QString>> read;
-        control.proxyCommandLine([&read](std::optional<QStringList> argv, const QString &why) { read = std::make_pair(argv, why); });
-        spin([&read] { return read.has_value(); }, 30000);
-        if (!read || !read->first) {
+        std::optional<QString> why;
+        syncCommandLineMembership(ctx, [&why](const QString &w) { why = w; });
+        spin([&why] { return why.has_value(); }, 30000);
+        if (!ctx.commandLineMembership) {
             err << "proxy " << s->proxy->endpoint().base.toString() << " (" << s->caps->generationLabel()
                 << ") has no /instances API, so its membership is its command line, which cannot be read: "
-                << (read ? read->second : QStringLiteral("no answer in 30 s")) << '\n';
+                << why.value_or(QStringLiteral("no answer in 30 s")) << '\n';
             return 1;
         }
-        QStringList quoted;
-        for (const QString &word : *read->first)
-            quoted << QString::fromUtf8(shellArg(word));
-        ProxyCommandLine parsed;
-        QStringList errors, warnings;
-        if (!parseProxyCommandLine(quoted.join(QLatin1Char(' ')), &parsed, &errors, &warnings)) {
-            err << "the running proxy's command line: " << errors.join(QStringLiteral("; ")) << '\n';
-            return 1;
-        }
-        commandLineLists = ProxyLists{parsed.prefillInstances, parsed.decodeInstances};
-        s->table->applyCommandLineLists(*commandLineLists);
+        commandLineLists = ctx.commandLineMembership;
     }
     std::optional<QString> timingWhy;
     syncListenerTiming(ctx, [&timingWhy](const QString &why) { timingWhy = why; });
@@ -284,10 +282,14 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     s->probe->poolReadings(members, [&readings](const PoolReadings &r) { readings = r; });
     spin([&readings] { return readings.has_value(); }, 20000);
     const PoolReadings got = readings.value_or(PoolReadings());
-    const ScalePlan plan = planPoolScale(role, to, s->refs, ctx.groups, *s->table, got.loads, ctx.settings, got.notAnswering);
+    ScalePlan plan = planPoolScale(role, to, s->refs, ctx.groups, *s->table, got.loads, ctx.settings, got.notAnswering);
+    if (commandLineLists) {
+        plan.byProxyRestart = true;
+        plan.listAfterRestart = ProxyRestartScale::listsAfter(*commandLineLists, plan).of(role);
+    }
     out << plan.describe() << '\n';
-    const bool override = args.contains(QStringLiteral("--override-last-instance"));
-    const bool allowInFlight = args.contains(QStringLiteral("--allow-in-flight"));
+    const bool override = p.isSet(QStringLiteral("override-last-instance"));
+    const bool allowInFlight = p.isSet(QStringLiteral("allow-in-flight"));
     if (plan.isNoop())
         return 0;
     if (!plan.canApply(override)) {
@@ -298,14 +300,11 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     if (commandLineLists) {
         restart = std::make_unique<ProxyRestartScale>(plan, *commandLineLists, &ctx);
         restart->setAllowInFlight(allowInFlight);
-        const QStringList next = restart->newLists().of(role);
-        out << "This proxy (" << s->caps->generationLabel() << ") cannot change its membership at runtime: applying RESTARTS it with the "
-            << roleName(role) << " list [" << next.join(QStringLiteral(", ")) << "] (" << next.size() << " instance(s)).\n"
-            << "While it restarts (seconds) every new request fails. "
+        out << "Proxy: " << s->caps->generationLabel() << ". "
             << (allowInFlight ? "--allow-in-flight: it does not wait, and the requests in flight when it stops fail.\n"
-                              : "It first waits until no request is in flight (--idle-timeout S; --allow-in-flight to not wait).\n");
+                              : "The wait for no request in flight is bounded by --idle-timeout S; --allow-in-flight does not wait.\n");
     }
-    if (!args.contains(QStringLiteral("--yes"))) {
+    if (!p.isSet(QStringLiteral("yes"))) {
         if (!isatty(STDIN_FILENO)) {
             err << "pdctl scale: stdin is not a terminal; confirm with --yes\n";
             return 2;
@@ -341,7 +340,7 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     s->table->start(2000);
     ScaleRunner runner(&ctx);
     bool okParallel = false;
-    const int parallel = option(args, QStringLiteral("--parallel")).toInt(&okParallel);
+    const int parallel = p.value(QStringLiteral("parallel")).toInt(&okParallel);
     if (okParallel)
         runner.setParallelCap(parallel);
     QHash<QPair<ScaleOperation *, int>, StepStatus> printed; // progress lines only when a step changes status
@@ -367,7 +366,11 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
 
 int runAuditCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    const QString file = option(args, QStringLiteral("--file"));
+    pdctl::VerbParser p(QStringLiteral("audit"), QStringLiteral("usage: pdctl audit [--file FILE] [--json]"));
+    p.option(QStringLiteral("file"), QStringLiteral("FILE")).flag(QStringLiteral("json"));
+    if (!p.parse(args, err))
+        return pdctl::kUsageExit;
+    const QString file = p.value(QStringLiteral("file"));
     const AuditReadResult r = readAuditLog(file.isEmpty() ? AuditLog::defaultPath() : file);
     if (!r.opened) {
         err << r.error << '\n';
@@ -375,7 +378,7 @@ int runAuditCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     for (const QString &p : r.problems)
         err << p << '\n';
-    const bool asJson = args.contains(QStringLiteral("--json"));
+    const bool asJson = p.isSet(QStringLiteral("json"));
     for (const AuditEntry &e : r.entries) {
         if (asJson) {
             out << QString::fromStdString(auditEntryToJson(e).dump()) << '\n';

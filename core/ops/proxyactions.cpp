@@ -5,6 +5,7 @@
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
 #include "ops/listenertimingsync.h"
+#include "ops/proxycommandlinemembership.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleenginecontrol.h"
 
@@ -192,6 +193,7 @@ void ProxyActions::pollHealth()
             if (self->m_ctx->membership) {
                 self->m_ctx->membership->reconcileNow(); // the table (and a restore offer) follows at once
                 syncListenerTiming(*self->m_ctx); // WAITING is judged by what this proxy runs with
+                syncCommandLineMembership(*self->m_ctx); // a proxy without /instances: its lists are its membership
             }
             self->finish(true, detail);
             return;

@@ -3,6 +3,7 @@
 
 #include "cluster/dpgroups.h"
 #include "cluster/profile.h"
+#include "net/proxyclient.h"
 #include "net/proxylistenertiming.h"
 #include "ops/launchspec.h"
 #include "ops/scaletypes.h"
@@ -51,6 +52,10 @@ struct ScaleContext {
     // How long the proxy holds an add WAITING when its own command line cannot be read: the arguments
     // this console starts it with (never fewer retries than the profile's), else the profile's values.
     ProxyListenerTiming plannedListenerTiming;
+    // Set when the proxy has no /instances API: the lists on its running command line, its membership
+    // for the life of the process (syncCommandLineMembership). Pools then scale by restarting it
+    // (ProxyRestartScale).
+    std::optional<ProxyLists> commandLineMembership;
 };
 
 // Why no mutating action may run now, empty when they may: read-only mode, or an audit log append that

@@ -114,16 +114,27 @@ QString ScalePlan::describe() const
                      .arg(g).arg(groupRanks.value(g).size());
     for (const EngineRef &e : toStart)
         if (!grouped.contains(e.id))
-            lines << Tr::tr("  start and add  %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
+            lines << (byProxyRestart ? Tr::tr("  start %1 (node %2, rank %3), listed when the proxy restarts")
+                                     : Tr::tr("  start and add  %1 (node %2, rank %3)"))
+                         .arg(e.id, e.node).arg(e.dpRank);
     for (const QString &g : groupsToRemove)
         lines << Tr::tr("  remove DP group %1: all %2 ranks out of the proxy, drained, then stopped together")
                      .arg(g).arg(groupRanks.value(g).size());
     for (const EngineRef &e : toRemove)
         if (!grouped.contains(e.id))
-            lines << Tr::tr("  remove and stop %1 (node %2, rank %3)").arg(e.id, e.node).arg(e.dpRank);
-    if (!toRemove.isEmpty())
+            lines << (byProxyRestart ? Tr::tr("  stop %1 (node %2, rank %3) once the restarted proxy no longer lists it")
+                                     : Tr::tr("  remove and stop %1 (node %2, rank %3)"))
+                         .arg(e.id, e.node).arg(e.dpRank);
+    if (byProxyRestart && !isNoop()) {
+        lines << Tr::tr("This proxy cannot change its membership at runtime (no /instances API): applying RESTARTS it with the %1 "
+                        "list [%2] (%3 instance(s)). Every new request fails while it restarts (seconds); it first waits until "
+                        "no request is in flight.")
+                     .arg(roleWord(role), listAfterRestart.join(QStringLiteral(", ")))
+                     .arg(listAfterRestart.size());
+    } else if (!toRemove.isEmpty()) {
         lines << Tr::tr("%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.")
                      .arg(affectedRequests);
+    }
     for (const QString &w : warnings)
         lines << Tr::tr("Warning: %1").arg(w);
     if (needsOverride)

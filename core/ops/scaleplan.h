@@ -33,6 +33,10 @@ struct ScalePlan {
     QStringList warnings;          // P:D ratio, engines with unknown load, ...
     QString blocked;               // non-empty: the plan cannot be applied as is
     bool needsOverride = false;    // empties the pool: needs the explicit last-instance override
+    // Set when the proxy has no /instances API: the plan is applied by restarting the proxy with the new
+    // lists (ProxyRestartScale); describe() says so instead of the per-engine add/remove wording.
+    bool byProxyRestart = false;
+    QStringList listAfterRestart;  // the role's list the proxy restarts with
 
     bool isNoop() const { return toStart.isEmpty() && toRemove.isEmpty(); }
     bool canApply(bool overrideGiven) const { return blocked.isEmpty() && (!needsOverride || overrideGiven); }

@@ -254,6 +254,8 @@ void ProxyRestartScale::verify()
             if (timedOut)
                 return fail(QStringLiteral("the restarted proxy does not report %1 prefill and %2 decode instances (last: %3)")
                                 .arg(m_next.prefill.size()).arg(m_next.decode.size()).arg(*last));
+            // The running proxy's command line is now the new lists: the next plan starts from them.
+            m_ctx->commandLineMembership = m_next;
             if (m_ctx->membership)
                 m_ctx->membership->applyCommandLineLists(m_next);
             done(*last);

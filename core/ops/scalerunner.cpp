@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ops/scalerunner.h"
+#include "ops/scaleproxyrestart.h"
 
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
@@ -70,6 +71,15 @@ QList<ScaleOperation *> ScaleRunner::apply(const ScalePlan &plan, bool overrideL
         if (!grouped.contains(e.id))
             ops.append(enqueue(new ScaleIn(e, m_ctx, overrideLastInstance)));
     return ops;
+}
+
+ScaleOperation *ScaleRunner::applyByProxyRestart(const ScalePlan &plan, bool overrideLastInstance, bool allowInFlight)
+{
+    if (!plan.canApply(overrideLastInstance) || !m_ctx->commandLineMembership || plan.isNoop())
+        return nullptr;
+    auto *op = new ProxyRestartScale(plan, *m_ctx->commandLineMembership, m_ctx);
+    op->setAllowInFlight(allowInFlight);
+    return enqueue(op);
 }
 
 QList<ScaleOperation *> ScaleRunner::restore(const ProxyLists &previous, const ProxyLists &now, const QList<EngineRef> &profileEngines)

@@ -35,6 +35,9 @@ public:
     // One DpGroupOperation per coupled group to start or remove, one ScaleOut per other engine to
     // start, one ScaleIn per other engine to leave. Nothing when !canApply.
     QList<ScaleOperation *> apply(const ScalePlan &plan, bool overrideLastInstance);
+    // The same plan for a proxy without /instances: one ProxyRestartScale over the context's
+    // commandLineMembership. Null when !canApply or the context holds no command-line membership.
+    ScaleOperation *applyByProxyRestart(const ScalePlan &plan, bool overrideLastInstance, bool allowInFlight);
 
     // After a proxy restart (it forgets runtime adds, §3): brings the membership back to `previous`.
     // Instances missing now are added again (ScaleOut: their engines already run, so no start);

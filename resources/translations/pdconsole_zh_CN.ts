@@ -144,12 +144,12 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+261"/>
+        <location filename="../../app/console/operations.cpp" line="+262"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>proxy %1 done</source>
         <translation>代理操作 %1 已完成</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-290"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -207,7 +207,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
@@ -4194,26 +4194,41 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+4"/>
+        <source>  start %1 (node %2, rank %3), listed when the proxy restarts</source>
+        <translation>  启动 %1（节点 %2，rank %3），代理重启时加入其列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>  start and add  %1 (node %2, rank %3)</source>
         <translation>  启动并加入  %1（节点 %2，rank %3）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>  remove DP group %1: all %2 ranks out of the proxy, drained, then stopped together</source>
         <translation>  移除 DP 组 %1：全部 %2 个 rank 移出代理并排空，然后一起停止</translation>
     </message>
     <message>
         <location line="+4"/>
+        <source>  stop %1 (node %2, rank %3) once the restarted proxy no longer lists it</source>
+        <translation>  停止 %1（节点 %2，rank %3），在重启后的代理不再列出它之后</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>  remove and stop %1 (node %2, rank %3)</source>
         <translation>  移出并停止 %1（节点 %2，rank %3）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>This proxy cannot change its membership at runtime (no /instances API): applying RESTARTS it with the %1 list [%2] (%3 instance(s)). Every new request fails while it restarts (seconds); it first waits until no request is in flight.</source>
+        <translation>此代理无法在运行时更改成员（没有 /instances API）：应用将以 %1 列表 [%2]（%3 个实例）重启它。重启期间（数秒）所有新请求都会失败；重启前先等待直到没有在途请求。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.</source>
         <translation>待移出引擎上正在运行的 %1 个请求会在停止前完成；新请求将转到其他实例。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
@@ -4389,7 +4404,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ScalePanel</name>
     <message>
-        <location filename="../../widgets/scale/scalepanel.cpp" line="+60"/>
+        <location filename="../../widgets/scale/scalepanel.cpp" line="+61"/>
         <source>Cancel operations</source>
         <translation>取消操作</translation>
     </message>
@@ -4398,8 +4413,13 @@ last good scrape %1</source>
         <source>Reading the %1 engines&apos; load…</source>
         <translation>正在读取 %1 引擎的负载…</translation>
     </message>
+    <message>
+        <location line="+18"/>
+        <source>Restarting the proxy with the new lists: %1</source>
+        <translation>正在以新列表重启代理：%1</translation>
+    </message>
     <message numerus="yes">
-        <location line="+12"/>
+        <location line="+7"/>
         <source>%n operation(s) started: %1</source>
         <translation>
             <numerusform>已启动 %n 个操作：%1</numerusform>
@@ -4411,7 +4431,8 @@ last good scrape %1</source>
         <translation>未应用：%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-9"/>
+        <location line="+11"/>
         <source>Not applied.</source>
         <translation>未应用。</translation>
     </message>
@@ -4421,7 +4442,12 @@ last good scrape %1</source>
         <translation>%1 池扩缩容</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
+        <source>Do not wait for the requests in flight: they fail when the proxy stops</source>
+        <translation>不等待在途请求：代理停止时它们会失败</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>I know this empties the %1 pool: every request fails until an instance is added</source>
         <translation>我了解这会清空 %1 池：在添加实例之前，所有请求都会失败</translation>
     </message>

@@ -73,7 +73,7 @@ private Q_SLOTS:
         SimClusterEngineControl engines{QUrl(control)};
         EngineProbe probe;
         AuditLog audit(m_dir.filePath(QStringLiteral("audit.jsonl")));
-        ScaleContext ctx{&proxy, &table, &engines, &probe, &audit, {}, {}, {}, {}, {}};
+        ScaleContext ctx{&proxy, &table, &engines, &probe, &audit, {}, {}, {}, {}, {}, {}};
         ctx.settings.pollMs = 200;
         ctx.settings.verifyTrafficTimeoutMs = 2000;
         ScaleRunner runner(&ctx);

@@ -4,6 +4,7 @@
 #include "models/operationmodel.h"
 #include "net/membershipreconciler.h"
 #include "ops/scalerunner.h"
+#include "ops/scaleproxyrestart.h"
 #include "scale/poolscalecontrol.h"
 
 #include <QCheckBox>
@@ -147,9 +148,22 @@ void ScalePanel::plan(Role role, int target)
             return;
         self->m_plan = planPoolScale(role, target, self->m_engines, self->m_ctx->groups, *self->m_ctx->membership, readings.loads,
                                      self->m_ctx->settings, readings.notAnswering);
+        if (self->m_ctx->commandLineMembership) {
+            self->m_plan.byProxyRestart = true;
+            self->m_plan.listAfterRestart = ProxyRestartScale::listsAfter(*self->m_ctx->commandLineMembership, self->m_plan).of(role);
+        }
         self->m_status->setText(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0));
         bool override = false;
+        self->m_allowInFlight = false;
         if (!self->m_plan.isNoop() && self->m_confirm(self->m_plan, &override) && self->m_plan.canApply(override)) {
+            if (self->m_plan.byProxyRestart) {
+                ScaleOperation *op = self->m_runner->applyByProxyRestart(self->m_plan, override, self->m_allowInFlight);
+                self->m_status->setText(op ? ScalePanel::tr("Restarting the proxy with the new lists: %1")
+                                                 .arg(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0))
+                                           : ScalePanel::tr("Not applied."));
+                self->refreshCounts();
+                return;
+            }
             const auto ops = self->m_runner->apply(self->m_plan, override);
             self->m_status->setText(ScalePanel::tr("%n operation(s) started: %1", nullptr, int(ops.size()))
                                         .arg(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0)));
@@ -173,6 +187,12 @@ bool ScalePanel::confirmWithDialog(const ScalePlan &plan, bool *override)
     text->setMinimumSize(560, 200);
     layout->addWidget(text);
     QCheckBox *overrideBox = nullptr;
+    QCheckBox *inFlightBox = nullptr;
+    if (plan.byProxyRestart) {
+        inFlightBox = new QCheckBox(tr("Do not wait for the requests in flight: they fail when the proxy stops"), &dialog);
+        inFlightBox->setObjectName(QStringLiteral("allowInFlightBox"));
+        layout->addWidget(inFlightBox);
+    }
     if (plan.needsOverride) {
         overrideBox = new QCheckBox(tr("I know this empties the %1 pool: every request fails until an instance is added").arg(roleName(plan.role)), &dialog);
         layout->addWidget(overrideBox);
@@ -187,6 +207,7 @@ bool ScalePanel::confirmWithDialog(const ScalePlan &plan, bool *override)
     layout->addWidget(buttons);
     const bool ok = dialog.exec() == QDialog::Accepted;
     *override = overrideBox && overrideBox->isChecked();
+    m_allowInFlight = inFlightBox && inFlightBox->isChecked();
     return ok;
 }
 

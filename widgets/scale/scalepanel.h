@@ -45,6 +45,7 @@ private:
 
     ScaleContext *m_ctx;
     ScaleRunner *m_runner;
+    bool m_allowInFlight = false; // the confirmation's "do not wait for the requests in flight" (proxy restart path)
     QList<EngineRef> m_engines;
     PoolScaleControl *m_prefill;
     PoolScaleControl *m_decode;

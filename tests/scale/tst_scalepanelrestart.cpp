@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// The console's scale panel against a proxy without /instances (pdsim's proxy run as vllm-ascend
+// v0.9.1-dev): the context reads the running proxy's command line as its membership, the plan says the
+// proxy restarts, the confirmation offers "do not wait for the requests in flight", and Apply runs one
+// ProxyRestartScale that leaves the proxy listing the new decoders and the leaving ones stopped.
+#include "audit/auditlog.h"
+#include "cluster/profileformat.h"
+#include "clustersim/simcluster.h"
+#include "net/membershipreconciler.h"
+#include "net/proxyclient.h"
+#include "ops/proxycommandlinemembership.h"
+#include "ops/scaleprobe.h"
+#include "ops/scaleproxyrestart.h"
+#include "ops/scalerunner.h"
+#include "ops/scalesimcontrol.h"
+#include "scale/poolscalecontrol.h"
+#include "scale/scalepanel.h"
+
+#include <QApplication>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace pd;
+
+class TestScalePanelRestart : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void scaleInRestartsTheProxyFromThePanel()
+    {
+        const ProfileLoadResult loaded = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-v091.json"));
+        QVERIFY(loaded.profile.has_value());
+        sim::ClusterOptions options;
+        options.profile = *loaded.profile;
+        options.timeScale = 20;
+        options.jitter = false;
+        sim::SimCluster cluster(options);
+        QString error;
+        if (!cluster.start(&error)) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL(qPrintable(error));
+            QSKIP(qPrintable(error));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(cluster.isReady(), 30000);
+        const QUrl control(QStringLiteral("http://127.0.0.74:%1").arg(cluster.controlPort()));
+
+        ProxyClient proxy;
+        proxy.setEndpoint({QUrl(QStringLiteral("http://127.0.0.74:8410")), {}, {}, 5000});
+        MembershipReconciler table(&proxy);
+        const QList<EngineRef> refs = engineRefs(*loaded.profile);
+        QList<QPair<QString, Role>> configured;
+        for (const EngineRef &e : refs)
+            configured.append({e.id, e.role});
+        table.setConfigured(configured);
+        SimClusterEngineControl engines{control};
+        EngineProbe probe;
+        AuditLog audit(m_dir.filePath(QStringLiteral("audit.jsonl")));
+        ScaleContext ctx{&proxy, &table, &engines, &probe, &audit, {}, {}, {}, {}, {}, {}};
+        ctx.settings.pollMs = 200;
+        ScaleRunner runner(&ctx);
+
+        // What the console does on opening the profile and after every proxy start.
+        std::optional<QString> why;
+        syncCommandLineMembership(ctx, [&why](const QString &w) { why = w; });
+        QTRY_VERIFY_WITH_TIMEOUT(why.has_value(), 20000);
+        QVERIFY2(why->isEmpty(), qPrintable(*why));
+        QVERIFY(ctx.commandLineMembership.has_value());
+        QCOMPARE(ctx.commandLineMembership->decode.size(), 4); // the profile's proxy lists four decoders
+        QCOMPARE(ctx.commandLineMembership->prefill.size(), 2);
+
+        ScalePanel panel(&ctx, &runner, refs);
+        std::optional<ScalePlan> shown;
+        panel.setConfirm([&shown](const ScalePlan &plan, bool *override) {
+            shown = plan;
+            *override = false;
+            return true;
+        });
+        panel.resize(1100, 520);
+        panel.show();
+        table.start(500);
+        QTRY_VERIFY_WITH_TIMEOUT(table.activeCount(Role::Decode) == 4, 10000);
+        PoolScaleControl *decode = panel.control(Role::Decode);
+        QTRY_COMPARE(decode->target(), 4);
+
+        decode->setTarget(2);
+        QTest::mouseClick(decode->applyButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.has_value(), 10000);
+        QVERIFY(shown->byProxyRestart);
+        QCOMPARE(shown->listAfterRestart.size(), 2);
+        const QString text = shown->describe();
+        QVERIFY2(text.contains(QStringLiteral("applying RESTARTS it with the decode list [")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("once the restarted proxy no longer lists it")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("remove and stop")), qPrintable(text));
+
+        QTRY_COMPARE_WITH_TIMEOUT(runner.operations().size(), 1, 5000);
+        auto *op = qobject_cast<ProxyRestartScale *>(runner.operations().constFirst());
+        QVERIFY2(op, "the panel ran the per-engine path on a proxy without /instances");
+        QCOMPARE(op->newLists().decode, shown->listAfterRestart);
+        QTRY_VERIFY_WITH_TIMEOUT(runner.isIdle(), 60000);
+        QCOMPARE(op->outcome(), OperationOutcome::Succeeded);
+
+        // The operation verified that the restarted proxy reports two decoders; the context (the next
+        // plan's starting point) and the table follow it.
+        QVERIFY(ctx.commandLineMembership.has_value());
+        QCOMPARE(ctx.commandLineMembership->decode, shown->listAfterRestart);
+        QTRY_VERIFY_WITH_TIMEOUT(table.activeCount(Role::Decode) == 2, 10000);
+        QCOMPARE(decode->target(), 2);
+        panel.grab().save(QStringLiteral(PD_BINARY_DIR "/tests/scale/scalepanel-restart.png"));
+        table.stop();
+        cluster.shutdown();
+    }
+};
+
+QTEST_MAIN(TestScalePanelRestart)
+#include "tst_scalepanelrestart.moc"
