@@ -51,8 +51,9 @@ int runNodeCommand(const QStringList &args, pd::RunnerFactory &runners, QTextStr
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("hccn-conf"), QStringLiteral("Path of hccn.conf on the nodes (default /etc/hccn.conf)."),
                       QStringLiteral("PATH")});
-    const auto usage = [&err, &parser] {
-        err << (parser.errorText().isEmpty() ? QString() : parser.errorText() + QLatin1Char('\n'))
+    const auto usage = [&err, &parser](const QString &problem = {}) {
+        const QString first = problem.isEmpty() ? parser.errorText() : problem;
+        err << (first.isEmpty() ? QString() : QStringLiteral("pdctl node: ") + first + QLatin1Char('\n'))
             << "usage: pdctl node check --profile FILE [--node NAME]... [--csv FILE] [--json FILE] [--timeout S]\n"
                "                        [--no-ping] [--tool-dir DIR] [--hccn-conf PATH]\n";
         return kUsage;
@@ -61,15 +62,11 @@ int runNodeCommand(const QStringList &args, pd::RunnerFactory &runners, QTextStr
         return usage();
     bool ok = false;
     const double timeout = parser.value(QStringLiteral("timeout")).toDouble(&ok);
-    if (!ok || timeout <= 0 || timeout > 3600) {
-        err << "pdctl: --timeout must be 1-3600 seconds\n";
-        return kUsage;
-    }
+    if (!ok || timeout <= 0 || timeout > 3600)
+        return usage(QStringLiteral("--timeout must be 1-3600 seconds"));
     const QString path = parser.value(QStringLiteral("profile"));
-    if (path.isEmpty()) {
-        err << "pdctl: --profile FILE is required\n";
-        return kUsage;
-    }
+    if (path.isEmpty())
+        return usage(QStringLiteral("--profile FILE is required"));
     const pd::ProfileLoadResult loaded = pd::loadProfileFile(path);
     for (const pd::ProfileError &error : loaded.errors)
         err << error.format(path) << '\n';

@@ -130,22 +130,25 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
         { QStringLiteral("pool"), QStringLiteral("Only this pool: prefill or decode."), QStringLiteral("ROLE") });
     parser.addOption({ QStringLiteral("engine"),
         QStringLiteral("Only this engine, host:port or node:port (repeatable)."), QStringLiteral("ID") });
-    if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1) {
-        err << (parser.errorText().isEmpty() ? QString() : parser.errorText() + QLatin1Char('\n'))
+    const auto usage = [&err, &parser](const QString &problem = {}) {
+        const QString first = problem.isEmpty() ? parser.errorText() : problem;
+        err << (first.isEmpty() ? QString() : QStringLiteral("pdctl engine: ") + first + QLatin1Char('\n'))
             << "usage: pdctl engine start|stop|restart|status --profile FILE [--node NAME]... [--pool ROLE]\n"
                "                   [--engine ID]... [--parallel N] [--grace S] [--verify S]\n";
         return kUsage;
-    }
+    };
+    if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1)
+        return usage();
     const QString action = parser.positionalArguments().first();
     if (!QStringList {
             QStringLiteral("start"), QStringLiteral("stop"), QStringLiteral("restart"), QStringLiteral("status") }
-             .contains(action)) {
-        err << "pdctl engine: unknown action '" << action << "' (start, stop, restart or status)\n";
-        return kUsage;
-    }
+             .contains(action))
+        return usage(QStringLiteral("unknown action '%1' (start, stop, restart or status)").arg(action));
+    if (!parser.isSet(QStringLiteral("profile")))
+        return usage(QStringLiteral("--profile FILE is required"));
     const auto timings = timingsFrom(parser, err);
     if (!timings)
-        return kUsage;
+        return usage();
     const auto profile = loadChecked(parser.value(QStringLiteral("profile")), err);
     if (!profile)
         return 1;
@@ -227,14 +230,22 @@ int runProxyCommand(const QStringList &args, pd::RunnerFactory &runners, QTextSt
     parser.addOption({ QStringLiteral("print"), QStringLiteral("With start: print the command line and do nothing.") });
     if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1
         || !QStringList { QStringLiteral("start"), QStringLiteral("stop"), QStringLiteral("status") }.contains(
-            parser.positionalArguments().first())) {
-        err << "usage: pdctl proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print] [--grace S]\n";
+            parser.positionalArguments().first())
+        || !parser.isSet(QStringLiteral("profile"))) {
+        const QString problem = !parser.errorText().isEmpty() ? parser.errorText()
+                                : parser.positionalArguments().size() == 1 && !parser.isSet(QStringLiteral("profile"))
+                                    ? QStringLiteral("--profile FILE is required")
+                                    : QString();
+        err << (problem.isEmpty() ? QString() : QStringLiteral("pdctl proxy: ") + problem + QLatin1Char('\n'))
+            << "usage: pdctl proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print] [--grace S]\n";
         return kUsage;
     }
     const QString action = parser.positionalArguments().first();
     const auto timings = timingsFrom(parser, err);
-    if (!timings)
+    if (!timings) {
+        err << "usage: pdctl proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print] [--grace S]\n";
         return kUsage;
+    }
     const auto profile = loadChecked(parser.value(QStringLiteral("profile")), err);
     if (!profile)
         return 1;
@@ -280,8 +291,13 @@ int runScriptCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
     parser.addOption({ QStringLiteral("yes"), QStringLiteral("Upload without asking.") });
     if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1
         || !QStringList { QStringLiteral("show"), QStringLiteral("diff"), QStringLiteral("upload") }.contains(
-            parser.positionalArguments().first())) {
-        err << "usage: pdctl script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
+            parser.positionalArguments().first())
+        || !parser.isSet(QStringLiteral("profile"))) {
+        const QString problem = !parser.errorText().isEmpty() ? parser.errorText()
+                                : !parser.isSet(QStringLiteral("profile")) ? QStringLiteral("--profile FILE is required")
+                                                                           : QString();
+        err << (problem.isEmpty() ? QString() : QStringLiteral("pdctl script: ") + problem + QLatin1Char('\n'))
+            << "usage: pdctl script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
                "  show: the generated run_dp_template.sh; diff: against each node's copy; upload: diff, confirm, "
                "write\n";
         return kUsage;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "profilecommands.h"
+#include "verbparser.h"
 
 #include "cluster/importfiles.h"
 #include "cluster/profileformat.h"
@@ -28,11 +29,10 @@ std::optional<pd::Profile> load(const QString &path, QTextStream &err)
 
 int validate(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    if (args.size() != 1) {
-        err << "usage: pdctl profile validate FILE\n";
+    VerbParser p(QStringLiteral("profile validate"), QStringLiteral("usage: pdctl profile validate FILE"));
+    if (!p.parse(args, err, 1))
         return kUsage;
-    }
-    const QString path = args.first();
+    const QString path = p.positionalArguments().first();
     const pd::ProfileLoadResult loaded = pd::loadProfileFile(path);
     for (const pd::ProfileError &error : loaded.errors)
         out << error.format(path) << '\n';
@@ -48,13 +48,12 @@ int validate(const QStringList &args, QTextStream &out, QTextStream &err)
 
 int show(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    QStringList rest = args;
-    const bool json = rest.removeAll(QStringLiteral("--json")) > 0;
-    if (rest.size() != 1) {
-        err << "usage: pdctl profile show FILE [--json]\n";
+    VerbParser p(QStringLiteral("profile show"), QStringLiteral("usage: pdctl profile show FILE [--json]"));
+    p.flag(QStringLiteral("json"));
+    if (!p.parse(args, err, 1))
         return kUsage;
-    }
-    const auto profile = load(rest.first(), err);
+    const bool json = p.isSet(QStringLiteral("json"));
+    const auto profile = load(p.positionalArguments().first(), err);
     if (!profile)
         return 1;
     if (json) {
@@ -133,60 +132,44 @@ std::optional<pd::StartScriptSource> readStartScript(const QString &spec, pd::Ru
 
 int import(const QStringList &args, pd::RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
+    VerbParser p(QStringLiteral("profile import"),
+                 QStringLiteral("usage: pdctl profile import [--proxy-args '...'] [--launcher 'HOST[/ROLE]: ...']... "
+                                "[--ranktable FILE] [--start-script [HOST:]FILE]... [--container docker|podman:NAME] "
+                                "[--env-script FILE]... [--proxy-generation v0.9.1-dev|main] [--name NAME] [-o FILE]"));
+    for (const char *name : {"proxy-args", "launcher", "ranktable", "name", "proxy-generation", "start-script", "env-script", "container"})
+        p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
+    p.option({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"));
+    if (!p.parse(args, err))
+        return kUsage;
     pd::ImportSources sources;
-    QString output;
-    QString ranktablePath;
-    QStringList startScripts;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args.at(i);
-        const bool hasValue = i + 1 < args.size();
-        if (a == QLatin1String("--proxy-args") && hasValue)
-            sources.proxyCommandLine = args.at(++i);
-        else if (a == QLatin1String("--launcher") && hasValue)
-            sources.launchers.append(args.at(++i));
-        else if (a == QLatin1String("--ranktable") && hasValue)
-            ranktablePath = args.at(++i);
-        else if (a == QLatin1String("--name") && hasValue)
-            sources.clusterName = args.at(++i);
-        else if (a == QLatin1String("--proxy-generation") && hasValue) {
-            const QString g = args.at(++i);
-            if (g == QLatin1String("v0.9.1-dev"))
-                sources.proxyGeneration = pd::ProxyGeneration::V091Dev;
-            else if (g == QLatin1String("main"))
-                sources.proxyGeneration = pd::ProxyGeneration::Main;
-            else {
-                err << "pdctl profile import: --proxy-generation is v0.9.1-dev or main, not \"" << g << "\"\n";
-                return kUsage;
-            }
-        }
-        else if ((a == QLatin1String("-o") || a == QLatin1String("--output")) && hasValue)
-            output = args.at(++i);
-        else if (a == QLatin1String("--start-script") && hasValue)
-            startScripts.append(args.at(++i));
-        else if (a == QLatin1String("--env-script") && hasValue)
-            sources.envScripts.append(args.at(++i));
-        else if (a == QLatin1String("--container") && hasValue) {
-            const QString spec = args.at(++i);
-            const qsizetype colon = spec.indexOf(QLatin1Char(':'));
-            const QString tool = spec.left(colon);
-            if (colon <= 0 || colon == spec.size() - 1 || (tool != QLatin1String("docker") && tool != QLatin1String("podman"))) {
-                err << "pdctl profile import: --container is docker:NAME or podman:NAME, not \"" << spec << "\"\n";
-                return kUsage;
-            }
-            sources.container.tool = tool;
-            sources.container.name = spec.mid(colon + 1);
-        }
-        else {
-            err << "pdctl profile import: unexpected argument \"" << a << "\"\n"
-                << "usage: pdctl profile import [--proxy-args '...'] [--launcher 'HOST[/ROLE]: ...']... "
-                   "[--ranktable FILE] [--start-script [HOST:]FILE]... [--container docker|podman:NAME] "
-                   "[--env-script FILE]... [--proxy-generation v0.9.1-dev|main] [--name NAME] [-o FILE]\n";
-            return kUsage;
-        }
+    sources.proxyCommandLine = p.value(QStringLiteral("proxy-args"));
+    sources.launchers = p.values(QStringLiteral("launcher"));
+    if (p.isSet(QStringLiteral("name")))
+        sources.clusterName = p.value(QStringLiteral("name"));
+    sources.envScripts = p.values(QStringLiteral("env-script"));
+    const QString output = p.value(QStringLiteral("o"));
+    const QString ranktablePath = p.value(QStringLiteral("ranktable"));
+    const QStringList startScripts = p.values(QStringLiteral("start-script"));
+    if (p.isSet(QStringLiteral("proxy-generation"))) {
+        const QString g = p.value(QStringLiteral("proxy-generation"));
+        if (g == QLatin1String("v0.9.1-dev"))
+            sources.proxyGeneration = pd::ProxyGeneration::V091Dev;
+        else if (g == QLatin1String("main"))
+            sources.proxyGeneration = pd::ProxyGeneration::Main;
+        else
+            return p.usageError(err, QStringLiteral("--proxy-generation is v0.9.1-dev or main, not \"%1\"").arg(g));
+    }
+    if (p.isSet(QStringLiteral("container"))) {
+        const QString spec = p.value(QStringLiteral("container"));
+        const qsizetype colon = spec.indexOf(QLatin1Char(':'));
+        const QString tool = spec.left(colon);
+        if (colon <= 0 || colon == spec.size() - 1 || (tool != QLatin1String("docker") && tool != QLatin1String("podman")))
+            return p.usageError(err, QStringLiteral("--container is docker:NAME or podman:NAME, not \"%1\"").arg(spec));
+        sources.container.tool = tool;
+        sources.container.name = spec.mid(colon + 1);
     }
     if (sources.proxyCommandLine.isEmpty() && sources.launchers.isEmpty() && ranktablePath.isEmpty() && startScripts.isEmpty()) {
-        err << "pdctl profile import: give at least one of --proxy-args, --launcher, --ranktable, --start-script\n";
-        return kUsage;
+        return p.usageError(err, QStringLiteral("give at least one of --proxy-args, --launcher, --ranktable, --start-script"));
     }
     for (const QString &spec : std::as_const(startScripts)) {
         const std::optional<pd::StartScriptSource> source = readStartScript(spec, runners, err);
@@ -222,19 +205,12 @@ int import(const QStringList &args, pd::RunnerFactory &runners, QTextStream &out
 
 int format(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    QString output;
-    QStringList rest;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        if ((args.at(i) == QLatin1String("-o") || args.at(i) == QLatin1String("--output")) && i + 1 < args.size())
-            output = args.at(++i);
-        else
-            rest.append(args.at(i));
-    }
-    if (rest.size() != 1) {
-        err << "usage: pdctl profile format FILE [-o FILE]\n";
+    VerbParser p(QStringLiteral("profile format"), QStringLiteral("usage: pdctl profile format FILE [-o FILE]"));
+    p.option({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"));
+    if (!p.parse(args, err, 1))
         return kUsage;
-    }
-    const auto profile = load(rest.first(), err);
+    const QString output = p.value(QStringLiteral("o"));
+    const auto profile = load(p.positionalArguments().first(), err);
     if (!profile)
         return 1;
     return writeOutput(pd::serializeProfile(*profile), output, out, err) ? 0 : 1;
@@ -253,7 +229,8 @@ int runProfileCommand(const QStringList &args, pd::RunnerFactory &runners, QText
         return import(args.mid(1), runners, out, err);
     if (sub == QLatin1String("format"))
         return format(args.mid(1), out, err);
-    err << "usage: pdctl profile validate|show|import|format ...  (pdctl --help)\n";
+    err << "pdctl profile: " << (sub.isEmpty() ? QStringLiteral("missing subcommand") : QStringLiteral("unknown subcommand \"%1\"").arg(sub))
+        << "\nusage: pdctl profile validate|show|import|format ...  (pdctl --help)\n";
     return kUsage;
 }
 

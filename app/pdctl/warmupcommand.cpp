@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "warmupcommand.h"
+#include "verbparser.h"
 
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
@@ -23,50 +24,46 @@ constexpr const char *kUsage
       "                    [--no-stream] [--model NAME] [--timeout SECONDS] [--audit FILE]\n"
       "                    [--csv FILE] [--json]\n";
 
-// Reads the integer after `name`; false (with a message) when the value is missing or not a number.
-bool intOption(const QStringList &args, const QString &name, int *value, QTextStream &err)
+// Reads an integer option; false (with a message) when it is not a number.
+bool intOption(const VerbParser &p, const QString &name, int *value, QTextStream &err)
 {
-    const qsizetype i = args.indexOf(name);
-    if (i < 0)
+    if (!p.isSet(name))
         return true;
     bool ok = false;
-    const int v = args.value(i + 1).toInt(&ok);
+    const int v = p.value(name).toInt(&ok);
     if (!ok) {
-        err << "pdctl warmup: " << name << " needs a whole number, got \"" << args.value(i + 1) << "\"\n";
+        err << "pdctl warmup: " << (name.size() == 1 ? "-" : "--") << name << " needs a whole number, got \"" << p.value(name) << "\"\n";
         return false;
     }
     *value = v;
     return true;
 }
 
-QString option(const QStringList &args, const QString &name)
-{
-    const qsizetype i = args.indexOf(name);
-    return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : QString();
-}
-
 } // namespace
 
 int runWarmUpCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    const QString profilePath = option(args, QStringLiteral("--profile"));
-    if (profilePath.isEmpty()) {
-        err << kUsage;
-        return 2;
-    }
+    VerbParser p(QStringLiteral("warmup"), QString::fromLatin1(kUsage));
+    for (const char *name : {"profile", "n", "concurrency", "prompt-tokens", "max-tokens", "model", "timeout", "audit", "csv"})
+        p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
+    p.flag(QStringLiteral("no-stream")).flag(QStringLiteral("json"));
+    if (!p.parse(args, err))
+        return kUsageExit;
+    const QString profilePath = p.value(QStringLiteral("profile"));
+    if (profilePath.isEmpty())
+        return p.usageError(err, QStringLiteral("--profile FILE is required"));
     pd::WarmUpOptions o;
     int timeoutSeconds = o.requestTimeoutMs / 1000;
-    if (!intOption(args, QStringLiteral("-n"), &o.count, err)
-        || !intOption(args, QStringLiteral("--concurrency"), &o.concurrency, err)
-        || !intOption(args, QStringLiteral("--prompt-tokens"), &o.promptTokens, err)
-        || !intOption(args, QStringLiteral("--max-tokens"), &o.maxTokens, err)
-        || !intOption(args, QStringLiteral("--timeout"), &timeoutSeconds, err)) {
+    if (!intOption(p, QStringLiteral("n"), &o.count, err) || !intOption(p, QStringLiteral("concurrency"), &o.concurrency, err)
+        || !intOption(p, QStringLiteral("prompt-tokens"), &o.promptTokens, err)
+        || !intOption(p, QStringLiteral("max-tokens"), &o.maxTokens, err)
+        || !intOption(p, QStringLiteral("timeout"), &timeoutSeconds, err)) {
         err << kUsage;
-        return 2;
+        return kUsageExit;
     }
     o.requestTimeoutMs = timeoutSeconds * 1000;
-    o.stream = !args.contains(QStringLiteral("--no-stream"));
-    o.model = option(args, QStringLiteral("--model"));
+    o.stream = !p.isSet(QStringLiteral("no-stream"));
+    o.model = p.value(QStringLiteral("model"));
     if (const QString invalid = o.validate(); !invalid.isEmpty()) {
         err << "pdctl warmup: " << invalid << '\n';
         return 2;
@@ -81,10 +78,10 @@ int runWarmUpCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return 1;
     }
     o.fallbackModel = loaded.profile->decode.servedModelName;
-    const QString auditPath = option(args, QStringLiteral("--audit"));
+    const QString auditPath = p.value(QStringLiteral("audit"));
     pd::AuditLog audit(auditPath.isEmpty() ? pd::AuditLog::defaultPath() : auditPath);
     pd::WarmUpRun run(pd::profileProxyEndpoint(*loaded.profile), o, &audit);
-    const bool asJson = args.contains(QStringLiteral("--json"));
+    const bool asJson = p.isSet(QStringLiteral("json"));
     if (!asJson) {
         QObject::connect(&run, &pd::WarmUpRun::progress, &run, [&err](int done, int total) {
             if (done == total || done % std::max(1, total / 10) == 0)
@@ -100,7 +97,7 @@ int runWarmUpCommand(const QStringList &args, QTextStream &out, QTextStream &err
     run.start();
     loop.exec();
 
-    if (const QString csvPath = option(args, QStringLiteral("--csv")); !csvPath.isEmpty()) {
+    if (const QString csvPath = p.value(QStringLiteral("csv")); !csvPath.isEmpty()) {
         QSaveFile file(csvPath);
         if (!file.open(QIODevice::WriteOnly) || file.write(pd::warmUpCsv(*result)) < 0 || !file.commit())
             err << "pdctl warmup: cannot write " << csvPath << ": " << file.errorString() << '\n';

@@ -363,12 +363,46 @@ void TestPdctl::usageErrors_data()
                                             << QStringLiteral("give at least one of --proxy-args, --launcher, --ranktable");
     QTest::newRow("import with an unknown option")
         << QStringList{QStringLiteral("profile"), QStringLiteral("import"), QStringLiteral("--proxy"), QStringLiteral("--port 8000")}
-        << QStringLiteral("unexpected argument \"--proxy\"");
+        << QStringLiteral("pdctl profile import: Unknown options: proxy");
     QTest::newRow("import option without its value")
         << QStringList{QStringLiteral("profile"), QStringLiteral("import"), QStringLiteral("--proxy-args")}
-        << QStringLiteral("unexpected argument \"--proxy-args\"");
+        << QStringLiteral("Missing value after '--proxy-args'.");
     QTest::newRow("format without a file") << QStringList{QStringLiteral("profile"), QStringLiteral("format")}
                                            << QStringLiteral("usage: pdctl profile format FILE [-o FILE]");
+    // Every other verb: a missing --profile, a typo'd option and a missing value exit 2 with the problem
+    // and the verb's usage line, before anything is read or contacted.
+    const QString profile = bundled("demo-loopback");
+    const auto row = [](const char *name, QStringList args, const char *message) {
+        QTest::newRow(name) << args << QString::fromLatin1(message);
+    };
+    const QString p = QStringLiteral("--profile");
+    row("engine without --profile", {QStringLiteral("engine"), QStringLiteral("stop")}, "--profile FILE is required\nusage: pdctl engine");
+    row("engine typo", {QStringLiteral("engine"), QStringLiteral("stop"), p, profile, QStringLiteral("--nodes"), QStringLiteral("p1")},
+        "Unknown option 'nodes'.\nusage: pdctl engine");
+    row("engine unknown action", {QStringLiteral("engine"), QStringLiteral("kill"), p, profile}, "unknown action 'kill'");
+    row("proxy without --profile", {QStringLiteral("proxy"), QStringLiteral("status")}, "--profile FILE is required\nusage: pdctl proxy");
+    row("proxy typo", {QStringLiteral("proxy"), QStringLiteral("start"), p, profile, QStringLiteral("--prnt")}, "usage: pdctl proxy");
+    row("script without --profile", {QStringLiteral("script"), QStringLiteral("show")}, "--profile FILE is required\nusage: pdctl script");
+    row("node without --profile", {QStringLiteral("node"), QStringLiteral("check")}, "--profile FILE is required\nusage: pdctl node check");
+    row("node bad timeout", {QStringLiteral("node"), QStringLiteral("check"), p, profile, QStringLiteral("--timeout"), QStringLiteral("0")},
+        "--timeout must be 1-3600 seconds\nusage: pdctl node check");
+    row("status without --profile", {QStringLiteral("status"), QStringLiteral("--json")}, "--profile FILE is required\nusage: pdctl status");
+    row("status typo", {QStringLiteral("status"), p, profile, QStringLiteral("--jsn")}, "pdctl status: Unknown option 'jsn'.\nusage: pdctl status");
+    row("status profile without value", {QStringLiteral("status"), p}, "Missing value after '--profile'.");
+    row("scale without --to", {QStringLiteral("scale"), p, profile, QStringLiteral("--pool"), QStringLiteral("decode")},
+        "--to N is required");
+    row("scale bad pool", {QStringLiteral("scale"), p, profile, QStringLiteral("--pool"), QStringLiteral("decoder"), QStringLiteral("--to"),
+                           QStringLiteral("2")},
+        "--pool must be decode or prefill\nusage: pdctl scale");
+    row("scale typo", {QStringLiteral("scale"), p, profile, QStringLiteral("--pool"), QStringLiteral("decode"), QStringLiteral("--to"),
+                       QStringLiteral("2"), QStringLiteral("--override")},
+        "Unknown option 'override'.\nusage: pdctl scale");
+    row("audit typo", {QStringLiteral("audit"), QStringLiteral("--fil"), QStringLiteral("x")}, "Unknown option 'fil'.\nusage: pdctl audit");
+    row("audit stray argument", {QStringLiteral("audit"), QStringLiteral("log.jsonl")}, "unexpected argument \"log.jsonl\"\nusage: pdctl audit");
+    row("warmup typo", {QStringLiteral("warmup"), p, profile, QStringLiteral("--concurency"), QStringLiteral("4")},
+        "Unknown option 'concurency'.\nusage: pdctl warmup");
+    row("profile format with two files", {QStringLiteral("profile"), QStringLiteral("format"), profile, profile},
+        "unexpected argument");
 }
 
 void TestPdctl::usageErrors()

@@ -153,7 +153,9 @@ private Q_SLOTS:
         QCOMPARE(unknown.exitCode, 1);
         QVERIFY(unknown.err.contains(QLatin1String("nope:1")));
         QCOMPARE(pdctl({ QStringLiteral("engine"), QStringLiteral("launch") }).exitCode, 2);
-        QCOMPARE(pdctl({ QStringLiteral("engine"), QStringLiteral("start") }).exitCode, 1); // no --profile
+        const Run noProfile = pdctl({ QStringLiteral("engine"), QStringLiteral("start") });
+        QCOMPARE(noProfile.exitCode, 2); // a usage error, like every verb's
+        QVERIFY2(noProfile.err.contains(QLatin1String("--profile FILE is required\nusage: pdctl engine")), qPrintable(noProfile.err));
 
         // A node on another machine: refused naming it (no SSH runner in this build yet).
         pd::Profile remote = m_profile;

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+
+namespace pdctl {
+
+// The one argument parser of every pdctl verb: QCommandLineParser over the verb's own options, so a
+// typo (--jsn) or an option without its value is refused, never ignored, and every usage error reads
+// the same: "pdctl VERB: <problem>" then the verb's usage line, exit 2 (kUsageExit).
+constexpr int kUsageExit = 2;
+
+class VerbParser {
+public:
+    // verb: "status", "profile import", ...; usage: its usage text, starting "usage: pdctl ...".
+    VerbParser(QString verb, QString usage);
+
+    VerbParser &option(const QString &name, const QString &valueName, const QString &defaultValue = {});
+    VerbParser &option(const QStringList &names, const QString &valueName);
+    VerbParser &flag(const QString &name);
+
+    // Parses; on a malformed command line prints the problem and the usage and returns false.
+    // `positionals`: how many positional arguments the verb takes (-1: any number).
+    bool parse(const QStringList &args, QTextStream &err, int positionals = 0);
+    // Prints "pdctl VERB: problem" and the usage; returns kUsageExit.
+    int usageError(QTextStream &err, const QString &problem) const;
+
+    QString value(const QString &name) const { return m_parser.value(name); }
+    QStringList values(const QString &name) const { return m_parser.values(name); }
+    bool isSet(const QString &name) const { return m_parser.isSet(name); }
+    QStringList positionalArguments() const { return m_parser.positionalArguments(); }
+
+private:
+    QString m_verb;
+    QString m_usage;
+    QCommandLineParser m_parser;
+};
+
+} // namespace pdctl
