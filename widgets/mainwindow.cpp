@@ -40,6 +40,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QPointer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -286,7 +287,12 @@ bool MainWindow::openProfile(const QString &path)
 {
     if (m_leaveGuard && m_store->hasProfile()) {
         const bool reload = QFileInfo(path).absoluteFilePath() == m_store->profilePath();
-        if (!m_leaveGuard(reload ? tr("reload the profile") : tr("open %1").arg(QFileInfo(path).fileName())))
+        const QPointer<MainWindow> self(this);
+        if (!m_leaveGuard(reload ? tr("reload the profile") : tr("open %1").arg(QFileInfo(path).fileName()),
+                          [self, path] {
+                              if (self)
+                                  self->openProfile(path);
+                          }))
             return false;
     }
     const ProfileLoadResult result = loadProfileFile(path);
@@ -720,7 +726,11 @@ void MainWindow::saveLayout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (m_leaveGuard && !m_leaveGuard(tr("quit"))) {
+    const QPointer<MainWindow> self(this);
+    if (m_leaveGuard && !m_leaveGuard(tr("quit"), [self] {
+            if (self)
+                self->close();
+        })) {
         event->ignore();
         return;
     }

@@ -47,9 +47,10 @@ public:
     bool openProfile(const QString &path);
     QLabel *summaryLabel() const { return m_summaryLabel; } // the status bar's profile summary (tests)
     // Asked before the profile is replaced (open, reload) or the window closes, with what is about to
-    // happen ("reload", "open x.json", "quit"); false keeps everything as it is. The composition root
-    // installs one that asks when operations are running (they would be cancelled).
-    using LeaveGuard = std::function<bool(const QString &what)>;
+    // happen ("reload", "open x.json", "quit"); false keeps everything as it is for now. A guard that
+    // chose to wait (operations still running) calls `proceed` later, which asks again and then does
+    // it. The composition root installs one that asks when operations are running.
+    using LeaveGuard = std::function<bool(const QString &what, std::function<void()> proceed)>;
     void setLeaveGuard(LeaveGuard guard) { m_leaveGuard = std::move(guard); }
 
     QTableView *engineView() const { return m_engineView; }

@@ -35,6 +35,7 @@
 
 #include <QHash>
 #include <QMessageBox>
+#include <QStatusBar>
 #include <QPushButton>
 #include <QMenu>
 #include <QSet>
@@ -68,12 +69,13 @@ Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::Stat
     connect(m_processRefresh, &QTimer::timeout, this, &Operations::refreshProcesses);
     connect(m_store, &pd::ClusterStore::profileChanged, this, &Operations::rebuild);
     // Reload, open and quit cancel what runs: ask first while operations run.
-    m_window->setLeaveGuard([this](const QString &what) { return confirmLeave(what); });
+    m_window->setLeaveGuard([this](const QString &what, std::function<void()> proceed) { return confirmLeave(what, std::move(proceed)); });
     rebuild();
 }
 
-bool Operations::confirmLeave(const QString &what)
+bool Operations::confirmLeave(const QString &what, std::function<void()> proceed)
 {
+    QObject::disconnect(m_waitingToLeave); // a new answer replaces an earlier "wait"
     if (!m_runner || m_runner->isIdle())
         return true;
     QStringList running;
@@ -88,10 +90,27 @@ bool Operations::confirmLeave(const QString &what)
                        "log as cancelled.", nullptr, int(running.size()))
                         .arg(running.mid(0, 5).join(QStringLiteral(", ")) + (running.size() > 5 ? QStringLiteral(", …") : QString()), what),
                     QMessageBox::NoButton, m_window);
+    QPushButton *wait = box.addButton(tr("Wait for them, then %1").arg(what), QMessageBox::AcceptRole);
     QPushButton *leave = box.addButton(tr("Cancel them and %1").arg(what), QMessageBox::DestructiveRole);
     QPushButton *stay = box.addButton(tr("Stay"), QMessageBox::RejectRole);
     box.setDefaultButton(stay);
     box.exec();
+    if (box.clickedButton() == wait && m_runner) {
+        // Nothing blocks: the console stays usable, and `proceed` runs (asking again should another
+        // operation have started meanwhile) once the last operation ended. Queued: the runner that
+        // signals is torn down by what proceeds.
+        m_window->statusBar()->showMessage(tr("Waiting for %n operation(s) to end, then: %1", nullptr, int(running.size())).arg(what));
+        m_waitingToLeave = connect(
+            m_runner.get(), &pd::ScaleRunner::idle, this,
+            [this, proceed = std::move(proceed)] {
+                const std::function<void()> go = proceed; // disconnecting drops this lambda's copy
+                QObject::disconnect(m_waitingToLeave);
+                m_window->statusBar()->clearMessage();
+                go();
+            },
+            Qt::QueuedConnection);
+        return false;
+    }
     return box.clickedButton() == leave;
 }
 

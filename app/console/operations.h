@@ -77,7 +77,9 @@ Q_SIGNALS:
 
 private:
     // Before a reload, open or quit: true when nothing runs or the operator chose to cancel what runs.
-    bool confirmLeave(const QString &what);
+    // The window's leave guard: while operations run, asks whether to wait for them (then `proceed`
+    // when the runner is idle), cancel them, or stay.
+    bool confirmLeave(const QString &what, std::function<void()> proceed);
     QString refusalReason() const; // why actions are unavailable (read-only, invalid profile)
     QMenu *buildProxyMenu(QWidget *parent); // the topology proxy box's menu
     void rebuild();
@@ -104,6 +106,7 @@ private:
     std::unique_ptr<pd::EngineActionMenu> m_menu;
     QPointer<pd::OperationsPage> m_page;
     QList<QMetaObject::Connection> m_windowConnections; // to the window's panels, cut on rebuild
+    QMetaObject::Connection m_waitingToLeave; // "wait for them, then reload/open/quit": to the runner's idle
     pd::Triage *m_triage = nullptr;
     QTimer *m_processRefresh = nullptr;
     bool m_readOnly = false; // kept across profiles

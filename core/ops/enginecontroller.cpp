@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ops/enginecontroller.h"
 
+#include <QCoreApplication>
 #include <QMetaObject>
 #include <QPointer>
 #include <QSet>
+#include <QTimer>
 
 namespace pd {
 
@@ -95,14 +97,44 @@ EngineController::EngineController(const Profile &profile, std::shared_ptr<Runne
     : QObject(parent)
     , m_profile(profile)
     , m_runners(std::move(runners))
+    , m_pool(new QThreadPool)
 {
-    m_pool.setMaxThreadCount(8);
-    m_pool.setExpiryTimeout(30000);
+    m_pool->setMaxThreadCount(8);
+    m_pool->setExpiryTimeout(30000);
 }
+
+namespace {
+int g_retiredPools = 0; // GUI thread only
+} // namespace
 
 EngineController::~EngineController()
 {
-    m_pool.waitForDone();
+    m_pool->clear(); // what has not started never will: its operation is gone with this controller
+    if (m_pool->waitForDone(0) || !QCoreApplication::instance()) {
+        delete m_pool;
+        return;
+    }
+    // Commands still run (each bounded by its timeout). Their results are dropped (the QPointer in each
+    // job), their runners stay alive through the job's own shared_ptr; the pool goes when they return.
+    // At exit the application deletes a pool that is left, waiting then, with the window gone.
+    QThreadPool *pool = m_pool;
+    pool->setParent(QCoreApplication::instance());
+    ++g_retiredPools;
+    auto *poll = new QTimer(pool);
+    poll->setInterval(100);
+    QObject::connect(poll, &QTimer::timeout, pool, [pool, poll] {
+        if (!pool->waitForDone(0))
+            return;
+        poll->stop();
+        --g_retiredPools;
+        pool->deleteLater();
+    });
+    poll->start();
+}
+
+int EngineController::retiredPoolsRunning()
+{
+    return g_retiredPools;
 }
 
 void EngineController::setProfile(const Profile &profile)
@@ -113,12 +145,12 @@ void EngineController::setProfile(const Profile &profile)
 
 void EngineController::setMaxParallel(int count)
 {
-    m_pool.setMaxThreadCount(std::max(1, count));
+    m_pool->setMaxThreadCount(std::max(1, count));
 }
 
 int EngineController::maxParallel() const
 {
-    return m_pool.maxThreadCount();
+    return m_pool->maxThreadCount();
 }
 
 QList<Engine> EngineController::enginesOfNode(const QString &nodeName) const
@@ -298,7 +330,7 @@ int EngineController::launch(ProcessAction action, const QList<Job> &jobs)
     for (const Job &job : jobs) {
         std::shared_ptr<RunnerFactory> runners = m_runners;
         const ControlTimings timings = m_timings;
-        m_pool.start([self, id, action, job, runners, timings] {
+        m_pool->start([self, id, action, job, runners, timings] {
             const QList<ProcessOutcome> outcomes = execute(*runners, action, job.ids, job.processes, timings);
             QStringList notes;
             if (job.listPidFiles && !job.processes.isEmpty())

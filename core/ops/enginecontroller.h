@@ -18,8 +18,10 @@
 //
 // Threads: lives on the GUI thread; every command runs on its own bounded QThreadPool (at most
 // maxParallel() at once, so a 64-engine pool never means 64 threads); results come back to this
-// thread as queued calls and leave as signals. Never blocks the caller. The destructor waits for
-// running commands (they are bounded by ControlTimings).
+// thread as queued calls and leave as signals. Never blocks the caller, the destructor included:
+// commands queued but not started are dropped, and a pool with commands still running (a stop waiting
+// out its grace on a slow node) is handed to the application and deleted once they return (bounded
+// by ControlTimings), so reloading or quitting never waits on a node from the GUI thread.
 //
 // Each call returns an operation id; progress() follows it, processFinished() reports each engine as
 // soon as it is done, operationFinished() the summary with what failed and why. Every outcome of an
@@ -32,6 +34,9 @@ class EngineController final : public QObject {
 public:
     EngineController(const Profile &profile, std::shared_ptr<RunnerFactory> runners, QObject *parent = nullptr);
     ~EngineController() override;
+
+    // Pools of destroyed controllers whose commands still run (see above); 0 once they all returned.
+    static int retiredPoolsRunning();
 
     void setProfile(const Profile &profile); // forgets recorded PIDs
     const Profile &profile() const { return m_profile; }
@@ -103,7 +108,7 @@ private:
     QHash<QString, QPair<ProcessFact, qint64>> m_facts;
     QHash<int, Operation> m_operations;
     int m_nextId = 1;
-    QThreadPool m_pool;
+    QThreadPool *m_pool; // owned; retired to the application on destruction while commands run
 };
 
 } // namespace pd

@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+262"/>
+        <location filename="../../app/console/operations.cpp" line="+281"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-290"/>
+        <location line="-307"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -186,6 +186,11 @@ To %2 they are cancelled where they stand: an engine may be left started but not
     </message>
     <message>
         <location line="+5"/>
+        <source>Wait for them, then %1</source>
+        <translation>等待它们结束，然后%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Cancel them and %1</source>
         <translation>取消它们并%1</translation>
     </message>
@@ -194,8 +199,15 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <source>Stay</source>
         <translation>留下</translation>
     </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Waiting for %n operation(s) to end, then: %1</source>
+        <translation>
+            <numerusform>正在等待 %n 个操作结束，然后：%1</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+86"/>
+        <location line="+95"/>
         <source>Membership journal not read: %1</source>
         <translation>未读取成员日志：%1</translation>
     </message>
@@ -2005,7 +2017,7 @@ last good scrape %1</source>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+120"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+121"/>
         <source>Profile problems</source>
         <translation>配置文件问题</translation>
     </message>
@@ -2130,7 +2142,7 @@ last good scrape %1</source>
         <translation>关于 pdconsole(&amp;A)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>reload the profile</source>
         <translation>重新加载配置文件</translation>
     </message>
@@ -2140,7 +2152,7 @@ last good scrape %1</source>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Could not open %1</source>
         <translation>无法打开 %1</translation>
     </message>
@@ -2374,12 +2386,12 @@ last good scrape %1</source>
         <translation>池（%1）</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>Engines</source>
         <translation>引擎</translation>
     </message>

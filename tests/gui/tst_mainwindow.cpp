@@ -58,8 +58,10 @@ private Q_SLOTS:
         const QString second = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json");
         QStringList asked;
         bool allow = false;
-        window.setLeaveGuard([&](const QString &what) {
+        std::function<void()> later; // what a guard that waits keeps, to do it when operations end
+        window.setLeaveGuard([&](const QString &what, std::function<void()> proceed) {
             asked << what;
+            later = std::move(proceed);
             return allow;
         });
         QVERIFY(window.openProfile(first)); // nothing open yet: nothing to leave, not asked
@@ -73,10 +75,21 @@ private Q_SLOTS:
         QVERIFY(!window.close());
         QVERIFY(window.isVisible());
         QCOMPARE(asked.last(), QStringLiteral("quit"));
+        // "Wait for them": refused now, done when the guard calls back (asked again, now allowed).
+        QVERIFY(!window.openProfile(second));
+        QCOMPARE(changed.count(), 0);
         allow = true;
-        QVERIFY(window.openProfile(second));
+        std::function<void()> proceed = later; // the guard is asked again (and keeps a new one) inside
+        proceed();
         QCOMPARE(changed.count(), 1);
-        QVERIFY(window.close());
+        QVERIFY(store.profilePath().endsWith(QStringLiteral("demo-loopback.json")));
+        allow = false;
+        QVERIFY(!window.close());
+        QVERIFY(window.isVisible());
+        allow = true;
+        proceed = later;
+        proceed(); // the quit that waited
+        QVERIFY(!window.isVisible());
     }
 
     // The status bar says which variable the bearer token comes from, and whether it is set or refused.
