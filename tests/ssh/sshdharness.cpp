@@ -131,6 +131,27 @@ SshSettings SshdHarness::settings() const
     return settings;
 }
 
+Node SshdHarness::profileNode(int index, const QString &name, Role role, int enginePort) const
+{
+    Node node;
+    node.name = name;
+    node.address = address(index);
+    node.role = role;
+    node.ssh.port = port(index);
+    node.ssh.user = currentUser();
+    node.ssh.identityFile = clientKeyPath();
+    node.transport = NodeTransport::Ssh;
+    EngineGroup group;
+    group.dpSize = 1;
+    group.dpSizeLocal = 1;
+    group.dpAddress = node.address;
+    group.dpPort = 13395 + index;
+    group.tpSize = 1;
+    group.engineStartPort = enginePort;
+    node.engineGroups.append(group);
+    return node;
+}
+
 bool SshdHarness::keygen(const QString &path, const QByteArray &passphrase, QString *error) const
 {
     QFile::remove(path);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/profile.h"
 #include "exec/commandrunner.h"
 #include "ssh/sshsettings.h"
 
@@ -44,6 +45,9 @@ public:
     QString clientKeyPath() const;
     // Settings that read only the harness' files (no ~/.ssh, no /etc/ssh/ssh_known_hosts).
     SshSettings settings() const;
+    // A profile node served by sshd `node` ("transport": "ssh", so even its loopback address goes
+    // through sshd): the current user, the client key, one single-rank engine group at enginePort.
+    Node profileNode(int node, const QString &name, Role role, int enginePort) const;
 
     // Lines added to one node's sshd_config (takes effect at its next start).
     void setExtraConfig(int node, const QStringList &lines);

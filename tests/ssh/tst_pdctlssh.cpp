@@ -34,27 +34,6 @@ QByteArray readFile(const QString &path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-pd::Node sshNode(const SshdHarness &sshd, int index, const QString &name, pd::Role role, int enginePort)
-{
-    pd::Node node;
-    node.name = name;
-    node.address = sshd.address(index);
-    node.role = role;
-    node.ssh.port = sshd.port(index);
-    node.ssh.user = SshdHarness::currentUser();
-    node.ssh.identityFile = sshd.clientKeyPath();
-    node.transport = pd::NodeTransport::Ssh;
-    pd::EngineGroup group;
-    group.dpSize = 1;
-    group.dpSizeLocal = 1;
-    group.dpAddress = node.address;
-    group.dpPort = 13395 + index;
-    group.tpSize = 1;
-    group.engineStartPort = enginePort;
-    node.engineGroups.append(group);
-    return node;
-}
-
 } // namespace
 
 class TstPdctlSsh : public QObject {
@@ -72,8 +51,8 @@ private Q_SLOTS:
         pd::Profile profile;
         profile.name = QStringLiteral("pdctl-ssh");
         profile.runDir = m_dir.filePath(QStringLiteral("run"));
-        profile.nodes = {sshNode(*m_sshd, 0, QStringLiteral("p1"), pd::Role::Prefill, 23101),
-                         sshNode(*m_sshd, 1, QStringLiteral("d1"), pd::Role::Decode, 23201)};
+        profile.nodes = {m_sshd->profileNode(0, QStringLiteral("p1"), pd::Role::Prefill, 23101),
+                         m_sshd->profileNode(1, QStringLiteral("d1"), pd::Role::Decode, 23201)};
         profile.proxy.address = m_sshd->address(0);
         profile.proxy.bindHost = m_sshd->address(0);
         profile.proxy.port = 23301;
