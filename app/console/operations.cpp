@@ -267,6 +267,7 @@ void Operations::rebuild()
 
     // A profile with validation errors is never acted on (pdctl refuses it too): its values reach shells.
     m_invalidProfile = m_store->errorCount() > 0;
+    m_context->settings.profileErrors = m_store->errorCount(); // refused in core whatever read-only says
     m_context->settings.readOnly = m_readOnly || m_invalidProfile;
     if (m_invalidProfile)
         m_window->showNote(tr("The profile has %n error(s): every change to the cluster is refused until it validates "

@@ -165,7 +165,9 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
     p.action = action;
     p.scope = scope;
     p.breakGroups = breakGroups;
-    if (m_ctx->settings.readOnly)
+    if (const QString invalid = invalidProfileRefusal(*m_ctx); !invalid.isEmpty())
+        p.refusal = invalid;
+    else if (m_ctx->settings.readOnly)
         p.refusal = QLatin1String(kReadOnly);
     else if (!mutationRefusal(*m_ctx).isEmpty())
         p.refusal = QLatin1String(kAuditFailed);

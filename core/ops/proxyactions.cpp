@@ -81,7 +81,9 @@ void ProxyActions::audit(ProxyAction action, bool restart, const QString &result
 bool ProxyActions::run(ProxyAction action, QString *why)
 {
     QString refusal;
-    if (m_ctx->settings.readOnly)
+    if (const QString invalid = invalidProfileRefusal(*m_ctx); !invalid.isEmpty())
+        refusal = invalid;
+    else if (m_ctx->settings.readOnly)
         refusal = QStringLiteral("the console is in read-only mode");
     else if (const QString blocked = mutationRefusal(*m_ctx); !blocked.isEmpty())
         refusal = blocked;
@@ -90,7 +92,7 @@ bool ProxyActions::run(ProxyAction action, QString *why)
     else if (isBusy())
         refusal = QStringLiteral("a proxy %1 is still running").arg(proxyActionName(m_action));
     if (!refusal.isEmpty()) {
-        if (m_ctx->settings.readOnly)
+        if (m_ctx->settings.readOnly || m_ctx->settings.profileErrors > 0)
             audit(action, action == ProxyAction::Restart, QStringLiteral("refused"), refusal, 0);
         if (why)
             *why = refusal;

@@ -5,8 +5,17 @@
 
 namespace pd {
 
+QString invalidProfileRefusal(const ScaleContext &context)
+{
+    if (context.settings.profileErrors <= 0)
+        return {};
+    return QStringLiteral("the profile has %1 validation error(s): fix them first (pdctl profile validate)").arg(context.settings.profileErrors);
+}
+
 QString mutationRefusal(const ScaleContext &context)
 {
+    if (const QString invalid = invalidProfileRefusal(context); !invalid.isEmpty())
+        return invalid;
     if (context.settings.readOnly)
         return QStringLiteral("read-only mode");
     if (context.audit && !context.audit->unacknowledgedFailure().isEmpty())

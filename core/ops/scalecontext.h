@@ -22,6 +22,9 @@ class ProxyClient;
 
 struct ScaleSettings {
     bool readOnly = false;             // every mutating action refused
+    // Validation errors of the profile: above 0 every mutating action is refused whatever readOnly
+    // says (its values reach shells; pdctl refuses such a profile too).
+    int profileErrors = 0;
     int pollMs = 500;                  // how often steps re-check the engine or the proxy
     int engineReadyTimeoutMs = 900000; // start -> /v1/models and /health (NPU engines load for minutes)
     // A coupled DP group's ranks start together and serve only when all joined: one deadline for the
@@ -58,9 +61,12 @@ struct ScaleContext {
     std::optional<ProxyLists> commandLineMembership;
 };
 
-// Why no mutating action may run now, empty when they may: read-only mode, or an audit log append that
-// failed and was not acknowledged yet (an action nobody can account for later is not taken).
+// Why no mutating action may run now, empty when they may: a profile that fails validation, read-only
+// mode, or an audit log append that failed and was not acknowledged yet (an action nobody can account
+// for later is not taken).
 QString mutationRefusal(const ScaleContext &context);
+// The first of those alone: why a profile with validation errors is not acted on, empty when it has none.
+QString invalidProfileRefusal(const ScaleContext &context);
 
 // The profile's DP groups and engines into the context, and the listener timing the console would
 // start the proxy with under `launch`.

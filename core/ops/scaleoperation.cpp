@@ -81,6 +81,12 @@ void ScaleOperation::start()
     m_outcome = OperationOutcome::Running;
     m_startedAt = QDateTime::currentDateTimeUtc();
     m_opClock.start();
+    if (const QString invalid = invalidProfileRefusal(*m_ctx); !invalid.isEmpty()) {
+        begin(0);
+        audit(m_kind, QStringLiteral("refused"), invalid, 0);
+        fail(invalid);
+        return;
+    }
     if (m_ctx->settings.readOnly) {
         begin(0);
         audit(m_kind, QStringLiteral("refused"), QStringLiteral("read-only mode"), 0);

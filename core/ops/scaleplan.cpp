@@ -221,7 +221,9 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
     }
     for (GroupState &st : coupled)
         std::stable_sort(st.ranks.begin(), st.ranks.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
-    if (settings.readOnly)
+    if (settings.profileErrors > 0)
+        plan.blocked = Tr::tr("the profile has %1 validation error(s): fix them first").arg(settings.profileErrors);
+    else if (settings.readOnly)
         plan.blocked = Tr::tr("read-only mode");
     if (target < 0) {
         plan.blocked = Tr::tr("a pool cannot have fewer than 0 instances");

@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+281"/>
+        <location filename="../../app/console/operations.cpp" line="+282"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-307"/>
+        <location line="-308"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -212,7 +212,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>未读取成员日志：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+75"/>
+        <location line="+76"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
@@ -633,7 +633,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>- 已跳过 %1：%2</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+112"/>
         <source>DP group %1 has a rank WAITING in the proxy (§8.1); wait until it is active or dropped</source>
         <translation>DP 组 %1 有 rank 在代理中处于 WAITING 状态（§8.1）；请等待其变为活跃或被丢弃</translation>
     </message>
@@ -4271,6 +4271,11 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+64"/>
+        <source>the profile has %1 validation error(s): fix them first</source>
+        <translation>配置文件有 %1 个校验错误：请先修复</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>read-only mode</source>
         <translation>只读模式</translation>
     </message>
