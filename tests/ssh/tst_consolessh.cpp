@@ -2,7 +2,7 @@
 // The console's own operations stack over real SSH (issue 13 item 1, issue 14 item 8): the same parts
 // app/console/operations.cpp composes (SshRunner behind DefaultRunnerFactory, EngineController,
 // RunnerEngineControl, ScaleRunner, EngineActions with its audit log) against a node on 127.0.0.x whose
-// "transport": "ssh" sends every command through a real sshd. An engine started on the node by a plain
+// "transport": "ssh" sends every command through a real sshd. An engine started on the node by hand
 // script (pdsim engine, no pdconsole marker) is adopted with its PID, restarted by the engine menu's
 // Restart (the adopted process stopped by its port, a new one started through the launcher and the
 // stand-in run_dp_template.sh), then stopped by Stop; each action leaves its audit lines.
@@ -25,14 +25,11 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
-#include <QScopeGuard>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
 #include <optional>
-#include <sys/types.h>
 
 using namespace pd;
 using pd::test::SshdHarness;
@@ -112,15 +109,21 @@ private Q_SLOTS:
     void adoptedEngineIsRestartedAndStoppedByTheConsolesActions()
     {
         const QString host = m_sshd->address(1);
+        // A process left on the port (an earlier run that crashed) would be adopted in place of ours.
+        QVERIFY2(!listening(host, 23211), "something already listens on 127.0.0.2:23211; stop it first");
         const QString log = m_dir.filePath(QStringLiteral("by-hand.log"));
+        // Started the way an operator's own script would, with its output in a file; setpriv makes it
+        // die with this test even if the test crashes (no engine left holding the port).
         QProcess byHand;
-        byHand.start(QStringLiteral("bash"), {QStringLiteral("-c"),
-            QStringLiteral("nohup \"$0\" engine --host \"$1\" --port 23211 --role decode --grace-seconds 1 >\"$2\" 2>&1 & echo $!"),
-            QStringLiteral(PD_BINARY_DIR "/sim/pdsim"), host, log});
-        QVERIFY(byHand.waitForFinished(10000));
-        const qint64 pid = byHand.readAllStandardOutput().trimmed().toLongLong();
+        byHand.setStandardOutputFile(log);
+        byHand.setStandardErrorFile(log, QIODevice::Append);
+        byHand.start(QStringLiteral("setpriv"), {QStringLiteral("--pdeathsig"), QStringLiteral("KILL"), QStringLiteral(PD_BINARY_DIR "/sim/pdsim"),
+                                                 QStringLiteral("engine"), QStringLiteral("--host"), host, QStringLiteral("--port"),
+                                                 QStringLiteral("23211"), QStringLiteral("--role"), QStringLiteral("decode"),
+                                                 QStringLiteral("--grace-seconds"), QStringLiteral("1")});
+        QVERIFY(byHand.waitForStarted(10000));
+        const qint64 pid = byHand.processId();
         QVERIFY(pid > 0);
-        const auto killByHand = qScopeGuard([pid] { ::kill(pid_t(pid), SIGKILL); });
         QTRY_VERIFY_WITH_TIMEOUT(listening(host, 23211), 15000);
 
         // The console's composition (Operations::rebuild), with host keys trusted as its dialog would.
@@ -183,7 +186,7 @@ private Q_SLOTS:
             QVERIFY2(op->outcome() == OperationOutcome::Succeeded,
                      qPrintable(op->kind() + QLatin1Char(' ') + op->summary() + QLatin1Char('\n')
                                 + QString::fromUtf8(readFile(m_profile.runDir + QStringLiteral("/engines/d1-23211.log")))));
-        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid_t(pid), 0) != 0, 10000); // the hand-started process is gone
+        QTRY_VERIFY_WITH_TIMEOUT(byHand.state() == QProcess::NotRunning, 10000); // the hand-started process is gone
         seen = outcomeOf(refresh(controller));
         QCOMPARE(seen.process, ProcessFact::Running);
         QVERIFY2(!seen.foreign, qPrintable(seen.detail)); // now pdconsole's own, with its marker
