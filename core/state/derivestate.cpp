@@ -164,8 +164,20 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     if (f.modelsKnown && !f.modelsReady)
         return make(EngineState::Starting, [&] { return Tr::tr("/v1/models not ready"); });
 
-    if (f.running > 0 && f.frozenPolls >= t.stallPolls)
+    // Frozen with work on hand. Three faces, named apart because their causes differ: requests running
+    // and no token made (a hung step or collective); the KV cache full and nothing moving (blocks that
+    // never free: a pinned cache); requests waiting and none scheduled (a KV transfer that never arrives).
+    if ((f.running > 0 || f.waiting > 0) && f.frozenPolls >= t.stallPolls)
         return make(EngineState::Stalled, [&] {
+            if (f.kvUsage >= t.kvPinnedUsage)
+                return QString(Tr::tr("KV cache pinned at %1 %: running %2, waiting %3, no counter moved for %4 polls")
+                                   .arg(number(f.kvUsage * 100), number(f.running), number(f.waiting))
+                                   .arg(f.frozenPolls));
+            if (f.running <= 0)
+                return QString(Tr::tr("%1 waiting, none running: no request scheduled and no counter moved for %2 polls "
+                                      "(KV transfer hung?)")
+                                   .arg(number(f.waiting))
+                                   .arg(f.frozenPolls));
             return QString(Tr::tr("%1 running, no token or success counter moved for %2 polls")
                                .arg(f.running == 1 ? Tr::tr("1 request")
                                                    : Tr::tr("%1 requests").arg(number(f.running)))

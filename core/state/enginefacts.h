@@ -66,11 +66,12 @@ struct EngineFacts {
     QString membershipDetail;
 
     // Progress: counters of the last good scrape and how many good polls in a row they stood still
-    // while requests were running.
+    // while requests were running or waiting (a request that waits and never runs is stuck too).
     bool hasCounters = false;
     ProgressCounters counters;
     double running = 0; // vllm:num_requests_running of the last good scrape
     double waiting = 0;
+    double kvUsage = -1; // fraction 0..1 of the KV cache in use; -1: not reported
     int frozenPolls = 0;
     std::int64_t lastProgressMs = 0; // when a counter last moved (or the first good scrape)
 
@@ -85,7 +86,8 @@ struct EngineFacts {
 struct StateThresholds {
     int stalePolls = 2; // failed polls in a row before metrics are stale and HTTP decides the state
     int unreachablePolls = 5; // failed polls in a row before metrics freshness is "unreachable"
-    int stallPolls = 3; // good polls in a row with requests running and no counter moving
+    int stallPolls = 3; // good polls in a row with requests running or waiting and no counter moving
+    double kvPinnedUsage = 0.95; // a stall with the KV cache this full is reported as the cache pinned
     bool operator==(const StateThresholds &) const = default;
 };
 

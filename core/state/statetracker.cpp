@@ -315,8 +315,9 @@ void StateTracker::applyObservations(const QList<int> &engines)
             const ProgressCounters counters { counter(m.generationTokens), counter(m.promptTokens),
                 counter(m.requestSuccess) };
             const double running = counter(m.running);
+            const double waiting = counter(m.waiting);
             const bool moved = !f.hasCounters || !(counters == f.counters);
-            if (moved || running <= 0) {
+            if (moved || (running <= 0 && waiting <= 0)) {
                 f.frozenPolls = 0;
                 if (moved)
                     f.lastProgressMs = now;
@@ -326,7 +327,8 @@ void StateTracker::applyObservations(const QList<int> &engines)
             f.counters = counters;
             f.hasCounters = true;
             f.running = running;
-            f.waiting = counter(m.waiting);
+            f.waiting = waiting;
+            f.kvUsage = m.kvUsage >= 0 ? m.kvUsage : -1;
         } else {
             if (f.consecutiveFailures == 0)
                 f.failingSinceMs = now;

@@ -1182,6 +1182,16 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>/v1/models 未就绪</translation>
     </message>
     <message>
+        <location line="+8"/>
+        <source>KV cache pinned at %1 %: running %2, waiting %3, no counter moved for %4 polls</source>
+        <translation>KV 缓存占用停在 %1 %：运行 %2，等待 %3，%4 次轮询内计数器未变化</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 waiting, none running: no request scheduled and no counter moved for %2 polls (KV transfer hung?)</source>
+        <translation>%1 个等待、无运行：%2 次轮询内没有请求被调度、计数器也未变化（KV 传输卡住？）</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>%1 running, no token or success counter moved for %2 polls</source>
         <translation>%1 运行中，token 计数器和成功计数器已连续 %2 次轮询未变化</translation>
@@ -4785,7 +4795,7 @@ last good scrape %1</source>
         <translation>自身状态 %1：%2</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+180"/>
         <source>process %1</source>
         <translation>进程 %1</translation>
     </message>

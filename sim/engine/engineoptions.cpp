@@ -12,7 +12,8 @@ constexpr FaultName kFaultNames[] = {
     {FaultKind::None, "none"},         {FaultKind::Hang, "hang"},
     {FaultKind::Crash, "crash"},       {FaultKind::Http500, "http500"},
     {FaultKind::Slow, "slow"},         {FaultKind::MalformedMetrics, "malformed-metrics"},
-    {FaultKind::Stall, "stall"},
+    {FaultKind::Stall, "stall"},       {FaultKind::KvStuck, "kv-stuck"},
+    {FaultKind::KvPinned, "kv-pinned"},
 };
 } // namespace
 

@@ -25,6 +25,8 @@ enum class FaultKind {
     Slow,             // faultMs added to every response
     MalformedMetrics, // truncated and garbled exposition
     Stall,            // /health 200, running requests never finish, token counters stop
+    KvStuck,          // KV pulls from prefillers never complete: pulled requests wait forever, running ones finish
+    KvPinned,         // the KV cache reads ~99 % used and nothing moves (blocks never freed: a wedged engine)
 };
 
 QString faultKindName(FaultKind kind);

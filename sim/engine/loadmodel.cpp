@@ -352,11 +352,13 @@ QList<ModelEvent> LoadModel::advance()
     for (;;) {
         double tPull = kNever;
         quint64 pullId = 0;
-        for (quint64 id : m_pulling) {
-            const double e = m_requests.at(id).pullEnd;
-            if (e < tPull) {
-                tPull = e;
-                pullId = id;
+        if (!m_pullsStuck) {
+            for (quint64 id : m_pulling) {
+                const double e = m_requests.at(id).pullEnd;
+                if (e < tPull) {
+                    tPull = e;
+                    pullId = id;
+                }
             }
         }
         const double tStep = m_stepActive ? m_stepEnd : kNever;
@@ -381,9 +383,31 @@ double LoadModel::nextEventTime() const
     if (m_stalled)
         return kNever;
     double t = m_stepActive ? m_stepEnd : kNever;
-    for (quint64 id : m_pulling)
-        t = std::min(t, m_requests.at(id).pullEnd);
+    if (!m_pullsStuck)
+        for (quint64 id : m_pulling)
+            t = std::min(t, m_requests.at(id).pullEnd);
     return t;
+}
+
+void LoadModel::setKvTransfersStuck(bool stuck)
+{
+    if (stuck == m_pullsStuck)
+        return;
+    const double now = m_clock.now();
+    if (stuck) {
+        m_pullsStuck = true;
+        m_pullsStuckStart = now;
+        return;
+    }
+    m_pullsStuck = false;
+    for (quint64 id : m_pulling)
+        m_requests.at(id).pullEnd += now - m_pullsStuckStart;
+}
+
+double LoadModel::kvUsageNow() const
+{
+    const double used = double(usedBlocks()) / std::max(1, m_options.effectiveNumGpuBlocks());
+    return m_kvPinned ? std::max(used, 0.99) : used;
 }
 
 void LoadModel::setStalled(bool stalled)
@@ -438,7 +462,7 @@ void LoadModel::refreshGauges()
     m_stats.waiting = double(m_waiting.size() + m_pulling.size());
     m_stats.waitingCapacity = double(m_waiting.size());
     m_stats.waitingDeferred = double(m_pulling.size());
-    m_stats.kvUsage = double(usedBlocks()) / std::max(1, m_options.effectiveNumGpuBlocks());
+    m_stats.kvUsage = kvUsageNow();
 }
 
 ModelSnapshot LoadModel::snapshot() const
@@ -447,7 +471,7 @@ ModelSnapshot LoadModel::snapshot() const
     s.running = int(m_running.size());
     s.pulling = int(m_pulling.size());
     s.waiting = int(m_waiting.size() + m_pulling.size());
-    s.kvUsage = double(usedBlocks()) / std::max(1, m_options.effectiveNumGpuBlocks());
+    s.kvUsage = kvUsageNow();
     s.steps = m_steps;
     return s;
 }

@@ -64,6 +64,11 @@ public:
     // A stalled engine keeps its requests but no step ever ends (the hung engine of §2.10).
     void setStalled(bool stalled);
     bool isStalled() const { return m_stalled; }
+    // KV pulls never complete while set (the decoder whose KV never arrives): pulled requests stay
+    // waiting, running ones finish; cleared, the pulls resume shifted by the time they stood still.
+    void setKvTransfersStuck(bool stuck);
+    // The KV cache reports at least 99 % used while set (blocks never freed); used with setStalled.
+    void setKvPinned(bool pinned) { m_kvPinned = pinned; }
 
     void refreshGauges();
     ModelSnapshot snapshot() const;
@@ -130,6 +135,10 @@ private:
     int m_nextBlock = 0;
     bool m_stalled = false;
     double m_stallStart = 0;
+    bool m_pullsStuck = false;
+    double m_pullsStuckStart = 0;
+    bool m_kvPinned = false;
+    double kvUsageNow() const;
 };
 
 } // namespace pd::sim

@@ -311,9 +311,11 @@ void SimEngine::setFault(FaultKind kind, int ms)
     const FaultKind old = m_fault;
     m_fault = kind;
     m_faultMs = std::max(0, ms);
-    const bool frozen = kind == FaultKind::Hang || kind == FaultKind::Stall;
+    const bool frozen = kind == FaultKind::Hang || kind == FaultKind::Stall || kind == FaultKind::KvPinned;
     if (old != kind) {
         m_model->setStalled(frozen || m_groupBlocked);
+        m_model->setKvTransfersStuck(kind == FaultKind::KvStuck);
+        m_model->setKvPinned(kind == FaultKind::KvPinned);
         scheduleWake();
         if (m_log)
             m_log->faultChanged(kind);
@@ -342,7 +344,7 @@ void SimEngine::setGroupBlocked(bool blocked)
     if (blocked == m_groupBlocked)
         return;
     m_groupBlocked = blocked;
-    m_model->setStalled(blocked || m_fault == FaultKind::Hang || m_fault == FaultKind::Stall);
+    m_model->setStalled(blocked || m_fault == FaultKind::Hang || m_fault == FaultKind::Stall || m_fault == FaultKind::KvPinned);
     scheduleWake();
 }
 
@@ -810,7 +812,7 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
         if (!kind) {
             res->respond(400, kJson,
                          QByteArrayLiteral("{\"error\":\"kind must be one of none, hang, crash, "
-                                           "http500, slow, malformed-metrics, stall\"}"));
+                                           "http500, slow, malformed-metrics, stall, kv-stuck, kv-pinned\"}"));
             return;
         }
         Json j;

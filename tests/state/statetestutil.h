@@ -32,7 +32,8 @@ inline bool loadDemo(ClusterStore *store, DemoCoupling coupling = DemoCoupling::
     return true;
 }
 
-inline PollOutcome ok(int engine, double generation, double prompt, double success, double running, int health = 200)
+inline PollOutcome ok(int engine, double generation, double prompt, double success, double running, int health = 200,
+                      double waiting = 0, double kvUsage = kAbsent)
 {
     PollOutcome o;
     o.engine = engine;
@@ -44,7 +45,8 @@ inline PollOutcome ok(int engine, double generation, double prompt, double succe
     m.promptTokens = prompt;
     m.requestSuccess = success;
     m.running = running;
-    m.waiting = 0;
+    m.waiting = waiting;
+    m.kvUsage = kvUsage;
     o.metrics = m;
     return o;
 }

@@ -70,6 +70,16 @@ struct F {
         f.running = r;
         return *this;
     }
+    F &waiting(double w)
+    {
+        f.waiting = w;
+        return *this;
+    }
+    F &kv(double usage)
+    {
+        f.kvUsage = usage;
+        return *this;
+    }
     F &frozen(int polls)
     {
         f.frozenPolls = polls;
@@ -131,6 +141,15 @@ private Q_SLOTS:
         row("frozen at threshold", F().frozen(3), S::Stalled, "no token");
         row("frozen long", F().frozen(40), S::Stalled, "for 40 polls");
         row("frozen but idle", F().running(0).frozen(10), S::Serving, "active");
+        // Requests that wait and never run (the decoder whose KV never arrives: waiting 1, running 0)
+        row("waiting, none running, below threshold", F().running(0).waiting(1).frozen(2), S::Serving, "active");
+        row("waiting, none running, frozen", F().running(0).waiting(1).frozen(3), S::Stalled, "1 waiting, none running");
+        row("waiting, none running, named as a KV transfer", F().running(0).waiting(3).frozen(9), S::Stalled, "KV transfer hung");
+        // The KV cache full and nothing moving
+        row("KV pinned", F().running(2).waiting(5).kv(0.99).frozen(3), S::Stalled, "KV cache pinned at 99 %");
+        row("KV pinned, nothing running", F().running(0).waiting(5).kv(0.97).frozen(4), S::Stalled, "KV cache pinned at 97 %");
+        row("KV full but moving", F().kv(0.99).frozen(0), S::Serving, "active");
+        row("KV below the pinned mark", F().kv(0.90).frozen(3), S::Stalled, "no token");
         row("stalled with health 200", F().frozen(5).health(200), S::Stalled, "running");
         row("stalled while draining", F().member(M::Draining).frozen(5), S::Stalled, "no token");
         row("stalled out of proxy", F().member(M::Gone).frozen(5), S::Stalled, "no token");

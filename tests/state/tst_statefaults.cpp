@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Fault injection end to end: `pdsim cluster` runs tests/data/state/faults-cluster.json (12 engines on
 // 127.0.42.2-5:19000-19003, the proxy on 127.0.42.1:18400, clear of the demo's ports); the real poller, store, state
-// tracker and triage watch it while the control API injects faults. crash -> unreachable, stall -> stalled (with
+// tracker and triage watch it while the control API injects faults. crash -> unreachable, kv-stuck -> stalled
+// (waiting, none running), kv-pinned -> stalled (KV cache pinned), stall -> stalled (with
 // /health still 200), http500 -> unhealthy, proxy stopped -> proxy unreachable as the top problem. Bounded by poll
 // counts, not by time.
 #include "cluster/clusterstore.h"
@@ -86,11 +87,11 @@ private:
         return m_rounds - start;
     }
 
-    void sendCompletion(quint16 port, const QString &host, int maxTokens)
+    void sendCompletion(quint16 port, const QString &host, int maxTokens, const QByteArray &extra = {})
     {
         auto *socket = new QTcpSocket(this);
         const QByteArray body = "{\"model\":\"deepseek_r1\",\"prompt\":\"hello hello hello hello\",\"max_tokens\":"
-            + QByteArray::number(maxTokens) + ",\"ignore_eos\":true}";
+            + QByteArray::number(maxTokens) + ",\"ignore_eos\":true" + extra + "}";
         const QByteArray request = "POST /v1/completions HTTP/1.1\r\nHost: " + host.toLatin1()
             + "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
             + "\r\nConnection: close\r\n\r\n" + body;
@@ -219,6 +220,44 @@ private Q_SLOTS:
         QCOMPARE(post(QStringLiteral("/cluster/engines/start"), R"({"group":"decode@127.0.42.4:13395"})"), 200);
         const int healed = roundsUntil([&] { return !problem(kDecodeGroupProblem) && m_tracker->state(e) == EngineState::Serving; }, 60);
         QVERIFY2(healed >= 0, qPrintable(describeProblems()));
+    }
+
+    // A decoder whose KV never arrives (pdsim's kv-stuck: pulls from the prefiller never complete):
+    // waiting, none running, nothing moving. Stalled at the threshold with that reason; cleared, it serves.
+    void kvTransferThatNeverArrivesIsAStall()
+    {
+        const int e = engineIndex(QStringLiteral("127.0.42.4:19002"));
+        QVERIFY(e >= 0);
+        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19002"],"kind":"kv-stuck"})"), 200);
+        for (int i = 0; i < 2; ++i)
+            sendCompletion(19002, QStringLiteral("127.0.42.4"), 200, R"(,"kv_transfer_params":{"do_remote_prefill":true,"remote_engine_id":"p1"})");
+        const int stall = m_tracker->thresholds().stallPolls;
+        const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Stalled; }, stall + 8);
+        QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
+        QVERIFY2(m_tracker->derived(e).reason.contains(QStringLiteral("none running")), qPrintable(m_tracker->derived(e).reason));
+        QCOMPARE(m_tracker->facts(e).running, 0.0);
+        QVERIFY(m_tracker->facts(e).waiting >= 1);
+        QVERIFY2(problem(QStringLiteral("engine-stalled:%1").arg(e)), qPrintable(describeProblems()));
+        qInfo("kv-stuck -> stalled after %d poll rounds", took);
+        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19002"],"kind":"none"})"), 200);
+        QVERIFY2(roundsUntil([&] { return m_tracker->state(e) == EngineState::Serving; }, 20) >= 0, qPrintable(m_tracker->derived(e).reason));
+    }
+
+    // The KV cache pinned (pdsim's kv-pinned: ~99 % used, nothing moves) is named as such.
+    void kvCachePinnedIsNamed()
+    {
+        const int e = engineIndex(QStringLiteral("127.0.42.4:19002"));
+        QVERIFY(e >= 0);
+        for (int i = 0; i < 2; ++i)
+            sendCompletion(19002, QStringLiteral("127.0.42.4"), 15000);
+        QVERIFY(roundsUntil([&] { return m_tracker->facts(e).running >= 2; }, 20) >= 0);
+        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19002"],"kind":"kv-pinned"})"), 200);
+        const int stall = m_tracker->thresholds().stallPolls;
+        QVERIFY2(roundsUntil([&] { return m_tracker->state(e) == EngineState::Stalled; }, stall + 8) >= 0,
+                 qPrintable(m_tracker->derived(e).reason));
+        QVERIFY2(m_tracker->derived(e).reason.contains(QStringLiteral("KV cache pinned at 99 %")), qPrintable(m_tracker->derived(e).reason));
+        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19002"],"kind":"none"})"), 200);
+        QVERIFY2(roundsUntil([&] { return m_tracker->state(e) == EngineState::Serving; }, 20) >= 0, qPrintable(m_tracker->derived(e).reason));
     }
 
     void stallBecomesStalledWhateverHealthSays()

@@ -126,6 +126,25 @@ private Q_SLOTS:
         QCOMPARE(m_tracker->facts(e).frozenPolls, 4);
     }
 
+    // The decoder whose KV transfer never arrives: waiting 1, running 0, nothing moving. Counted as
+    // frozen although nothing runs, stalled at the threshold; the KV cache full and frozen is named so.
+    void waitingThatNeverRunsIsAStall()
+    {
+        roundWith({});
+        const int e = 22;
+        for (int i = 0; i < 3; ++i)
+            roundWith({ ok(e, 10, 20, 2, 0, 200, 1) });
+        QCOMPARE(m_tracker->facts(e).frozenPolls, 2); // the first scrape sets the counters
+        QCOMPARE(m_tracker->state(e), EngineState::Serving);
+        roundWith({ ok(e, 10, 20, 2, 0, 200, 1) });
+        QCOMPARE(m_tracker->state(e), EngineState::Stalled);
+        QVERIFY2(m_tracker->derived(e).reason.contains(QStringLiteral("none running")), qPrintable(m_tracker->derived(e).reason));
+        roundWith({ ok(e, 10, 20, 2, 0, 200, 4, 0.99) });
+        QVERIFY2(m_tracker->derived(e).reason.contains(QStringLiteral("KV cache pinned at 99 %")), qPrintable(m_tracker->derived(e).reason));
+        roundWith({ ok(e, 11, 20, 2, 1, 200, 3, 0.99) }); // a token: it moves again
+        QCOMPARE(m_tracker->state(e), EngineState::Serving);
+    }
+
     void idleEnginesNeverStall()
     {
         roundWith({});
