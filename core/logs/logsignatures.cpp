@@ -102,13 +102,14 @@ QList<LogSignature> build()
             { "EI0004", "EI0014", "EI0017", "is not a valid real path", "super_device_id[] is invalid",
                 "in the ranktable is inconsistent with the IP address", "have same superDeviceId" }),
         sig(14, "HCCL execution timeout",
-            R"(EI0002|A timeout occurs when the Notify register waits|HCCL watchdog thread terminated with exception)",
+            R"(EI0002|A timeout occurs when the Notify register waits|HCCL watchdog thread terminated with exception|Watchdog caught collective operation timeout: WorkHCCL|hccl fftsplus task timeout)",
             "Execution-phase collective timeout (HCCL_EXEC_TIMEOUT, 1800 s default): another rank died or is stuck, "
             "inconsistent ops, or packet loss.",
             "Look for the first error on other ranks; check network; keep HCCL_CONNECT_TIMEOUT < HCCL_EXEC_TIMEOUT.",
             S::Error,
             { "EI0002", "A timeout occurs when the Notify register waits",
-                "HCCL watchdog thread terminated with exception" }),
+                "HCCL watchdog thread terminated with exception", "Watchdog caught collective operation timeout: WorkHCCL",
+                "hccl fftsplus task timeout" }),
         sig(15, "RDMA completion error", R"(EI0013|error CQE occurred)",
             "RDMA completion error between two devices: NIC port flapping or peer process exited.",
             "hccn_tool -i N -link_stat -g / -net_health -g on both ends; check peer logs.", S::Error,
@@ -121,13 +122,13 @@ QList<LogSignature> build()
             "IPs.",
             S::Error, { "LLMStatusCode.LLM_LINK_FAILED", "[LLMDataDist.init] failed", "llm_datadist" }, true),
         sig(17, "Mooncake transfer failed",
-            R"(Mooncake transfer failed for request|Failed to connect to target: .*status: 1039\d\d|Transfer slice failed with status|Sync batch data transfer timeout|Connect timeout to: .*ASCEND_CONNECT_TIMEOUT)",
+            R"(Mooncake transfer failed(?: for request|, ret: -?\d+)|Failed to connect to target: .*status: 1039\d\d|Transfer slice failed with status|Sync batch data transfer timeout|Connect timeout to: .*ASCEND_CONNECT_TIMEOUT)",
             "Mooncake AscendDirect transfer could not connect/transfer between P and D (old CANN, missing "
             "use_ascend_direct, NPU network or port problem, timeout too short).",
             "CANN >= 8.3.RC1, add \"use_ascend_direct\": true to kv_connector_extra_config, verify P<->D with "
             "hccn_tool -ping/-hccs_ping, raise ASCEND_CONNECT_TIMEOUT.",
             S::Error,
-            { "Mooncake transfer failed for request", "Failed to connect to target: ",
+            { "Mooncake transfer failed", "Failed to connect to target: ",
                 "Transfer slice failed with status", "Sync batch data transfer timeout", "Connect timeout to: " },
             true),
         sig(18, "Port already in use",
@@ -187,6 +188,15 @@ QList<LogSignature> build()
             "ACL graph capture ran out of stream resources.",
             "Fewer cudagraph_capture_sizes, FULL_DECODE_ONLY mode, newer HDK/CANN; enforce_eager to confirm.", S::Error,
             { "Insufficient_Stream_Resources(EL0009)", "error code is 207008" }),
+        sig(26, "ZMQ error in the KV connector",
+            R"(zmq\.error\.Again: Resource temporarily unavailable|zmq\.error\.ZMQError: Operation cannot be accomplished in current state)",
+            "A ZMQ socket of the KV connector's side channel failed (a peer that stopped answering, or a socket used "
+            "out of order after an earlier error); seen beside a KV cache stuck near full that never frees.",
+            "Look at the peer engine (prefiller for a decoder) and its log; if the KV cache stays pinned, remove the "
+            "engine from the proxy and restart it.",
+            S::Error,
+            { "zmq.error.Again: Resource temporarily unavailable",
+                "zmq.error.ZMQError: Operation cannot be accomplished in current state" }),
     };
 }
 

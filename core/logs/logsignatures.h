@@ -5,7 +5,8 @@
 #include <QString>
 
 // The 25 known engine-log failure signatures of spec ascend-node-tools.md §3 (vLLM, vLLM-Ascend, CANN,
-// HCCL, KV connectors) as data: a regular expression per line, a one-line diagnosis and fix, a severity,
+// HCCL, KV connectors), widened to the texts operators report, plus a 26th (ZMQ errors of the KV
+// connector's side channel), as data: a regular expression per line, a one-line diagnosis and fix, a severity,
 // and the literal anchors the fast matcher looks for before it runs the expression.
 namespace pd {
 
