@@ -17,7 +17,7 @@
 namespace pd {
 
 struct LogLineClass {
-    int signatureId = 0; // 1..25, 0 when no known signature matches
+    int signatureId = 0; // 1..26, 0 when no known signature matches
     bool error = false; // an error line: a signature, "ERROR", a Python traceback or "...Error: "
     bool operator==(const LogLineClass &) const = default;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ops/detachedprocess.h"
 
+#include "logs/logtaildiagnosis.h"
+
 #include "exec/containerexec.h"
 #include "exec/shellarg.h"
 
@@ -448,6 +450,10 @@ ProcessOutcome startProcess(CommandRunner &runner, const DetachedProcess &proces
                             .arg(where(process), seconds(timings.verifyDelay))
                             .arg(outcome.pid)
                             .arg(process.logFile);
+        // The tail's first known signature is the cause an operator would look for: say it here, where
+        // the failed start is reported (operation result, pdctl's summary), not only in the Logs tab.
+        if (const std::optional<LogTailDiagnosis> cause = diagnoseLogTail(outcome.logTail))
+            outcome.error += QStringLiteral("; ") + cause->text();
     } else {
         outcome.error = transportError(process, result, "start");
     }

@@ -2,6 +2,7 @@
 // The 25 signatures of spec §3 and the ZMQ one (26): each matched by a realistic log line, none by its near misses, and the
 // fast scan agrees with line-by-line classification.
 #include "logs/logmatcher.h"
+#include "logs/logtaildiagnosis.h"
 
 #include <QTest>
 
@@ -19,6 +20,7 @@ private Q_SLOTS:
     void nearMisses();
     void genericErrors();
     void scanAgreesWithClassify();
+    void aFailedStartsTailIsDiagnosed();
 
 private:
     LogMatcher m_matcher;
@@ -233,6 +235,27 @@ void TestLogSignatures::scanAgreesWithClassify()
     QCOMPARE(hits.at(1), (QPair<qint64, int> { 2, 1 }));
     QCOMPARE(hits.at(2), (QPair<qint64, int> { 4, 8 }));
     QCOMPARE(hits.last(), (QPair<qint64, int> { 299, 18 }));
+}
+
+// The tail of an engine that exited at start: its first known signature is the cause (a generic error
+// line before it is not), later ones are consequences; a tail with none gives no diagnosis.
+void TestLogSignatures::aFailedStartsTailIsDiagnosed()
+{
+    const QByteArray tail = "INFO 09-02 11:04:30 [api_server.py:1090] vLLM API server version 0.9.1\n"
+                            "ERROR 09-02 11:04:31 [core.py:515] EngineCore failed to start.\n"
+                            "EI0006: Getting socket times out. Reason: Remote Rank did not send the data in time.\n"
+                            "RuntimeError: Engine core initialization failed. See root cause above.\n";
+    const std::optional<LogTailDiagnosis> d = diagnoseLogTail(tail);
+    QVERIFY(d.has_value());
+    QCOMPARE(d->signatureId, 8);
+    QCOMPARE(d->title, logSignature(8)->title);
+    QVERIFY2(d->text().startsWith(QStringLiteral("cause in the log: HCCL link setup timeout (\"EI0006: Getting socket")), qPrintable(d->text()));
+    QVERIFY(!diagnoseLogTail("ERROR something failed\nTraceback (most recent call last):\n").has_value());
+    QVERIFY(!diagnoseLogTail({}).has_value());
+    const QByteArray longLine = "RuntimeError: NPU out of memory. Tried to allocate " + QByteArray(500, 'x') + "\n";
+    const std::optional<LogTailDiagnosis> cut = diagnoseLogTail(longLine);
+    QVERIFY(cut.has_value());
+    QCOMPARE(cut->line.size(), 200);
 }
 
 QTEST_GUILESS_MAIN(TestLogSignatures)

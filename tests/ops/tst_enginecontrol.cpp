@@ -313,6 +313,10 @@ private Q_SLOTS:
         QVERIFY2(o.error.contains(QLatin1String("exited within")) && o.error.contains(QLatin1String("d1")),
             qPrintable(o.error));
         QVERIFY2(o.logTail.contains("NPU out of memory"), o.logTail.constData());
+        // The cause is named in the result itself: the tail's known signature with its fix.
+        QVERIFY2(o.error.contains(QLatin1String("cause in the log: NPU out of memory (\"RuntimeError: NPU out of memory.")),
+                 qPrintable(o.error));
+        QVERIFY2(o.error.contains(QLatin1String("fix: Start with --quantization ascend")), qPrintable(o.error));
         QVERIFY2(o.logTail.contains(QByteArray("loading model from " + QByteArray::number(engines.first().port))),
             o.logTail.constData());
         QVERIFY2(
