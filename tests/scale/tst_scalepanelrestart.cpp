@@ -2,7 +2,8 @@
 // The console's scale panel against a proxy without /instances (pdsim's proxy run as vllm-ascend
 // v0.9.1-dev): the context reads the running proxy's command line as its membership, the plan says the
 // proxy restarts, the confirmation offers "do not wait for the requests in flight", and Apply runs one
-// ProxyRestartScale that leaves the proxy listing the new decoders and the leaving ones stopped.
+// ProxyRestartScale that leaves the proxy listing the new decoders and the leaving ones stopped; back up
+// through the real dialog with the box ticked, the operation does not wait (scalepanel-restart-confirm.png).
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
 #include "clustersim/simcluster.h"
@@ -17,6 +18,9 @@
 #include "scale/scalepanel.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QDialog>
+#include <QTimer>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -111,6 +115,44 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(table.activeCount(Role::Decode) == 2, 10000);
         QCOMPARE(decode->target(), 2);
         panel.grab().save(QStringLiteral(PD_BINARY_DIR "/tests/scale/scalepanel-restart.png"));
+
+        // Back to 4 through the real confirmation dialog: it offers "do not wait for the requests in
+        // flight"; ticked, the operation does not wait and says so.
+        ScalePanel withDialog(&ctx, &runner, refs);
+        withDialog.resize(1100, 520);
+        withDialog.show();
+        QTRY_COMPARE(withDialog.control(Role::Decode)->target(), 2);
+        bool offered = false;
+        QTimer answer;
+        answer.setInterval(50);
+        connect(&answer, &QTimer::timeout, this, [&answer, &offered] {
+            auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            answer.stop();
+            auto *box = dialog->findChild<QCheckBox *>(QStringLiteral("allowInFlightBox"));
+            offered = box != nullptr;
+            if (box)
+                box->setChecked(true);
+            dialog->grab().save(QStringLiteral(PD_BINARY_DIR "/tests/scale/scalepanel-restart-confirm.png"));
+            for (QPushButton *button : dialog->findChildren<QPushButton *>())
+                if (button->text() == QLatin1String("Apply"))
+                    button->click();
+        });
+        answer.start();
+        withDialog.control(Role::Decode)->setTarget(4);
+        QTest::mouseClick(withDialog.control(Role::Decode)->applyButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(runner.operations().size(), 2, 10000);
+        QVERIFY(offered);
+        auto *back = qobject_cast<ProxyRestartScale *>(runner.operations().constLast());
+        QVERIFY(back);
+        QTRY_VERIFY_WITH_TIMEOUT(runner.isIdle(), 60000);
+        QCOMPARE(back->outcome(), OperationOutcome::Succeeded);
+        bool toldNotWaiting = false;
+        for (const OperationStep &step : back->steps())
+            toldNotWaiting |= step.detail.contains(QLatin1String("not waiting (override)"));
+        QVERIFY2(toldNotWaiting, "the ticked box did not reach the operation");
+        QCOMPARE(ctx.commandLineMembership->decode.size(), 4);
         table.stop();
         cluster.shutdown();
     }
