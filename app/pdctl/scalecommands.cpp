@@ -283,10 +283,8 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     spin([&readings] { return readings.has_value(); }, 20000);
     const PoolReadings got = readings.value_or(PoolReadings());
     ScalePlan plan = planPoolScale(role, to, s->refs, ctx.groups, *s->table, got.loads, ctx.settings, got.notAnswering);
-    if (commandLineLists) {
-        plan.byProxyRestart = true;
-        plan.listAfterRestart = ProxyRestartScale::listsAfter(*commandLineLists, plan).of(role);
-    }
+    if (commandLineLists)
+        ProxyRestartScale::markPlan(plan, *commandLineLists);
     out << plan.describe() << '\n';
     const bool override = p.isSet(QStringLiteral("override-last-instance"));
     const bool allowInFlight = p.isSet(QStringLiteral("allow-in-flight"));

@@ -41,6 +41,12 @@ ProxyRestartScale::ProxyRestartScale(const ScalePlan &plan, const ProxyLists &cu
     addStep(QStringLiteral("stop-engines"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Stop the engines that left"));
 }
 
+void ProxyRestartScale::markPlan(ScalePlan &plan, const ProxyLists &current)
+{
+    plan.byProxyRestart = true;
+    plan.listAfterRestart = listsAfter(current, plan).of(plan.role);
+}
+
 ProxyLists ProxyRestartScale::listsAfter(const ProxyLists &current, const ScalePlan &plan)
 {
     ProxyLists next = current;

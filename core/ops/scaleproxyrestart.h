@@ -38,6 +38,9 @@ public:
 
     // The lists after the plan: the role's list without the leaving engines, the new ones appended.
     static ProxyLists listsAfter(const ProxyLists &current, const ScalePlan &plan);
+    // Marks a planPoolScale plan as applied this way (its describe() then says the proxy restarts, and
+    // with which list), for a proxy whose running lists are `current`.
+    static void markPlan(ScalePlan &plan, const ProxyLists &current);
 
 protected:
     void run() override;

@@ -5,6 +5,7 @@
 #include "exec/commandrunner.h"
 #include "ssh/sshsettings.h"
 
+#include <QFile>
 #include <QList>
 #include <QProcess>
 #include <QString>
@@ -87,6 +88,13 @@ private:
     QTemporaryDir m_dir;
     QList<std::shared_ptr<NodeProcess>> m_nodes;
 };
+
+// A whole file's bytes, empty when it cannot be read (known_hosts, logs, audit lines in the SSH tests).
+inline QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
 
 } // namespace pd::test
 

@@ -33,14 +33,10 @@
 
 using namespace pd;
 using pd::test::SshdHarness;
+using pd::test::readFile;
 
 namespace {
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 bool listening(const QString &host, quint16 port)
 {

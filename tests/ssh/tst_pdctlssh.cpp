@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 using pd::test::SshdHarness;
+using pd::test::readFile;
 
 namespace {
 
@@ -28,11 +29,6 @@ struct Run {
     QString err;
 };
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 } // namespace
 

@@ -18,6 +18,7 @@ using namespace std::chrono_literals;
 using pd::CommandResult;
 using pd::FixedSshPrompts;
 using pd::test::SshdHarness;
+using pd::test::readFile;
 
 namespace {
 
@@ -42,12 +43,6 @@ public:
     std::shared_future<bool> future = answer.get_future().share();
     std::atomic_bool given { false };
 };
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 } // namespace
 

@@ -148,10 +148,8 @@ void ScalePanel::plan(Role role, int target)
             return;
         self->m_plan = planPoolScale(role, target, self->m_engines, self->m_ctx->groups, *self->m_ctx->membership, readings.loads,
                                      self->m_ctx->settings, readings.notAnswering);
-        if (self->m_ctx->commandLineMembership) {
-            self->m_plan.byProxyRestart = true;
-            self->m_plan.listAfterRestart = ProxyRestartScale::listsAfter(*self->m_ctx->commandLineMembership, self->m_plan).of(role);
-        }
+        if (self->m_ctx->commandLineMembership)
+            ProxyRestartScale::markPlan(self->m_plan, *self->m_ctx->commandLineMembership);
         self->m_status->setText(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0));
         bool override = false;
         self->m_allowInFlight = false;
