@@ -27,10 +27,16 @@ std::optional<ProblemKind> engineProblem(const TriageEngine &e)
     case EngineState::Unhealthy:
         return ProblemKind::EngineUnhealthy;
     case EngineState::Unreachable:
+        // The proxy keeps picking a dead least-loaded instance (proxy-api.md 8.2): its share of the
+        // traffic fails, which makes it the most urgent engine problem.
+        if (e.membership == MembershipFact::Active)
+            return ProblemKind::ListedButDead;
         return ProblemKind::EngineUnreachable;
     case EngineState::Stopped:
         // Stopped on purpose is no problem; stopped while the proxy routes to it is.
-        if (e.membership == MembershipFact::Active || e.membership == MembershipFact::Waiting)
+        if (e.membership == MembershipFact::Active)
+            return ProblemKind::ListedButDead;
+        if (e.membership == MembershipFact::Waiting)
             return ProblemKind::EngineUnreachable;
         return std::nullopt;
     case EngineState::ReadyNotInProxy:
@@ -54,6 +60,9 @@ QString whatOf(ProblemKind kind, const TriageEngine &e)
     case ProblemKind::EngineUnreachable:
         return e.state == EngineState::Stopped ? Tr::tr("Engine not running, yet in the proxy")
                                                : Tr::tr("Engine unreachable");
+    case ProblemKind::ListedButDead:
+        return e.state == EngineState::Stopped ? Tr::tr("Proxy routes to a stopped engine")
+                                               : Tr::tr("Proxy routes to a dead engine");
     case ProblemKind::ProxyDroppedAdd:
         return Tr::tr("Proxy dropped the engine's add");
     case ProblemKind::MetricsStale:
@@ -76,6 +85,9 @@ QString nextStepOf(ProblemKind kind)
     case ProblemKind::ProxyUnreachable:
         return Tr::tr("Check that the proxy process runs on its host and read its log; clients get no answers "
                       "meanwhile.");
+    case ProblemKind::ListedButDead:
+        return Tr::tr("Remove it from the proxy now (the proxy keeps sending it requests that fail), then read "
+                      "its log and restart it; pdctl watch --auto-eject does the removal unattended.");
     case ProblemKind::EngineStalled:
         return Tr::tr(
             "Read the engine's log for a hung collective (HCCL) or NPU error; remove it from the proxy, "
@@ -120,6 +132,7 @@ ProblemSeverity severityOf(ProblemKind kind)
     case ProblemKind::PoolEmpty:
     case ProblemKind::ProxyUnreachable:
         return ProblemSeverity::Critical;
+    case ProblemKind::ListedButDead:
     case ProblemKind::EngineStalled:
     case ProblemKind::EngineUnhealthy:
     case ProblemKind::EngineUnreachable:
@@ -296,7 +309,8 @@ QList<Problem> findProblems(const TriageInput &in)
     for (int n = 0; n < byNode.size(); ++n) {
         const QList<int> &engines = byNode.at(n);
         for (ProblemKind kind :
-            { ProblemKind::EngineStalled, ProblemKind::EngineUnhealthy, ProblemKind::EngineUnreachable }) {
+            { ProblemKind::ListedButDead, ProblemKind::EngineStalled, ProblemKind::EngineUnhealthy,
+              ProblemKind::EngineUnreachable }) {
             QList<int> hit;
             for (int i : engines) {
                 if (!covered.at(i) && kinds.at(i) == kind)
@@ -343,6 +357,8 @@ QList<Problem> findProblems(const TriageInput &in)
         p.node = e.node;
         p.engineCount = 1;
         p.evidence = e.evidence;
+        if (kind == ProblemKind::ListedButDead)
+            p.evidence.prepend(Tr::tr("the proxy lists it as an active %1 instance").arg(roleWord(e.role)));
         out.append(p);
     }
 

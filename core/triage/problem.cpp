@@ -25,6 +25,8 @@ QString problemKindName(ProblemKind kind)
         return QStringLiteral("group-broken");
     case ProblemKind::PoolEmpty:
         return QStringLiteral("pool-empty");
+    case ProblemKind::ListedButDead:
+        return QStringLiteral("listed-but-dead");
     case ProblemKind::ProxyUnreachable:
         return QStringLiteral("proxy-unreachable");
     case ProblemKind::EngineStalled:

@@ -18,6 +18,7 @@ enum class ProblemKind : std::uint8_t {
     PoolEmpty, // no engine of a pool serves: every request of that kind fails
     ProxyUnreachable, // the proxy does not answer /healthcheck
     GroupBroken, // a rank of a coupled DP group died: the others hang (above every per-rank symptom)
+    ListedButDead, // the proxy routes to an instance that does not answer: a share of every request fails
     EngineStalled, // requests running, counters frozen
     EngineUnhealthy, // 5xx on /health or /metrics, or metrics that do not parse
     EngineUnreachable, // refused or timing out after answering before

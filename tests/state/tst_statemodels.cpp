@@ -42,7 +42,7 @@ private Q_SLOTS:
         store.applyPollBatch(round(bad));
         store.applyPollBatch(round(bad));
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.index(0, ProblemModel::WhatColumn).data().toString(), QStringLiteral("Engine unreachable"));
+        QCOMPARE(model.index(0, ProblemModel::WhatColumn).data().toString(), QStringLiteral("Proxy routes to a dead engine"));
         QCOMPARE(model.index(0, 0).data(EngineIndexRole).toInt(), 30);
         QCOMPARE(model.index(1, 0).data(EngineIndexRole).toInt(), 40);
         QCOMPARE(model.index(0, 0).data(ProblemSeverityRole).toInt(), int(ProblemSeverity::Error));
@@ -57,7 +57,7 @@ private Q_SLOTS:
         QVERIFY(forty.isValid());
         QCOMPARE(forty.row(), 2);
         QCOMPARE(forty.data(EngineIndexRole).toInt(), 40);
-        triage.acknowledge(QStringLiteral("engine-unreachable:40"));
+        triage.acknowledge(QStringLiteral("listed-but-dead:40"));
         QVERIFY(forty.data(AcknowledgedRole).toBool());
         QVERIFY(forty.sibling(forty.row(), ProblemModel::WhatColumn)
                     .data()

@@ -92,7 +92,7 @@ private Q_SLOTS:
         const QList<Problem> problems = findProblems(in);
         QCOMPARE(keys(problems),
             (QStringList { QStringLiteral("pool-empty:prefill"), QStringLiteral("proxy-unreachable"),
-                QStringLiteral("engine-unreachable:0"), QStringLiteral("engine-stalled:1"),
+                QStringLiteral("listed-but-dead:0"), QStringLiteral("engine-stalled:1"),
                 QStringLiteral("engine-unhealthy:3"), QStringLiteral("node-ssh-down:2"),
                 QStringLiteral("proxy-dropped-add:4") }));
         QCOMPARE(problems.at(0).severity, ProblemSeverity::Critical);
@@ -102,6 +102,8 @@ private Q_SLOTS:
         QCOMPARE(problems.at(1).detail, QStringLiteral("Connection refused"));
         QCOMPARE(problems.at(2).severity, ProblemSeverity::Error);
         QCOMPARE(problems.at(2).engine, 0);
+        QCOMPARE(problems.at(2).what, QStringLiteral("Proxy routes to a dead engine"));
+        QCOMPARE(problems.at(2).evidence.value(0), QStringLiteral("the proxy lists it as an active prefill instance"));
         QCOMPARE(problems.at(5).node, 2);
         QCOMPARE(problems.at(6).severity, ProblemSeverity::Warning);
         for (const Problem &p : problems)
@@ -112,11 +114,38 @@ private Q_SLOTS:
     {
         TriageInput in = cluster();
         in.engines[5].state = EngineState::Unreachable;
+        in.engines[5].membership = MembershipFact::Gone; // removed from the proxy already
         in.engines[5].sinceMs = 5000;
         in.engines[7].state = EngineState::Stalled;
         in.engines[7].sinceMs = 2000;
         QCOMPARE(keys(findProblems(in)),
             (QStringList { QStringLiteral("engine-stalled:7"), QStringLiteral("engine-unreachable:5") }));
+    }
+
+    // The proxy keeps picking a dead least-loaded instance: its share of every request fails, so a dead
+    // engine still listed ranks above every other engine problem, however new it is.
+    void listedButDeadIsTheTopEngineError()
+    {
+        TriageInput in = cluster();
+        in.engines[7].state = EngineState::Stalled;
+        in.engines[7].sinceMs = 2000;
+        in.engines[8].state = EngineState::Unhealthy;
+        in.engines[8].sinceMs = 1000;
+        in.engines[5].state = EngineState::Unreachable; // Active: the proxy still routes to it
+        in.engines[5].sinceMs = 9000;
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("listed-but-dead:5"), QStringLiteral("engine-unhealthy:8"),
+                QStringLiteral("engine-stalled:7") }));
+        QCOMPARE(problems.at(0).kind, ProblemKind::ListedButDead);
+        QCOMPARE(problems.at(0).severity, ProblemSeverity::Error);
+        QVERIFY2(problems.at(0).nextStep.startsWith(QStringLiteral("Remove it from the proxy")),
+            qPrintable(problems.at(0).nextStep));
+        // Once removed (Draining, then Gone) it is an unreachable engine like any other.
+        in.engines[5].membership = MembershipFact::Draining;
+        QCOMPARE(keys(findProblems(in)).value(2), QStringLiteral("engine-unreachable:5"));
+        in.engines[5].membership = MembershipFact::Gone;
+        QCOMPARE(keys(findProblems(in)).value(2), QStringLiteral("engine-unreachable:5"));
     }
 
     void aWholeNodeDownIsOneProblem()
@@ -127,11 +156,11 @@ private Q_SLOTS:
         in.engines[8].state = EngineState::Stalled;
         const QList<Problem> problems = findProblems(in);
         QCOMPARE(keys(problems),
-            (QStringList { QStringLiteral("engine-unreachable:node:1"), QStringLiteral("engine-stalled:8") }));
+            (QStringList { QStringLiteral("listed-but-dead:node:1"), QStringLiteral("engine-stalled:8") }));
         QCOMPARE(problems.at(0).scope, ProblemScope::Node);
         QCOMPARE(problems.at(0).engineCount, 4);
         QCOMPARE(problems.at(0).where, QStringLiteral("node d0"));
-        QCOMPARE(problems.at(0).what, QStringLiteral("Engine unreachable (all 4 engines of the node)"));
+        QCOMPARE(problems.at(0).what, QStringLiteral("Proxy routes to a dead engine (all 4 engines of the node)"));
         QCOMPARE(problems.at(0).engine, 2);
     }
 
@@ -159,9 +188,12 @@ private Q_SLOTS:
         in.engines[3].membership = MembershipFact::Gone;
         in.engines[4].state = EngineState::ReadyNotInProxy;
         in.engines[4].membership = MembershipFact::Configured;
+        in.engines[9].state = EngineState::Stopped;
+        in.engines[9].membership = MembershipFact::Waiting; // added, not routed to yet
         const QList<Problem> problems = findProblems(in);
-        QCOMPARE(keys(problems), QStringList { QStringLiteral("engine-unreachable:2") });
-        QCOMPARE(problems.at(0).what, QStringLiteral("Engine not running, yet in the proxy"));
+        QCOMPARE(keys(problems), (QStringList { QStringLiteral("listed-but-dead:2"), QStringLiteral("engine-unreachable:9") }));
+        QCOMPARE(problems.at(0).what, QStringLiteral("Proxy routes to a stopped engine"));
+        QCOMPARE(problems.at(1).what, QStringLiteral("Engine not running, yet in the proxy"));
     }
 
     void aBrokenGroupIsOneProblemAboveItsRanks()
@@ -221,7 +253,7 @@ private Q_SLOTS:
         in.engines[5].freshness = FreshnessFact::Fresh;
         in.proxy.reachable = true;
         QCOMPARE(keys(findProblems(in)),
-            (QStringList { QStringLiteral("engine-unhealthy:0"), QStringLiteral("engine-unreachable:3") }));
+            (QStringList { QStringLiteral("listed-but-dead:3"), QStringLiteral("engine-unhealthy:0") }));
     }
 
     void poolEmptyByTheProxysCount()
@@ -234,7 +266,7 @@ private Q_SLOTS:
         for (TriageEngine &e : early.engines)
             e.state = EngineState::Unknown;
         early.engines[0].state = EngineState::Unreachable;
-        QCOMPARE(keys(findProblems(early)), QStringList { QStringLiteral("engine-unreachable:0") });
+        QCOMPARE(keys(findProblems(early)), QStringList { QStringLiteral("listed-but-dead:0") });
     }
 
     void acknowledgementLastsUntilTheProblemClears()

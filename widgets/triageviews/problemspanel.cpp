@@ -190,8 +190,8 @@ QList<int> ProblemsPanel::deadEnginesSelected() const
         for (const Problem &p : m_triage->problems()) {
             if (p.key != key || p.engine < 0 || engines.contains(p.engine))
                 continue;
-            if (p.kind == ProblemKind::EngineStalled || p.kind == ProblemKind::EngineUnhealthy
-                || p.kind == ProblemKind::EngineUnreachable)
+            if (p.kind == ProblemKind::ListedButDead || p.kind == ProblemKind::EngineStalled
+                || p.kind == ProblemKind::EngineUnhealthy || p.kind == ProblemKind::EngineUnreachable)
                 engines << p.engine;
         }
     }
