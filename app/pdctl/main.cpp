@@ -4,6 +4,7 @@
 #include "profilecommands.h"
 #include "scalecommands.h"
 #include "warmupcommand.h"
+#include "watchcommands.h"
 
 #include "cluster/profileformat.h"
 #include "exec/runnerfactory.h"
@@ -51,6 +52,18 @@ const char *const kUsage =
            "                                without /instances (v0.9.1-dev) is restarted with the new\n"
            "                                lists once nothing is in flight (--allow-in-flight: now)\n"
            "  audit [--file FILE] [--json]  print the audit log of mutating actions\n"
+           "  problems --profile FILE [--json] [--rounds N] [--interval S] [--timeout S]\n"
+           "                                poll a few rounds and print the ranked problems the console\n"
+           "                                would show; exit 0 none, 1 warnings only, 2 errors, 3 when\n"
+           "                                the cluster could not be checked (for cron and monitoring)\n"
+           "  watch --profile FILE [--json-lines] [--webhook URL] [--auto-eject] [--eject-after K]\n"
+           "        [--readd-after K] [--no-readd] [--max-ejections M] [--eject-window S] [--audit FILE]\n"
+           "        [--interval S] [--duration S]\n"
+           "                                poll like the console until stopped; print each problem as it\n"
+           "                                appears and clears, post it to the webhook; --auto-eject removes\n"
+           "                                from the proxy an instance bad for K polls (never the last of a\n"
+           "                                pool, a WAITING one, or one rank of a coupled group; at most M\n"
+           "                                per window; audited) and re-adds it once it serves again\n"
            "  warmup --profile FILE [-n N] [--concurrency C] [--prompt-tokens P] [--max-tokens T]\n"
            "         [--no-stream] [--model NAME] [--timeout S] [--audit FILE] [--csv FILE] [--json]\n"
            "                                N small completions through the proxy: success rate,\n"
@@ -130,6 +143,10 @@ int main(int argc, char *argv[])
     }
     if (command == QLatin1String("warmup"))
         return pdctl::runWarmUpCommand(args.mid(1), out, err);
+    if (command == QLatin1String("problems"))
+        return pdctl::runProblemsCommand(args.mid(1), out, err);
+    if (command == QLatin1String("watch"))
+        return pdctl::runWatchCommand(args.mid(1), out, err);
     // Nodes on this machine go to the local runner, the others over SSH (host keys checked against
     // known_hosts; a new key is trusted only with --accept-new-host-key, a changed one never).
     pd::DefaultRunnerFactory runners;

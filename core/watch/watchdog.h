@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "watch/ejectionpolicy.h"
+#include "watch/problemtransitions.h"
+#include "watch/webhooksender.h"
+
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+// Watches the ranked problems and acts on them without a human: every problem that appears or clears
+// becomes one event (a text line and a JSON object: printed by `pdctl watch`, posted to the webhook);
+// with auto-eject on, the EjectionPolicy's decisions are carried out through the proxy API
+// (/instances/remove, /instances/add), noted in the membership table and written to the audit log,
+// each one an event as well. The console and pdctl watch run the same class.
+namespace pd {
+
+class AuditLog;
+class MembershipReconciler;
+class ProxyClient;
+class StateTracker;
+class Triage;
+
+class Watchdog final : public QObject {
+    Q_OBJECT
+public:
+    Watchdog(StateTracker *tracker, Triage *triage, ProxyClient *proxy, MembershipReconciler *membership,
+             QObject *parent = nullptr);
+    ~Watchdog() override;
+
+    // The profile's engines, in the tracker's order (their ids name them in events, their roles pick the pool).
+    void setEngines(const QList<Engine> &engines);
+    void setEjection(const EjectionSettings &settings);
+    const EjectionPolicy &policy() const { return m_policy; }
+    // Whether the proxy has /instances (v0.13+): without it nothing is ejected, and that is said once.
+    void setProxyCanEject(bool can);
+    void setAudit(AuditLog *audit) { m_audit = audit; } // not owned; null: no audit
+    void setWebhook(const WebhookSettings &settings);  // an empty url: none
+    WebhookSender *webhook() const { return m_webhook.get(); }
+
+    int ejections() const { return m_ejections; }
+    int readds() const { return m_readds; }
+
+Q_SIGNALS:
+    // One per transition, ejection, re-add or held guardrail: the JSON (compact, one line) and the
+    // operator's line.
+    void event(const QByteArray &json, const QString &line);
+
+private:
+    void problemsChanged();
+    void roundDerived();
+    void emitEvent(const nlohmann::ordered_json &json, const QString &line);
+    void execute(const EjectionDecision &decision);
+    void audit(const EjectionDecision &decision, bool ok, const QString &error, qint64 elapsedMs);
+
+    StateTracker *m_tracker;
+    Triage *m_triage;
+    ProxyClient *m_proxy;
+    MembershipReconciler *m_membership;
+    AuditLog *m_audit = nullptr;
+    EngineIdOf m_engineId;
+    QList<Role> m_roles;
+    ProblemTransitions m_transitions;
+    EjectionPolicy m_policy;
+    std::unique_ptr<WebhookSender> m_webhook;
+    bool m_proxyCanEject = true;
+    bool m_saidCannotEject = false;
+    int m_ejections = 0;
+    int m_readds = 0;
+};
+
+} // namespace pd

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+// `pdctl problems` and `pdctl watch --auto-eject` as processes against `pdsim cluster` as a process,
+// under client load: a decode engine crashes, the proxy keeps routing to it and requests fail; the
+// watch ejects it, the failures stop (both rates measured and printed); once the load pauses the drain
+// completes, the engine is restarted and the watch adds it back. Every event the watch prints reaches
+// the webhook receiver, once; ejection and re-add are in the audit log.
+#include "../scale/scaletesthelpers.h"
+#include "webhookreceiver.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+
+namespace {
+
+struct LoadStats {
+    long long sent = 0;
+    long long failed = 0; // failed + 200-with-empty-body: what a client sees as a failure
+};
+
+} // namespace
+
+class TestPdctlWatch : public QObject {
+    Q_OBJECT
+
+    QProcess m_sim;
+    QString m_control;
+    QTemporaryDir m_dir;
+    const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-loopback.json");
+    const QString m_victim = QStringLiteral("127.0.0.153:9001");
+
+    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
+    QByteArray http(const QByteArray &method, const QString &path, const QByteArray &body = {})
+    {
+        QProcess curl;
+        QStringList args{QStringLiteral("-s"), QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-X"), QString::fromLatin1(method)};
+        if (!body.isEmpty())
+            args << QStringLiteral("-d") << QString::fromUtf8(body);
+        curl.start(QStringLiteral("curl"), args << QStringLiteral("http://%1%2").arg(m_control, path));
+        curl.waitForFinished(15000);
+        return curl.readAllStandardOutput();
+    }
+    LoadStats load()
+    {
+        const QByteArray body = http("GET", QStringLiteral("/cluster"));
+        const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+        if (!j.is_object() || !j.contains("load"))
+            return {};
+        const json &l = j["load"];
+        return {l["sent"].get<long long>(), l["failed"].get<long long>() + l["empty_ok"].get<long long>()};
+    }
+    // Waits until the load generator has sent `more` requests after `from`.
+    // (bounded: 60 s; the caller's comparison fails when the load stopped).
+    LoadStats after(const LoadStats &from, long long more)
+    {
+        LoadStats now = load();
+        QElapsedTimer waited;
+        waited.start();
+        while (now.sent < from.sent + more && waited.elapsed() < 60000) {
+            QTest::qWait(200); // the load runs in another process: poll its counter
+            now = load();
+        }
+        return now;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
+        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile, QStringLiteral("--time-scale"),
+                            QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("10"), QStringLiteral("--load-max-inflight"),
+                            QStringLiteral("8"), QStringLiteral("--no-jitter")});
+        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_sim.start();
+        QVERIFY(m_sim.waitForStarted(5000));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
+        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
+        QVERIFY2(match.hasMatch(), out.constData());
+        m_control = match.captured(1);
+        QTRY_VERIFY_WITH_TIMEOUT(load().sent > 0, 30000);
+    }
+
+    void cleanupTestCase()
+    {
+        m_sim.terminate();
+        if (!m_sim.waitForFinished(10000))
+            m_sim.kill();
+    }
+
+    void usage()
+    {
+        QByteArray out;
+        QCOMPARE(pdctl({QStringLiteral("watch"), QStringLiteral("--help")}, &out), 0);
+        QVERIFY2(out.contains("--auto-eject"), out.constData());
+        QCOMPARE(pdctl({QStringLiteral("problems"), QStringLiteral("--help")}, &out), 0);
+        QVERIFY(out.contains("exit 0 none, 1 warnings only, 2 errors"));
+        QCOMPARE(pdctl({QStringLiteral("problems")}, &out), 2);
+        QVERIFY2(out.contains("pdctl problems: --profile FILE is required"), out.constData());
+        QCOMPARE(pdctl({QStringLiteral("watch"), QStringLiteral("--profile"), m_profile, QStringLiteral("--webhook"),
+                        QStringLiteral("ftp://127.0.0.1/x")}, &out), 2);
+        QVERIFY2(out.contains("--webhook needs an http:// or https:// URL"), out.constData());
+        QCOMPARE(pdctl({QStringLiteral("watch"), QStringLiteral("--profile"), m_profile, QStringLiteral("--eject-after"),
+                        QStringLiteral("0")}, &out), 2);
+        QCOMPARE(pdctl({QStringLiteral("problems"), QStringLiteral("--profile"), m_dir.filePath(QStringLiteral("none.json"))}, &out), 3);
+    }
+
+    void aHealthyClusterHasNoProblems()
+    {
+        QByteArray out;
+        QCOMPARE(pdctl({QStringLiteral("problems"), QStringLiteral("--profile"), m_profile, QStringLiteral("--interval"),
+                        QStringLiteral("0.5")}, &out), 0);
+        QVERIFY2(out.contains("no problems"), out.constData());
+        QCOMPARE(pdctl({QStringLiteral("problems"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json"),
+                        QStringLiteral("--interval"), QStringLiteral("0.5")}, &out), 0);
+        const json j = json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY2(j.is_object(), out.constData());
+        QCOMPARE(j["exit"].get<int>(), 0);
+        QCOMPARE(j["engines"].get<int>(), 6);
+        QCOMPARE(j["proxy"]["decode_instances"].get<int>(), 4);
+    }
+
+    void aCrashedDecoderIsEjectedAndReadded()
+    {
+        pd::test::WebhookReceiver receiver;
+        QVERIFY(receiver.listen());
+        const QString audit = m_dir.filePath(QStringLiteral("audit.jsonl"));
+        QProcess watch;
+        watch.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
+        watch.setArguments({QStringLiteral("watch"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json-lines"),
+                            QStringLiteral("--auto-eject"), QStringLiteral("--eject-after"), QStringLiteral("2"),
+                            QStringLiteral("--readd-after"), QStringLiteral("2"), QStringLiteral("--interval"), QStringLiteral("0.5"),
+                            QStringLiteral("--webhook"), receiver.url(), QStringLiteral("--audit"), audit,
+                            QStringLiteral("--duration"), QStringLiteral("240")});
+        watch.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        watch.start();
+        QVERIFY(watch.waitForStarted(5000));
+        QList<json> events;
+        QByteArray pending;
+        auto readEvents = [&] {
+            pending += watch.readAllStandardOutput();
+            qsizetype nl;
+            while ((nl = pending.indexOf('\n')) >= 0) {
+                const QByteArray line = pending.left(nl);
+                pending.remove(0, nl + 1);
+                json j = json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
+                if (j.is_object()) {
+                    qInfo("watch: %s", line.constData()); // the run's story, for a failure's log
+                    events.append(j);
+                }
+                else
+                    qWarning("not JSON: %s", line.constData());
+            }
+        };
+        auto seen = [&](const char *event, const QString &field = {}, const QString &value = {}) {
+            readEvents();
+            for (const json &e : events) {
+                if (e["event"] != event)
+                    continue;
+                if (field.isEmpty())
+                    return true;
+                const std::string s = e.dump();
+                if (s.find(value.toStdString()) != std::string::npos)
+                    return true;
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(seen("started"), 30000);
+
+        // Crash one decoder; the proxy keeps picking it (least loaded) until the watch ejects it.
+        const LoadStats atCrash = load();
+        QVERIFY(http("POST", QStringLiteral("/cluster/engines/fault"),
+                     QStringLiteral(R"({"engines":["%1"],"kind":"crash"})").arg(m_victim).toUtf8()).contains(m_victim.toUtf8()));
+        QTRY_VERIFY_WITH_TIMEOUT(seen("ejected", QStringLiteral("unit"), m_victim), 60000);
+        const LoadStats atEject = load();
+        QVERIFY(seen("appeared", QStringLiteral("key"), QStringLiteral("listed-but-dead")));
+        // Requests sent before the removal may still fail as they finish: measure from the next ones on.
+        const LoadStats settled = after(atEject, 10);
+        const LoadStats end = after(settled, 40);
+        QVERIFY2(end.sent >= settled.sent + 40, "the load stopped");
+        const double before = double(atEject.failed - atCrash.failed) / double(std::max(1LL, atEject.sent - atCrash.sent));
+        const double afterRate = double(end.failed - settled.failed) / double(std::max(1LL, end.sent - settled.sent));
+        qInfo("failed requests: %.1f %% between the crash and the ejection (%lld of %lld), %.1f %% after it (%lld of %lld)",
+              100 * before, atEject.failed - atCrash.failed, atEject.sent - atCrash.sent, 100 * afterRate,
+              end.failed - settled.failed, end.sent - settled.sent);
+        QVERIFY2(atEject.failed > atCrash.failed, "the dead decoder failed no request: the test proves nothing");
+        QCOMPARE(end.failed, settled.failed);
+
+        // pdctl problems sees the dead engine (exit 2).
+        QByteArray out;
+        QCOMPARE(pdctl({QStringLiteral("problems"), QStringLiteral("--profile"), m_profile, QStringLiteral("--interval"),
+                        QStringLiteral("0.5")}, &out), 2);
+        QVERIFY2(out.contains(m_victim.toUtf8()), out.constData());
+
+        // The removal completes once the proxy is idle (proxy-api.md 8.3); the engine comes back and is added.
+        QVERIFY(http("POST", QStringLiteral("/cluster/load"), R"({"rps": 0})").contains("rps"));
+        QVERIFY(http("POST", QStringLiteral("/cluster/engines/start"), QStringLiteral(R"({"engines":["%1"]})").arg(m_victim).toUtf8())
+                    .contains(m_victim.toUtf8()));
+        QTRY_VERIFY_WITH_TIMEOUT(seen("readded", QStringLiteral("unit"), m_victim), 90000);
+        QVERIFY(http("POST", QStringLiteral("/cluster/load"), R"({"rps": 10})").contains("rps"));
+        // Every problem the crash raised has cleared (which ones depends on how fast the crash was seen).
+        auto allCleared = [&] {
+            readEvents();
+            QStringList open;
+            for (const json &e : events) {
+                if (e["event"] == "appeared")
+                    open.append(QString::fromStdString(e["problem"]["key"].get<std::string>()));
+                else if (e["event"] == "cleared")
+                    open.removeAll(QString::fromStdString(e["problem"]["key"].get<std::string>()));
+            }
+            return open.isEmpty();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(allCleared(), 60000);
+        QVERIFY(seen("cleared", QStringLiteral("key"), QStringLiteral(":3")));
+
+        // One webhook post per event, in order (all but the start line, which only the terminal gets).
+        QList<QByteArray> expected;
+        auto posted = [&] {
+            readEvents();
+            expected.clear();
+            for (const json &e : events)
+                if (e["event"] != "started")
+                    expected.append(QByteArray::fromStdString(e.dump()));
+            return receiver.bodies.size() >= expected.size();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(posted(), 30000);
+        QCOMPARE(receiver.bodies.size(), expected.size());
+        for (qsizetype i = 0; i < expected.size(); ++i) {
+            const json a = json::parse(receiver.bodies.at(i).toStdString(), nullptr, false);
+            QCOMPARE(QByteArray::fromStdString(a.dump()), expected.at(i));
+        }
+
+        // Audited.
+        QFile file(audit);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray log = file.readAll();
+        QVERIFY2(log.contains(R"("action":"watch.eject","target":"decode 127.0.0.153:9001")"), log.constData());
+        QVERIFY2(log.contains(R"("action":"watch.readd","target":"decode 127.0.0.153:9001")"), log.constData());
+        QCOMPARE(log.count(R"("result":"ok")"), 2);
+
+        watch.terminate();
+        QVERIFY(watch.waitForFinished(15000));
+        QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(watch.exitCode(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPdctlWatch)
+#include "tst_pdctlwatch.moc"
