@@ -8,6 +8,7 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -48,6 +49,11 @@ SettingsDialog::SettingsDialog(ConsoleSettings *settings, QWidget *parent)
     , m_notify(new QCheckBox(tr("Desktop notifications for new problems"), this))
     , m_notifyInterval(spin(0, 86400, tr(" s"), this))
     , m_notifySeverity(new QComboBox(this))
+    , m_autoEject(new QCheckBox(tr("Remove a failing instance from the proxy automatically (auto-eject)"), this))
+    , m_ejectAfter(spin(1, 1000, tr(" polls"), this))
+    , m_maxEjections(spin(1, 1000, QString(), this))
+    , m_ejectWindow(spin(1, 86400, tr(" s"), this))
+    , m_webhook(new QLineEdit(this))
 {
     setObjectName(QStringLiteral("settingsDialog"));
     setWindowTitle(tr("Preferences"));
@@ -92,9 +98,32 @@ SettingsDialog::SettingsDialog(ConsoleSettings *settings, QWidget *parent)
     notifyForm->addRow(tr("Notify &for:"), m_notifySeverity);
     notifyForm->addRow(tr("At most one &every:"), m_notifyInterval);
 
+    auto *watch = new QGroupBox(tr("Watchdog"), this);
+    auto *watchForm = new QFormLayout(watch);
+    m_autoEject->setToolTip(tr("Never the last instance of a pool, never a WAITING one, a coupled DP group only "
+                               "whole; every ejection audited; added back once it serves again."));
+    m_webhook->setPlaceholderText(tr("https://… (each problem as it appears and clears, as JSON)"));
+    watchForm->addRow(QString(), m_autoEject);
+    watchForm->addRow(tr("&Eject after:"), m_ejectAfter);
+    watchForm->addRow(tr("At &most:"), m_maxEjections);
+    watchForm->addRow(tr("ejections &per:"), m_ejectWindow);
+    watchForm->addRow(tr("Alert &webhook:"), m_webhook);
+    m_webhookError = new QLabel(watch);
+    m_webhookError->setWordWrap(true);
+    m_webhookError->setVisible(false);
+    watchForm->addRow(QString(), m_webhookError);
+
     auto *buttons = new QDialogButtonBox(
         QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        // A webhook that is no URL is said here, never stored or silently dropped.
+        const QString url = m_webhook->text().trimmed();
+        if (!m_settings->setValue(Key::WatchWebhookUrl, url)) {
+            m_webhookError->setText(tr("<b>Not an http:// or https:// URL:</b> %1").arg(url.toHtmlEscaped()));
+            m_webhookError->setVisible(true);
+            m_webhook->setFocus();
+            return;
+        }
         store();
         accept();
         Q_EMIT applied();
@@ -103,11 +132,21 @@ SettingsDialog::SettingsDialog(ConsoleSettings *settings, QWidget *parent)
     connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
         &SettingsDialog::restoreDefaults);
 
+    // Two columns: the dialog fits a 1400x900 screen with room to spare.
+    auto *left = new QVBoxLayout;
+    left->addWidget(polling);
+    left->addWidget(looks);
+    left->addWidget(notify);
+    left->addStretch();
+    auto *right = new QVBoxLayout;
+    right->addWidget(ops);
+    right->addWidget(watch);
+    right->addStretch();
+    auto *columns = new QHBoxLayout;
+    columns->addLayout(left);
+    columns->addLayout(right);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(polling);
-    layout->addWidget(looks);
-    layout->addWidget(ops);
-    layout->addWidget(notify);
+    layout->addLayout(columns);
     layout->addWidget(buttons);
     load();
 }
@@ -132,6 +171,12 @@ void SettingsDialog::load()
     m_notify->setChecked(n.enabled);
     m_notifyInterval->setValue(n.minIntervalMs / 1000);
     m_notifySeverity->setCurrentIndex(m_notifySeverity->findData(int(n.minSeverity)));
+    const EjectionSettings e = s.ejectionSettings();
+    m_autoEject->setChecked(e.enabled);
+    m_ejectAfter->setValue(e.badPolls);
+    m_maxEjections->setValue(e.maxEjections);
+    m_ejectWindow->setValue(int(e.windowMs / 1000));
+    m_webhook->setText(s.webhookUrl());
 }
 
 void SettingsDialog::store()
@@ -152,6 +197,13 @@ void SettingsDialog::store()
     n.minIntervalMs = m_notifyInterval->value() * 1000;
     n.minSeverity = ProblemSeverity(m_notifySeverity->currentData().toInt());
     s.setNotificationSettings(n);
+    EjectionSettings e = s.ejectionSettings();
+    e.enabled = m_autoEject->isChecked();
+    e.badPolls = m_ejectAfter->value();
+    e.maxEjections = m_maxEjections->value();
+    e.windowMs = std::int64_t(m_ejectWindow->value()) * 1000;
+    s.setEjectionSettings(e);
+    s.setValue(Key::WatchWebhookUrl, m_webhook->text().trimmed());
     s.sync();
 }
 
@@ -173,6 +225,11 @@ void SettingsDialog::restoreDefaults()
     m_notifyInterval->setValue(ConsoleSettings::defaultValue(Key::NotificationsMinIntervalMs).toInt() / 1000);
     m_notifySeverity->setCurrentIndex(
         m_notifySeverity->findData(ConsoleSettings::defaultValue(Key::NotificationsMinSeverity).toInt()));
+    m_autoEject->setChecked(ConsoleSettings::defaultValue(Key::WatchAutoEject).toBool());
+    m_ejectAfter->setValue(ConsoleSettings::defaultValue(Key::WatchEjectAfterPolls).toInt());
+    m_maxEjections->setValue(ConsoleSettings::defaultValue(Key::WatchMaxEjections).toInt());
+    m_ejectWindow->setValue(ConsoleSettings::defaultValue(Key::WatchEjectWindowS).toInt());
+    m_webhook->clear();
 }
 
 } // namespace pd

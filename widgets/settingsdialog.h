@@ -5,6 +5,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 
@@ -48,6 +49,12 @@ private:
     QCheckBox *m_notify;
     QSpinBox *m_notifyInterval;
     QComboBox *m_notifySeverity;
+    QCheckBox *m_autoEject;
+    QSpinBox *m_ejectAfter;
+    QSpinBox *m_maxEjections;
+    QSpinBox *m_ejectWindow;
+    QLineEdit *m_webhook;
+    QLabel *m_webhookError = nullptr;
 };
 
 } // namespace pd

@@ -74,8 +74,10 @@ int main(int argc, char *argv[])
     monitoring.start();
     Operations operations(&store, &window, monitoring.tracker(),
         { settings.knownHostsPath(), settings.auditLogPath(), settings.readOnlyByDefault() });
-    QObject::connect(&window, &pd::MainWindow::settingsChanged, &monitoring, [&monitoring, &settings, &window] {
+    operations.setWatchSettings(settings.ejectionSettings(), settings.webhookUrl());
+    QObject::connect(&window, &pd::MainWindow::settingsChanged, &monitoring, [&monitoring, &operations, &settings, &window] {
         monitoring.applySettings(settings);
+        operations.setWatchSettings(settings.ejectionSettings(), settings.webhookUrl());
         pd::applyTheme(settings.theme());
         window.showNote(QObject::tr("Preferences stored in %1").arg(settings.fileName()));
     });

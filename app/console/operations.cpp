@@ -32,6 +32,7 @@
 #include "ssh/sshrunner.h"
 #include "state/statetracker.h"
 #include "triage/triage.h"
+#include "watch/watchdog.h"
 
 #include <QHash>
 #include <QMessageBox>
@@ -40,6 +41,8 @@
 #include <QMenu>
 #include <QSet>
 #include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -154,6 +157,7 @@ void Operations::teardown()
     delete m_page; // its tab goes with it
     m_menu.reset();
     m_actions.reset();
+    m_watchdog.reset();
     if (m_membership)
         m_membership->stop();
     if (m_journal && !m_journal->flush())
@@ -291,6 +295,7 @@ void Operations::rebuild()
     pd::syncListenerTiming(*m_context); // WAITING is judged by what the running proxy was started with
     pd::syncCommandLineMembership(*m_context); // a proxy without /instances: its command line is its membership
     m_membership->start(2000);
+    rebuildWatchdog();
     // The demo's engines live in pdsim's process: there is nothing to find on the nodes.
     if (m_simControl.isValid()) {
         m_processRefresh->stop();
@@ -388,6 +393,60 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     });
     connect(m_runner.get(), &pd::ScaleRunner::markerAdded, this, &Operations::updateMarkers);
     updateMarkers();
+}
+
+void Operations::setTriage(pd::Triage *triage)
+{
+    m_triage = triage;
+    rebuildWatchdog();
+}
+
+void Operations::setWatchSettings(const pd::EjectionSettings &ejection, const QString &webhookUrl)
+{
+    m_ejection = ejection;
+    m_webhookUrl = webhookUrl;
+    rebuildWatchdog();
+}
+
+void Operations::rebuildWatchdog()
+{
+    m_watchdog.reset();
+    if (!m_triage || !m_proxy || !m_membership || !m_store->hasProfile())
+        return;
+    m_watchdog = std::make_unique<pd::Watchdog>(m_tracker, m_triage, m_proxy.get(), m_membership.get());
+    m_watchdog->setEngines(m_store->engines());
+    m_watchdog->setEjection(m_ejection);
+    m_watchdog->setAudit(m_audit.get());
+    pd::WebhookSettings webhook;
+    webhook.url = QUrl(m_webhookUrl);
+    m_watchdog->setWebhook(webhook);
+    m_watchdog->setVeto([this]() -> QString {
+        return m_context && m_context->settings.readOnly ? refusalReason() : QString();
+    });
+    m_proxy->currentCapabilities([dog = QPointer<pd::Watchdog>(m_watchdog.get())](const pd::ProxyCapabilities &caps) {
+        if (dog)
+            dog->setProxyCanEject(caps.hasInstancesApi || !caps.reachable);
+    });
+    // What the watchdog did to the cluster is said where the operator looks: the note bar and the timeline.
+    connect(m_watchdog.get(), &pd::Watchdog::event, this, [this](const QByteArray &json, const QString &line) {
+        const nlohmann::json j = nlohmann::json::parse(json.constData(), json.constData() + json.size(), nullptr, false);
+        const std::string event = j.is_object() ? j.value("event", std::string()) : std::string();
+        if (event == "appeared" || event == "cleared" || event.empty())
+            return; // the Problems panel shows these
+        const QString unit = QString::fromStdString(j.value("unit", std::string()));
+        if (event == "ejected")
+            m_window->showNote(tr("Auto-eject removed %1 from the proxy: %2").arg(unit, QString::fromStdString(j.value("reason", std::string()))));
+        else if (event == "readded")
+            m_window->showNote(tr("Auto-eject added %1 back to the proxy: it serves again").arg(unit));
+        else if (event == "eject-failed" || event == "readd-failed")
+            m_window->showError(tr("Auto-eject could not change %1").arg(unit), {QString::fromStdString(j.value("error", std::string()))});
+        else
+            m_window->showNote(tr("Auto-eject: %1").arg(line.section(QStringLiteral("  "), 2).trimmed()));
+        const QList<pd::Engine> &engines = m_store->engines();
+        for (int i = 0; i < engines.size(); ++i)
+            if (unit.endsWith(engines.at(i).id()))
+                m_tracker->recordAction(i, -1, QString::fromStdString(event));
+    });
 }
 
 QString Operations::refusalReason() const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ops/scaletypes.h"
+#include "watch/ejectionpolicy.h"
 
 #include <QObject>
 #include <QPointer>
@@ -31,6 +32,7 @@ class ScaleRunner;
 class SshRunner;
 class StateTracker;
 class Triage;
+class Watchdog;
 struct ScaleContext;
 } // namespace pd
 
@@ -61,7 +63,11 @@ public:
     // The demo's simulated cluster: engines start and stop through its control API.
     void setSimControl(const QUrl &controlBase);
     // Where node reachability goes (a node whose status command cannot reach it is "SSH down").
-    void setTriage(pd::Triage *triage) { m_triage = triage; }
+    void setTriage(pd::Triage *triage);
+    // The watchdog: auto-eject (off by default, never in read-only mode or on an invalid profile) and
+    // the alert webhook (empty: none), from the settings (again after the Preferences dialog).
+    void setWatchSettings(const pd::EjectionSettings &ejection, const QString &webhookUrl);
+    pd::Watchdog *watchdog() const { return m_watchdog.get(); }
     pd::ScaleRunner *runner() const { return m_runner.get(); }
     pd::MembershipReconciler *membership() const { return m_membership.get(); }
     pd::EngineActionMenu *actionMenu() const { return m_menu.get(); }
@@ -87,6 +93,7 @@ private:
     void wireWindow(const QList<pd::EngineRef> &refs);
     void updateMarkers();
     void refreshProcesses(); // one status command per node: process facts and node reachability
+    void rebuildWatchdog();
 
     pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
@@ -108,6 +115,9 @@ private:
     QList<QMetaObject::Connection> m_windowConnections; // to the window's panels, cut on rebuild
     QMetaObject::Connection m_waitingToLeave; // "wait for them, then reload/open/quit": to the runner's idle
     pd::Triage *m_triage = nullptr;
+    std::unique_ptr<pd::Watchdog> m_watchdog;
+    pd::EjectionSettings m_ejection;
+    QString m_webhookUrl;
     QTimer *m_processRefresh = nullptr;
     bool m_readOnly = false; // kept across profiles
     bool m_invalidProfile = false; // the profile has validation errors: every change is refused

@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 
 #include <QSettings>
+#include <QUrl>
 #include <QtDebug>
 
 #include <array>
@@ -13,7 +14,7 @@ namespace pd {
 
 namespace {
 
-enum class Kind { Int, Bool, Choice, Path, List, Bytes };
+enum class Kind { Int, Bool, Choice, Path, List, Bytes, Url };
 
 struct Spec {
     ConsoleSettings::Key key;
@@ -33,6 +34,7 @@ const std::array<Spec, ConsoleSettings::kKeyCount> &table()
 {
     static const NotificationSettings n;
     static const StateThresholds t;
+    static const EjectionSettings e;
     static const std::array<Spec, ConsoleSettings::kKeyCount> specs { {
         { K::PollIntervalMs, "poll/intervalMs", Kind::Int, 1000, 100, 600000 },
         { K::PollTimeoutMs, "poll/timeoutMs", Kind::Int, 2000, 100, 600000 },
@@ -53,6 +55,11 @@ const std::array<Spec, ConsoleSettings::kKeyCount> &table()
         { K::NotificationsEnabled, "notifications/enabled", Kind::Bool, n.enabled },
         { K::NotificationsMinIntervalMs, "notifications/minIntervalMs", Kind::Int, n.minIntervalMs, 0, 86400000 },
         { K::NotificationsMinSeverity, "notifications/minSeverity", Kind::Int, int(n.minSeverity), 0, 2 },
+        { K::WatchAutoEject, "watch/autoEject", Kind::Bool, e.enabled },
+        { K::WatchEjectAfterPolls, "watch/ejectAfterPolls", Kind::Int, e.badPolls, 1, 1000 },
+        { K::WatchMaxEjections, "watch/maxEjections", Kind::Int, e.maxEjections, 1, 1000 },
+        { K::WatchEjectWindowS, "watch/ejectWindowS", Kind::Int, int(e.windowMs / 1000), 1, 86400 },
+        { K::WatchWebhookUrl, "watch/webhookUrl", Kind::Url, QString() },
         { K::WindowGeometry, "window/geometry", Kind::Bytes, QByteArray() },
         { K::WindowState, "window/state", Kind::Bytes, QByteArray() },
         { K::SplitterState, "window/splitter", Kind::Bytes, QByteArray() },
@@ -111,6 +118,16 @@ QString check(const Spec &spec, const QVariant &value, QVariant *normalised)
         else
             return QStringLiteral("not a list of paths");
         return {};
+    case Kind::Url: {
+        const QString text = value.toString().trimmed();
+        const QUrl url(text, QUrl::StrictMode);
+        if (!text.isEmpty()
+            && (!url.isValid() || url.host().isEmpty()
+                || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))))
+            return QStringLiteral("\"%1\" is not an http:// or https:// URL").arg(text);
+        *normalised = text;
+        return {};
+    }
     case Kind::Bytes:
         if (!value.canConvert<QByteArray>())
             return QStringLiteral("not binary data");
@@ -236,6 +253,25 @@ QString ConsoleSettings::auditLogPath() const
 Theme ConsoleSettings::theme() const
 {
     return themeFromName(value(Key::Theme).toString()).value_or(Theme::System);
+}
+
+EjectionSettings ConsoleSettings::ejectionSettings() const
+{
+    EjectionSettings e;
+    e.enabled = value(Key::WatchAutoEject).toBool();
+    e.badPolls = value(Key::WatchEjectAfterPolls).toInt();
+    e.readdPolls = e.badPolls;
+    e.maxEjections = value(Key::WatchMaxEjections).toInt();
+    e.windowMs = std::int64_t(value(Key::WatchEjectWindowS).toInt()) * 1000;
+    return e;
+}
+
+void ConsoleSettings::setEjectionSettings(const EjectionSettings &settings)
+{
+    setValue(Key::WatchAutoEject, settings.enabled);
+    setValue(Key::WatchEjectAfterPolls, settings.badPolls);
+    setValue(Key::WatchMaxEjections, settings.maxEjections);
+    setValue(Key::WatchEjectWindowS, int(settings.windowMs / 1000));
 }
 
 NotificationSettings ConsoleSettings::notificationSettings() const

@@ -3,6 +3,7 @@
 
 #include "state/enginefacts.h"
 #include "triage/notificationpolicy.h"
+#include "watch/ejectionpolicy.h"
 
 #include <QByteArray>
 #include <QString>
@@ -43,6 +44,11 @@ public:
         NotificationsEnabled,
         NotificationsMinIntervalMs,
         NotificationsMinSeverity,
+        WatchAutoEject,
+        WatchEjectAfterPolls,
+        WatchMaxEjections,
+        WatchEjectWindowS,
+        WatchWebhookUrl,
         WindowGeometry,
         WindowState,
         SplitterState,
@@ -86,6 +92,11 @@ public:
     bool reopenLastProfile() const { return value(Key::ReopenLastProfile).toBool(); }
     NotificationSettings notificationSettings() const;
     void setNotificationSettings(const NotificationSettings &settings);
+    // The watchdog's auto-eject (off by default; re-add after as many good polls as bad ones) and the
+    // webhook it posts alerts to (empty: none). docs/watchdog.md.
+    EjectionSettings ejectionSettings() const;
+    void setEjectionSettings(const EjectionSettings &settings);
+    QString webhookUrl() const { return value(Key::WatchWebhookUrl).toString(); }
 
 private:
     void warn(const QString &text) const;

@@ -134,6 +134,24 @@ void Watchdog::roundDerived()
                    {"why", r.why.toStdString()}},
                   QStringLiteral("%1  KEPT      %2: %3").arg(isoTime(input.nowMs), r.unit, r.why));
     }
+    const QString veto = m_veto ? m_veto() : QString();
+    if (!veto.isEmpty() && !round.decisions.isEmpty()) {
+        for (const EjectionDecision &d : round.decisions) {
+            // Not done: the policy forgets it, so it is decided again once the veto is lifted.
+            if (d.action == EjectionDecision::Action::Eject)
+                m_policy.ejectionFailed(d.unit);
+            else
+                m_policy.readdFailed(d);
+        }
+        if (veto != m_vetoSaid) {
+            m_vetoSaid = veto;
+            emitEvent({{"event", "eject-refused"}, {"at", isoTime(input.nowMs).toStdString()},
+                       {"unit", round.decisions.first().unit.toStdString()}, {"why", veto.toStdString()}},
+                      QStringLiteral("%1  KEPT      %2: %3").arg(isoTime(input.nowMs), round.decisions.first().unit, veto));
+        }
+        return;
+    }
+    m_vetoSaid.clear();
     for (const EjectionDecision &d : round.decisions)
         execute(d);
 }

@@ -37,6 +37,9 @@ public:
     // Whether the proxy has /instances (v0.13+): without it nothing is ejected, and that is said once.
     void setProxyCanEject(bool can);
     void setAudit(AuditLog *audit) { m_audit = audit; } // not owned; null: no audit
+    // Asked before acting: a non-empty reason (read-only console, invalid profile) holds every ejection
+    // and re-add, said once per reason.
+    void setVeto(std::function<QString()> veto) { m_veto = std::move(veto); }
     void setWebhook(const WebhookSettings &settings);  // an empty url: none
     WebhookSender *webhook() const { return m_webhook.get(); }
 
@@ -61,6 +64,8 @@ private:
     MembershipReconciler *m_membership;
     AuditLog *m_audit = nullptr;
     EngineIdOf m_engineId;
+    std::function<QString()> m_veto;
+    QString m_vetoSaid;
     QList<Role> m_roles;
     ProblemTransitions m_transitions;
     EjectionPolicy m_policy;

@@ -8,9 +8,11 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -62,6 +64,46 @@ private Q_SLOTS:
         QCOMPARE(settings.theme(), Theme::System);
         QCOMPARE(settings.language(), QStringLiteral("en"));
         QVERIFY(settings.warnings().isEmpty());
+    }
+
+    // The watchdog's settings: auto-eject off by default, stored with its guardrails; a webhook that is no
+    // http(s) URL is said in the dialog and stored nowhere.
+    void theWatchdogSettings()
+    {
+        ConsoleSettings settings(m_dir.filePath(QStringLiteral("watch.ini")));
+        QVERIFY(!settings.ejectionSettings().enabled);
+        QVERIFY(settings.webhookUrl().isEmpty());
+        SettingsDialog dialog(&settings);
+        auto *autoEject = dialog.findChild<QCheckBox *>();
+        QList<QCheckBox *> boxes = dialog.findChildren<QCheckBox *>();
+        for (QCheckBox *box : boxes)
+            if (box->text().contains(QStringLiteral("auto-eject")))
+                autoEject = box;
+        QVERIFY(autoEject && autoEject->text().contains(QStringLiteral("auto-eject")));
+        QVERIFY(!autoEject->isChecked());
+        autoEject->setChecked(true);
+        QLineEdit *webhook = nullptr;
+        for (QLineEdit *edit : dialog.findChildren<QLineEdit *>())
+            if (edit->placeholderText().startsWith(QStringLiteral("https://")))
+                webhook = edit;
+        QVERIFY(webhook);
+
+        webhook->setText(QStringLiteral("ftp://alerts.example/hook"));
+        auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+        QSignalSpy applied(&dialog, &SettingsDialog::applied);
+        ok->click();
+        QCOMPARE(applied.size(), 0); // refused: the dialog stays, nothing stored
+        QVERIFY(!settings.ejectionSettings().enabled);
+        QVERIFY(settings.webhookUrl().isEmpty());
+
+        webhook->setText(QStringLiteral("http://127.0.0.1:9/hook"));
+        ok->click();
+        QCOMPARE(applied.size(), 1);
+        QVERIFY(settings.ejectionSettings().enabled);
+        QCOMPARE(settings.webhookUrl(), QStringLiteral("http://127.0.0.1:9/hook"));
+        QCOMPARE(settings.ejectionSettings().maxEjections, EjectionSettings{}.maxEjections);
+        ConsoleSettings again(m_dir.filePath(QStringLiteral("watch.ini")));
+        QVERIFY(again.ejectionSettings().enabled);
     }
 
     void preferencesIsInTheMenuAndOkAnnouncesTheChange()
