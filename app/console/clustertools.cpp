@@ -3,6 +3,7 @@
 
 #include "cluster/clusterstore.h"
 #include "exec/routingrunner.h"
+#include "logs/clusterlogwatch.h"
 #include "logs/logsignatures.h"
 #include "logspage.h"
 #include "mainwindow.h"
@@ -30,7 +31,18 @@ ClusterTools::ClusterTools(pd::ClusterStore *store, pd::MainWindow *window, pd::
 
     m_logs = new pd::LogsPage(m_routing.get());
     m_window->addPage(m_logs, tr("&Logs"));
-    connect(m_logs, &pd::LogsPage::diagnosed, this, &ClusterTools::noteDiagnosis);
+    // The open log's diagnoses are the proxy's; the engines' come from the background watch, which reads
+    // every engine's log (one command per node per interval), open or not.
+    connect(m_logs, &pd::LogsPage::diagnosed, this, [this](const pd::LogSource &source, const pd::DiagnosisEvent &event) {
+        if (source.engine < 0)
+            noteDiagnosis(source, event);
+    });
+    m_logWatch = std::make_unique<pd::ClusterLogWatch>(m_routing.get());
+    connect(m_logWatch.get(), &pd::ClusterLogWatch::diagnosed, this, [this](int engine, const pd::DiagnosisEvent &event) {
+        pd::LogSource source;
+        source.engine = engine;
+        noteDiagnosis(source, event);
+    });
 
     m_grid = new pd::NodeChecksGrid(m_checkRunner.get());
     m_grid->setObjectName(QStringLiteral("nodeChecksPage"));
@@ -43,6 +55,7 @@ ClusterTools::ClusterTools(pd::ClusterStore *store, pd::MainWindow *window, pd::
 
 ClusterTools::~ClusterTools()
 {
+    m_logWatch.reset(); // its reads run commands through m_routing
     m_checkRunner->cancel();
     delete m_logs; // its log tail runs commands through m_routing
     delete m_grid;
@@ -62,6 +75,8 @@ void ClusterTools::setNodeToolDir(const QString &dir, const QString &hccnConfPat
 void ClusterTools::rebuild()
 {
     if (!m_store->hasProfile()) {
+        m_logWatch->stop();
+        m_logWatch->setLogs({});
         m_logs->setSources({});
         m_grid->setTargets({});
         return;
@@ -92,11 +107,19 @@ void ClusterTools::rebuild()
     }
     m_logs->setSources(sources);
     m_grid->setTargets(pd::nodeCheckTargets(profile));
+    QList<pd::WatchedLog> watched;
+    for (const pd::LogSource &s : std::as_const(sources)) {
+        if (s.engine >= 0)
+            watched.append({s.engine, s.engineId, s.target, s.path});
+    }
+    m_logWatch->setLogs(watched);
+    m_logWatch->start();
 }
 
 void ClusterTools::setEngineLogPath(int engine, const QString &path)
 {
     m_logs->setSourcePath(engine, path);
+    m_logWatch->setLogPath(engine, path);
 }
 
 void ClusterTools::showEngineLog(int engine)

@@ -10,6 +10,7 @@
 #include <memory>
 
 namespace pd {
+class ClusterLogWatch;
 class ClusterStore;
 class DefaultRunnerFactory;
 class LogsPage;
@@ -59,6 +60,7 @@ private:
     std::unique_ptr<pd::NodeCheckRunner> m_checkRunner;
     QPointer<pd::LogsPage> m_logs;       // pages of the window, deleted here: they use the runners
     QPointer<pd::NodeChecksGrid> m_grid;
+    std::unique_ptr<pd::ClusterLogWatch> m_logWatch; // every engine's log, read in the background
     QString m_toolDir;
     QString m_hccnConf;
 };
