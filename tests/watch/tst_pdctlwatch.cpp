@@ -7,6 +7,7 @@
 #include "../scale/scaletesthelpers.h"
 #include "webhookreceiver.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -36,19 +37,21 @@ class TestPdctlWatch : public QObject {
     const QString m_victim = QStringLiteral("127.0.0.153:9001");
 
     int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
-    QByteArray http(const QByteArray &method, const QString &path, const QByteArray &body = {})
+    QByteArray http(const QByteArray &method, const QString &path, const QByteArray &body = {}) { return httpAt(m_control, method, path, body); }
+    static QByteArray httpAt(const QString &control, const QByteArray &method, const QString &path, const QByteArray &body = {})
     {
         QProcess curl;
         QStringList args{QStringLiteral("-s"), QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-X"), QString::fromLatin1(method)};
         if (!body.isEmpty())
             args << QStringLiteral("-d") << QString::fromUtf8(body);
-        curl.start(QStringLiteral("curl"), args << QStringLiteral("http://%1%2").arg(m_control, path));
+        curl.start(QStringLiteral("curl"), args << QStringLiteral("http://%1%2").arg(control, path));
         curl.waitForFinished(15000);
         return curl.readAllStandardOutput();
     }
-    LoadStats load()
+    LoadStats load() { return loadAt(m_control); }
+    static LoadStats loadAt(const QString &control)
     {
-        const QByteArray body = http("GET", QStringLiteral("/cluster"));
+        const QByteArray body = httpAt(control, "GET", QStringLiteral("/cluster"));
         const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
         if (!j.is_object() || !j.contains("load"))
             return {};
@@ -57,42 +60,59 @@ class TestPdctlWatch : public QObject {
     }
     // Waits until the load generator has sent `more` requests after `from`.
     // (bounded: 60 s; the caller's comparison fails when the load stopped).
-    LoadStats after(const LoadStats &from, long long more)
+    LoadStats after(const LoadStats &from, long long more, const QString &control = {})
     {
-        LoadStats now = load();
+        const QString at = control.isEmpty() ? m_control : control;
+        LoadStats now = loadAt(at);
         QElapsedTimer waited;
         waited.start();
         while (now.sent < from.sent + more && waited.elapsed() < 60000) {
             QTest::qWait(200); // the load runs in another process: poll its counter
-            now = load();
+            now = loadAt(at);
         }
         return now;
+    }
+
+    // Starts `pdsim cluster` on a profile under client load; its control address, empty on failure.
+    static QString startSim(QProcess *sim, const QString &profile)
+    {
+        sim->setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
+        sim->setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), profile, QStringLiteral("--time-scale"),
+                           QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("10"), QStringLiteral("--load-max-inflight"),
+                           QStringLiteral("8"), QStringLiteral("--no-jitter")});
+        sim->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        sim->start();
+        if (!sim->waitForStarted(5000))
+            return {};
+        QByteArray out;
+        QElapsedTimer waited;
+        waited.start();
+        while (!out.contains('\n') && waited.elapsed() < 30000 && sim->state() == QProcess::Running) {
+            sim->waitForReadyRead(1000);
+            out += sim->readAllStandardOutput();
+        }
+        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
+        if (!match.hasMatch())
+            qWarning("pdsim: %s", out.constData());
+        return match.hasMatch() ? match.captured(1) : QString();
+    }
+    static void stopSim(QProcess *sim)
+    {
+        sim->terminate();
+        if (!sim->waitForFinished(10000))
+            sim->kill();
+        sim->waitForFinished(5000);
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile, QStringLiteral("--time-scale"),
-                            QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("10"), QStringLiteral("--load-max-inflight"),
-                            QStringLiteral("8"), QStringLiteral("--no-jitter")});
-        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sim.start();
-        QVERIFY(m_sim.waitForStarted(5000));
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
-        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        QVERIFY2(match.hasMatch(), out.constData());
-        m_control = match.captured(1);
+        m_control = startSim(&m_sim, m_profile);
+        QVERIFY(!m_control.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(load().sent > 0, 30000);
     }
 
-    void cleanupTestCase()
-    {
-        m_sim.terminate();
-        if (!m_sim.waitForFinished(10000))
-            m_sim.kill();
-    }
+    void cleanupTestCase() { stopSim(&m_sim); }
 
     void usage()
     {
@@ -248,6 +268,54 @@ private Q_SLOTS:
         QVERIFY(watch.waitForFinished(15000));
         QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
         QCOMPARE(watch.exitCode(), 0);
+    }
+
+    // Two coupled decode groups of two ranks: one rank crashes, its group is broken (the other rank hangs
+    // on it). The watch ejects the whole group, never the dead rank alone, and the failures stop.
+    void aBrokenCoupledGroupIsEjectedWhole()
+    {
+        QProcess sim;
+        const QString control = startSim(&sim, QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-groups.json"));
+        QVERIFY(!control.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(loadAt(control).sent > 0, 30000);
+        QProcess watch;
+        watch.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
+        watch.setArguments({QStringLiteral("watch"), QStringLiteral("--profile"), QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-groups.json"),
+                            QStringLiteral("--json-lines"), QStringLiteral("--auto-eject"), QStringLiteral("--eject-after"), QStringLiteral("2"),
+                            QStringLiteral("--interval"), QStringLiteral("0.5"), QStringLiteral("--audit"),
+                            m_dir.filePath(QStringLiteral("groups-audit.jsonl")), QStringLiteral("--duration"), QStringLiteral("120")});
+        watch.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        watch.start();
+        QVERIFY(watch.waitForStarted(5000));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains("\"event\":\"started\""), 30000);
+        const LoadStats atCrash = loadAt(control);
+        QVERIFY(httpAt(control, "POST", QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.0.163:9001"],"kind":"crash"})")
+                    .contains("127.0.0.163:9001"));
+        QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains("\"event\":\"ejected\""), 60000);
+        const LoadStats atEject = loadAt(control);
+        json ejected;
+        for (const QByteArray &line : out.split('\n')) {
+            const json j = json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
+            if (j.is_object())
+                qInfo("watch: %s", line.constData());
+            if (j.is_object() && j["event"] == "ejected")
+                ejected = j;
+        }
+        QVERIFY2(ejected["unit"] == "group decode@127.0.0.163:13395", ejected.dump().c_str());
+        QVERIFY2(ejected["instances"] == json::array({"127.0.0.163:9000", "127.0.0.163:9001"}), ejected.dump().c_str());
+        QVERIFY(out.contains("group-broken:decode@127.0.0.163:13395"));
+        const LoadStats settled = after(atEject, 10, control);
+        const LoadStats end = after(settled, 40, control);
+        QVERIFY2(end.sent >= settled.sent + 40, "the load stopped");
+        qInfo("coupled group: %lld of %lld requests failed between the crash and the ejection, %lld of %lld after it",
+              atEject.failed - atCrash.failed, atEject.sent - atCrash.sent, end.failed - settled.failed, end.sent - settled.sent);
+        QCOMPARE(end.failed, settled.failed);
+        // Exactly one ejection: the other group serves on, untouched.
+        QCOMPARE(out.count("\"event\":\"ejected\""), 1);
+        watch.terminate();
+        QVERIFY(watch.waitForFinished(15000));
+        stopSim(&sim);
     }
 };
 
