@@ -34,6 +34,16 @@ bool wantsScreenshot(int argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+    // --help, --version and a usage error answer without a display: the options are read once by a
+    // windowless application before the real one (which would abort on a machine without a display).
+    {
+        QCoreApplication plain(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("pdconsole"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(PDCONSOLE_VERSION));
+        int exitCode = 0;
+        if (!parseConsoleOptions(QCoreApplication::arguments(), &exitCode))
+            return exitCode;
+    }
     // A screenshot needs no display: render offscreen unless the caller chose a platform.
     if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

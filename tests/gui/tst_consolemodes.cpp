@@ -124,6 +124,36 @@ private Q_SLOTS:
         expectPainted(runConsole(arguments, settings));
     }
 
+    // --help, --version and a usage error answer on a machine without any display (no DISPLAY, no
+    // WAYLAND_DISPLAY, no QT_QPA_PLATFORM): they never reach the GUI application.
+    void answersWithoutADisplay_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("says");
+        QTest::newRow("version") << QStringList{QStringLiteral("--version")} << 0 << QByteArray("pdconsole ");
+        QTest::newRow("help") << QStringList{QStringLiteral("--help")} << 0 << QByteArray("--demo");
+        QTest::newRow("usage error") << QStringList{QStringLiteral("--no-such-option")} << 2 << QByteArray("no-such-option");
+    }
+    void answersWithoutADisplay()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, says);
+        QProcess console;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            env.remove(QString::fromLatin1(name));
+        console.setProcessEnvironment(env);
+        console.setProcessChannelMode(QProcess::MergedChannels);
+        console.start(QStringLiteral(PD_BINARY_DIR "/app/console/pdconsole"), arguments);
+        QVERIFY(console.waitForFinished(30000));
+        const QByteArray output = console.readAll();
+        QCOMPARE(console.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(console.exitCode() == exitCode, output.constData());
+        QVERIFY2(output.contains(says), output.constData());
+    }
+
     // A real Prometheus that scrapes the profile's engines (nothing listens there: every target is down).
     void realPrometheus()
     {
