@@ -65,8 +65,10 @@ struct Session {
     }
 };
 
-// Loads the profile, connects to its proxy, detects the generation and reads the membership.
-std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err)
+// Loads the profile, connects to its proxy, detects the generation and reads the membership. A proxy
+// that does not answer ends it (nullptr), unless `proxyOptional`: then the session comes back with
+// caps->reachable false and no membership.
+std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err, bool proxyOptional = false)
 {
     const ProfileLoadResult loaded = loadProfileFile(profilePath);
     if (!loaded.profile) {
@@ -100,6 +102,11 @@ std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err)
     s->proxy->detectCapabilities([&s](const ProxyCapabilities &c) { s->caps = c; });
     spin([&s] { return s->caps.has_value(); }, 20000);
     if (!s->caps || !s->caps->reachable) {
+        if (proxyOptional) {
+            if (!s->caps)
+                s->caps = ProxyCapabilities{false, false, false, false, QStringLiteral("no answer within 20 s")};
+            return s;
+        }
         err << "proxy " << s->proxy->endpoint().base.toString() << ": " << (s->caps ? s->caps->error : QStringLiteral("no answer")) << '\n';
         return nullptr;
     }
@@ -122,9 +129,11 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const QString profile = p.value(QStringLiteral("profile"));
     if (profile.isEmpty())
         return p.usageError(err, QStringLiteral("--profile FILE is required"));
-    auto s = connect(profile, err);
+    // A proxy that does not answer is news, not a reason to say nothing: every engine is still probed.
+    auto s = connect(profile, err, true);
     if (!s)
         return 1;
+    const bool proxyUp = s->caps->reachable;
     QHash<QString, EngineReadiness> ready;
     int pending = int(s->refs.size());
     for (const EngineRef &e : s->refs)
@@ -160,23 +169,30 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
                                {"dp_rank", e.dpRank}, {"membership", membership(e).toStdString()},
                                {"http", http(e.id).toStdString()}});
         nlohmann::ordered_json proxy{{"address", s->proxy->endpoint().base.toString().toStdString()},
+                                     {"reachable", proxyUp},
                                      {"generation", s->caps->generationLabel().toStdString()},
                                      {"prefill_instances", h.prefillInstances},
                                      {"decode_instances", h.decodeInstances}};
         proxy["request_num"] = h.requestNum ? nlohmann::ordered_json(*h.requestNum) : nlohmann::ordered_json();
+        if (!proxyUp)
+            proxy["error"] = s->caps->error.toStdString();
         out << QString::fromStdString(nlohmann::ordered_json{{"proxy", proxy}, {"engines", engines}, {"groups", groupsJson(groups)}}.dump(2)) << '\n';
-        return 0;
+        return proxyUp ? 0 : 1;
     }
-    out << "proxy " << s->proxy->endpoint().base.toString() << "  " << s->caps->generationLabel() << "  prefill "
-        << h.prefillInstances << "  decode " << h.decodeInstances << "  in flight "
-        << (h.requestNum ? QString::number(*h.requestNum) : QStringLiteral("?")) << '\n';
+    if (proxyUp)
+        out << "proxy " << s->proxy->endpoint().base.toString() << "  " << s->caps->generationLabel() << "  prefill "
+            << h.prefillInstances << "  decode " << h.decodeInstances << "  in flight "
+            << (h.requestNum ? QString::number(*h.requestNum) : QStringLiteral("?")) << '\n';
+    else
+        out << "proxy " << s->proxy->endpoint().base.toString() << "  UNREACHABLE: " << s->caps->error
+            << "  (membership unknown; the engines below are probed directly)\n";
     out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("ENGINE"), -22).arg(QStringLiteral("ROLE"), -8)
                .arg(QStringLiteral("NODE"), -8).arg(QStringLiteral("RANK"), 4).arg(QStringLiteral("MEMBERSHIP"), -13).arg(QStringLiteral("HTTP"));
     for (const EngineRef &e : s->refs)
         out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(e.id, -22).arg(roleName(e.role), -8).arg(e.node, -8).arg(e.dpRank, 4)
                    .arg(membership(e), -13).arg(http(e.id));
     printGroups(out, groups);
-    return 0;
+    return proxyUp ? 0 : 1;
 }
 
 int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream &out, QTextStream &err)

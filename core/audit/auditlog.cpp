@@ -16,7 +16,8 @@ namespace pd {
 
 QString AuditLog::defaultPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/audit.jsonl");
+    // One file for the console and pdctl, whatever the application's name: what one did, the other shows.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/pdconsole/audit.jsonl");
 }
 
 AuditLog::AuditLog(QString path)

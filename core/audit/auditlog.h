@@ -32,7 +32,8 @@ nlohmann::ordered_json auditEntryToJson(const AuditEntry &entry);
 
 class AuditLog {
 public:
-    // The default file: <AppDataLocation>/audit.jsonl.
+    // The default file, shared by the console and pdctl: <GenericDataLocation>/pdconsole/audit.jsonl
+    // (~/.local/share/pdconsole/audit.jsonl).
     static QString defaultPath();
     explicit AuditLog(QString path = defaultPath());
 

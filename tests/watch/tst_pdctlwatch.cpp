@@ -270,6 +270,27 @@ private Q_SLOTS:
         QCOMPARE(watch.exitCode(), 0);
     }
 
+    // The proxy down: pdctl status still lists every engine as probed directly and says the proxy is
+    // unreachable (exit 1); pdctl problems ranks the proxy's outage first (exit 2). Runs last: it stops the proxy.
+    void aProxyOutageIsSaidNotHidden()
+    {
+        QVERIFY(http("POST", QStringLiteral("/cluster/proxy/stop"), "{}").size() > 0);
+        QByteArray out;
+        QCOMPARE(pdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile}, &out), 1);
+        QVERIFY2(out.contains("UNREACHABLE"), out.constData());
+        for (const char *engine : {"127.0.0.152:9000", "127.0.0.152:9001", "127.0.0.153:9000", "127.0.0.153:9003"})
+            QVERIFY2(out.contains(QByteArray(QByteArray(engine) + "  ")), out.constData());
+        QVERIFY2(out.count("serving") >= 6, out.constData());
+        QCOMPARE(pdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json")}, &out), 1);
+        const json j = json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY2(j.is_object() && j["proxy"]["reachable"] == false && j["engines"].size() == 6, out.constData());
+        QCOMPARE(pdctl({QStringLiteral("problems"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json"),
+                        QStringLiteral("--interval"), QStringLiteral("0.5")}, &out), 2);
+        const json p = json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY2(p.is_object() && p["problems"].size() >= 1 && p["problems"][0]["key"] == "proxy-unreachable", out.constData());
+        QVERIFY(http("POST", QStringLiteral("/cluster/proxy/start"), "{}").size() > 0);
+    }
+
     // Two coupled decode groups of two ranks: one rank crashes, its group is broken (the other rank hangs
     // on it). The watch ejects the whole group, never the dead rank alone, and the failures stop.
     void aBrokenCoupledGroupIsEjectedWhole()
