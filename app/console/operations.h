@@ -2,7 +2,7 @@
 #pragma once
 
 #include "ops/scaletypes.h"
-#include "watch/ejectionpolicy.h"
+#include "watch/ejectionsettings.h"
 
 #include <QObject>
 #include <QPointer>

@@ -236,6 +236,32 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out.flush();
     });
 
+    // Once every engine's state is known: how many are up, so a reader (or a test) knows the watch has
+    // seen the cluster before anything happens to it.
+    bool saidPolled = false;
+    QObject::connect(&watch, &ClusterWatch::roundDone, &dog, [&](int) {
+        if (saidPolled)
+            return;
+        int up = 0;
+        for (int i = 0; i < watch.tracker()->engineCount(); ++i) {
+            const EngineState st = watch.tracker()->state(i);
+            if (st == EngineState::Unknown)
+                return;
+            up += st != EngineState::Stopped && st != EngineState::Starting && st != EngineState::Unreachable;
+        }
+        saidPolled = true;
+        if (jsonLines)
+            out << QString::fromStdString(nlohmann::ordered_json{{"event", "polled"},
+                                                                 {"at", isoTime(watch.tracker()->nowMs()).toStdString()},
+                                                                 {"engines", watch.tracker()->engineCount()},
+                                                                 {"up", up}}
+                                              .dump())
+                << '\n';
+        else
+            out << "every engine polled: " << up << " of " << watch.tracker()->engineCount() << " engines up\n";
+        out.flush();
+    });
+
     g_stop.store(false);
     std::signal(SIGINT, stopOnSignal);
     std::signal(SIGTERM, stopOnSignal);

@@ -3,7 +3,7 @@
 
 #include "state/enginefacts.h"
 #include "triage/notificationpolicy.h"
-#include "watch/ejectionpolicy.h"
+#include "watch/ejectionsettings.h"
 
 #include <QByteArray>
 #include <QString>

@@ -29,9 +29,10 @@ bool EjectionPolicy::engineBad(const EjectionEngine &e)
 {
     switch (e.state) {
     case EngineState::Unreachable:
+    case EngineState::Stopped:
+        return e.answeredBefore; // never up in this watch: maybe still loading, not ours to judge
     case EngineState::Unhealthy:
     case EngineState::Stalled:
-    case EngineState::Stopped:
         return true;
     default:
         return false;

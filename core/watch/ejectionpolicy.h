@@ -4,6 +4,7 @@
 #include "cluster/profile.h"
 #include "state/enginestate.h"
 #include "state/groupstate.h"
+#include "watch/ejectionsettings.h"
 
 #include <QHash>
 #include <QList>
@@ -19,8 +20,9 @@
 //
 // The unit of ejection is what fails together: an engine on its own, or every rank of a coupled DP
 // group (dp-groups.md: a dead rank hangs the others, so removing one rank alone never helps and a
-// group is ejected whole or not at all). A unit is bad when one of its listed engines is unreachable,
-// unhealthy, stalled or stopped (or its coupled group is broken) for `badPolls` rounds in a row.
+// group is ejected whole or not at all). A unit is bad when one of its listed engines is unhealthy or
+// stalled, or unreachable or stopped after it answered once in this watch (an engine never seen up may
+// be loading its weights: it is left alone), or its coupled group is broken, for `badPolls` rounds in a row.
 // Guardrails, each reported as a refusal with its reason:
 //   - never the last listed instance of a pool (the proxy with an empty pool fails every request);
 //   - never while an instance of the unit is WAITING (proxy-api.md 8.1: removing one kills the
@@ -31,20 +33,12 @@
 // is added back (unless readd is off); one the operator re-added or removed for good is forgotten.
 namespace pd {
 
-struct EjectionSettings {
-    bool enabled = false;
-    int badPolls = 3;
-    int readdPolls = 3;
-    bool readd = true;
-    int maxEjections = 2;
-    std::int64_t windowMs = 10 * 60 * 1000;
-};
-
 struct EjectionEngine {
     QString id; // "host:port" as the profile names it
     Role role = Role::Decode;
     EngineState state = EngineState::Unknown;
     MembershipFact membership = MembershipFact::Unknown;
+    bool answeredBefore = false; // up (HTTP answered) at least once since the watch began
     QString reason; // the derived state's reason, for the audit line
 };
 

@@ -98,11 +98,30 @@ void Watchdog::problemsChanged()
     }
 }
 
+void Watchdog::trackAnswers()
+{
+    m_answered.resize(m_tracker->engineCount(), false);
+    for (int i = 0; i < m_tracker->engineCount(); ++i) {
+        switch (m_tracker->state(i)) {
+        case EngineState::Unknown:
+        case EngineState::Stopped:
+        case EngineState::Starting:
+        case EngineState::Unreachable:
+            break;
+        default:
+            m_answered[i] = true; // it answered HTTP: a later death is a death, not a slow start
+        }
+    }
+}
+
 void Watchdog::roundDerived()
 {
-    if (!m_policy.settings().enabled)
+    if (!m_policy.settings().enabled) {
+        trackAnswers();
         return;
+    }
     if (!m_proxyCanEject) {
+        trackAnswers();
         if (!m_saidCannotEject) {
             m_saidCannotEject = true;
             const QString why = Tr::tr("auto-eject is off: the proxy has no /instances API (v0.9.1-dev); it "
@@ -113,10 +132,12 @@ void Watchdog::roundDerived()
         }
         return;
     }
+    trackAnswers();
     EjectionInput input;
     input.nowMs = m_tracker->nowMs();
     for (int i = 0; i < m_tracker->engineCount(); ++i) {
         EjectionEngine e;
+        e.answeredBefore = m_answered.at(i);
         e.id = m_engineId ? m_engineId(i) : QString::number(i);
         e.state = m_tracker->state(i);
         e.membership = m_tracker->facts(i).membership;

@@ -54,6 +54,7 @@ Q_SIGNALS:
 private:
     void problemsChanged();
     void roundDerived();
+    void trackAnswers();
     void emitEvent(const nlohmann::ordered_json &json, const QString &line);
     void execute(const EjectionDecision &decision);
     void audit(const EjectionDecision &decision, bool ok, const QString &error, qint64 elapsedMs);
@@ -67,6 +68,7 @@ private:
     std::function<QString()> m_veto;
     QString m_vetoSaid;
     QList<Role> m_roles;
+    QList<bool> m_answered; // per engine: up at least once since the watch began
     ProblemTransitions m_transitions;
     EjectionPolicy m_policy;
     std::unique_ptr<WebhookSender> m_webhook;

@@ -20,6 +20,7 @@ EjectionInput cluster()
         e.id = QStringLiteral("127.0.0.%1:900%2").arg(i < 2 ? 2 : 3).arg(i);
         e.state = EngineState::Serving;
         e.membership = MembershipFact::Active;
+        e.answeredBefore = true;
         in.engines.append(e);
     }
     return in;
@@ -88,6 +89,25 @@ private Q_SLOTS:
         QCOMPARE(units(back, EjectionDecision::Action::Readd), QStringList{QStringLiteral("decode 127.0.0.3:9003")});
         QCOMPARE(back.decisions.first().instances, QStringList{QStringLiteral("127.0.0.3:9003")});
         QVERIFY(!policy.isEjected(QStringLiteral("decode 127.0.0.3:9003")));
+    }
+
+    // An engine the watch never saw up may be loading its weights (minutes on NPUs): not ejected for
+    // refusing connections; one that answers with errors or hangs is.
+    void neverAnEngineNeverSeenUp()
+    {
+        EjectionPolicy policy(enabled());
+        EjectionInput in = cluster();
+        in.engines[2].state = EngineState::Stopped;
+        in.engines[2].answeredBefore = false;
+        in.engines[3].state = EngineState::Unreachable;
+        in.engines[3].answeredBefore = false;
+        in.engines[4].state = EngineState::Unhealthy;
+        in.engines[4].answeredBefore = false;
+        EjectionRound round;
+        for (int i = 0; i < 3; ++i)
+            round = policy.evaluate(in);
+        QCOMPARE(units(round, EjectionDecision::Action::Eject), QStringList{QStringLiteral("decode 127.0.0.3:9004")});
+        QVERIFY(round.refusals.isEmpty());
     }
 
     void aRecoveryResetsTheCount()

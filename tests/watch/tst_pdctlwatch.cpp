@@ -192,6 +192,8 @@ private Q_SLOTS:
             return false;
         };
         QTRY_VERIFY_WITH_TIMEOUT(seen("started"), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(seen("polled"), 30000);
+        QVERIFY(seen("polled", QStringLiteral("up"), QStringLiteral("\"up\":6"))); // seen up before the crash
 
         // Crash one decoder; the proxy keeps picking it (least loaded) until the watch ejects it.
         const LoadStats atCrash = load();
@@ -239,13 +241,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(allCleared(), 60000);
         QVERIFY(seen("cleared", QStringLiteral("key"), QStringLiteral(":3")));
 
-        // One webhook post per event, in order (all but the start line, which only the terminal gets).
+        // One webhook post per event, in order (all but the start and first-round lines, which only the terminal gets).
         QList<QByteArray> expected;
         auto posted = [&] {
             readEvents();
             expected.clear();
             for (const json &e : events)
-                if (e["event"] != "started")
+                if (e["event"] != "started" && e["event"] != "polled")
                     expected.append(QByteArray::fromStdString(e.dump()));
             return receiver.bodies.size() >= expected.size();
         };
@@ -309,7 +311,8 @@ private Q_SLOTS:
         watch.start();
         QVERIFY(watch.waitForStarted(5000));
         QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains("\"event\":\"started\""), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains("\"event\":\"polled\",\"at\""), 30000);
+        QVERIFY2(out.contains("\"up\":6"), out.constData());
         const LoadStats atCrash = loadAt(control);
         QVERIFY(httpAt(control, "POST", QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.0.163:9001"],"kind":"crash"})")
                     .contains("127.0.0.163:9001"));
