@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "poolsview.h"
 
+#include "charts/chartcolors.h"
 #include "charts/timeserieschart.h"
 #include "metrics/niceaxis.h"
 #include "metrics/seriesstore.h"
@@ -28,9 +29,9 @@ namespace pd {
 
 namespace {
 
-const QColor kBlue(0x2b, 0x6c, 0xb0);
-const QColor kOrange(0xc0, 0x64, 0x12);
-const QColor kRed(0xb3, 0x26, 0x1e);
+const QColor kBlue = seriescolor::first();
+const QColor kOrange = seriescolor::second();
+const QColor kRed = seriescolor::alarm();
 constexpr int kFirstChartRow = 3; // after the proxy's title and charts and the pools' titles
 
 } // namespace

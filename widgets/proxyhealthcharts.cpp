@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "proxyhealthcharts.h"
 
+#include "charts/chartcolors.h"
 #include "charts/timeserieschart.h"
 #include "metrics/niceaxis.h"
 #include "net/proxyhealthhistory.h"
@@ -11,8 +12,8 @@ namespace pd {
 
 namespace {
 
-const QColor kBlue(0x2b, 0x6c, 0xb0);
-const QColor kOrange(0xc0, 0x64, 0x12);
+const QColor kBlue = seriescolor::first();
+const QColor kOrange = seriescolor::second();
 
 TimeSeriesChart *countChart(const QString &title, QWidget *parent)
 {

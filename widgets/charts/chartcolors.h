@@ -23,6 +23,23 @@ struct ChartColors {
     QColor lineOn(const QColor &color) const;
 };
 
+// The line colours of the dashboards (for a light background; ChartColors::lineOn adapts them):
+// the first line, the second, and what went wrong.
+namespace seriescolor {
+inline QColor first()
+{
+    return QColor(0x2b, 0x6c, 0xb0);
+} // blue
+inline QColor second()
+{
+    return QColor(0xc0, 0x64, 0x12);
+} // orange
+inline QColor alarm()
+{
+    return QColor(0xb3, 0x26, 0x1e);
+} // red
+} // namespace seriescolor
+
 // WCAG 2 contrast ratio of two colours, 1..21.
 double contrastRatio(const QColor &a, const QColor &b);
 
