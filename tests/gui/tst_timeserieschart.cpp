@@ -230,6 +230,25 @@ private Q_SLOTS:
         QVERIFY(chart.describeAt(0.97).contains(QStringLiteral("x: 10")));
     }
 
+    void theFirstLineIsDrawnOnTop()
+    {
+        // "all reasons" and "length limit" coincide on a prefill pool: the headline (first) line shows.
+        TimeSeriesChart chart(QStringLiteral("Finished"), [](double v) { return QString::number(v); });
+        chart.resize(600, 300);
+        const int first = chart.addLine(QStringLiteral("all"), kRed);
+        const int second = chart.addLine(QStringLiteral("length"), kBlue);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setTimeRange(kFrom, kFrom + 10'000);
+        const QList<QPointF> same { QPointF(double(kFrom), 5), QPointF(double(kFrom + 10'000), 5) };
+        chart.setPoints(first, same);
+        chart.setPoints(second, same);
+        chart.setSharedMax(10);
+        const QImage image = rendered(chart);
+        QVERIFY(!columnsWith(image, kRed, chart.height() / 3).isEmpty());
+        QVERIFY(columnsWith(image, kBlue, chart.height() / 3).isEmpty());
+    }
+
     void aSharedMaximumLiftsTheAxis()
     {
         TimeSeriesChart chart(QStringLiteral("Shared"), [](double v) { return QString::number(v); });

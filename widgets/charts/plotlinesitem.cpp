@@ -97,7 +97,9 @@ void PlotLinesItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, Q
         painter->drawText(m_area, Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
     }
     QVarLengthArray<QPointF, 2048> run;
-    for (const Line &line : std::as_const(m_lines)) {
+    // The first line (a row's headline figure: running, all reasons, p50) last, on top of the others.
+    for (auto it = m_lines.crbegin(); it != m_lines.crend(); ++it) {
+        const Line &line = *it;
         // A cosmetic one-pixel pen: the raster engine draws it without a stroker (a 1.5 px pen is
         // stroked into a path per polyline, two orders of magnitude slower).
         QPen pen(m_colors.lineOn(line.color), 1);

@@ -24,7 +24,7 @@ namespace pd {
 namespace {
 
 constexpr int kPixelsPerTimeTick = 90; // an HH:mm:ss label and some air
-constexpr int kPixelsPerValueTick = 28; // two lines of text
+constexpr int kPixelsPerValueTick = 22; // a line of text and some air
 
 QList<AxisTick> ticksOf(QCategoryAxis *axis) // endValue() is not const in Qt 6.4
 {
