@@ -179,6 +179,11 @@ private Q_SLOTS:
             if (i > 0)
                 QCOMPARE(ms - qint64(x.at(i - 1).value), qint64(60'000));
         }
+        // A tick on the range's first millisecond is left out: its label would sit on the y labels.
+        chart.setTimeRange(kFrom - kFrom % 60'000, kFrom - kFrom % 60'000 + 5 * 60'000 + 30'000);
+        QVERIFY(!chart.xTicks().isEmpty());
+        QVERIFY(chart.xTicks().first().value > double(kFrom - kFrom % 60'000));
+        chart.setTimeRange(from, to);
         // The chart slides a second: same ticks; an hour: ticks every 10 or 15 minutes.
         chart.setTimeRange(from + 1000, to + 1000);
         QCOMPARE(chart.xTicks(), x);

@@ -24,6 +24,7 @@ namespace pd {
 namespace {
 
 constexpr int kPixelsPerTimeTick = 90; // an HH:mm:ss label and some air
+constexpr double kTimeLabelHalfWidth = 24; // px: half an HH:mm label
 constexpr int kPixelsPerValueTick = 22; // a line of text and some air
 
 QList<AxisTick> ticksOf(QCategoryAxis *axis) // endValue() is not const in Qt 6.4
@@ -221,7 +222,10 @@ void TimeSeriesChart::setTimeRange(qint64 fromMs, qint64 toMs)
 void TimeSeriesChart::updateTimeTicks()
 {
     const int budget = std::clamp(plotWidth() / kPixelsPerTimeTick, 2, 12);
-    const TimeTicks ticks = timeTicks(qint64(m_fromMs), qint64(m_toMs), budget, QTimeZone::systemTimeZone());
+    TimeTicks ticks = timeTicks(qint64(m_fromMs), qint64(m_toMs), budget, QTimeZone::systemTimeZone());
+    // A label centred on a tick at the very edge would run into the y labels or out of the chart.
+    const double edgeMs = kTimeLabelHalfWidth * (m_toMs - m_fromMs) / plotWidth();
+    ticks.ticks.removeIf([&](const AxisTick &t) { return t.value < m_fromMs + edgeMs || t.value > m_toMs - edgeMs; });
     showTicks(m_x, ticks.ticks, m_fromMs, m_toMs);
 }
 
