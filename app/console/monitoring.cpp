@@ -8,6 +8,7 @@
 #include "net/profileproxyendpoint.h"
 #include "net/prometheussource.h"
 #include "net/pollroundadapter.h"
+#include "net/proxyhealthhistory.h"
 #include "net/proxyhealthpoller.h"
 #include "net/vllmbodyparser.h"
 #include "poolsview.h"
@@ -22,12 +23,15 @@
 #include <QFile>
 #include <QUrl>
 
+#include <algorithm>
+
 Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
                        std::optional<pd::PrometheusSourceConfig> prometheus, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_window(window)
     , m_proxy(std::make_unique<pd::ProxyHealthPoller>())
+    , m_proxyHistory(std::make_unique<pd::ProxyHealthHistory>())
     , m_tracker(std::make_unique<pd::StateTracker>(store))
     , m_triage(std::make_unique<pd::Triage>(m_tracker.get(), store))
     , m_notifier(std::make_unique<pd::TrayNotifier>(m_triage.get()))
@@ -42,6 +46,8 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
     });
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window, &pd::MainWindow::showProxyHealth);
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window->poolsView(), &pd::PoolsView::showProxyHealth);
+    connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_proxyHistory.get(), &pd::ProxyHealthHistory::append);
+    m_window->poolsView()->setProxyHistory(m_proxyHistory.get());
     if (prometheus) {
         m_prometheus = std::make_unique<pd::PrometheusSource>(*prometheus);
         connect(m_prometheus.get(), &pd::PrometheusSource::delivered, this, &Monitoring::ingestPrometheus);
@@ -60,6 +66,7 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
 Monitoring::~Monitoring()
 {
     m_window->setSeriesStore(nullptr);
+    m_window->poolsView()->setProxyHistory(nullptr);
 }
 
 void Monitoring::start()
@@ -85,6 +92,7 @@ void Monitoring::applySettings(const pd::ConsoleSettings &settings)
         }
     }
     m_proxy->setInterval(settings.proxyIntervalMs());
+    m_proxyHistory->setMaxGapMs(std::max(5000, 3 * settings.proxyIntervalMs())); // longer: not polled
     m_proxy->setTimeout(settings.pollTimeoutMs());
     m_tracker->setThresholds(settings.stateThresholds());
     m_notifier->setSettings(settings.notificationSettings());
@@ -99,6 +107,9 @@ void Monitoring::retarget()
         m_proxy->setExtraCaCertificates(endpoint.extraCaCertificates);
     }
     m_proxy->setTarget(url);
+    if (url != m_proxyUrl)
+        m_proxyHistory->clear(); // another proxy's history is not this one's
+    m_proxyUrl = url;
 
     const QList<pd::Engine> &engines = m_store->engines();
     if (m_engines) {

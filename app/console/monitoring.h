@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QUrl>
 
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@ class ConsoleSettings;
 class MainWindow;
 class MetricsPoller;
 class PrometheusSource;
+class ProxyHealthHistory;
 class ProxyHealthPoller;
 class SeriesStore;
 class StateTracker;
@@ -24,8 +26,8 @@ class TrayNotifier;
 } // namespace pd
 
 // Live monitoring, wired: the engine poller (its own thread) and the proxy's /healthcheck poller feed
-// the cluster store (current state), the series store (history, rebuilt for each opened cluster) and
-// the window's views; the state tracker derives every engine's state from what the store observes and
+// the cluster store (current state), the series store (history, rebuilt for each opened cluster), the
+// proxy's history (kept for the run, cleared when the proxy changes) and the window's views; the state tracker derives every engine's state from what the store observes and
 // triage turns states into the ranked problems, shown in the window and announced in the system tray. Follows the store: opening a profile retargets everything.
 // With a Prometheus configuration the engines are not polled: the Prometheus source (its own thread)
 // backfills the series store's history from the server and refreshes it, and its newest scrape of
@@ -55,6 +57,8 @@ private:
     std::unique_ptr<pd::PrometheusSource> m_prometheus;    // null when polling the engines
     QString m_prometheusShown;                             // the last status shown (not repeated)
     std::unique_ptr<pd::ProxyHealthPoller> m_proxy;
+    std::unique_ptr<pd::ProxyHealthHistory> m_proxyHistory; // this run's /healthcheck answers, for the charts
+    QUrl m_proxyUrl;
     std::unique_ptr<pd::SeriesStore> m_series;
     int m_pollIntervalMs = pd::SeriesStoreConfig{}.pollIntervalMs; // the engine poller's, from the settings
     std::unique_ptr<pd::StateTracker> m_tracker;

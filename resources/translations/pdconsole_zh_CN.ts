@@ -100,7 +100,7 @@
 <context>
     <name>Monitoring</name>
     <message>
-        <location filename="../../app/console/monitoring.cpp" line="+151"/>
+        <location filename="../../app/console/monitoring.cpp" line="+162"/>
         <source>Prometheus: no data</source>
         <translation>Prometheus：无数据</translation>
     </message>
@@ -3088,7 +3088,8 @@ last good scrape %1</source>
 <context>
     <name>pd::PlotLinesItem</name>
     <message>
-        <location filename="../../widgets/charts/plotlinesitem.cpp" line="+142"/>
+        <location filename="../../widgets/charts/plotlinesitem.cpp" line="+157"/>
+        <location line="+10"/>
         <source>no data</source>
         <translation>无数据</translation>
     </message>
@@ -3173,7 +3174,7 @@ last good scrape %1</source>
 <context>
     <name>pd::PoolsView</name>
     <message>
-        <location filename="../../widgets/poolsview.cpp" line="+33"/>
+        <location filename="../../widgets/poolsview.cpp" line="+42"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
@@ -3188,7 +3189,7 @@ last good scrape %1</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+22"/>
         <source>KV cache usage</source>
         <translation>KV 缓存使用率</translation>
     </message>
@@ -3203,7 +3204,7 @@ last good scrape %1</source>
         <translation>最大</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-14"/>
         <source>Tokens per second</source>
         <translation>每秒 token 数</translation>
     </message>
@@ -3223,14 +3224,51 @@ last good scrape %1</source>
         <translation>首 token 时延</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-5"/>
+        <location line="+6"/>
         <location line="+3"/>
         <location line="+3"/>
         <source>p50</source>
         <translation>p50</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-19"/>
+        <source>Finished requests</source>
+        <translation>已完成请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>all reasons</source>
+        <translation>全部原因</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>length limit</source>
+        <translation>达到长度上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Aborted and failed requests</source>
+        <translation>中止和失败的请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>aborted</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Queue time</source>
+        <translation>排队时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+6"/>
         <location line="+3"/>
         <location line="+3"/>
         <source>p99</source>
@@ -3247,7 +3285,17 @@ last good scrape %1</source>
         <translation>端到端时延</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
+        <source>Prefix cache hit rate</source>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>hits / queried tokens</source>
+        <translation>命中 / 查询的 token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Preemptions</source>
         <translation>抢占</translation>
     </message>
@@ -3277,17 +3325,17 @@ last good scrape %1</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Save the visible series as CSV (right-click a chart to save it as PNG)</source>
         <translation>将可见的数据序列保存为 CSV（右键单击图表可保存为 PNG）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Export series</source>
         <translation>导出数据序列</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
@@ -3312,7 +3360,12 @@ last good scrape %1</source>
         <translation>最近 24 小时</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
+        <source>&lt;b&gt;Proxy&lt;/b&gt; (/healthcheck)</source>
+        <translation>&lt;b&gt;代理&lt;/b&gt;（/healthcheck）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Prefill pool</source>
         <translation>预填充池</translation>
     </message>
@@ -3322,12 +3375,12 @@ last good scrape %1</source>
         <translation>解码池</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>no data</source>
         <translation>无数据</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>&lt;b&gt;Engine %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;引擎 %1&lt;/b&gt;</translation>
     </message>
@@ -3337,12 +3390,12 @@ last good scrape %1</source>
         <translation>&lt;b&gt;池&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>&lt;span style=&apos;color:#b3261e&apos;&gt;proxy unreachable&lt;/span&gt;</source>
         <translation>&lt;span style=&apos;color:#b3261e&apos;&gt;代理不可达&lt;/span&gt;</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>proxy: %1 prefill · %2 decode instances%3</source>
         <translation>代理：%1 个预填充 · %2 个解码实例%3</translation>
     </message>
@@ -3354,7 +3407,7 @@ last good scrape %1</source>
         </translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+71"/>
         <source>no cluster is open</source>
         <translation>未打开集群</translation>
     </message>
@@ -4039,6 +4092,51 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
+    <name>pd::ProxyHealthCharts</name>
+    <message>
+        <location filename="../../widgets/proxyhealthcharts.cpp" line="+29"/>
+        <source>Proxy: requests in flight</source>
+        <translation>代理：进行中的请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy: instances in the pools</source>
+        <translation>代理：池中实例数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>in flight</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>the proxy has not answered /healthcheck</source>
+        <translation>代理未响应 /healthcheck</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this proxy does not report requests in flight
+(request_num: vllm-ascend v0.21 and later)</source>
+        <translation>此代理不报告进行中的请求
+（request_num：vllm-ascend v0.21 及以后版本）</translation>
+    </message>
+</context>
+<context>
     <name>pd::ScaleOps</name>
     <message>
         <location filename="../../core/ops/scalegroup.cpp" line="+65"/>
@@ -4441,7 +4539,7 @@ last good scrape %1</source>
         <translation>正在读取 %1 引擎的负载…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>Restarting the proxy with the new lists: %1</source>
         <translation>正在以新列表重启代理：%1</translation>
     </message>
@@ -4844,17 +4942,22 @@ last good scrape %1</source>
 <context>
     <name>pd::TimeSeriesChart</name>
     <message>
-        <location filename="../../widgets/charts/timeserieschart.cpp" line="+76"/>
+        <location filename="../../widgets/charts/timeserieschart.cpp" line="+74"/>
+        <source>no data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Save Chart as PNG…</source>
         <translation>将图表保存为 PNG…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Save chart</source>
         <translation>保存图表</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>

@@ -3,6 +3,7 @@
 // state stays apart from every other and from the background, with a glyph besides the colour.
 // Writes the topology in both themes to build/dev/screenshots/topology-{light,dark}.png.
 #include "apptheme.h"
+#include "charts/chartcolors.h"
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
 #include "settings/consolesettings.h"
@@ -125,6 +126,33 @@ private Q_SLOTS:
                 QVERIFY2(labDistance(engineStateColor(a, dark), engineStateColor(b, dark)) >= 10, qPrintable(pair));
                 QVERIFY2(engineStateGlyph(a) != engineStateGlyph(b), qPrintable(pair));
             }
+        }
+    }
+
+    void chartsReadInBothThemes_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+    void chartsReadInBothThemes()
+    {
+        QFETCH(bool, dark);
+        const ChartColors c = ChartColors::fromPalette(dark ? darkPalette() : lightPalette());
+        QCOMPARE(c.dark, dark);
+        QCOMPARE(c.background, (dark ? darkPalette() : lightPalette()).color(QPalette::Base));
+        // Titles and tick labels as body text, "no data" as secondary text, the grid there but quiet.
+        QVERIFY2(contrast(c.text, c.background) >= 7.0, qPrintable(c.text.name()));
+        QVERIFY2(contrast(c.placeholder, c.background) >= 3.0, qPrintable(c.placeholder.name()));
+        QVERIFY2(labDistance(c.grid, c.background) >= 5 && contrast(c.grid, c.background) < 1.6, qPrintable(c.grid.name()));
+        const QList<QColor> lines{seriescolor::first(), seriescolor::second(), seriescolor::alarm()};
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            const QColor shown = c.lineOn(lines.at(i));
+            QVERIFY2(contrast(shown, c.background) >= (dark ? 4.5 : 3.0), qPrintable(shown.name()));
+            QCOMPARE(contrastRatio(shown, c.background), contrast(shown, c.background));
+            for (qsizetype j = i + 1; j < lines.size(); ++j)
+                QVERIFY2(labDistance(shown, c.lineOn(lines.at(j))) >= 20,
+                    qPrintable(shown.name() + QLatin1Char('/') + c.lineOn(lines.at(j)).name()));
         }
     }
 

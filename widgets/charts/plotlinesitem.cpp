@@ -22,7 +22,7 @@ PlotLinesItem::PlotLinesItem(Format format, QGraphicsItem *parent)
 
 int PlotLinesItem::addLine(const QString &name, const QColor &color)
 {
-    m_lines.append(Line{name, color, {}});
+    m_lines.append(Line { name, color, {} });
     return int(m_lines.size()) - 1;
 }
 
@@ -56,6 +56,20 @@ void PlotLinesItem::setRanges(double fromMs, double toMs, double yMax)
     update();
 }
 
+void PlotLinesItem::setColors(const ChartColors &colors)
+{
+    m_colors = colors;
+    update();
+}
+
+void PlotLinesItem::setEmptyText(const QString &text)
+{
+    if (text == m_emptyText)
+        return;
+    m_emptyText = text;
+    update();
+}
+
 QRectF PlotLinesItem::boundingRect() const
 {
     return m_area;
@@ -78,11 +92,17 @@ void PlotLinesItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, Q
     painter->save();
     painter->setClipRect(m_area.adjusted(0, -1, 0, 1));
     painter->setRenderHint(QPainter::Antialiasing, false);
+    if (!m_emptyText.isEmpty()) {
+        painter->setPen(m_colors.placeholder);
+        painter->drawText(m_area, Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+    }
     QVarLengthArray<QPointF, 2048> run;
-    for (const Line &line : std::as_const(m_lines)) {
+    // The first line (a row's headline figure: running, all reasons, p50) last, on top of the others.
+    for (auto it = m_lines.crbegin(); it != m_lines.crend(); ++it) {
+        const Line &line = *it;
         // A cosmetic one-pixel pen: the raster engine draws it without a stroker (a 1.5 px pen is
         // stroked into a path per polyline, two orders of magnitude slower).
-        QPen pen(line.color, 1);
+        QPen pen(m_colors.lineOn(line.color), 1);
         pen.setCosmetic(true);
         painter->setPen(pen);
         run.clear();
@@ -106,13 +126,13 @@ void PlotLinesItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, Q
         if (m.ms < m_from || m.ms > m_to)
             continue;
         const double x = std::round(toSceneX(m.ms)) + 0.5;
-        QPen pen(m.color, 1, Qt::DashLine);
+        QPen pen(m_colors.lineOn(m.color), 1, Qt::DashLine);
         pen.setCosmetic(true);
         painter->setPen(pen);
         painter->drawLine(QPointF(x, m_area.top()), QPointF(x, m_area.bottom()));
-        const QPointF flag[3] = {{x, m_area.top()}, {x + 5, m_area.top() + 3}, {x, m_area.top() + 6}};
+        const QPointF flag[3] = { { x, m_area.top() }, { x + 5, m_area.top() + 3 }, { x, m_area.top() + 6 } };
         painter->setPen(Qt::NoPen);
-        painter->setBrush(m.color);
+        painter->setBrush(m_colors.lineOn(m.color));
         painter->drawPolygon(flag, 3);
     }
     painter->restore();
@@ -130,20 +150,26 @@ QString PlotLinesItem::describeAt(double sceneX) const
         return {};
     const double ms = m_from + (sceneX - m_area.left()) / m_area.width() * (m_to - m_from);
     QStringList parts;
+    // Before a line's first point or after its last (by more than a few pixels) it has no value.
+    const double slack = 4 * (m_to - m_from) / std::max(1.0, m_area.width());
     for (const Line &line : m_lines) {
         if (line.points.isEmpty())
             continue;
-        const auto it = std::lower_bound(line.points.cbegin(), line.points.cend(), ms,
-                                         [](const QPointF &p, double x) { return p.x() < x; });
+        if (ms < line.points.first().x() - slack || ms > line.points.last().x() + slack) {
+            parts.append(QStringLiteral("%1: %2").arg(line.name, tr("no data")));
+            continue;
+        }
+        const auto it = std::lower_bound(
+            line.points.cbegin(), line.points.cend(), ms, [](const QPointF &p, double x) { return p.x() < x; });
         // The nearer of the two neighbours.
         auto best = it;
         if (best == line.points.cend() || (best != line.points.cbegin() && ms - std::prev(best)->x() < best->x() - ms))
             best = std::prev(best);
-        parts.append(QStringLiteral("%1: %2").arg(line.name, std::isfinite(best->y()) ? m_format(best->y()) : tr("no data")));
+        parts.append(
+            QStringLiteral("%1: %2").arg(line.name, std::isfinite(best->y()) ? m_format(best->y()) : tr("no data")));
     }
     // Markers within a few pixels of the mouse.
     QStringList near;
-    const double slack = 4 * (m_to - m_from) / std::max(1.0, m_area.width());
     for (const ChartMarker &m : m_markers) {
         if (std::abs(m.ms - ms) <= slack)
             near.append(QDateTime::fromMSecsSinceEpoch(qint64(m.ms)).toString(QStringLiteral("HH:mm:ss ")) + m.label);

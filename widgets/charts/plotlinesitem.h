@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "charts/chartcolors.h"
 #include "charts/chartmarker.h"
 
 #include <QColor>
@@ -26,6 +27,7 @@ public:
     explicit PlotLinesItem(Format format, QGraphicsItem *parent = nullptr);
 
     int addLine(const QString &name, const QColor &color);
+    QColor lineColor(int line) const { return line >= 0 && line < m_lines.size() ? m_lines.at(line).color : QColor(); }
     void setPoints(int line, QList<QPointF> points); // x: ms since the epoch; y: display value
     int pointCount(int line) const;
     // Vertical lines with a small flag at the top; the hover text names those near the mouse.
@@ -35,6 +37,11 @@ public:
     // The plot area (scene coordinates) and what it spans.
     void setPlotArea(const QRectF &area);
     void setRanges(double fromMs, double toMs, double yMax);
+    // The theme's colours (lines are lifted on a dark background, see ChartColors::lineOn).
+    void setColors(const ChartColors &colors);
+    // Drawn in the middle of the plot instead of lines (empty: nothing); "no data", or why not.
+    void setEmptyText(const QString &text);
+    QString emptyText() const { return m_emptyText; }
 
     QRectF boundingRect() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
@@ -60,6 +67,8 @@ private:
     QRectF m_area;
     double m_from = 0, m_to = 1, m_yMax = 1;
     Format m_format;
+    ChartColors m_colors;
+    QString m_emptyText;
 };
 
 } // namespace pd

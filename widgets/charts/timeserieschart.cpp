@@ -1,37 +1,66 @@
 // SPDX-License-Identifier: MIT
 #include "charts/timeserieschart.h"
 
+#include "charts/chartcolors.h"
 #include "charts/plotlinesitem.h"
 
 #include <QAction>
+#include <QCategoryAxis>
 #include <QChart>
-#include <QFileDialog>
-#include <QMessageBox>
 #include <QChartView>
-#include <QDateTime>
-#include <QDateTimeAxis>
+#include <QEvent>
+#include <QFileDialog>
 #include <QGraphicsLayout>
 #include <QLineSeries>
-#include <QValueAxis>
+#include <QMessageBox>
+#include <QTimeZone>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pd {
 
 namespace {
 
-// 1, 2, 5 × 10^k at or above v.
-double niceCeiling(double v)
+constexpr int kPixelsPerTimeTick = 90; // an HH:mm:ss label and some air
+constexpr double kTimeLabelHalfWidth = 24; // px: half an HH:mm label
+constexpr int kPixelsPerValueTick = 22; // a line of text and some air
+
+QList<AxisTick> ticksOf(QCategoryAxis *axis) // endValue() is not const in Qt 6.4
 {
-    if (!(v > 0))
-        return 1.0;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(v)));
-    for (const double step : {1.0, 2.0, 5.0, 10.0}) {
-        if (step * magnitude >= v)
-            return step * magnitude;
+    QList<AxisTick> ticks;
+    const QStringList labels = axis->categoriesLabels();
+    for (const QString &label : labels)
+        ticks.append({ axis->endValue(label), label });
+    return ticks;
+}
+
+// Our ticks as the axis' categories, labelled at their values; rebuilt only when they changed (the
+// time axis slides every second, its ticks change once per step).
+void showTicks(QCategoryAxis *axis, const QList<AxisTick> &ticks, double min, double max)
+{
+    // A category ends at its tick; the first starts just below the range (a tick may sit on min).
+    const double start = min - (max - min) * 1e-6;
+    if (ticksOf(axis) != ticks) {
+        const QStringList labels = axis->categoriesLabels();
+        for (const QString &label : labels)
+            axis->remove(label);
+        axis->setStartValue(start);
+        for (const AxisTick &tick : ticks)
+            axis->append(tick.label, tick.value);
+    } else {
+        axis->setStartValue(start);
     }
-    return 10.0 * magnitude;
+    axis->setRange(min, max);
+}
+
+QCategoryAxis *newAxis(QChart *chart)
+{
+    auto *axis = new QCategoryAxis(chart);
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axis->setTruncateLabels(false);
+    return axis;
 }
 
 } // namespace
@@ -40,22 +69,19 @@ TimeSeriesChart::TimeSeriesChart(const QString &title, Format format, QWidget *p
     : QWidget(parent)
     , m_chart(new QChart)
     , m_view(new QChartView(m_chart, this))
-    , m_x(new QDateTimeAxis(m_chart))
-    , m_y(new QValueAxis(m_chart))
+    , m_x(newAxis(m_chart))
+    , m_y(newAxis(m_chart))
     , m_format(std::move(format))
+    , m_emptyText(tr("no data"))
 {
     m_chart->setTitle(title);
     QFont titleFont = m_chart->titleFont();
     titleFont.setBold(true);
     m_chart->setTitleFont(titleFont);
     m_chart->legend()->setAlignment(Qt::AlignTop);
-    m_chart->setMargins(QMargins(4, 0, 4, 0));
+    m_chart->setMargins(QMargins(4, 0, 8, 0));
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->setBackgroundRoundness(0);
-    m_x->setFormat(QStringLiteral("HH:mm:ss"));
-    m_x->setTickCount(5);
-    m_y->setLabelFormat(QStringLiteral("%.4g"));
-    m_y->setTickCount(5);
     m_y->setRange(0, 1);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
@@ -71,16 +97,21 @@ TimeSeriesChart::TimeSeriesChart(const QString &title, Format format, QWidget *p
     m_plot->setZValue(m_chart->zValue() + 100);
     connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
         m_plot->setPlotArea(m_chart->mapRectToScene(area));
+        // How many ticks fit depends on the plot's size.
+        updateTimeTicks();
+        rescaleY();
     });
     setContextMenuPolicy(Qt::ActionsContextMenu);
     auto *save = new QAction(tr("Save Chart as PNG…"), this);
     connect(save, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), m_chart->title() + QStringLiteral(".png"),
-                                                          tr("PNG images (*.png)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save chart"), m_chart->title() + QStringLiteral(".png"), tr("PNG images (*.png)"));
         if (!path.isEmpty() && !savePng(path))
             QMessageBox::warning(this, tr("Save failed"), tr("Could not write %1").arg(path));
     });
     addAction(save);
+    applyPalette();
+    rescaleY();
 }
 
 bool TimeSeriesChart::savePng(const QString &path) const
@@ -100,55 +131,132 @@ int TimeSeriesChart::addLine(const QString &name, const QColor &color)
     series->attachAxis(m_x);
     series->attachAxis(m_y);
     m_lines.append(series);
-    m_lineMax.append(0.0);
-    return m_plot->addLine(name, color);
+    m_lineMax.append(std::numeric_limits<double>::quiet_NaN());
+    const int line = m_plot->addLine(name, color);
+    applyPalette(); // the legend marker in this theme's shade
+    return line;
+}
+
+void TimeSeriesChart::setUnit(const QString &unit)
+{
+    m_unit = unit;
+    rescaleY(); // new labels, so the axis' categories are rebuilt
+}
+
+void TimeSeriesChart::setMinimumStep(double step)
+{
+    m_minStep = step;
+    rescaleY();
 }
 
 void TimeSeriesChart::setPoints(int line, const QList<QPointF> &points)
 {
     if (line < 0 || line >= m_lines.size())
         return;
-    double maxValue = 0.0;
+    double maxValue = std::numeric_limits<double>::quiet_NaN();
     QList<QPointF> shown;
-    if (m_scale == 1.0) {
-        shown = points;
-        for (const QPointF &p : points)
-            if (std::isfinite(p.y()))
-                maxValue = std::max(maxValue, p.y());
-    } else {
-        shown.reserve(points.size());
-        for (const QPointF &p : points) {
-            shown.append(QPointF(p.x(), p.y() * m_scale));
-            if (std::isfinite(p.y()))
-                maxValue = std::max(maxValue, p.y() * m_scale);
-        }
+    shown.reserve(points.size());
+    for (const QPointF &p : points) {
+        const double y = p.y() * m_scale;
+        shown.append(QPointF(p.x(), y));
+        if (std::isfinite(y) && !(y <= maxValue))
+            maxValue = y;
     }
     m_plot->setPoints(line, std::move(shown));
     m_lineMax[line] = maxValue;
     rescaleY();
 }
 
+double TimeSeriesChart::dataMax() const
+{
+    double top = std::numeric_limits<double>::quiet_NaN();
+    for (const double m : m_lineMax)
+        if (std::isfinite(m) && !(m <= top))
+            top = m;
+    return top;
+}
+
+void TimeSeriesChart::setSharedMax(double max)
+{
+    if (max == m_sharedMax || (std::isnan(max) && std::isnan(m_sharedMax)))
+        return;
+    m_sharedMax = max;
+    rescaleY();
+}
+
+void TimeSeriesChart::setEmptyText(const QString &text)
+{
+    m_emptyText = text;
+    rescaleY();
+}
+
 void TimeSeriesChart::rescaleY()
 {
-    double top = 0.0;
-    for (const double m : std::as_const(m_lineMax))
-        top = std::max(top, m);
-    const double nice = niceCeiling(top * 1.05);
-    if (m_y->max() != nice) {
-        m_y->setRange(0, nice);
-        // Tick labels at 0, 1/4 .. 1 of the top: as many decimals as a quarter of it needs.
-        m_y->setLabelFormat(nice >= 40 ? QStringLiteral("%.0f") : nice >= 4 ? QStringLiteral("%.1f") : QStringLiteral("%.3g"));
+    const double own = dataMax();
+    if (std::isnan(own)) {
+        // Nothing to show: no axis pretending a 0-1 range, the plot says why.
+        showTicks(m_y, {}, 0, 1);
+        m_y->setGridLineVisible(false);
+        m_plot->setEmptyText(m_emptyText);
+        m_plot->setRanges(m_fromMs, m_toMs, 1);
+        return;
     }
-    m_plot->setRanges(m_fromMs, m_toMs, nice);
+    const double top = std::isfinite(m_sharedMax) ? std::max(own, m_sharedMax) : own;
+    const double height = m_chart->plotArea().height();
+    const int maxTicks = height > 40 ? std::clamp(int(height / kPixelsPerValueTick), 2, 6) : 5;
+    const ValueTicks ticks = valueTicks(top, maxTicks, m_unit, numberLocale(locale()), m_minStep);
+    showTicks(m_y, ticks.ticks, 0, ticks.top);
+    m_y->setGridLineVisible(true);
+    m_plot->setEmptyText(QString());
+    m_plot->setRanges(m_fromMs, m_toMs, ticks.top);
 }
 
 void TimeSeriesChart::setTimeRange(qint64 fromMs, qint64 toMs)
 {
-    m_x->setFormat(toMs - fromMs > 6 * 3600 * 1000 ? QStringLiteral("HH:mm") : QStringLiteral("HH:mm:ss"));
-    m_x->setRange(QDateTime::fromMSecsSinceEpoch(fromMs), QDateTime::fromMSecsSinceEpoch(toMs));
     m_fromMs = double(fromMs);
-    m_toMs = double(toMs);
+    m_toMs = double(std::max(toMs, fromMs + 1));
+    updateTimeTicks();
     m_plot->setRanges(m_fromMs, m_toMs, m_y->max());
+}
+
+void TimeSeriesChart::updateTimeTicks()
+{
+    const int budget = std::clamp(plotWidth() / kPixelsPerTimeTick, 2, 12);
+    TimeTicks ticks = timeTicks(qint64(m_fromMs), qint64(m_toMs), budget, QTimeZone::systemTimeZone());
+    // A label centred on a tick at the very edge would run into the y labels or out of the chart.
+    const double edgeMs = kTimeLabelHalfWidth * (m_toMs - m_fromMs) / plotWidth();
+    ticks.ticks.removeIf([&](const AxisTick &t) { return t.value < m_fromMs + edgeMs || t.value > m_toMs - edgeMs; });
+    showTicks(m_x, ticks.ticks, m_fromMs, m_toMs);
+}
+
+void TimeSeriesChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+    else if (event->type() == QEvent::LocaleChange)
+        rescaleY();
+    QWidget::changeEvent(event);
+}
+
+void TimeSeriesChart::applyPalette()
+{
+    const ChartColors colors = ChartColors::fromPalette(palette());
+    m_chart->setBackgroundBrush(colors.background);
+    m_chart->setPlotAreaBackgroundVisible(false);
+    m_chart->setTitleBrush(colors.text);
+    m_chart->legend()->setLabelColor(colors.text);
+    m_view->setBackgroundBrush(colors.background);
+    for (QCategoryAxis *axis : { m_x, m_y }) {
+        axis->setLabelsColor(colors.text);
+        axis->setGridLineColor(colors.grid);
+        axis->setLinePenColor(colors.axis);
+    }
+    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+        QPen pen = m_lines.at(i)->pen();
+        pen.setColor(colors.lineOn(m_plot->lineColor(int(i))));
+        m_lines.at(i)->setPen(pen);
+    }
+    m_plot->setColors(colors);
 }
 
 void TimeSeriesChart::setMarkers(const QList<ChartMarker> &markers)
@@ -186,6 +294,26 @@ QString TimeSeriesChart::describeAt(double fraction) const
 {
     const QRectF area = m_plot->boundingRect();
     return m_plot->describeAt(area.left() + fraction * area.width());
+}
+
+QList<AxisTick> TimeSeriesChart::xTicks() const
+{
+    return ticksOf(m_x);
+}
+
+QList<AxisTick> TimeSeriesChart::yTicks() const
+{
+    return ticksOf(m_y);
+}
+
+double TimeSeriesChart::yTop() const
+{
+    return m_y->max();
+}
+
+QString TimeSeriesChart::shownEmptyText() const
+{
+    return m_plot->emptyText();
 }
 
 } // namespace pd

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include "proxyhealthcharts.h"
+
+#include "charts/chartcolors.h"
+#include "charts/timeserieschart.h"
+#include "metrics/niceaxis.h"
+#include "net/proxyhealthhistory.h"
+
+#include <QHBoxLayout>
+
+namespace pd {
+
+namespace {
+
+const QColor kBlue = seriescolor::first();
+const QColor kOrange = seriescolor::second();
+
+TimeSeriesChart *countChart(const QString &title, QWidget *parent)
+{
+    auto *chart = new TimeSeriesChart(
+        title, [](double v) { return formatValue(v, QString(), numberLocale()); }, parent);
+    chart->setMinimumStep(1);
+    return chart;
+}
+
+} // namespace
+
+ProxyHealthCharts::ProxyHealthCharts(QWidget *parent)
+    : QWidget(parent)
+    , m_requests(countChart(tr("Proxy: requests in flight"), this))
+    , m_instances(countChart(tr("Proxy: instances in the pools"), this))
+{
+    m_requests->addLine(tr("in flight"), kBlue);
+    m_instances->addLine(tr("prefill"), kBlue);
+    m_instances->addLine(tr("decode"), kOrange);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(6);
+    layout->addWidget(m_requests);
+    layout->addWidget(m_instances);
+}
+
+void ProxyHealthCharts::setHistory(const ProxyHealthHistory *history)
+{
+    m_history = history;
+}
+
+void ProxyHealthCharts::refresh(qint64 fromMs, qint64 toMs)
+{
+    using Series = ProxyHealthHistory::Series;
+    const bool any = m_history && m_history->size() > 0;
+    const std::optional<bool> reports = any ? m_history->reportsRequestNum() : std::nullopt;
+    const QString silent = any ? tr("the proxy has not answered /healthcheck") : tr("no data");
+    m_requests->setEmptyText(reports == false ? tr("this proxy does not report requests in flight\n"
+                                                   "(request_num: vllm-ascend v0.21 and later)")
+                                              : silent);
+    m_instances->setEmptyText(silent);
+    const auto points = [&](Series series, TimeSeriesChart *chart) {
+        return any ? m_history->points(series, fromMs, toMs, 2 * chart->plotWidth()) : QList<QPointF>();
+    };
+    m_requests->setPoints(0, points(Series::RequestsInFlight, m_requests));
+    m_instances->setPoints(0, points(Series::PrefillInstances, m_instances));
+    m_instances->setPoints(1, points(Series::DecodeInstances, m_instances));
+    m_requests->setTimeRange(fromMs, toMs);
+    m_instances->setTimeRange(fromMs, toMs);
+}
+
+} // namespace pd
