@@ -4,22 +4,22 @@
 <context>
     <name>ClusterTools</name>
     <message>
-        <location filename="../../app/console/clustertools.cpp" line="+32"/>
+        <location filename="../../app/console/clustertools.cpp" line="+33"/>
         <source>&amp;Logs</source>
         <translation>日志(&amp;L)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+16"/>
         <source>&amp;Node checks</source>
         <translation>节点检查(&amp;N)</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+41"/>
         <source>proxy %1:%2</source>
         <translation>代理 %1:%2</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+46"/>
         <source>The proxy has no log the console can follow (the profile names no proxy script)</source>
         <translation>代理没有可供控制台跟踪的日志（配置文件未指定代理脚本）</translation>
     </message>
@@ -144,12 +144,12 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+282"/>
+        <location filename="../../app/console/operations.cpp" line="+286"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>proxy %1 done</source>
         <translation>代理操作 %1 已完成</translation>
     </message>
@@ -164,12 +164,12 @@
         <translation>%1 已开始</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+111"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-308"/>
+        <location line="-364"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -207,7 +207,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+96"/>
         <source>Membership journal not read: %1</source>
         <translation>未读取成员日志：%1</translation>
     </message>
@@ -219,7 +219,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
@@ -249,7 +249,27 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>已关闭只读模式</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+46"/>
+        <source>Auto-eject removed %1 from the proxy: %2</source>
+        <translation>自动摘除：已将 %1 从代理移除：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Auto-eject added %1 back to the proxy: it serves again</source>
+        <translation>自动摘除：%1 已恢复服务，重新加入代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Auto-eject could not change %1</source>
+        <translation>自动摘除：无法变更 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Auto-eject: %1</source>
+        <translation>自动摘除：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>The profile has validation errors: fix them first</source>
         <translation>配置文件有校验错误：请先修正</translation>
     </message>
@@ -272,7 +292,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="+80"/>
+        <location filename="../../app/console/main.cpp" line="+92"/>
         <source>Preferences stored in %1</source>
         <translation>首选项已保存到 %1</translation>
     </message>
@@ -439,6 +459,43 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <location line="+0"/>
         <source> (off)</source>
         <translation>（关闭）</translation>
+    </message>
+</context>
+<context>
+    <name>pd::EjectionPolicy</name>
+    <message>
+        <location filename="../../core/watch/ejectionpolicy.cpp" line="+120"/>
+        <source>coupled DP group broken</source>
+        <translation>耦合 DP 组已断裂</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>serving again for %n poll(s)</source>
+        <translation>
+            <numerusform>已连续 %n 次轮询恢复服务</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>an instance is WAITING in the proxy: removing it now can kill the proxy&apos;s listener (proxy-api.md 8.1)</source>
+        <translation>有实例在代理中处于 WAITING 状态：此时移除可能导致代理的监听线程崩溃（proxy-api.md 8.1）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>it holds the last listed instance(s) of the %1 pool</source>
+        <translation>它是 %1 池中最后列出的实例</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>rate limit: %1 ejection(s) in the last %2 s already</source>
+        <translation>频率限制：最近 %2 秒内已摘除 %1 次</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>%1 for %n poll(s)</source>
+        <translation>
+            <numerusform>%1，已持续 %n 次轮询</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3088,7 +3145,7 @@ last good scrape %1</source>
 <context>
     <name>pd::PlotLinesItem</name>
     <message>
-        <location filename="../../widgets/charts/plotlinesitem.cpp" line="+157"/>
+        <location filename="../../widgets/charts/plotlinesitem.cpp" line="+159"/>
         <location line="+10"/>
         <source>no data</source>
         <translation>无数据</translation>
@@ -3174,7 +3231,7 @@ last good scrape %1</source>
 <context>
     <name>pd::PoolsView</name>
     <message>
-        <location filename="../../widgets/poolsview.cpp" line="+42"/>
+        <location filename="../../widgets/poolsview.cpp" line="+43"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
@@ -4094,7 +4151,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ProxyHealthCharts</name>
     <message>
-        <location filename="../../widgets/proxyhealthcharts.cpp" line="+29"/>
+        <location filename="../../widgets/proxyhealthcharts.cpp" line="+30"/>
         <source>Proxy: requests in flight</source>
         <translation>代理：进行中的请求</translation>
     </message>
@@ -4585,7 +4642,7 @@ last good scrape %1</source>
 <context>
     <name>pd::SettingsDialog</name>
     <message>
-        <location filename="../../widgets/settingsdialog.cpp" line="+36"/>
+        <location filename="../../widgets/settingsdialog.cpp" line="+37"/>
         <location line="+1"/>
         <location line="+1"/>
         <source> ms</source>
@@ -4595,11 +4652,12 @@ last good scrape %1</source>
         <location line="+1"/>
         <location line="+1"/>
         <location line="+1"/>
+        <location line="+11"/>
         <source> polls</source>
         <translation> 次轮询</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-6"/>
         <source>Start in read-only mode (every change to the cluster refused)</source>
         <translation>以只读模式启动（拒绝对集群的任何更改）</translation>
     </message>
@@ -4615,11 +4673,17 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+5"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
+        <source>Remove a failing instance from the proxy automatically (auto-eject)</source>
+        <translation>自动从代理移除故障实例（自动摘除）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -4752,6 +4816,46 @@ last good scrape %1</source>
         <location line="+1"/>
         <source>At most one &amp;every:</source>
         <translation>最短通知间隔(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Watchdog</source>
+        <translation>看门狗</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Never the last instance of a pool, never a WAITING one, a coupled DP group only whole; every ejection audited; added back once it serves again.</source>
+        <translation>绝不摘除池中最后一个实例或 WAITING 实例；耦合 DP 组只整体摘除；每次摘除都记入审计日志；恢复服务后自动加回。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>https://… (each problem as it appears and clears, as JSON)</source>
+        <translation>https://…（每个问题出现和消除时以 JSON 发送）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Eject after:</source>
+        <translation>连续异常后摘除(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>At &amp;most:</source>
+        <translation>最多(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ejections &amp;per:</source>
+        <translation>次摘除，时间窗口(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Alert &amp;webhook:</source>
+        <translation>告警 Webhook(&amp;W)：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&lt;b&gt;Not an http:// or https:// URL:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;不是 http:// 或 https:// 地址：&lt;/b&gt;%1</translation>
     </message>
 </context>
 <context>
@@ -4942,7 +5046,7 @@ last good scrape %1</source>
 <context>
     <name>pd::TimeSeriesChart</name>
     <message>
-        <location filename="../../widgets/charts/timeserieschart.cpp" line="+74"/>
+        <location filename="../../widgets/charts/timeserieschart.cpp" line="+75"/>
         <source>no data</source>
         <translation>无数据</translation>
     </message>
@@ -5407,7 +5511,7 @@ last good scrape %1</source>
 <context>
     <name>pd::Triage</name>
     <message>
-        <location filename="../../core/triage/findproblems.cpp" line="+51"/>
+        <location filename="../../core/triage/findproblems.cpp" line="+57"/>
         <source>Engine stalled</source>
         <translation>引擎停滞</translation>
     </message>
@@ -5426,6 +5530,16 @@ last good scrape %1</source>
         <location line="+1"/>
         <source>Engine unreachable</source>
         <translation>引擎不可达</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Proxy routes to a stopped engine</source>
+        <translation>代理仍向已停止的引擎转发</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy routes to a dead engine</source>
+        <translation>代理仍向已失效的引擎转发</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5451,6 +5565,11 @@ last good scrape %1</source>
         <location line="+3"/>
         <source>Check that the proxy process runs on its host and read its log; clients get no answers meanwhile.</source>
         <translation>检查代理进程是否在其主机上运行，并查看其日志；在此期间客户端收不到任何响应。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove it from the proxy now (the proxy keeps sending it requests that fail), then read its log and restart it; pdctl watch --auto-eject does the removal unattended.</source>
+        <translation>立即将其从代理移除（代理会持续向它发送必然失败的请求），然后查看其日志并重启；pdctl watch --auto-eject 可无人值守地完成移除。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -5513,7 +5632,7 @@ last good scrape %1</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>Proxy unreachable</source>
         <translation>代理不可达</translation>
     </message>
@@ -5608,7 +5727,7 @@ last good scrape %1</source>
         <translation>没有其他 %1 引擎在服务：每个 %1 请求都会失败</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>%1 (all %2 engines of the node)</source>
         <translation>%1（该节点全部 %2 个引擎）</translation>
     </message>
@@ -5628,7 +5747,12 @@ last good scrape %1</source>
         <translation>首个引擎 %1：%2</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+23"/>
+        <source>the proxy lists it as an active %1 instance</source>
+        <translation>代理将其列为活动的 %1 实例</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Log: %1</source>
         <translation>日志：%1</translation>
     </message>
@@ -6097,6 +6221,14 @@ last good scrape %1</source>
         <location line="+9"/>
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>pd::Watchdog</name>
+    <message>
+        <location filename="../../core/watch/watchdog.cpp" line="+127"/>
+        <source>auto-eject is off: the proxy has no /instances API (v0.9.1-dev); it can only be changed by a restart</source>
+        <translation>自动摘除不可用：该代理没有 /instances 接口（v0.9.1-dev），只能通过重启变更</translation>
     </message>
 </context>
 </TS>
