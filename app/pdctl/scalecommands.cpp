@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "scalecommands.h"
+#include "eventwait.h"
 #include "verbparser.h"
 #include "statusgroups.h"
 
@@ -38,16 +39,6 @@ namespace pdctl {
 namespace {
 
 using namespace pd;
-
-// Runs the event loop until `ready()` or the timeout.
-bool spin(const std::function<bool()> &ready, int timeoutMs)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!ready() && t.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-    return ready();
-}
 
 struct Session {
     Profile profile;

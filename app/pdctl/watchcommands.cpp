@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "watchcommands.h"
+#include "eventwait.h"
 #include "verbparser.h"
 
 #include "audit/auditlog.h"
@@ -40,15 +41,6 @@ std::atomic<bool> g_stop{false};
 void stopOnSignal(int)
 {
     g_stop.store(true);
-}
-
-bool spin(const std::function<bool()> &ready, int timeoutMs)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!ready() && t.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-    return ready();
 }
 
 // A positive number option ("0.5" seconds, "3" polls); false (with the usage error printed) when malformed.
@@ -247,7 +239,7 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             const EngineState st = watch.tracker()->state(i);
             if (st == EngineState::Unknown)
                 return;
-            up += st != EngineState::Stopped && st != EngineState::Starting && st != EngineState::Unreachable;
+            up += Watchdog::isUp(st);
         }
         saidPolled = true;
         if (jsonLines)

@@ -98,20 +98,24 @@ void Watchdog::problemsChanged()
     }
 }
 
+bool Watchdog::isUp(EngineState state)
+{
+    switch (state) {
+    case EngineState::Unknown:
+    case EngineState::Stopped:
+    case EngineState::Starting:
+    case EngineState::Unreachable:
+        return false;
+    default:
+        return true;
+    }
+}
+
 void Watchdog::trackAnswers()
 {
     m_answered.resize(m_tracker->engineCount(), false);
-    for (int i = 0; i < m_tracker->engineCount(); ++i) {
-        switch (m_tracker->state(i)) {
-        case EngineState::Unknown:
-        case EngineState::Stopped:
-        case EngineState::Starting:
-        case EngineState::Unreachable:
-            break;
-        default:
-            m_answered[i] = true; // it answered HTTP: a later death is a death, not a slow start
-        }
-    }
+    for (int i = 0; i < m_tracker->engineCount(); ++i)
+        m_answered[i] = m_answered.at(i) || isUp(m_tracker->state(i));
 }
 
 void Watchdog::roundDerived()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "state/enginestate.h"
 #include "watch/ejectionpolicy.h"
 #include "watch/problemtransitions.h"
 #include "watch/webhooksender.h"
@@ -42,6 +43,9 @@ public:
     void setVeto(std::function<QString()> veto) { m_veto = std::move(veto); }
     void setWebhook(const WebhookSettings &settings);  // an empty url: none
     WebhookSender *webhook() const { return m_webhook.get(); }
+
+    // Whether an engine in this state answered HTTP (so a later death is a death, not a slow start).
+    static bool isUp(EngineState state);
 
     int ejections() const { return m_ejections; }
     int readds() const { return m_readds; }
