@@ -381,8 +381,18 @@ private Q_SLOTS:
         setLoad(0);
         QTRY_COMPARE_WITH_TIMEOUT(clusterState()["load"]["in_flight"].get<int>(), 0, 120000);
 
-        // The console's scale-out of a serving engine is never activated: "listener dead".
-        auto *op = new ScaleOut(ref(QStringLiteral("127.0.0.63:9005")), &m_ctx);
+        // The console's scale-out of a serving engine is never activated: "listener dead". Which
+        // decode engines the proxy still lists depends on the first test's least-loaded scale-in
+        // choice, so the target is any engine it does not list (not the victim, not 9007).
+        QVERIFY(reconcile());
+        const QSet<QString> stillListed = listed(Role::Decode);
+        QString target;
+        for (const EngineRef &e : m_refs)
+            if (target.isEmpty() && e.role == Role::Decode && e.id != victim && e.id != QLatin1String("127.0.0.63:9007")
+                && !stillListed.contains(proxyInstanceKey(e.id)))
+                target = e.id;
+        QVERIFY2(!target.isEmpty(), "every decode engine is listed: nothing to scale out");
+        auto *op = new ScaleOut(ref(target), &m_ctx);
         m_runner->enqueue(op);
         QVERIFY(waitIdle(60000));
         QVERIFY2(op->outcome() == OperationOutcome::Failed, qPrintable(describe(op)));
