@@ -13,7 +13,7 @@ constexpr FaultName kFaultNames[] = {
     {FaultKind::Crash, "crash"},       {FaultKind::Http500, "http500"},
     {FaultKind::Slow, "slow"},         {FaultKind::MalformedMetrics, "malformed-metrics"},
     {FaultKind::Stall, "stall"},       {FaultKind::KvStuck, "kv-stuck"},
-    {FaultKind::KvPinned, "kv-pinned"},
+    {FaultKind::KvPinned, "kv-pinned"},     {FaultKind::CutStream, "cut-stream"},
 };
 } // namespace
 

@@ -27,6 +27,7 @@ enum class FaultKind {
     Stall,            // /health 200, running requests never finish, token counters stop
     KvStuck,          // KV pulls from prefillers never complete: pulled requests wait forever, running ones finish
     KvPinned,         // the KV cache reads ~99 % used and nothing moves (blocks never freed: a wedged engine)
+    CutStream,        // answers break mid-way: a stream after its first text chunk, closed without [DONE]
 };
 
 QString faultKindName(FaultKind kind);

@@ -731,12 +731,22 @@ void SimEngine::processEvents()
                 a.roleSent = true;
                 a.responseBytes += chunk.size();
                 a.res->writeChunk(chunk);
+                if (m_fault == FaultKind::CutStream) {
+                    cutOff(it->second.get(), e.id);
+                    m_active.erase(it);
+                    continue;
+                }
             } else {
                 a.text += piece;
             }
         }
         if (!e.finished)
             continue;
+        if (m_fault == FaultKind::CutStream) { // a whole answer lost before it was written
+            cutOff(it->second.get(), e.id);
+            m_active.erase(it);
+            continue;
+        }
         const openai::Usage usage{a.promptTokens, a.generated, a.cachedTokens};
         const char *reason = e.reason == FinishReason::Length ? "length" : "stop";
         const double seconds = m_clock->now() - a.arrival;
@@ -758,6 +768,14 @@ void SimEngine::processEvents()
         m_active.erase(it);
     }
     checkDrained();
+}
+
+void SimEngine::cutOff(Active *a, quint64 id)
+{
+    m_model->abort(id); // the client is gone as far as the engine knows: finished_reason="abort"
+    a->res->disconnect(this);
+    a->res->cutOff();
+    recordHttp(a->path, a->method, 200, a->requestBytes, 0, m_clock->now() - a->arrival);
 }
 
 void SimEngine::scheduleWake()
@@ -812,7 +830,7 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
         if (!kind) {
             res->respond(400, kJson,
                          QByteArrayLiteral("{\"error\":\"kind must be one of none, hang, crash, "
-                                           "http500, slow, malformed-metrics, stall, kv-stuck, kv-pinned\"}"));
+                                           "http500, slow, malformed-metrics, stall, kv-stuck, kv-pinned, cut-stream\"}"));
             return;
         }
         Json j;

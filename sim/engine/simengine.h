@@ -109,6 +109,8 @@ private:
     void scheduleWake();
     void checkDrained();
     void abortAll();
+    // Ends one answer mid-way (the cut-stream fault): what was written stays, the connection closes.
+    void cutOff(Active *a, quint64 id);
     int prefixCacheHits(const QByteArray &promptText);
 
     EngineOptions m_options;

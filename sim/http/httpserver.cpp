@@ -309,6 +309,17 @@ void HttpResponder::abort()
     Q_EMIT finished();
 }
 
+void HttpResponder::cutOff()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_keepAlive = false;
+    if (m_socket)
+        m_socket->disconnectFromHost(); // after the pending bytes are written
+    Q_EMIT finished();
+}
+
 bool HttpResponder::isOpen() const
 {
     return !m_finished && m_socket && m_socket->state() == QAbstractSocket::ConnectedState;

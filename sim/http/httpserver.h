@@ -52,6 +52,9 @@ public:
     void endChunked();
     // Close the connection without an answer (crash-like behaviour, truncated streams).
     void abort();
+    // Close the connection after what was written so far, without ending a chunked body: the client
+    // reads every chunk sent, then the connection ends mid-body (a worker lost mid-answer).
+    void cutOff();
 
     bool isOpen() const;      // the client is still connected and the answer is not finished
     bool isAnswered() const;
