@@ -284,6 +284,15 @@ void PoolsView::setProxyHistory(const ProxyHealthHistory *history)
     refresh();
 }
 
+void PoolsView::setCanaryHistory(const CanaryHistory *history, bool enabled)
+{
+    m_proxyCharts->setCanaryHistory(history, enabled);
+    if (isVisible() && m_engine < 0) {
+        const qint64 to = rangeEndMs();
+        m_proxyCharts->refresh(to - m_rangeMs, to);
+    }
+}
+
 ProxyHealthCharts *PoolsView::proxyCharts() const
 {
     return m_proxyCharts;

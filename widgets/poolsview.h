@@ -13,6 +13,7 @@ class QPushButton;
 
 namespace pd {
 
+class CanaryHistory;
 class ProxyHealthCharts;
 class ProxyHealthHistory;
 class SeriesStore;
@@ -35,6 +36,7 @@ public:
     void setRangeMs(qint64 rangeMs);
     void showProxyHealth(const ProxyHealth &health);
     void setProxyHistory(const ProxyHealthHistory *history); // nullptr: no proxy charts
+    void setCanaryHistory(const CanaryHistory *history, bool enabled); // the canary charts beside them
     void refresh();
     // The operations' markers: column 0 (prefill) and column 1 (decode) get their pool's; in the
     // engine view both columns show that engine's.

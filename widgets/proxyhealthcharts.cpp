@@ -5,6 +5,7 @@
 #include "charts/timeserieschart.h"
 #include "metrics/niceaxis.h"
 #include "net/proxyhealthhistory.h"
+#include "ops/canaryhistory.h"
 
 #include <QHBoxLayout>
 
@@ -29,7 +30,14 @@ ProxyHealthCharts::ProxyHealthCharts(QWidget *parent)
     : QWidget(parent)
     , m_requests(countChart(tr("Proxy: requests in flight"), this))
     , m_instances(countChart(tr("Proxy: instances in the pools"), this))
+    , m_canaryRate(new TimeSeriesChart(
+          tr("Canary: success (last minute)"), [](double v) { return formatValue(v, QStringLiteral("%"), numberLocale()); }, this))
+    , m_canaryLatency(new TimeSeriesChart(
+          tr("Canary: end-to-end latency"), [](double v) { return formatValue(v, QStringLiteral("ms"), numberLocale()); }, this))
 {
+    m_canaryRate->addLine(tr("ok"), kBlue);
+    m_canaryRate->setSharedMax(100);
+    m_canaryLatency->addLine(tr("e2e"), kOrange);
     m_requests->addLine(tr("in flight"), kBlue);
     m_instances->addLine(tr("prefill"), kBlue);
     m_instances->addLine(tr("decode"), kOrange);
@@ -38,6 +46,14 @@ ProxyHealthCharts::ProxyHealthCharts(QWidget *parent)
     layout->setSpacing(6);
     layout->addWidget(m_requests);
     layout->addWidget(m_instances);
+    layout->addWidget(m_canaryRate);
+    layout->addWidget(m_canaryLatency);
+}
+
+void ProxyHealthCharts::setCanaryHistory(const CanaryHistory *history, bool enabled)
+{
+    m_canary = history;
+    m_canaryEnabled = enabled;
 }
 
 void ProxyHealthCharts::setHistory(const ProxyHealthHistory *history)
@@ -63,6 +79,16 @@ void ProxyHealthCharts::refresh(qint64 fromMs, qint64 toMs)
     m_instances->setPoints(1, points(Series::DecodeInstances, m_instances));
     m_requests->setTimeRange(fromMs, toMs);
     m_instances->setTimeRange(fromMs, toMs);
+
+    using Canary = CanaryHistory::Series;
+    const bool canary = m_canary && m_canaryEnabled;
+    const QString canaryEmpty = !m_canaryEnabled ? tr("the canary is off (Preferences ▸ Watchdog)") : tr("no canary answer yet");
+    m_canaryRate->setEmptyText(canaryEmpty);
+    m_canaryLatency->setEmptyText(canary && m_canary->size() > 0 ? tr("no successful canary request") : canaryEmpty);
+    m_canaryRate->setPoints(0, canary ? m_canary->points(Canary::SuccessRate, fromMs, toMs, 2 * m_canaryRate->plotWidth()) : QList<QPointF>());
+    m_canaryLatency->setPoints(0, canary ? m_canary->points(Canary::LatencyMs, fromMs, toMs, 2 * m_canaryLatency->plotWidth()) : QList<QPointF>());
+    m_canaryRate->setTimeRange(fromMs, toMs);
+    m_canaryLatency->setTimeRange(fromMs, toMs);
 }
 
 } // namespace pd

@@ -54,6 +54,8 @@ SettingsDialog::SettingsDialog(ConsoleSettings *settings, QWidget *parent)
     , m_maxEjections(spin(1, 1000, QString(), this))
     , m_ejectWindow(spin(1, 86400, tr(" s"), this))
     , m_webhook(new QLineEdit(this))
+    , m_canary(new QCheckBox(tr("Send a canary request through the proxy (client impact)"), this))
+    , m_canaryInterval(spin(1, 600, tr(" s"), this))
 {
     setObjectName(QStringLiteral("settingsDialog"));
     setWindowTitle(tr("Preferences"));
@@ -108,6 +110,11 @@ SettingsDialog::SettingsDialog(ConsoleSettings *settings, QWidget *parent)
     watchForm->addRow(tr("At &most:"), m_maxEjections);
     watchForm->addRow(tr("ejections &per:"), m_ejectWindow);
     watchForm->addRow(tr("Alert &webhook:"), m_webhook);
+    m_canary->setToolTip(tr("One tiny completion (4 tokens) through the proxy per interval, marked as the console's "
+                            "(user \"pdconsole-canary\", header X-PD-Traffic): its success rate and latency are "
+                            "charted on Pools, and failures in a row are a problem."));
+    watchForm->addRow(QString(), m_canary);
+    watchForm->addRow(tr("Canary &every:"), m_canaryInterval);
     m_webhookError = new QLabel(watch);
     m_webhookError->setWordWrap(true);
     m_webhookError->setVisible(false);
@@ -177,6 +184,8 @@ void SettingsDialog::load()
     m_maxEjections->setValue(e.maxEjections);
     m_ejectWindow->setValue(int(e.windowMs / 1000));
     m_webhook->setText(s.webhookUrl());
+    m_canary->setChecked(s.canaryEnabled());
+    m_canaryInterval->setValue(s.canaryIntervalMs() / 1000);
 }
 
 void SettingsDialog::store()
@@ -204,6 +213,8 @@ void SettingsDialog::store()
     e.windowMs = std::int64_t(m_ejectWindow->value()) * 1000;
     s.setEjectionSettings(e);
     s.setValue(Key::WatchWebhookUrl, m_webhook->text().trimmed());
+    s.setValue(Key::CanaryEnabled, m_canary->isChecked());
+    s.setValue(Key::CanaryIntervalMs, m_canaryInterval->value() * 1000);
     s.sync();
 }
 
@@ -230,6 +241,8 @@ void SettingsDialog::restoreDefaults()
     m_maxEjections->setValue(ConsoleSettings::defaultValue(Key::WatchMaxEjections).toInt());
     m_ejectWindow->setValue(ConsoleSettings::defaultValue(Key::WatchEjectWindowS).toInt());
     m_webhook->clear();
+    m_canary->setChecked(ConsoleSettings::defaultValue(Key::CanaryEnabled).toBool());
+    m_canaryInterval->setValue(ConsoleSettings::defaultValue(Key::CanaryIntervalMs).toInt() / 1000);
 }
 
 } // namespace pd

@@ -54,6 +54,8 @@ private:
     QSpinBox *m_maxEjections;
     QSpinBox *m_ejectWindow;
     QLineEdit *m_webhook;
+    QCheckBox *m_canary;
+    QSpinBox *m_canaryInterval;
     QLabel *m_webhookError = nullptr;
 };
 

@@ -11,6 +11,7 @@
 #include "net/proxyhealthhistory.h"
 #include "net/proxyhealthpoller.h"
 #include "net/vllmbodyparser.h"
+#include "ops/canaryprobe.h"
 #include "poolsview.h"
 #include "settings/consolesettings.h"
 #include "state/statetracker.h"
@@ -32,6 +33,7 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
     , m_window(window)
     , m_proxy(std::make_unique<pd::ProxyHealthPoller>())
     , m_proxyHistory(std::make_unique<pd::ProxyHealthHistory>())
+    , m_canary(std::make_unique<pd::CanaryProbe>())
     , m_tracker(std::make_unique<pd::StateTracker>(store))
     , m_triage(std::make_unique<pd::Triage>(m_tracker.get(), store))
     , m_notifier(std::make_unique<pd::TrayNotifier>(m_triage.get()))
@@ -48,6 +50,7 @@ Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_window->poolsView(), &pd::PoolsView::showProxyHealth);
     connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_proxyHistory.get(), &pd::ProxyHealthHistory::append);
     m_window->poolsView()->setProxyHistory(m_proxyHistory.get());
+    connect(m_canary.get(), &pd::CanaryProbe::sampled, this, [this] { m_triage->setCanary(m_canary->status()); });
     if (prometheus) {
         m_prometheus = std::make_unique<pd::PrometheusSource>(*prometheus);
         connect(m_prometheus.get(), &pd::PrometheusSource::delivered, this, &Monitoring::ingestPrometheus);
@@ -67,6 +70,7 @@ Monitoring::~Monitoring()
 {
     m_window->setSeriesStore(nullptr);
     m_window->poolsView()->setProxyHistory(nullptr);
+    m_window->poolsView()->setCanaryHistory(nullptr, false);
 }
 
 void Monitoring::start()
@@ -96,6 +100,23 @@ void Monitoring::applySettings(const pd::ConsoleSettings &settings)
     m_proxy->setTimeout(settings.pollTimeoutMs());
     m_tracker->setThresholds(settings.stateThresholds());
     m_notifier->setSettings(settings.notificationSettings());
+    pd::CanaryOptions canary = m_canary->options();
+    canary.intervalMs = settings.canaryIntervalMs();
+    canary.timeoutMs = std::max(10000, 2 * canary.intervalMs);
+    m_canary->setOptions(canary);
+    m_canaryWanted = settings.canaryEnabled();
+    updateCanary();
+}
+
+void Monitoring::updateCanary()
+{
+    const bool run = m_canaryWanted && m_store->hasProfile() && !m_proxyUrl.isEmpty();
+    if (run)
+        m_canary->start();
+    else
+        m_canary->stop();
+    m_window->poolsView()->setCanaryHistory(&m_canary->history(), run);
+    m_triage->setCanary(run ? m_canary->status() : pd::CanaryStatus{});
 }
 
 void Monitoring::retarget()
@@ -105,11 +126,16 @@ void Monitoring::retarget()
         const pd::ProxyEndpoint endpoint = pd::profileProxyEndpoint(m_store->profile());
         url = endpoint.base; // IPv6 literals get their brackets from QUrl
         m_proxy->setExtraCaCertificates(endpoint.extraCaCertificates);
+        m_canary->setEndpoint(endpoint);
+        pd::CanaryOptions canary = m_canary->options();
+        canary.fallbackModel = m_store->profile().decode.servedModelName;
+        m_canary->setOptions(canary);
     }
     m_proxy->setTarget(url);
     if (url != m_proxyUrl)
         m_proxyHistory->clear(); // another proxy's history is not this one's
     m_proxyUrl = url;
+    updateCanary();
 
     const QList<pd::Engine> &engines = m_store->engines();
     if (m_engines) {

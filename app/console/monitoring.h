@@ -12,6 +12,7 @@
 #include <optional>
 
 namespace pd {
+class CanaryProbe;
 class ClusterStore;
 class ConsoleSettings;
 class MainWindow;
@@ -50,6 +51,7 @@ private:
     void newSeriesStore(int pollIntervalMs);
     void ingestPrometheus(const pd::PrometheusDelivery &delivery);
     void showPrometheusStatus(const pd::PrometheusStatus &status);
+    void updateCanary();
 
     pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
@@ -58,6 +60,8 @@ private:
     QString m_prometheusShown;                             // the last status shown (not repeated)
     std::unique_ptr<pd::ProxyHealthPoller> m_proxy;
     std::unique_ptr<pd::ProxyHealthHistory> m_proxyHistory; // this run's /healthcheck answers, for the charts
+    std::unique_ptr<pd::CanaryProbe> m_canary; // what a client gets through the proxy, for charts and triage
+    bool m_canaryWanted = true; // the setting; it runs while a profile is open
     QUrl m_proxyUrl;
     std::unique_ptr<pd::SeriesStore> m_series;
     int m_pollIntervalMs = pd::SeriesStoreConfig{}.pollIntervalMs; // the engine poller's, from the settings

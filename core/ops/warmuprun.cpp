@@ -109,7 +109,8 @@ QString WarmUpRun::prompt(const WarmUpOptions &options, int index)
     // nothing together and every prefill is real work (a warm-up that hits the cache warms nothing).
     std::mt19937_64 random(options.seed * 1000003u + quint64(index));
     std::uniform_int_distribution<int> letter('a', 'z');
-    QString text = QStringLiteral("warm-up request #%1:").arg(index);
+    QString text = options.trafficTag.isEmpty() ? QStringLiteral("warm-up request #%1:").arg(index)
+                                                : QStringLiteral("%1 request #%2:").arg(options.trafficTag).arg(index);
     const qsizetype length = qsizetype(options.promptTokens) * 4;
     text.reserve(length);
     while (text.size() < length)
@@ -124,6 +125,8 @@ QByteArray WarmUpRun::requestBody(const WarmUpOptions &options, const QString &m
         { "stream", options.stream } };
     if (options.stream)
         body["stream_options"] = { { "include_usage", true } };
+    if (!options.trafficTag.isEmpty())
+        body["user"] = options.trafficTag.toStdString();
     return QByteArray::fromStdString(body.dump());
 }
 
@@ -223,6 +226,8 @@ void WarmUpRun::launch(Lane &lane)
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
     if (m_result.options.stream)
         request.setRawHeader("Accept", "text/event-stream");
+    if (!m_result.options.trafficTag.isEmpty())
+        request.setRawHeader("X-PD-Traffic", m_result.options.trafficTag.toUtf8());
     const QByteArray body = requestBody(m_result.options, m_result.model, lane.index);
     lane.startedMs = elapsedMs(m_clock);
     lane.clock.start();

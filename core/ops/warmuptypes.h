@@ -25,6 +25,9 @@ struct WarmUpOptions {
     QString fallbackModel; // the profile's served model name
     int requestTimeoutMs = 60000; // whole request, from sending to the last byte
     quint64 seed = 1; // prompt text (distinct per request so prefix caching folds nothing)
+    // Non-empty: the traffic is marked as this tool's, not a user's: the OpenAI "user" field, the
+    // X-PD-Traffic header and the prompt's first word carry it ("pdconsole-canary").
+    QString trafficTag;
 
     // Empty when usable, else what is wrong ("count must be 1..100000, got 0").
     QString validate() const;

@@ -60,6 +60,8 @@ const std::array<Spec, ConsoleSettings::kKeyCount> &table()
         { K::WatchMaxEjections, "watch/maxEjections", Kind::Int, e.maxEjections, 1, 1000 },
         { K::WatchEjectWindowS, "watch/ejectWindowS", Kind::Int, int(e.windowMs / 1000), 1, 86400 },
         { K::WatchWebhookUrl, "watch/webhookUrl", Kind::Url, QString() },
+        { K::CanaryEnabled, "canary/enabled", Kind::Bool, true },
+        { K::CanaryIntervalMs, "canary/intervalMs", Kind::Int, 5000, 1000, 600000 },
         { K::WindowGeometry, "window/geometry", Kind::Bytes, QByteArray() },
         { K::WindowState, "window/state", Kind::Bytes, QByteArray() },
         { K::SplitterState, "window/splitter", Kind::Bytes, QByteArray() },

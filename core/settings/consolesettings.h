@@ -49,6 +49,8 @@ public:
         WatchMaxEjections,
         WatchEjectWindowS,
         WatchWebhookUrl,
+        CanaryEnabled,
+        CanaryIntervalMs,
         WindowGeometry,
         WindowState,
         SplitterState,
@@ -97,6 +99,10 @@ public:
     EjectionSettings ejectionSettings() const;
     void setEjectionSettings(const EjectionSettings &settings);
     QString webhookUrl() const { return value(Key::WatchWebhookUrl).toString(); }
+    // The canary: one tiny completion through the proxy per interval, marked as the console's traffic
+    // (on by default; canaryprobe.h).
+    bool canaryEnabled() const { return value(Key::CanaryEnabled).toBool(); }
+    int canaryIntervalMs() const { return value(Key::CanaryIntervalMs).toInt(); }
 
 private:
     void warn(const QString &text) const;

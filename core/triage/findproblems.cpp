@@ -100,6 +100,12 @@ QString nextStepOf(ProblemKind kind)
                       "restart it, or remove it from the proxy.");
     case ProblemKind::NodeSshDown:
         return Tr::tr("Check that the node is up and sshd answers; check the key offered by ssh-agent.");
+    case ProblemKind::ClientRequestsFailing:
+        return Tr::tr("Clients get these failures too. Fix the engine problems listed above (a dead engine the "
+                      "proxy still routes to fails its share of requests); with none listed, read the proxy's log.");
+    case ProblemKind::NodeCheckFailed:
+        return Tr::tr("Open Node checks for the device and the raw output; a link or NPU that fails there breaks "
+                      "the KV transfers and collectives of every engine on the node.");
     case ProblemKind::LogError:
         return Tr::tr("Open the engine's log (Show log): the diagnosis and the fix of the signature are beside the line.");
     case ProblemKind::ProxyDroppedAdd:
@@ -110,6 +116,33 @@ QString nextStepOf(ProblemKind kind)
         return Tr::tr("Polls are failing; watch whether they recover before acting.");
     }
     return {};
+}
+
+// What a failed canary request means to a client, in the operator's words.
+QString canaryFailureWords(WarmUpOutcome outcome)
+{
+    switch (outcome) {
+    case WarmUpOutcome::EmptyOk:
+        return Tr::tr("HTTP 200 with an empty body (a decoder failed behind the proxy)");
+    case WarmUpOutcome::NoDone:
+        return Tr::tr("a stream cut short, without [DONE] (a decoder failed mid-answer)");
+    case WarmUpOutcome::Timeout:
+        return Tr::tr("no complete answer in time (a hung or overloaded engine)");
+    case WarmUpOutcome::HttpError:
+        return Tr::tr("an HTTP error");
+    case WarmUpOutcome::ErrorPayload:
+        return Tr::tr("an error in the answer");
+    case WarmUpOutcome::ConnectionFailed:
+        return Tr::tr("no connection to the proxy");
+    case WarmUpOutcome::Malformed:
+        return Tr::tr("an answer that is not the OpenAI format");
+    case WarmUpOutcome::NoTokens:
+        return Tr::tr("an answer without a single token");
+    case WarmUpOutcome::Ok:
+    case WarmUpOutcome::Cancelled:
+        break;
+    }
+    return warmUpOutcomeName(outcome);
 }
 
 QString poolName(Role role)
@@ -133,6 +166,8 @@ ProblemSeverity severityOf(ProblemKind kind)
     case ProblemKind::ProxyUnreachable:
         return ProblemSeverity::Critical;
     case ProblemKind::ListedButDead:
+    case ProblemKind::ClientRequestsFailing:
+    case ProblemKind::NodeCheckFailed:
     case ProblemKind::EngineStalled:
     case ProblemKind::EngineUnhealthy:
     case ProblemKind::EngineUnreachable:
@@ -168,6 +203,27 @@ QList<Problem> findProblems(const TriageInput &in)
         p.detail = in.proxy.error.isEmpty() ? Tr::tr("/healthcheck does not answer") : in.proxy.error;
         p.sinceMs = in.proxySinceMs;
         p.evidence = { QStringLiteral("/healthcheck: %1").arg(p.detail) };
+        out.append(p);
+    }
+
+    // What clients get: the canary's requests through the proxy. Unsaid while the proxy is down (said above).
+    const CanaryStatus &canary = in.canary;
+    if (canary.enabled && canary.consecutiveFailures >= kCanaryFailuresToRaise && !(in.proxyKnown && !in.proxy.reachable)) {
+        Problem p = make(ProblemKind::ClientRequestsFailing, ProblemScope::Proxy);
+        p.key = QStringLiteral("client-requests-failing");
+        p.what = Tr::tr("Client requests failing");
+        p.where = Tr::tr("proxy %1").arg(in.proxyWhere);
+        p.detail = Tr::tr("%1 of the last %2 canary requests failed; the last: %3")
+                       .arg(canary.failed)
+                       .arg(canary.window)
+                       .arg(canaryFailureWords(canary.last.outcome));
+        if (canary.failed >= canary.window)
+            p.severity = ProblemSeverity::Critical;
+        p.sinceMs = canary.failingSinceMs;
+        p.evidence = { QStringLiteral("canary %1: %2").arg(warmUpOutcomeName(canary.last.outcome), canary.last.detail) };
+        if (canary.otherFailure.atMs != 0)
+            p.evidence.append(QStringLiteral("canary %1: %2").arg(warmUpOutcomeName(canary.otherFailure.outcome),
+                                                                   canary.otherFailure.detail));
         out.append(p);
     }
 
@@ -237,6 +293,26 @@ QList<Problem> findProblems(const TriageInput &in)
         p.sinceMs = node.sshSinceMs;
         p.node = n;
         p.evidence = { QStringLiteral("SSH: %1").arg(node.sshError) };
+        out.append(p);
+    }
+
+    // Nodes whose checks failed or warned (hccn_tool, npu-smi): one problem per node with every line.
+    for (int n = 0; n < in.nodes.size(); ++n) {
+        const TriageNode &node = in.nodes.at(n);
+        if (node.checkFailures.isEmpty() && node.checkWarnings.isEmpty())
+            continue;
+        Problem p = make(ProblemKind::NodeCheckFailed, ProblemScope::Node);
+        p.key = QStringLiteral("node-check:%1").arg(n);
+        const bool failed = !node.checkFailures.isEmpty();
+        p.severity = failed ? ProblemSeverity::Error : ProblemSeverity::Warning;
+        p.what = failed ? Tr::tr("Node checks failed") : Tr::tr("Node checks warn");
+        p.where = Tr::tr("node %1 (%2)").arg(node.name, node.address);
+        const QStringList &lines = failed ? node.checkFailures : node.checkWarnings;
+        p.detail = lines.size() == 1 ? lines.first()
+                                     : Tr::tr("%1 (and %2 more)").arg(lines.first()).arg(lines.size() - 1);
+        p.sinceMs = node.checksAtMs;
+        p.node = n;
+        p.evidence = node.checkFailures + node.checkWarnings;
         out.append(p);
     }
 

@@ -3,6 +3,7 @@
 
 #include "cluster/profile.h"
 #include "net/proxyhealth.h"
+#include "ops/canaryhistory.h"
 #include "state/enginefacts.h"
 #include "state/groupstate.h"
 #include "triage/problem.h"
@@ -36,6 +37,11 @@ struct TriageNode {
     bool sshUp = true;
     QString sshError;
     std::int64_t sshSinceMs = 0;
+    // The latest node checks (nodecheck/): what failed and what warned, one line each ("NPU 3 link:
+    // link status: DOWN"); checksAtMs 0 when never run.
+    QStringList checkFailures;
+    QStringList checkWarnings;
+    std::int64_t checksAtMs = 0;
 };
 
 // A DP group of the profile with its derived state (groupstate.h).
@@ -58,7 +64,12 @@ struct TriageInput {
     ProxyHealth proxy;
     std::int64_t proxySinceMs = 0;
     QString proxyWhere; // "127.0.0.1:8000"
+    CanaryStatus canary; // enabled false: no canary runs, nothing is said of client requests
 };
+
+// The canary raises a problem at this many failures in a row (one failure is a blip), and calls it
+// critical when every request of its window failed.
+inline constexpr int kCanaryFailuresToRaise = 2;
 
 // At least this many engines of one node with the same failure are listed as one node problem.
 inline constexpr int kGroupOnNodeAtLeast = 3;

@@ -29,6 +29,10 @@ QString problemKindName(ProblemKind kind)
         return QStringLiteral("listed-but-dead");
     case ProblemKind::ProxyUnreachable:
         return QStringLiteral("proxy-unreachable");
+    case ProblemKind::ClientRequestsFailing:
+        return QStringLiteral("client-requests-failing");
+    case ProblemKind::NodeCheckFailed:
+        return QStringLiteral("node-check-failed");
     case ProblemKind::EngineStalled:
         return QStringLiteral("engine-stalled");
     case ProblemKind::EngineUnhealthy:
@@ -62,8 +66,8 @@ bool problemRanksBefore(const Problem &a, const Problem &b)
             return int(k);
         }
     };
-    return std::tuple(rank(a.kind), -a.engineCount, a.sinceMs, a.node, a.engine, a.key)
-        < std::tuple(rank(b.kind), -b.engineCount, b.sinceMs, b.node, b.engine, b.key);
+    return std::tuple(rank(a.kind), int(a.severity), -a.engineCount, a.sinceMs, a.node, a.engine, a.key)
+        < std::tuple(rank(b.kind), int(b.severity), -b.engineCount, b.sinceMs, b.node, b.engine, b.key);
 }
 
 } // namespace pd

@@ -19,10 +19,12 @@ enum class ProblemKind : std::uint8_t {
     ProxyUnreachable, // the proxy does not answer /healthcheck
     GroupBroken, // a rank of a coupled DP group died: the others hang (above every per-rank symptom)
     ListedButDead, // the proxy routes to an instance that does not answer: a share of every request fails
+    ClientRequestsFailing, // the canary's requests through the proxy fail: what clients get (canaryprobe.h)
     EngineStalled, // requests running, counters frozen
     EngineUnhealthy, // 5xx on /health or /metrics, or metrics that do not parse
     EngineUnreachable, // refused or timing out after answering before
     NodeSshDown, // the console cannot reach the node over SSH
+    NodeCheckFailed, // the node checks (hccn_tool, npu-smi) found a failure or a warning on the node
     LogError, // a known error signature in the engine's log (ascend-node-tools.md)
     ProxyDroppedAdd, // the proxy silently dropped an add
     NotInProxy, // healthy engine the proxy does not route to
@@ -52,7 +54,8 @@ struct Problem {
 
 QString problemSeverityName(ProblemSeverity severity); // "critical", "error", "warning"
 QString problemKindName(ProblemKind kind); // "pool-empty", "engine-stalled", ...
-// Ranking: kind first (its order above), then the oldest first, then the engine and node index.
+// Ranking: kind first (its order above), then the more severe (a node whose checks failed before one
+// whose checks only warn), then the oldest first, then the engine and node index.
 bool problemRanksBefore(const Problem &a, const Problem &b);
 
 } // namespace pd

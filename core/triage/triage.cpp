@@ -68,10 +68,31 @@ void Triage::setNodeSsh(int node, bool up, const QString &error, std::int64_t at
     recompute();
 }
 
+void Triage::setNodeChecks(const QString &nodeName, const QStringList &failures, const QStringList &warnings,
+                           std::int64_t atMs)
+{
+    for (TriageNode &n : m_nodes) {
+        if (n.name != nodeName)
+            continue;
+        n.checkFailures = failures;
+        n.checkWarnings = warnings;
+        n.checksAtMs = atMs > 0 ? atMs : m_tracker->nowMs();
+        recompute();
+        return;
+    }
+}
+
+void Triage::setCanary(const CanaryStatus &canary)
+{
+    m_canary = canary;
+    recompute();
+}
+
 TriageInput Triage::snapshot() const
 {
     TriageInput in;
     in.nodes = m_nodes;
+    in.canary = m_canary;
     in.proxyKnown = m_tracker->proxyKnown();
     in.proxy = m_tracker->proxyHealth();
     in.proxySinceMs = m_tracker->proxySinceMs();

@@ -29,6 +29,11 @@ public:
 
     // Node SSH reachability (filled in by the SSH part).
     void setNodeSsh(int node, bool up, const QString &error = {}, std::int64_t atMs = 0);
+    // The latest node checks of the node named so (summarizeNodeChecks()); an unknown name is ignored.
+    void setNodeChecks(const QString &nodeName, const QStringList &failures, const QStringList &warnings,
+                       std::int64_t atMs = 0);
+    // The canary's verdict (canaryprobe.h); a default status (enabled false) says nothing.
+    void setCanary(const CanaryStatus &canary);
 
     void recompute();
 
@@ -44,6 +49,7 @@ private:
     StateTracker *m_tracker;
     ClusterStore *m_store;
     QList<TriageNode> m_nodes;
+    CanaryStatus m_canary;
     QList<Problem> m_problems;
     QSet<QString> m_acknowledged;
 };

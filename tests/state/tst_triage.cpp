@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Problems from states: ranking, node grouping, pool emptiness, acknowledgement, notifications.
+#include "nodecheck/checksummary.h"
 #include "state/statetracker.h"
 #include "statetestutil.h"
 #include "triage/notificationpolicy.h"
@@ -267,6 +268,104 @@ private Q_SLOTS:
             e.state = EngineState::Unknown;
         early.engines[0].state = EngineState::Unreachable;
         QCOMPARE(keys(findProblems(early)), QStringList { QStringLiteral("listed-but-dead:0") });
+    }
+
+    void clientFailuresSeenByTheCanary()
+    {
+        // One failure is a blip; two in a row are a problem, ranked under the causes (a dead engine the
+        // proxy routes to) and above every per-engine symptom.
+        CanaryHistory history;
+        CanarySample ok;
+        ok.atMs = 1000;
+        ok.e2eMs = 120;
+        history.append(ok);
+        CanarySample empty;
+        empty.atMs = 6000;
+        empty.outcome = WarmUpOutcome::EmptyOk;
+        empty.httpStatus = 200;
+        empty.detail = QStringLiteral("HTTP 200 with an empty body");
+        history.append(empty);
+        TriageInput in = cluster();
+        in.canary = history.status(12);
+        QVERIFY(findProblems(in).isEmpty());
+        empty.atMs = 11000;
+        empty.outcome = WarmUpOutcome::NoDone;
+        history.append(empty);
+        in.canary = history.status(12);
+        QCOMPARE(in.canary.consecutiveFailures, 2);
+        QCOMPARE(in.canary.failingSinceMs, 6000);
+        in.engines[3].state = EngineState::Unreachable; // listed, dead: the cause
+        in.engines[5].state = EngineState::Stalled;
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems), (QStringList { QStringLiteral("listed-but-dead:3"), QStringLiteral("client-requests-failing"),
+                                                QStringLiteral("engine-stalled:5") }));
+        const Problem &p = problems.at(1);
+        QCOMPARE(p.severity, ProblemSeverity::Error); // one of the window's three answered
+        QCOMPARE(p.sinceMs, 6000);
+        QVERIFY2(p.detail.contains(QLatin1String("2 of the last 3")), qPrintable(p.detail));
+        QVERIFY2(p.detail.contains(QLatin1String("without [DONE]")), qPrintable(p.detail));
+        QCOMPARE(p.evidence.size(), 2); // the last failure, and the other kind seen in the window
+
+        // Every request of the window failed: critical. Unsaid while the proxy itself is down.
+        CanaryHistory allFailed;
+        for (int i = 0; i < 12; ++i) {
+            empty.atMs = 1000 * i;
+            allFailed.append(empty);
+        }
+        in = cluster();
+        in.canary = allFailed.status(12);
+        QCOMPARE(findProblems(in).value(0).severity, ProblemSeverity::Critical);
+        in.proxy.reachable = false;
+        QCOMPARE(keys(findProblems(in)), QStringList { QStringLiteral("proxy-unreachable") });
+        // Off: nothing said.
+        in = cluster();
+        in.canary = allFailed.status(12);
+        in.canary.enabled = false;
+        QVERIFY(findProblems(in).isEmpty());
+    }
+
+    void nodeCheckResultsAreOneProblemPerNode()
+    {
+        NodeReport report;
+        report.node = QStringLiteral("d0");
+        report.reachable = true;
+        CheckResult link;
+        link.device = 3;
+        link.kind = CheckKind::Link;
+        link.verdict = Verdict::Fail;
+        link.reason = QStringLiteral("link status: DOWN");
+        CheckResult conf;
+        conf.kind = CheckKind::HccnConf;
+        conf.verdict = Verdict::Unknown; // a missing hccn.conf is a note, not a problem
+        conf.reason = QStringLiteral("not checked: hccn.conf not readable");
+        CheckResult tls;
+        tls.device = 1;
+        tls.kind = CheckKind::Tls;
+        tls.verdict = Verdict::Warning;
+        tls.reason = QStringLiteral("TLS switch differs from the other devices");
+        report.checks = { link, conf, tls };
+        const NodeCheckSummary summary = summarizeNodeChecks(report);
+        QCOMPARE(summary.failures, QStringList { QStringLiteral("NPU 3 link: link status: DOWN") });
+        QCOMPARE(summary.warnings, QStringList { QStringLiteral("NPU 1 tls: TLS switch differs from the other devices") });
+
+        TriageInput in = cluster();
+        in.nodes[1].checkFailures = summary.failures;
+        in.nodes[1].checkWarnings = summary.warnings;
+        in.nodes[1].checksAtMs = 42;
+        in.nodes[2].checkWarnings = summary.warnings;
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems), (QStringList { QStringLiteral("node-check:1"), QStringLiteral("node-check:2") }));
+        QCOMPARE(problems.at(0).severity, ProblemSeverity::Error);
+        QCOMPARE(problems.at(0).detail, QStringLiteral("NPU 3 link: link status: DOWN"));
+        QCOMPARE(problems.at(0).evidence.size(), 2);
+        QCOMPARE(problems.at(0).node, 1);
+        QCOMPARE(problems.at(1).severity, ProblemSeverity::Warning);
+        QCOMPARE(problems.at(1).what, QStringLiteral("Node checks warn"));
+
+        // An unreachable node's checks did not run: said as a failure with the transport error.
+        NodeReport down;
+        down.transportError = QStringLiteral("connection refused");
+        QCOMPARE(summarizeNodeChecks(down).failures, QStringList { QStringLiteral("checks did not run: connection refused") });
     }
 
     void acknowledgementLastsUntilTheProblemClears()
