@@ -7,6 +7,7 @@
 #include "logs/logsignatures.h"
 #include "logspage.h"
 #include "mainwindow.h"
+#include "nodecheck/checksummary.h"
 #include "nodecheck/nodecheckrun.h"
 #include "nodecheck/nodecheckrunner.h"
 #include "nodechecksgrid.h"
@@ -15,6 +16,7 @@
 #include "state/statetracker.h"
 #include "topology/topologypanel.h"
 #include "topology/topologyview.h"
+#include "triage/triage.h"
 
 ClusterTools::ClusterTools(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker,
                            std::shared_ptr<pd::SshRunner> ssh, QObject *parent)
@@ -164,6 +166,11 @@ void ClusterTools::applyBadges(const pd::ClusterReport &report)
         }
         if (node < 0)
             continue;
+        if (m_triage) {
+            const pd::NodeCheckSummary summary = pd::summarizeNodeChecks(r);
+            m_triage->setNodeChecks(r.node, summary.failures, summary.warnings,
+                                    report.finished.isValid() ? report.finished.toMSecsSinceEpoch() : 0);
+        }
         pd::NodeBadges badges;
         QStringList why;
         if (!r.reachable) {

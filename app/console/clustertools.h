@@ -20,6 +20,7 @@ class NodeChecksGrid;
 class RoutingRunner;
 class SshRunner;
 class StateTracker;
+class Triage;
 struct LogSource;
 } // namespace pd
 
@@ -37,6 +38,8 @@ public:
 
     // The demo's fake hccn_tool / npu-smi directory (prepended to PATH on the nodes), and hccn.conf.
     void setNodeToolDir(const QString &dir, const QString &hccnConfPath = {});
+    // Node check failures and warnings become Problems rows (one per node).
+    void setTriage(pd::Triage *triage) { m_triage = triage; }
 
     // An adopted engine's log (started outside pdconsole) replaces the launcher's path for it.
     void setEngineLogPath(int engine, const QString &path);
@@ -54,6 +57,7 @@ private:
     pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
     pd::StateTracker *m_tracker;
+    pd::Triage *m_triage = nullptr;
     std::shared_ptr<pd::DefaultRunnerFactory> m_runners;
     std::unique_ptr<pd::RoutingRunner> m_routing;
     std::shared_ptr<pd::SshRunner> m_ssh;

@@ -93,6 +93,7 @@ int main(int argc, char *argv[])
     });
     operations.setTriage(monitoring.triage());
     ClusterTools tools(&store, &window, monitoring.tracker(), operations.sshRunner());
+    tools.setTriage(monitoring.triage());
     QObject::connect(&operations, &Operations::logRequested, &tools, &ClusterTools::showEngineLog);
     QObject::connect(&operations, &Operations::proxyLogRequested, &tools, &ClusterTools::showProxyLog);
     QObject::connect(&operations, &Operations::nodeChecksRequested, &tools, &ClusterTools::runNodeChecks);

@@ -336,10 +336,13 @@ void judgeNpuTable(Ctx &c, const JudgeContext &ctx)
 
 void judgeHccnConf(Ctx &c)
 {
+    // A missing file is a note, not a warning: the device checks read the driver directly, and most
+    // containers lack the mount, so a warning here would sit on every node and teach operators to
+    // ignore warnings. Unknown: the file's agreement with the devices was not checked.
     if (c.r.exitCode != 0)
-        return c.set(Verdict::Warning,
-            QStringLiteral(
-                "hccn.conf not readable (%1): hccn_tool reads the driver directly; containers often lack the mount")
+        return c.set(Verdict::Unknown,
+            QStringLiteral("not checked: hccn.conf not readable (%1); hccn_tool reads the driver directly and "
+                           "containers often lack the mount")
                 .arg(firstLine(c.err)));
     const auto conf = parseHccnConf(c.r.out);
     c.r.values.insert(QStringLiteral("devices"), QString::number(conf.size()));

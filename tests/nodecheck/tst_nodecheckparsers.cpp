@@ -323,7 +323,7 @@ void TestNodeCheckParsers::judge_data()
                                << "";
     // hccn.conf and tools
     row("conf missing") << K::HccnConf << A2 << b("") << b("cat: /etc/hccn.conf: No such file or directory\n") << 1
-                        << V::Warning << ""
+                        << V::Unknown << ""
                         << ""
                         << "not readable";
     row("conf ok") << K::HccnConf << A2 << b("address_0=29.1.137.205\nnetmask_0=255.255.0.0\n") << b("") << 0 << V::Pass

@@ -146,12 +146,12 @@ void TestNodeCheckRun::a2ClusterWithFaults()
     QCOMPARE(runner.calls.load(), 6);
     QCOMPARE(runner.callsPerNode().value(QStringLiteral("n2")), 2);
 
-    // n1: every device passes every check; the node-level hccn.conf is only a warning (file missing).
+    // n1: every device passes every check; the node-level hccn.conf is a note (file missing: unknown).
     const NodeReport &n1 = nodeOf(r, QStringLiteral("n1"));
     QVERIFY(n1.reachable);
     for (int d = 0; d < 8; ++d)
         QVERIFY2(n1.cellVerdict(d) == Verdict::Pass, qPrintable(QStringLiteral("n1 device %1").arg(d)));
-    VERDICT(check(r, QStringLiteral("n1"), CheckKind::HccnConf, -1), Verdict::Warning);
+    VERDICT(check(r, QStringLiteral("n1"), CheckKind::HccnConf, -1), Verdict::Unknown);
     VERDICT(check(r, QStringLiteral("n1"), CheckKind::NpuTable, -1), Verdict::Pass);
     QCOMPARE(check(r, QStringLiteral("n1"), CheckKind::Lldp, 3).values.value(QStringLiteral("ifname")),
         QStringLiteral("400GE1/1/2:2"));
