@@ -2,6 +2,7 @@
 #include "logview.h"
 
 #include "loglinedelegate.h"
+#include "logs/consolepolllines.h"
 #include "logs/logtail.h"
 
 #include <QCheckBox>
@@ -12,16 +13,50 @@
 #include <QListView>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace pd {
 
+namespace {
+
+// The tail's lines without the console's own polls, when asked.
+class PollLineFilter final : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    void setHide(bool hide)
+    {
+        if (m_hide == hide)
+            return;
+        m_hide = hide;
+        invalidateFilter();
+    }
+    bool hides() const { return m_hide; }
+    bool hidden(int sourceRow) const
+    {
+        const auto *tail = static_cast<const LogTailModel *>(sourceModel());
+        return m_hide && tail && sourceRow >= 0 && sourceRow < tail->rowCount() && isConsolePollLine(tail->line(sourceRow).text);
+    }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &) const override { return !hidden(sourceRow); }
+
+private:
+    bool m_hide = true;
+};
+
+PollLineFilter *pollFilter(QSortFilterProxyModel *m) { return static_cast<PollLineFilter *>(m); }
+
+} // namespace
+
 LogView::LogView(QWidget *parent)
     : QWidget(parent)
     , m_view(new QListView(this))
+    , m_filter(new PollLineFilter(this))
     , m_follow(new QCheckBox(tr("Follow"), this))
+    , m_hidePolls(new QCheckBox(tr("Hide the console's polls"), this))
     , m_pause(new QPushButton(tr("Pause"), this))
     , m_search(new QLineEdit(this))
     , m_next(new QPushButton(tr("Next"), this))
@@ -37,6 +72,10 @@ LogView::LogView(QWidget *parent)
     m_firstError->setObjectName(QStringLiteral("logFirstError"));
     m_diagnosis->setObjectName(QStringLiteral("logDiagnosis"));
     m_follow->setChecked(true);
+    m_hidePolls->setObjectName(QStringLiteral("logHidePolls"));
+    m_hidePolls->setChecked(true);
+    m_hidePolls->setToolTip(tr("Hide the access lines of this console's own requests: GET /healthcheck, /metrics, "
+                               "/health and /v1/models, asked every few seconds"));
     m_pause->setCheckable(true);
     m_search->setPlaceholderText(tr("Search (Enter: next, Shift+Enter: previous)"));
     m_search->setClearButtonEnabled(true);
@@ -54,6 +93,7 @@ LogView::LogView(QWidget *parent)
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_follow);
     bar->addWidget(m_pause);
+    bar->addWidget(m_hidePolls);
     bar->addSpacing(12);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_prev);
@@ -72,6 +112,7 @@ LogView::LogView(QWidget *parent)
     layout->addWidget(m_status);
 
     connect(m_pause, &QPushButton::toggled, this, &LogView::setPaused);
+    connect(m_hidePolls, &QCheckBox::toggled, this, &LogView::setHidePolls);
     connect(m_search, &QLineEdit::returnPressed, this,
         [this] { search(m_search->text(), QGuiApplication::keyboardModifiers() & Qt::ShiftModifier); });
     connect(m_next, &QPushButton::clicked, this, [this] { search(m_search->text(), false); });
@@ -96,14 +137,15 @@ void LogView::setTail(LogTail *tail)
         disconnect(c);
     m_connections.clear();
     m_tail = tail;
-    m_view->setModel(tail ? tail->model() : nullptr);
+    m_filter->setSourceModel(tail ? tail->model() : nullptr);
+    m_view->setModel(tail ? m_filter : nullptr);
     if (tail) {
         LogTailModel *model = tail->model();
         m_connections.append(connect(model, &QAbstractItemModel::rowsInserted, this, &LogView::onRowsInserted));
         m_connections.append(connect(tail, &LogTail::polled, this, &LogView::updateStatus));
         m_connections.append(connect(tail, &LogTail::failed, this, &LogView::updateStatus));
         m_connections.append(connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) { showDiagnosis(current.row()); }));
+            [this](const QModelIndex &current) { showDiagnosis(m_filter->mapToSource(current).row()); }));
         m_pause->setChecked(tail->isPaused());
     }
     showDiagnosis(-1);
@@ -145,7 +187,30 @@ void LogView::onRowsInserted()
 
 int LogView::currentRow() const
 {
-    return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1;
+    return m_view->currentIndex().isValid() ? m_filter->mapToSource(m_view->currentIndex()).row() : -1;
+}
+
+void LogView::setHidePolls(bool hide)
+{
+    if (m_hidePolls->isChecked() != hide)
+        m_hidePolls->setChecked(hide); // re-enters through toggled
+    const int current = currentRow();
+    pollFilter(m_filter)->setHide(hide);
+    if (current >= 0 && !pollFilter(m_filter)->hidden(current))
+        m_view->scrollTo(m_filter->mapFromSource(m_tail->model()->index(current, 0)), QAbstractItemView::PositionAtCenter);
+    else if (m_follow->isChecked())
+        m_view->scrollToBottom();
+    updateStatus();
+}
+
+bool LogView::hidesPolls() const
+{
+    return pollFilter(m_filter)->hides();
+}
+
+int LogView::visibleRows() const
+{
+    return m_tail ? m_filter->rowCount() : 0;
 }
 
 void LogView::select(int row)
@@ -153,7 +218,9 @@ void LogView::select(int row)
     if (!m_tail || row < 0)
         return;
     m_follow->setChecked(false); // looking at a line: stop jumping to the bottom
-    const QModelIndex index = m_tail->model()->index(row, 0);
+    if (pollFilter(m_filter)->hidden(row))
+        setHidePolls(false); // the line asked for is one of the console's polls: show them
+    const QModelIndex index = m_filter->mapFromSource(m_tail->model()->index(row, 0));
     m_view->setCurrentIndex(index);
     m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
     showDiagnosis(row);
@@ -165,7 +232,15 @@ bool LogView::search(const QString &text, bool backwards)
         return false;
     const int cur = currentRow();
     const int from = backwards ? (cur < 0 ? m_tail->model()->rowCount() - 1 : cur - 1) : cur + 1;
-    const int row = m_tail->model()->find(text, from, backwards);
+    // Matches among the console's hidden polls come last: they are shown only when nothing else matches.
+    int row = m_tail->model()->find(text, from, backwards);
+    int hiddenMatch = -1;
+    while (row >= 0 && pollFilter(m_filter)->hidden(row)) {
+        hiddenMatch = hiddenMatch < 0 ? row : hiddenMatch;
+        row = m_tail->model()->find(text, backwards ? row - 1 : row + 1, backwards);
+    }
+    if (row < 0)
+        row = hiddenMatch;
     if (row < 0) {
         m_status->setText(tr("\u201c%1\u201d not found %2").arg(text, backwards ? tr("above") : tr("below")));
         return false;
@@ -242,6 +317,8 @@ void LogView::updateStatus()
     }
     const LogTailModel *model = m_tail->model();
     QString s = tr("%1 \u2014 %2 lines").arg(m_tail->path()).arg(model->rowCount());
+    if (hidesPolls() && m_filter->rowCount() < model->rowCount())
+        s += tr(" (%1 of the console's polls hidden)").arg(model->rowCount() - m_filter->rowCount());
     if (model->droppedLines() > 0)
         s += tr(" (%1 older dropped)").arg(model->droppedLines());
     s += m_tail->isPaused() ? tr(" \u00b7 paused") : tr(" \u00b7 live");

@@ -8,6 +8,7 @@ class QLabel;
 class QLineEdit;
 class QListView;
 class QPushButton;
+class QSortFilterProxyModel;
 class QTextBrowser;
 
 // Live tail of one log: follow (keep the newest line in view), pause (stop polling, nothing is lost),
@@ -34,7 +35,11 @@ public:
     QListView *view() const { return m_view; }
     QString diagnosisText() const;
     QString statusText() const;
-    int currentRow() const;
+    int currentRow() const; // a row of the tail's model (hidden lines included)
+    // Hide the console's own polls (/healthcheck, /metrics, /health, /v1/models access lines); on by default.
+    void setHidePolls(bool hide);
+    bool hidesPolls() const;
+    int visibleRows() const;
 
 private:
     void onRowsInserted();
@@ -44,7 +49,9 @@ private:
 
     LogTail *m_tail = nullptr;
     QListView *m_view;
+    QSortFilterProxyModel *m_filter;
     QCheckBox *m_follow;
+    QCheckBox *m_hidePolls;
     QPushButton *m_pause;
     QLineEdit *m_search;
     QPushButton *m_next;

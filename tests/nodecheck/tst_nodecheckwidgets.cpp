@@ -2,6 +2,7 @@
 // The node checks grid and the log view, offscreen: a run over the fake tools fills the grid, a click on
 // a red cell shows the raw output behind it; the log view finds text and the first error and explains it.
 // Both views are also rendered to PNG (build/dev/tests/nodecheck/*.png) to be looked at.
+#include "logs/consolepolllines.h"
 #include "logs/logtail.h"
 #include "logview.h"
 #include "models/nodecheckgridmodel.h"
@@ -10,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -30,6 +32,7 @@ private Q_SLOTS:
     void initTestCase();
     void gridRunClickAndExport();
     void logViewSearchAndFirstError();
+    void logViewHidesTheConsolesPolls();
 
 private:
     QTemporaryDir m_dir;
@@ -190,6 +193,59 @@ void TestNodeCheckWidgets::logViewSearchAndFirstError()
     view.jumpToFirstError();
     const QString png = QStringLiteral(PD_BINARY_DIR "/tests/nodecheck/logview.png");
     QVERIFY(view.grab().save(png));
+}
+
+void TestNodeCheckWidgets::logViewHidesTheConsolesPolls()
+{
+    // What counts as the console's own polling: GET/HEAD of the polled paths, nothing else.
+    QVERIFY(isConsolePollLine(u"INFO:     127.0.0.1:51234 - \"GET /healthcheck HTTP/1.1\" 200 OK"));
+    QVERIFY(isConsolePollLine(u"INFO:     127.0.0.1:51234 - \"GET /metrics HTTP/1.1\" 200 OK"));
+    QVERIFY(isConsolePollLine(u"INFO:     10.0.0.9:4000 - \"GET /health HTTP/1.1\" 200 OK"));
+    QVERIFY(isConsolePollLine(u"INFO:     10.0.0.9:4000 - \"GET /v1/models?x=1 HTTP/1.1\" 200 OK"));
+    QVERIFY(!isConsolePollLine(u"INFO:     10.0.0.9:4000 - \"POST /v1/completions HTTP/1.1\" 200 OK"));
+    QVERIFY(!isConsolePollLine(u"INFO:     10.0.0.9:4000 - \"POST /instances/add HTTP/1.1\" 200 OK"));
+    QVERIFY(!isConsolePollLine(u"INFO:     10.0.0.9:4000 - \"GET /healthcheckz HTTP/1.1\" 404 Not Found"));
+    QVERIFY(!isConsolePollLine(u"ERROR Error during streaming from decoder 10.0.0.7:9000: GET /metrics failed"));
+
+    const QString path = m_dir.filePath(QStringLiteral("proxy.log"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("INFO:     Started server process [4242]\n"
+                "INFO:     127.0.0.1:50000 - \"GET /healthcheck HTTP/1.1\" 200 OK\n"
+                "INFO:     127.0.0.1:50001 - \"POST /v1/completions HTTP/1.1\" 200 OK\n"
+                "INFO:     127.0.0.1:50000 - \"GET /healthcheck HTTP/1.1\" 200 OK\n"
+                "ERROR:    Error during streaming from decoder 127.0.0.7:9000: All connection attempts failed\n"
+                "INFO:     127.0.0.1:50000 - \"GET /healthcheck HTTP/1.1\" 200 OK\n");
+    }
+    ShellRunner runner;
+    LogTailOptions o;
+    o.pollInterval = std::chrono::milliseconds(50);
+    LogTail tail(&runner, CommandTarget { QStringLiteral("proxy"), QStringLiteral("127.0.0.1"), 22, {} }, path, o);
+    LogView view;
+    view.resize(1400, 420);
+    view.setTail(&tail);
+    view.show();
+    tail.start();
+    QTRY_COMPARE(tail.model()->rowCount(), 6);
+    QVERIFY(view.hidesPolls()); // on by default
+    QCOMPARE(view.visibleRows(), 3);
+    QVERIFY2(view.statusText().contains(QLatin1String("3 of the console's polls hidden")), qPrintable(view.statusText()));
+
+    // Rows stay the model's: a search lands on the error line (row 4) and skips hidden matches.
+    QVERIFY(view.search(QStringLiteral("127.0.0.1:50")));
+    QCOMPARE(view.currentRow(), 2); // the completion, not the healthcheck of row 1
+    QVERIFY(view.jumpToFirstError());
+    QCOMPARE(view.currentRow(), 4);
+
+    // Asked for a line only the polls hold, the view shows the polls rather than say "not found".
+    QVERIFY(view.search(QStringLiteral("GET /healthcheck"), true));
+    QCOMPARE(view.currentRow(), 3);
+    QVERIFY(!view.hidesPolls());
+    QCOMPARE(view.visibleRows(), 6);
+    // The box turns it back on.
+    view.findChild<QCheckBox *>(QStringLiteral("logHidePolls"))->setChecked(true);
+    QCOMPARE(view.visibleRows(), 3);
 }
 
 QTEST_MAIN(TestNodeCheckWidgets)
