@@ -58,6 +58,9 @@ namespace pd {
 
 namespace {
 
+// The Problems dock with no problem: its title and the one line saying so.
+constexpr int kCompactProblemsHeight = 56;
+
 constexpr int kMaxRecent = 8;
 
 // The platform's key for a standard action, or the usual one where the platform has none (offscreen,
@@ -390,6 +393,17 @@ void MainWindow::updateProblemCount()
         m_problemsLabel->setText(tr("<span style='color:#e65100'><b>✖ %1</b></span>").arg(count));
     m_problemsLabel->setToolTip(n > 0 ? m_triage->problems().first().what + QStringLiteral(" — ") + m_triage->problems().first().where
                                       : QString());
+    const bool compact = n == 0;
+    if (m_problemsDock && compact != m_problemsCompact && !m_problemsDock->isFloating()) {
+        if (compact) {
+            if (m_problemsDock->isVisible() && m_problemsDock->height() > 2 * kCompactProblemsHeight)
+                m_problemsHeight = m_problemsDock->height();
+            resizeDocks({ m_problemsDock }, { kCompactProblemsHeight }, Qt::Vertical);
+        } else {
+            resizeDocks({ m_problemsDock }, { m_problemsHeight }, Qt::Vertical);
+        }
+        m_problemsCompact = compact;
+    }
 }
 
 QString MainWindow::problemStatusText() const
@@ -419,7 +433,7 @@ void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
     addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
     tabifyDockWidget(m_problemsDock, m_issueDock);
     m_problemsDock->raise();
-    resizeDocks({m_problemsDock}, {170}, Qt::Vertical); // the topology keeps most of the height
+    resizeDocks({m_problemsDock}, {m_problemsHeight}, Qt::Vertical); // the topology keeps most of the height
 
     m_detail = new EngineDetailPanel(m_store, tracker, this);
     m_detailDock = new QDockWidget(tr("Engine"), this);

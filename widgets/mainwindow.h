@@ -159,6 +159,10 @@ private:
     QDockWidget *m_problemsDock = nullptr;
     QDockWidget *m_detailDock = nullptr;
     QLabel *m_problemsLabel = nullptr;
+    // With no problem the Problems dock shrinks to its one line, giving the topology the height; the
+    // height it had (or the operator gave it) comes back with the first problem.
+    bool m_problemsCompact = false;
+    int m_problemsHeight = 220;
     QMenu *m_viewMenu = nullptr;
     // issue 8
     std::unique_ptr<ConsoleSettings> m_ownSettings; // the per-user settings, until setSettings

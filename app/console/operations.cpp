@@ -31,6 +31,7 @@
 #include "ssh/guisshprompts.h"
 #include "ssh/sshrunner.h"
 #include "state/statetracker.h"
+#include "ops/scalerollingrestart.h"
 #include "triage/triage.h"
 #include "watch/watchdog.h"
 
@@ -184,6 +185,12 @@ void Operations::rebuild()
     m_proxy->setEndpoint(endpoint);
 
     m_membership = std::make_unique<pd::MembershipReconciler>(m_proxy.get());
+    // Its /healthcheck reads are the proxy's health too: Problems and this tab never disagree for a
+    // poll interval about whether the proxy answers (the tracker keeps the newest of both sources).
+    connect(m_membership.get(), &pd::MembershipReconciler::reconciled, this, [this] {
+        if (m_membership && m_membership->health().when.isValid())
+            m_tracker->applyProxyHealth(m_membership->health());
+    });
     const QList<pd::EngineRef> refs = pd::engineRefs(profile);
     QList<QPair<QString, pd::Role>> configured;
     QHash<QString, int> indexOf;
@@ -337,6 +344,21 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
         return selected.isEmpty() || !m_menu ? nullptr : m_menu->buildMenu(selected, -1, parent);
     });
 
+    // A restart of active engines runs as a rolling restart: its progress where the operator looks (the
+    // status bar) and on the Operations tab, with Resume and Cancel when it pauses.
+    connect(m_actions.get(), &pd::EngineActions::rollingRestartStarted, this, [this](pd::RollingRestart *restart) {
+        m_page->adoptRollingRestart(restart);
+        m_window->showNote(tr("Restart: %n engine(s), one at a time; progress on the Operations tab", nullptr, restart->total()));
+        connect(restart, &pd::RollingRestart::progressed, this, [this](int done, int total, const QString &line) {
+            m_window->showNote(tr("Restart %1 of %2: %3").arg(done).arg(total).arg(line));
+        });
+        connect(restart, &pd::RollingRestart::paused, this, [this](const QString &reason) {
+            m_window->showError(tr("Restart paused"), {reason, tr("Resume or cancel it on the Operations tab.")});
+        });
+        connect(restart, &pd::RollingRestart::finished, this, [this, restart] {
+            m_window->showNote(tr("Restart finished: %1 of %2 engine(s) restarted").arg(restart->done()).arg(restart->total()));
+        });
+    });
     // Every action becomes an event on the engine's timeline.
     connect(m_actions.get(), &pd::EngineActions::operationStarted, this, [this, refs](pd::ScaleOperation *op) {
         const int engine = int(refs.indexOf(op->engine()));

@@ -105,7 +105,7 @@ ProxyReply parseInstancesReply(int httpStatus, const QByteArray &body, const QSt
     if (httpStatus != 200) {
         r.error = describeHttpFailure(path, httpStatus, body, QString());
         if (httpStatus == 500 && body.trimmed() == "Internal Server Error")
-            r.error += QStringLiteral(" (the proxy rejects instances without a port, IPv6 literals and non-JSON bodies, §2.2)");
+            r.error += QStringLiteral(" (the proxy rejects instances without a port, IPv6 literals and non-JSON bodies)");
         return r;
     }
     const StrictJsonResult json = parseStrictJson(body);

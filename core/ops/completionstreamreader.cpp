@@ -211,7 +211,7 @@ CompletionVerdict CompletionStreamReader::finish()
     }
     if (m_bytes == 0) {
         v.outcome = WarmUpOutcome::EmptyOk;
-        v.detail = Tr::tr("HTTP 200 with an empty body (the proxy's answer when a decoder fails, §8.2)");
+        v.detail = Tr::tr("HTTP 200 with an empty body (the proxy's answer when a decoder fails)");
         return v;
     }
     if (!m_done) {
@@ -236,7 +236,7 @@ CompletionVerdict classifyCompletionBody(const QByteArray &body)
     CompletionVerdict v;
     if (body.trimmed().isEmpty()) {
         v.outcome = WarmUpOutcome::EmptyOk;
-        v.detail = Tr::tr("HTTP 200 with an empty body (the proxy's answer when a decoder fails, §8.2)");
+        v.detail = Tr::tr("HTTP 200 with an empty body (the proxy's answer when a decoder fails)");
         return v;
     }
     const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);

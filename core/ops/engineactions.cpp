@@ -117,7 +117,7 @@ QString EngineActionPlan::text() const
         out << QStringLiteral("- %1").arg(line);
     if (needsOverride)
         out << Tr::tr("- This takes the last active instance of a pool out of the proxy: every request to that pool fails "
-                      "until another instance is active (§2.3). It needs the explicit override.");
+                      "until another instance is active. It needs the explicit override.");
     for (int i = 0; i < skipped.size(); ++i)
         out << Tr::tr("- skipped %1: %2").arg(skipped.at(i).id, skipReasons.value(i));
     return out.join(QLatin1Char('\n'));
@@ -231,7 +231,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
             if (waiting) {
                 for (const EngineRef &e : std::as_const(ranks)) {
                     p.skipped << e;
-                    p.skipReasons << Tr::tr("DP group %1 has a rank WAITING in the proxy (§8.1); wait until it is active or dropped").arg(g->id);
+                    p.skipReasons << Tr::tr("DP group %1 has a rank WAITING in the proxy; wait until it is active or dropped").arg(g->id);
                 }
                 continue;
             }
@@ -263,7 +263,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
             continue;
         }
         if (fact == MembershipFact::Waiting && action != EngineAction::Start) {
-            skip(e, Tr::tr("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener (§8.1); "
+            skip(e, Tr::tr("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener; "
                            "wait until it is active or dropped"));
             continue;
         }
@@ -279,7 +279,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
         case EngineAction::AddToProxy:
             if (inProxy(fact)) {
                 skip(e, fact == MembershipFact::Draining
-                            ? Tr::tr("draining: re-adding does not cancel a drain (§8.12); wait until it left the list")
+                            ? Tr::tr("draining: re-adding does not cancel a drain; wait until it left the list")
                             : Tr::tr("already active in the proxy"));
                 continue;
             }

@@ -131,7 +131,7 @@ void DpGroupOperation::preflight()
             }
             if (!waiting.isEmpty())
                 return fail(QStringLiteral("rank(s) %1 still WAITING in the proxy: removing or re-adding now can kill the proxy's "
-                                           "listener (§8.1). Wait until they are active or dropped").arg(waiting.join(QStringLiteral(", "))));
+                                           "listener. Wait until they are active or dropped").arg(waiting.join(QStringLiteral(", "))));
             if (m_mode == Mode::ScaleOut) {
                 if (!inProxy.isEmpty())
                     return fail(QStringLiteral("a group starts only when none of its ranks is in the proxy: %1").arg(inProxy.join(QStringLiteral(", "))));
@@ -141,7 +141,7 @@ void DpGroupOperation::preflight()
             const int others = m_ctx->membership->activeCount(role) - leaving - m_ctx->removalsInFlight.value(role);
             if (leaving > 0 && others < 1 && !m_allowLast)
                 return fail(QStringLiteral("DP group %1 holds the last active instances of the %2 pool: without them every request "
-                                           "fails (§2.3). It needs the explicit override").arg(m_groupId, roleName(role)));
+                                           "fails. It needs the explicit override").arg(m_groupId, roleName(role)));
             done(QStringLiteral("%1 of %2 ranks active in the proxy; %3 other active %4 instance(s)")
                      .arg(leaving).arg(m_ranks.size()).arg(qMax(0, others)).arg(roleName(role)));
             removeFromProxy();
@@ -229,7 +229,7 @@ void DpGroupOperation::removeFromProxy()
             return fail(reply.error);
         for (const QString &id : std::as_const(m_removed))
             m_ctx->membership->noteRemoveSent(id, role, reply);
-        done(QStringLiteral("%1 ranks out of the proxy (a busy proxy lists them draining until idle, §8.3)").arg(m_removed.size()));
+        done(QStringLiteral("%1 ranks out of the proxy (a busy proxy lists them draining until idle)").arg(m_removed.size()));
         drain();
     }));
 }
@@ -463,7 +463,7 @@ void DpGroupOperation::addToProxy()
     }
     // Re-adding a draining instance is a no-op and it is removed once the drain ends (§8.12): wait until
     // the proxy finalised the drains, which needs a listener round with no request in flight (§8.3).
-    begin(AddToProxy, QStringLiteral("waiting for the proxy to finalise the drain of %1 (§8.12)").arg(draining().join(QStringLiteral(", "))));
+    begin(AddToProxy, QStringLiteral("waiting for the proxy to finalise the drain of %1").arg(draining().join(QStringLiteral(", "))));
     const int timeout = m_ctx->settings.idleTimeoutMs;
     pollUntil(
         timeout,
@@ -473,7 +473,7 @@ void DpGroupOperation::addToProxy()
         [this, draining, timeout](bool timedOut) {
             if (timedOut)
                 return fail(QStringLiteral("the group serves, but the proxy still lists %1 as draining after %2 s: it finalises drains "
-                                           "only when no request is in flight (§8.3); add the ranks when traffic allows")
+                                           "only when no request is in flight; add the ranks when traffic allows")
                                 .arg(draining().join(QStringLiteral(", "))).arg(timeout / 1000));
             progress(QStringLiteral("POST /instances/add with %1 ranks").arg(m_ranks.size()));
             sendAdd();

@@ -63,13 +63,13 @@ void ScaleIn::preflight()
             const MembershipFact fact = m_ctx->membership->fact(m_engine.id, m_engine.role);
             if (fact == MembershipFact::Waiting)
                 return fail(QStringLiteral("%1 is still WAITING in the proxy: removing it now can kill the proxy's listener "
-                                           "for good (§8.1). Wait until it is active or dropped").arg(m_engine.id));
+                                           "for good. Wait until it is active or dropped").arg(m_engine.id));
             m_inProxy = fact == MembershipFact::Active;
             if (m_inProxy) {
                 const int others = m_ctx->membership->activeCount(m_engine.role) - 1 - m_ctx->removalsInFlight.value(m_engine.role);
                 if (others < 1 && !m_allowLast)
-                    return fail(QStringLiteral("%1 is the last active instance of the %2 pool: without it every request fails "
-                                               "(§2.3). Removing it needs the explicit override").arg(m_engine.id, roleName(m_engine.role)));
+                    return fail(QStringLiteral("%1 is the last active instance of the %2 pool: without it every request fails. "
+                                               "Removing it needs the explicit override").arg(m_engine.id, roleName(m_engine.role)));
             }
             done(m_inProxy ? QStringLiteral("active in the proxy; %1 other active %2 instance(s)")
                                  .arg(m_ctx->membership->activeCount(m_engine.role) - 1).arg(roleName(m_engine.role))
@@ -96,7 +96,7 @@ void ScaleIn::removeFromProxy()
             return fail(reply.error);
         m_ctx->membership->noteRemoveSent(m_engine.id, m_engine.role, reply);
         const bool draining = m_ctx->membership->fact(m_engine.id, m_engine.role) == MembershipFact::Draining;
-        done(draining ? QStringLiteral("the proxy is busy: it keeps the instance listed, isolated, until it is idle (§8.3)")
+        done(draining ? QStringLiteral("the proxy is busy: it keeps the instance listed, isolated, until it is idle")
                       : QStringLiteral("out of the proxy's list"));
         drain();
     }));
@@ -190,7 +190,7 @@ void ScaleIn::verify()
                 return fail(QStringLiteral("not stopped after %1 s: %2").arg(timeout / 1000).arg(*last));
             const MembershipFact fact = m_ctx->membership->fact(m_engine.id, m_engine.role);
             const QString proxy = fact == MembershipFact::Draining
-                                      ? QStringLiteral("the proxy still lists it as draining until it is idle (§8.3)")
+                                      ? QStringLiteral("the proxy still lists it as draining until it is idle")
                                       : QStringLiteral("out of the proxy");
             done(QStringLiteral("stopped; %1").arg(proxy));
             succeed(QStringLiteral("%1 stopped; %2").arg(m_engine.id, proxy));

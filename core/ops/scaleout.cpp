@@ -55,7 +55,7 @@ void ScaleOut::preflight()
             if (fact == MembershipFact::Waiting)
                 return fail(QStringLiteral("an add of %1 is still waiting in the proxy; wait for it to be activated or dropped").arg(m_engine.id));
             if (fact == MembershipFact::Draining)
-                return fail(QStringLiteral("%1 is draining; re-adding does not cancel a drain (§8.12): wait until it left the list").arg(m_engine.id));
+                return fail(QStringLiteral("%1 is draining; re-adding does not cancel a drain: wait until it left the list").arg(m_engine.id));
             checkNode();
         }));
     });
@@ -185,7 +185,7 @@ void ScaleOut::waitListed()
                 if (r.models) {
                     m_addFailure = AddFailure::ListenerDead;
                     return fail(QStringLiteral("proxy listener dead — restart the proxy: %1 answers /v1/models but was not "
-                                               "activated within %2 s (§8.1)").arg(m_engine.id).arg(deadline / 1000.0, 0, 'f', 1));
+                                               "activated within %2 s").arg(m_engine.id).arg(deadline / 1000.0, 0, 'f', 1));
                 }
                 m_addFailure = AddFailure::Dropped;
                 fail(QStringLiteral("DROPPED: the proxy gave up on %1 (it stopped answering /v1/models: %2)")
@@ -225,7 +225,7 @@ void ScaleOut::verifyTraffic()
             const std::optional<int> inFlight = m_ctx->membership->health().requestNum;
             const QString why = inFlight && *inFlight == 0
                                     ? QStringLiteral("no client traffic through the proxy in %1 s").arg(timeout / 1000)
-                                    : QStringLiteral("no request reached it in %1 s (light traffic lands on the first instance, §8.9)").arg(timeout / 1000);
+                                    : QStringLiteral("no request reached it in %1 s (light traffic lands on the first instance)").arg(timeout / 1000);
             done(why);
             succeed(QStringLiteral("%1 is listed by the proxy and healthy; %2").arg(m_engine.id, why));
         });

@@ -243,7 +243,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
             else if (st.members > 0 && st.members < st.ranks.size())
                 why << Tr::tr("DP group %1 is partly in the proxy (%2 of %3 ranks)").arg(st.group->id).arg(st.members).arg(st.ranks.size());
             else if (!growing && st.waiting > 0)
-                why << Tr::tr("DP group %1 has %2 rank(s) still WAITING in the proxy (§8.1)").arg(st.group->id).arg(st.waiting);
+                why << Tr::tr("DP group %1 has %2 rank(s) still WAITING in the proxy").arg(st.group->id).arg(st.waiting);
             else if (st.draining > 0)
                 why << Tr::tr("DP group %1 has %2 rank(s) draining").arg(st.group->id).arg(st.draining);
         }
@@ -296,7 +296,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         });
         if (coupled.isEmpty()) {
             if (leave > members.size())
-                plan.blocked = Tr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)").arg(waiting);
+                plan.blocked = Tr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now").arg(waiting);
             plan.toRemove = members.mid(0, leave);
         } else {
             // Groups wholly in the proxy with every rank active can leave, least loaded first; a partly

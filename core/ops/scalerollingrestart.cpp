@@ -223,7 +223,7 @@ void RollingRestart::bringBack(const EngineRef &engine)
         if (m_drainClock.elapsed() > m_ctx->settings.idleTimeoutMs) {
             m_drainClock.invalidate();
             return pause(Tr::tr("%1 is stopped but the proxy still lists it as draining after %2 s: the proxy "
-                                "finalises drains only when no request is in flight (§8.3); resume when traffic allows")
+                                "finalises drains only when no request is in flight; resume when traffic allows")
                              .arg(engine.id).arg(m_ctx->settings.idleTimeoutMs / 1000));
         }
         Q_EMIT progressed(m_index, total(), Tr::tr("%1 stopped; waiting for the proxy to finalise its drain").arg(engine.id));

@@ -461,6 +461,10 @@ void StateTracker::recordAction(int engine, int node, const QString &what)
 
 void StateTracker::applyProxyHealth(const ProxyHealth &health)
 {
+    // Two readers feed this (the health poller and the membership reconciler): an answer older than
+    // the one held says nothing new.
+    if (m_proxyKnown && health.when.isValid() && m_proxy.when.isValid() && health.when < m_proxy.when)
+        return;
     const std::int64_t now = m_now();
     const QString where = m_store->hasProfile()
         ? tr("proxy %1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port)

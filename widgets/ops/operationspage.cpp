@@ -311,6 +311,22 @@ bool OperationsPage::startRollingRestart(Role role, int floor)
     return true;
 }
 
+void OperationsPage::adoptRollingRestart(RollingRestart *restart)
+{
+    if (!restart || m_rolling)
+        return;
+    m_rolling = restart;
+    connect(restart, &RollingRestart::progressed, this, &OperationsPage::showRollingState);
+    connect(restart, &RollingRestart::paused, this, &OperationsPage::showRollingState);
+    connect(restart, &RollingRestart::finished, this, [this] {
+        showRollingState();
+        m_rolling = nullptr; // its owner deletes it
+        setReadOnly(m_ctx->settings.readOnly);
+    });
+    setReadOnly(m_ctx->settings.readOnly);
+    showRollingState();
+}
+
 QString OperationsPage::proxyActionText(ProxyAction action)
 {
     switch (action) {
@@ -453,6 +469,7 @@ void OperationsPage::showProxyHealth()
     else
         m_proxyHealth->setText(tr("Proxy %1: <b>/healthcheck does not answer</b> (%2): %3")
                                    .arg(where, at, health.error.toHtmlEscaped()));
+    updateProxyButtons(); // Start is for a proxy that does not answer
 }
 
 void OperationsPage::updateProxyButtons()
@@ -463,8 +480,16 @@ void OperationsPage::updateProxyButtons()
         b->setEnabled(!readOnly && !busy);
         b->setToolTip(readOnly ? tr("The console is in read-only mode") : busy ? tr("A proxy action is running") : QString());
     }
-    if (!readOnly && !busy) {
+    // A proxy that answers /healthcheck runs: Start would do nothing, Restart is what is meant.
+    const bool answering = m_ctx->membership && m_ctx->membership->health().when.isValid()
+        && m_ctx->membership->health().reachable;
+    if (!readOnly && !busy && answering) {
+        m_startProxy->setEnabled(false);
+        m_startProxy->setToolTip(tr("The proxy answers /healthcheck: it runs already (Restart stops and starts it)"));
+    } else if (!readOnly && !busy) {
         m_startProxy->setToolTip(tr("Start the proxy with the profile's command line (a running proxy is not started twice)"));
+    }
+    if (!readOnly && !busy) {
         m_stopProxy->setToolTip(tr("Stop the proxy: every request fails while it is down"));
         m_restartProxy->setToolTip(tr("Stop and start the proxy: it forgets the instances added at runtime"));
     }

@@ -61,6 +61,9 @@ public:
     // A rolling restart of a pool's active engines, node by node, never below `floor` active.
     bool startRollingRestart(Role role, int floor);
     RollingRestart *rollingRestart() const;
+    // A restart started elsewhere (the engine menu's Restart of active engines): its progress, Resume
+    // and Cancel are shown here as for the pool's. The caller keeps ownership.
+    void adoptRollingRestart(RollingRestart *restart);
 
     AuditModel *auditModel() const { return m_audit; }
     void reloadAudit();

@@ -151,6 +151,18 @@ void ScalePanel::plan(Role role, int target)
         if (self->m_ctx->commandLineMembership)
             ProxyRestartScale::markPlan(self->m_plan, *self->m_ctx->commandLineMembership);
         self->m_status->setText(self->m_plan.describe().section(QLatin1Char('\n'), 0, 0));
+        if (self->m_plan.isNoop()) {
+            // Apply changed nothing: say why, where the operator clicked (no dialog for an empty plan).
+            QStringList why = self->m_plan.warnings;
+            if (!self->m_plan.blocked.isEmpty())
+                why.prepend(self->m_plan.blocked);
+            if (why.isEmpty())
+                why << ScalePanel::tr("the proxy already lists %n active %1 instance(s)", nullptr, self->m_plan.current)
+                           .arg(roleName(role));
+            self->m_status->setText(ScalePanel::tr("Nothing to apply: %1").arg(why.join(QStringLiteral("; "))));
+            self->refreshCounts();
+            return;
+        }
         bool override = false;
         self->m_allowInFlight = false;
         if (!self->m_plan.isNoop() && self->m_confirm(self->m_plan, &override) && self->m_plan.canApply(override)) {

@@ -180,10 +180,11 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
         const int problems = counts[std::size_t(EngineState::Stalled)] + counts[std::size_t(EngineState::Unhealthy)]
             + counts[std::size_t(EngineState::Unreachable)] + counts[std::size_t(EngineState::GroupBroken)];
         const int nodeCount = int(pool.nodes.size());
-        // Problems first: when the pool is narrow, the title elides its end, never the problem count.
+        // Failing engines first: when the pool is narrow, the title elides its end, never that count. It
+        // counts engines, not problems: a broken DP group of 16 ranks is 16 failing and one Problems row.
         QString title = pool.role == Role::Prefill ? tr("Prefill") : tr("Decode");
         if (problems)
-            title += problems == 1 ? tr(" · 1 problem") : tr(" · %1 problems").arg(problems);
+            title += tr(" · %n engine(s) failing", nullptr, problems);
         title += (nodeCount == 1 ? tr(" · 1 node") : tr(" · %1 nodes").arg(nodeCount))
             + (engines == 1 ? tr(" · 1 engine") : tr(" · %1 engines").arg(engines));
         const double px = std::clamp(15 * m_scale, 9.0, 18.0);

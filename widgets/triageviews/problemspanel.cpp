@@ -168,7 +168,7 @@ void ProblemsPanel::updateHeader()
         m_restartGroup->setToolTip(tr("Stop every rank of %1 and start them all together: the only way out of a "
                                       "broken group").arg(group));
     if (m_removeAvailable)
-        m_remove->setToolTip(dead > 0 ? tr("Take the %n selected dead engine(s) out of the proxy, which keeps routing to them (§8.2)", nullptr, dead)
+        m_remove->setToolTip(dead > 0 ? tr("Take the %n selected dead engine(s) out of the proxy, which keeps routing to them", nullptr, dead)
                                       : tr("Select stalled, unhealthy or unreachable engines to take them out of the proxy"));
 }
 
