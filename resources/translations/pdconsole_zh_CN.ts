@@ -4,7 +4,7 @@
 <context>
     <name>ClusterTools</name>
     <message>
-        <location filename="../../app/console/clustertools.cpp" line="+33"/>
+        <location filename="../../app/console/clustertools.cpp" line="+35"/>
         <source>&amp;Logs</source>
         <translation>日志(&amp;L)</translation>
     </message>
@@ -34,7 +34,7 @@
         <translation>节点检查</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+24"/>
         <source>unreachable: %1</source>
         <translation>不可达：%1</translation>
     </message>
@@ -100,7 +100,7 @@
 <context>
     <name>Monitoring</name>
     <message>
-        <location filename="../../app/console/monitoring.cpp" line="+162"/>
+        <location filename="../../app/console/monitoring.cpp" line="+188"/>
         <source>Prometheus: no data</source>
         <translation>Prometheus：无数据</translation>
     </message>
@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+286"/>
+        <location filename="../../app/console/operations.cpp" line="+293"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -159,7 +159,7 @@
         <translation>代理操作 %1 失败</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+30"/>
         <source>%1 started</source>
         <translation>%1 已开始</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-364"/>
+        <location line="-385"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -207,7 +207,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+102"/>
         <source>Membership journal not read: %1</source>
         <translation>未读取成员日志：%1</translation>
     </message>
@@ -223,8 +223,35 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
+    <message numerus="yes">
+        <location line="+20"/>
+        <source>Restart: %n engine(s), one at a time; progress on the Operations tab</source>
+        <translation>
+            <numerusform>重启：%n 个引擎，逐个进行；进度见“操作”页</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+47"/>
+        <location line="+2"/>
+        <source>Restart %1 of %2: %3</source>
+        <translation>重启 %1/%2：%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Restart paused</source>
+        <translation>重启已暂停</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Resume or cancel it on the Operations tab.</source>
+        <translation>请在“操作”页继续或取消。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Restart finished: %1 of %2 engine(s) restarted</source>
+        <translation>重启完成：已重启 %1/%2 个引擎</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>No DP group %1 in this profile</source>
         <translation>此配置文件中没有 DP 组 %1</translation>
     </message>
@@ -297,7 +324,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>首选项已保存到 %1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Starting the simulated cluster (pdsim)…</source>
         <translation>正在启动模拟集群（pdsim）…</translation>
     </message>
@@ -393,7 +420,283 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>pd::AuditModel</name>
     <message>
-        <location filename="../../core/models/auditmodel.cpp" line="+107"/>
+        <location filename="../../core/models/auditmodel.cpp" line="+71"/>
+        <source>scale-out</source>
+        <comment>audit log word</comment>
+        <translation>扩容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scale-in</source>
+        <comment>audit log word</comment>
+        <translation>缩容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>start</source>
+        <comment>audit log word</comment>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stop</source>
+        <comment>audit log word</comment>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>group-scale-out</source>
+        <comment>audit log word</comment>
+        <translation>整组扩容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>group-start</source>
+        <comment>audit log word</comment>
+        <translation>整组启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>group-scale-in</source>
+        <comment>audit log word</comment>
+        <translation>整组缩容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>group-restart</source>
+        <comment>audit log word</comment>
+        <translation>整组重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>engines</source>
+        <comment>audit log word</comment>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>proxy</source>
+        <comment>audit log word</comment>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>watch</source>
+        <comment>audit log word</comment>
+        <translation>看护</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warmup</source>
+        <comment>audit log word</comment>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart</source>
+        <comment>audit log word</comment>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>eject</source>
+        <comment>audit log word</comment>
+        <translation>摘除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>readd</source>
+        <comment>audit log word</comment>
+        <translation>重新加入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>abandoned</source>
+        <comment>audit log word</comment>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>force-stop</source>
+        <comment>audit log word</comment>
+        <translation>强制停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>start-and-add</source>
+        <comment>audit log word</comment>
+        <translation>启动并加入代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>add-to-proxy</source>
+        <comment>audit log word</comment>
+        <translation>加入代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>remove-from-proxy</source>
+        <comment>audit log word</comment>
+        <translation>移出代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart-group</source>
+        <comment>audit log word</comment>
+        <translation>重启整组</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>add</source>
+        <comment>audit log word</comment>
+        <translation>加入代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>remove</source>
+        <comment>audit log word</comment>
+        <translation>移出代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>drain</source>
+        <comment>audit log word</comment>
+        <translation>排空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>preflight</source>
+        <comment>audit log word</comment>
+        <translation>预检</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart-proxy</source>
+        <comment>audit log word</comment>
+        <translation>重启代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>start-engines</source>
+        <comment>audit log word</comment>
+        <translation>启动引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>start-engine</source>
+        <comment>audit log word</comment>
+        <translation>启动引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>start-ranks</source>
+        <comment>audit log word</comment>
+        <translation>启动各 rank</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stop-engines</source>
+        <comment>audit log word</comment>
+        <translation>停止引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stop-engine</source>
+        <comment>audit log word</comment>
+        <translation>停止引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stop-ranks</source>
+        <comment>audit log word</comment>
+        <translation>停止各 rank</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>verify-stopped</source>
+        <comment>audit log word</comment>
+        <translation>确认已停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>verify</source>
+        <comment>audit log word</comment>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>wait-idle</source>
+        <comment>audit log word</comment>
+        <translation>等待空闲</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>wait-listed</source>
+        <comment>audit log word</comment>
+        <translation>等待代理列出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>wait-ready</source>
+        <comment>audit log word</comment>
+        <translation>等待就绪</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ok</source>
+        <comment>audit log word</comment>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <comment>audit log word</comment>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>done</source>
+        <comment>audit log word</comment>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>skipped</source>
+        <comment>audit log word</comment>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refused</source>
+        <comment>audit log word</comment>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled</source>
+        <comment>audit log word</comment>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <comment>audit log word</comment>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pending</source>
+        <comment>audit log word</comment>
+        <translation>待执行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>succeeded</source>
+        <comment>audit log word</comment>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -680,22 +983,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>- This takes the last active instance of a pool out of the proxy: every request to that pool fails until another instance is active (§2.3). It needs the explicit override.</source>
-        <translation>- 此操作会将池中最后一个活跃实例移出代理：在有其他实例活跃之前，发往该池的所有请求都会失败（§2.3）。需要显式强制覆盖。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>- skipped %1: %2</source>
         <translation>- 已跳过 %1：%2</translation>
     </message>
     <message>
-        <location line="+112"/>
-        <source>DP group %1 has a rank WAITING in the proxy (§8.1); wait until it is active or dropped</source>
-        <translation>DP 组 %1 有 rank 在代理中处于 WAITING 状态（§8.1）；请等待其变为活跃或被丢弃</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+123"/>
         <source>not a rank of a coupled DP group</source>
         <translation>不是耦合 DP 组的 rank</translation>
     </message>
@@ -705,20 +998,30 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>会破坏 DP 组 %1；请停止或重启整个组，或将其从代理中移除</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>WAITING in the proxy: stopping or re-adding it now can kill the proxy&apos;s listener (§8.1); wait until it is active or dropped</source>
-        <translation>在代理中等待中：此时停止或重新加入可能导致代理的监听器崩溃（§8.1）；请等待其变为活跃或被移除</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <location line="+10"/>
         <source>already active in the proxy</source>
         <translation>已在代理中活跃</translation>
     </message>
     <message>
-        <location line="-1"/>
-        <source>draining: re-adding does not cancel a drain (§8.12); wait until it left the list</source>
-        <translation>排空中：重新加入不会取消排空（§8.12）；请等待其离开列表</translation>
+        <location line="-164"/>
+        <source>- This takes the last active instance of a pool out of the proxy: every request to that pool fails until another instance is active. It needs the explicit override.</source>
+        <translation>- 这会把某个池最后一个活动实例移出代理：在另一个实例变为活动之前，发往该池的每个请求都会失败。需要明确勾选覆盖。</translation>
+    </message>
+    <message>
+        <location line="+115"/>
+        <source>DP group %1 has a rank WAITING in the proxy; wait until it is active or dropped</source>
+        <translation>DP 组 %1 有 rank 在代理中处于 WAITING 状态；请等待其变为活动或被丢弃</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>WAITING in the proxy: stopping or re-adding it now can kill the proxy&apos;s listener; wait until it is active or dropped</source>
+        <translation>在代理中处于 WAITING 状态：此时停止或重新加入可能导致代理的监听线程崩溃；请等待其变为活动或被丢弃</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>draining: re-adding does not cancel a drain; wait until it left the list</source>
+        <translation>正在排空：重新加入不会取消排空；请等待它离开列表</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -1945,20 +2248,418 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
+    <name>pd::LogSignatures</name>
+    <message>
+        <location filename="../../core/logs/logsignatures.cpp" line="+33"/>
+        <source>NPU out of memory</source>
+        <translation>NPU 设备内存不足</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HBM exhausted. With W8A8/W4A8 weights the usual cause is that the quantization path was not taken, so weights load as BF16.</source>
+        <translation>HBM 已耗尽。对于 W8A8/W4A8 权重，常见原因是未走量化路径，导致权重以 BF16 加载。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Start with --quantization ascend for msModelSlim-quantized weights; then lower --max-model-len / --gpu-memory-utilization, PYTORCH_NPU_ALLOC_CONF=expandable_segments:True.</source>
+        <translation>对于 msModelSlim 量化的权重，启动时加上 --quantization ascend；然后调低 --max-model-len / --gpu-memory-utilization，并设置 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Device memory allocation failed</source>
+        <translation>设备内存分配失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Driver-level device-memory allocation failed: NPU already used by another process/engine or budget too high.</source>
+        <translation>驱动层设备内存分配失败：该 NPU 已被其他进程/引擎占用，或内存预算设置过高。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check the npu-smi info process table on that NPU, kill leftovers, reduce memory settings.</source>
+        <translation>在 npu-smi info 的进程列表中查看该 NPU 上的进程，结束残留进程，调低内存相关设置。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Negative KV cache memory</source>
+        <translation>KV 缓存可用内存为负</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model weights exceed the memory budget; KV cache size negative.</source>
+        <translation>模型权重超出内存预算；KV 缓存大小为负。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Larger TP / more NPUs, smaller --max-model-len, higher --gpu-memory-utilization, or quantized weights.</source>
+        <translation>增大 TP / 使用更多 NPU，减小 --max-model-len，提高 --gpu-memory-utilization，或使用量化权重。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Quantized model in float16</source>
+        <translation>量化模型以 float16 运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quantized (W8A8) model running in float16; the quant-matmul op accepts only FP32/BF16/INT64/UINT64 scales.</source>
+        <translation>量化（W8A8）模型以 float16 运行；quant-matmul 算子仅接受 FP32/BF16/INT64/UINT64 类型的 scale。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set &quot;torch_dtype&quot;: &quot;bfloat16&quot; in the model&apos;s config.json and/or --dtype bfloat16.</source>
+        <translation>在模型的 config.json 中设置 &quot;torch_dtype&quot;: &quot;bfloat16&quot;，和/或使用 --dtype bfloat16。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>HCCL root port 60000 in use</source>
+        <translation>HCCL root 端口 60000 被占用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Host-side HCCL root port (default 60000) already bound: a second engine/stale process on the same host.</source>
+        <translation>Host 侧 HCCL root 端口（默认 60000）已被绑定：同一主机上存在第二个引擎/残留进程。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kill the stale engine, or give each instance its own HCCL_IF_BASE_PORT / HCCL_HOST_SOCKET_PORT_RANGE=&quot;auto&quot;.</source>
+        <translation>结束残留引擎，或为每个实例分别设置 HCCL_IF_BASE_PORT / HCCL_HOST_SOCKET_PORT_RANGE=&quot;auto&quot;。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>HCCL host port bind failed (EI0019)</source>
+        <translation>HCCL Host 端口绑定失败（EI0019）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Same as row 5 on newer CANN (message names IP and port).</source>
+        <translation>与第 5 条相同，出现在较新版本的 CANN 上（报错信息中会给出 IP 和端口）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HCCL_IF_BASE_PORT, reserve ports with sysctl -w net.ipv4.ip_local_reserved_ports=..., don&apos;t start the service twice.</source>
+        <translation>配置 HCCL_IF_BASE_PORT；使用 sysctl -w net.ipv4.ip_local_reserved_ports=... 预留端口；不要重复启动服务。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Device NIC port 16666 in use</source>
+        <translation>Device 侧 NIC 端口 16666 被占用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Device-NIC port 16666 taken: two processes on one NPU (e.g. overlapping ASCEND_RT_VISIBLE_DEVICES).</source>
+        <translation>Device 侧 NIC 端口 16666 已被占用：同一 NPU 上运行了两个进程（例如 ASCEND_RT_VISIBLE_DEVICES 存在重叠）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t share an NPU between engines, or HCCL_NPU_SOCKET_PORT_RANGE=&quot;auto&quot;.</source>
+        <translation>不要让多个引擎共用同一 NPU，或设置 HCCL_NPU_SOCKET_PORT_RANGE=&quot;auto&quot;。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>HCCL link setup timeout</source>
+        <translation>HCCL 建链超时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HCCL link setup timed out (HCCL_CONNECT_TIMEOUT, default 120 s): peer rank crashed or started late, NPU network down, IPs not in the same segment, or TLS switch inconsistent.</source>
+        <translation>HCCL 建链超时（HCCL_CONNECT_TIMEOUT，默认 120 s）：对端 rank 崩溃或启动过晚、NPU 网络中断、IP 不在同一网段，或 TLS 开关不一致。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Find the first failing rank; on both ends run hccn_tool -link/-net_health/-ping/-tls -g; raise HCCL_CONNECT_TIMEOUT for big clusters.</source>
+        <translation>找到最先失败的 rank；在两端执行 hccn_tool -link/-net_health/-ping/-tls -g；大规模集群请调大 HCCL_CONNECT_TIMEOUT。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ranks cannot reach the HCCL root</source>
+        <translation>各 rank 无法连接 HCCL root</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ranks cannot reach the root over the host NIC: wrong HCCL_IF_IP / HCCL_SOCKET_IFNAME (HCCL picks host NICs in dictionary order), firewall, or start skew &gt; timeout.</source>
+        <translation>各 rank 无法通过 Host NIC 连接 root：HCCL_IF_IP / HCCL_SOCKET_IFNAME 配置错误（HCCL 按字典序选择 Host NIC）、防火墙拦截，或各节点启动时间差超过超时时间。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set HCCL_IF_IP=&lt;this node&apos;s reachable host IP&gt; and HCCL_SOCKET_IFNAME/GLOO_SOCKET_IFNAME/TP_SOCKET_IFNAME=&lt;nic&gt; on every node; check host ping; raise HCCL_CONNECT_TIMEOUT.</source>
+        <translation>在每个节点上设置 HCCL_IF_IP=&lt;本节点可达的 Host IP&gt; 以及 HCCL_SOCKET_IFNAME/GLOO_SOCKET_IFNAME/TP_SOCKET_IFNAME=&lt;nic&gt;；检查 Host 间能否 ping 通；调大 HCCL_CONNECT_TIMEOUT。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>HCCL communicator creation failed</source>
+        <translation>HCCL 通信域创建失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Communicator creation failed (createHCCLComm/create_config). 11 = TCP connect (host network/port), 9 = timeout, 1 = bad parameter/config.</source>
+        <translation>通信域创建失败（createHCCLComm/create_config）。错误码 11 = TCP 连接失败（Host 网络/端口），9 = 超时，1 = 参数/配置错误。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the EI/EJ code printed next to it and apply rows 5-9/13; verify HCCL_IF_IP, ports, rank table.</source>
+        <translation>查看紧挨着它打印的 EI/EJ 错误码，并参照第 5-9/13 条处理；核对 HCCL_IF_IP、端口和 rank table。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>HCCL transport init failed</source>
+        <translation>HCCL 传输链路初始化失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Parameter-plane transport between two devices could not be created (port down, no IP, no switch link, peer not initialised).</source>
+        <translation>两个设备之间无法创建参数面传输链路（端口 down、未配置 IP、与交换机之间无链路、对端未初始化）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>hccn_tool -optical -g | grep present, -ip -g, -lldp -g on both devices.</source>
+        <translation>在两个设备上分别执行 hccn_tool -optical -g | grep present、-ip -g、-lldp -g。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS switch inconsistent (EI0016)</source>
+        <translation>TLS 开关不一致（EI0016）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS switch differs between ranks (HDK &gt;= 25.2.0 detects it; older ones just time out as row 8).</source>
+        <translation>各 rank 之间的 TLS 开关设置不一致（HDK &gt;= 25.2.0 可检测出该问题；更早的版本只会像第 8 条那样超时）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>for i in {0..7}; do hccn_tool -i $i -tls -s enable 0; done on every node (or enable everywhere).</source>
+        <translation>在每个节点上执行 for i in {0..7}; do hccn_tool -i $i -tls -s enable 0; done（或在所有节点上统一开启）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rank table invalid</source>
+        <translation>rank table 无效</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rank table bad: path/permission, missing field (super_device_id required for version 1.2/A3), device_ip != hccn_tool -ip -g, or duplicate SDID.</source>
+        <translation>rank table 有误：路径/权限问题、缺少字段（version 1.2/A3 必须包含 super_device_id）、device_ip 与 hccn_tool -ip -g 的结果不一致，或 SDID 重复。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Regenerate the rank table from live hccn_tool -ip/-vnic -g and npu-smi info -t spod-info; A2 uses version 1.0, A3 1.2.</source>
+        <translation>根据 hccn_tool -ip/-vnic -g 和 npu-smi info -t spod-info 的当前实际输出重新生成 rank table；A2 使用 version 1.0，A3 使用 1.2。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>HCCL execution timeout</source>
+        <translation>HCCL 执行超时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Execution-phase collective timeout (HCCL_EXEC_TIMEOUT, 1800 s default): another rank died or is stuck, inconsistent ops, or packet loss.</source>
+        <translation>执行阶段集合通信超时（HCCL_EXEC_TIMEOUT，默认 1800 s）：其他 rank 已退出或卡住、各 rank 的算子不一致，或网络丢包。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Look for the first error on other ranks; check network; keep HCCL_CONNECT_TIMEOUT &lt; HCCL_EXEC_TIMEOUT.</source>
+        <translation>在其他 rank 上查找最早出现的错误；检查网络；保持 HCCL_CONNECT_TIMEOUT &lt; HCCL_EXEC_TIMEOUT。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>RDMA completion error</source>
+        <translation>RDMA 完成事件错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>RDMA completion error between two devices: NIC port flapping or peer process exited.</source>
+        <translation>两个设备之间出现 RDMA 完成事件错误：NIC 端口闪断，或对端进程已退出。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>hccn_tool -i N -link_stat -g / -net_health -g on both ends; check peer logs.</source>
+        <translation>在两端执行 hccn_tool -i N -link_stat -g / -net_health -g；检查对端日志。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>LLMDataDist link failed</source>
+        <translation>LLMDataDist 建链失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>LLMDataDist KV connector could not link P and D devices (bad global rank table / device IPs, NPU network not reachable, wrong HCCL_IF_IP e.g. 127.0.0.1).</source>
+        <translation>LLMDataDist KV connector 无法在 P 与 D 设备之间建链（全局 rank table / 设备 IP 有误、NPU 网络不可达、HCCL_IF_IP 配置错误，如 127.0.0.1）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Verify DISAGGREGATED_PREFILL_RANK_TABLE_PATH content vs live device IPs; hccn_tool -ping P&lt;-&gt;D device IPs.</source>
+        <translation>核对 DISAGGREGATED_PREFILL_RANK_TABLE_PATH 的内容与当前实际设备 IP 是否一致；用 hccn_tool -ping 测试 P&lt;-&gt;D 设备 IP 之间的连通性。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Mooncake transfer failed</source>
+        <translation>Mooncake 传输失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mooncake AscendDirect transfer could not connect/transfer between P and D (old CANN, missing use_ascend_direct, NPU network or port problem, timeout too short).</source>
+        <translation>Mooncake AscendDirect 无法在 P 与 D 之间建立连接/传输数据（CANN 版本过旧、缺少 use_ascend_direct、NPU 网络或端口问题、超时时间过短）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CANN &gt;= 8.3.RC1, add &quot;use_ascend_direct&quot;: true to kv_connector_extra_config, verify P&lt;-&gt;D with hccn_tool -ping/-hccs_ping, raise ASCEND_CONNECT_TIMEOUT.</source>
+        <translation>使用 CANN &gt;= 8.3.RC1；在 kv_connector_extra_config 中添加 &quot;use_ascend_direct&quot;: true；用 hccn_tool -ping/-hccs_ping 验证 P&lt;-&gt;D 连通性；调大 ASCEND_CONNECT_TIMEOUT。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Port already in use</source>
+        <translation>端口已被占用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Port clash: kv_port inside AscendDirectTransport&apos;s random range [20000, 20000+npu_per_node*1000), two engines/DP ranks racing for the same port, or a stale process.</source>
+        <translation>端口冲突：kv_port 落在 AscendDirectTransport 的随机端口范围 [20000, 20000+npu_per_node*1000) 内、两个引擎/DP rank 争用同一端口，或存在残留进程。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>kv_port &gt;= 28000 (A2, 8 NPUs) / &gt;= 36000 (A3, 16); unique --port, --data-parallel-rpc-port, kv_port..kv_port+chips per engine; kill stale engines.</source>
+        <translation>kv_port &gt;= 28000（A2，8 个 NPU）/ &gt;= 36000（A3，16 个）；每个引擎使用互不相同的 --port、--data-parallel-rpc-port 和 kv_port..kv_port+chips；结束残留引擎。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Engine core initialization failed</source>
+        <translation>Engine core 初始化失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Wrapper only: an EngineCore/worker died during startup.</source>
+        <translation>仅为外层包装报错：某个 EngineCore/worker 在启动过程中退出。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the first ERROR/Traceback above it and classify that line instead.</source>
+        <translation>显示其上方的第一条 ERROR/Traceback，并改为按该行进行归类。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>vLLM-Ascend plugin not loaded</source>
+        <translation>vLLM-Ascend 插件未加载</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>vLLM-Ascend plugin not installed/importable or CANN/NNAL env not sourced.</source>
+        <translation>vLLM-Ascend 插件未安装/无法导入，或未 source CANN/NNAL 环境变量。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>source /usr/local/Ascend/ascend-toolkit/set_env.sh and .../nnal/atb/set_env.sh; python -c &quot;import torch_npu, vllm_ascend&quot;; install matching vllm + vllm-ascend.</source>
+        <translation>执行 source /usr/local/Ascend/ascend-toolkit/set_env.sh 和 .../nnal/atb/set_env.sh；运行 python -c &quot;import torch_npu, vllm_ascend&quot;；安装版本匹配的 vllm + vllm-ascend。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>torch / torch_npu version mismatch</source>
+        <translation>torch / torch_npu 版本不匹配</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>torch / torch_npu / CANN / vllm version mismatch.</source>
+        <translation>torch / torch_npu / CANN / vllm 版本不匹配。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Install vLLM first, then vLLM-Ascend (it pins torch + torch-npu), or use the official image; don&apos;t upgrade torch afterwards.</source>
+        <translation>先安装 vLLM，再安装 vLLM-Ascend（它会锁定 torch + torch-npu 的版本），或使用官方镜像；之后不要再升级 torch。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DCMI cannot open the device</source>
+        <translation>DCMI 无法打开设备</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>npu-smi/DCMI cannot open the device in this container: device owned by another container, or container not privileged / missing /dev/davinci_manager, /dev/hisi_hdc, /dev/devmm_svm.</source>
+        <translation>npu-smi/DCMI 无法在当前容器中打开设备：设备已被其他容器占用，或容器未以特权模式运行 / 缺少 /dev/davinci_manager、/dev/hisi_hdc、/dev/devmm_svm。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Free the device or run with --privileged and the standard device/driver mounts.</source>
+        <translation>释放该设备，或使用 --privileged 并按标准方式挂载设备/驱动后运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Runtime could not open the NPU</source>
+        <translation>Runtime 无法打开 NPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Runtime could not open/set up the NPU: device busy/occupied, visible-device list names a device the container does not have, or driver fault.</source>
+        <translation>Runtime 无法打开/设置 NPU：设备忙/被占用、可见设备列表中指定了容器内不存在的设备，或驱动故障。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check ASCEND_RT_VISIBLE_DEVICES vs mounted /dev/davinciN, npu-smi info processes, driver health.</source>
+        <translation>核对 ASCEND_RT_VISIBLE_DEVICES 与已挂载的 /dev/davinciN 是否一致，检查 npu-smi info 中的进程以及驱动健康状态。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Operator / AI Core failure</source>
+        <translation>算子 / AI Core 故障</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Operator / device task failure during execution (kernel constraint or AI Core fault). Known case: MLA needs heads-per-rank in {32,64,128}.</source>
+        <translation>执行期间算子 / 设备任务失败（kernel 约束或 AI Core 故障）。已知案例：MLA 要求每个 rank 上的 head 数为 {32,64,128} 之一。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Take the first EZ/EE message: fix config (e.g. TP so num_heads/num_kv_heads in {32,64,128}); if aicore error repeats on one device, run npu-smi info -t health, collect plog, consider hardware.</source>
+        <translation>以第一条 EZ/EE 报错为准：修正配置（例如调整 TP，使 num_heads/num_kv_heads 属于 {32,64,128}）；若同一设备上反复出现 aicore error，执行 npu-smi info -t health，收集 plog，并考虑硬件问题。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Out of stream resources (graph capture)</source>
+        <translation>stream 资源不足（图捕获）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ACL graph capture ran out of stream resources.</source>
+        <translation>ACL graph 捕获时 stream 资源耗尽。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fewer cudagraph_capture_sizes, FULL_DECODE_ONLY mode, newer HDK/CANN; enforce_eager to confirm.</source>
+        <translation>减少 cudagraph_capture_sizes，使用 FULL_DECODE_ONLY 模式，升级 HDK/CANN；可用 enforce_eager 进行确认。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ZMQ error in the KV connector</source>
+        <translation>KV connector 中的 ZMQ 错误</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A ZMQ socket of the KV connector&apos;s side channel failed (a peer that stopped answering, or a socket used out of order after an earlier error); seen beside a KV cache stuck near full that never frees.</source>
+        <translation>KV connector 旁路通道（side channel）中的某个 ZMQ socket 出错（对端停止响应，或在先前出错后 socket 被乱序使用）；常伴随 KV 缓存卡在接近占满且始终不释放的现象。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Look at the peer engine (prefiller for a decoder) and its log; if the KV cache stays pinned, remove the engine from the proxy and restart it.</source>
+        <translation>检查对端引擎（对 decoder 而言即 prefiller）及其日志；若 KV 缓存持续被占用不释放，将该引擎从 proxy 中移除并重启。</translation>
+    </message>
+</context>
+<context>
     <name>pd::LogView</name>
     <message>
-        <location filename="../../widgets/logview.cpp" line="+24"/>
+        <location filename="../../widgets/logview.cpp" line="+58"/>
         <source>Follow</source>
         <translation>跟随</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+102"/>
+        <source>Hide the console&apos;s polls</source>
+        <translation>隐藏控制台自身的轮询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+109"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-107"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
@@ -1978,17 +2679,22 @@ last good scrape %1</source>
         <translation>下一个错误</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
+        <source>Hide the access lines of this console&apos;s own requests: GET /healthcheck, /metrics, /health and /v1/models, asked every few seconds</source>
+        <translation>隐藏本控制台自身请求的访问日志行：每隔几秒发出的 GET /healthcheck、/metrics、/health 和 /v1/models</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Search (Enter: next, Shift+Enter: previous)</source>
         <translation>搜索（Enter：下一个，Shift+Enter：上一个）</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+89"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+76"/>
         <source>“%1” not found %2</source>
         <translation>%2未找到“%1”</translation>
     </message>
@@ -2039,6 +2745,11 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
+        <source> (%1 of the console&apos;s polls hidden)</source>
+        <translation>（已隐藏控制台的 %1 行轮询）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source> (%1 older dropped)</source>
         <translation>（已丢弃较早的 %1 行）</translation>
     </message>
@@ -2084,7 +2795,7 @@ last good scrape %1</source>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+121"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+124"/>
         <source>Profile problems</source>
         <translation>配置文件问题</translation>
     </message>
@@ -2325,7 +3036,7 @@ last good scrape %1</source>
         <translation>&lt;span style=&apos;color:#e65100&apos;&gt;&lt;b&gt;✖ %1&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+37"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
@@ -2933,7 +3644,7 @@ last good scrape %1</source>
         <translation>%1 个活跃引擎将按节点逐个重启：每个引擎先排空并移出代理，然后停止、重新启动，等待就绪后再加回代理。始终至少保留 %2 个活跃实例；遇到首个失败时重启将暂停。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+41"/>
         <source>Start proxy</source>
         <translation>启动代理</translation>
     </message>
@@ -3073,7 +3784,7 @@ last good scrape %1</source>
         <translation>代理 %1：&lt;b&gt;/healthcheck 无响应&lt;/b&gt;（%2）：%3</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
@@ -3083,12 +3794,17 @@ last good scrape %1</source>
         <translation>代理操作正在进行</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
+        <source>The proxy answers /healthcheck: it runs already (Restart stops and starts it)</source>
+        <translation>代理正在响应 /healthcheck：它已在运行（“重启”会先停止再启动它）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Start the proxy with the profile&apos;s command line (a running proxy is not started twice)</source>
         <translation>按配置文件中的命令行启动代理（已在运行的代理不会重复启动）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Stop the proxy: every request fails while it is down</source>
         <translation>停止代理：代理停止期间所有请求都会失败</translation>
     </message>
@@ -3464,7 +4180,7 @@ last good scrape %1</source>
         </translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+80"/>
         <source>no cluster is open</source>
         <translation>未打开集群</translation>
     </message>
@@ -3598,9 +4314,9 @@ last good scrape %1</source>
     </message>
     <message numerus="yes">
         <location line="+3"/>
-        <source>Take the %n selected dead engine(s) out of the proxy, which keeps routing to them (§8.2)</source>
+        <source>Take the %n selected dead engine(s) out of the proxy, which keeps routing to them</source>
         <translation>
-            <numerusform>将所选的 %n 个失效引擎移出代理（否则代理会继续向其路由请求，见 §8.2）</numerusform>
+            <numerusform>将选中的 %n 个失效引擎移出代理（代理仍在向它们路由）</numerusform>
         </translation>
     </message>
     <message>
@@ -4151,7 +4867,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ProxyHealthCharts</name>
     <message>
-        <location filename="../../widgets/proxyhealthcharts.cpp" line="+30"/>
+        <location filename="../../widgets/proxyhealthcharts.cpp" line="+31"/>
         <source>Proxy: requests in flight</source>
         <translation>代理：进行中的请求</translation>
     </message>
@@ -4162,6 +4878,26 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>Canary: success (last minute)</source>
+        <translation>金丝雀：成功率（最近一分钟）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Canary: end-to-end latency</source>
+        <translation>金丝雀：端到端延迟</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>e2e</source>
+        <translation>端到端</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>in flight</source>
         <translation>进行中</translation>
     </message>
@@ -4176,7 +4912,7 @@ last good scrape %1</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+26"/>
         <source>the proxy has not answered /healthcheck</source>
         <translation>代理未响应 /healthcheck</translation>
     </message>
@@ -4191,6 +4927,21 @@ last good scrape %1</source>
 (request_num: vllm-ascend v0.21 and later)</source>
         <translation>此代理不报告进行中的请求
 （request_num：vllm-ascend v0.21 及以后版本）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>the canary is off (Preferences ▸ Watchdog)</source>
+        <translation>金丝雀已关闭（首选项 ▸ 看护）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no canary answer yet</source>
+        <translation>尚无金丝雀应答</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no successful canary request</source>
+        <translation>没有成功的金丝雀请求</translation>
     </message>
 </context>
 <context>
@@ -4461,11 +5212,16 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
-        <source>DP group %1 has %2 rank(s) still WAITING in the proxy (§8.1)</source>
-        <translation>DP 组 %1 有 %2 个 rank 仍在代理中处于 WAITING 状态（§8.1）</translation>
+        <source>DP group %1 has %2 rank(s) still WAITING in the proxy</source>
+        <translation>DP 组 %1 仍有 %2 个 rank 在代理中处于 WAITING 状态</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+53"/>
+        <source>%1 instance(s) are still waiting to be activated; they cannot be removed now</source>
+        <translation>%1 个实例仍在等待激活；现在无法移除</translation>
+    </message>
+    <message>
+        <location line="-51"/>
         <source>DP group %1 has %2 rank(s) draining</source>
         <translation>DP 组 %1 有 %2 个 rank 正在排空</translation>
     </message>
@@ -4485,12 +5241,7 @@ last good scrape %1</source>
         <translation>；另有 %1 个正在从代理中排空（繁忙的代理在空闲前会一直列出它们）：请等排空结束后再扩缩容</translation>
     </message>
     <message>
-        <location line="+35"/>
-        <source>%1 instance(s) are still waiting to be activated; they cannot be removed now (§8.1)</source>
-        <translation>%1 个实例仍在等待激活，暂时无法移除（§8.1）</translation>
-    </message>
-    <message>
-        <location line="+43"/>
+        <location line="+78"/>
         <source>no load reading for %1</source>
         <translation>%1 无负载读数</translation>
     </message>
@@ -4539,8 +5290,8 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+15"/>
-        <source>%1 is stopped but the proxy still lists it as draining after %2 s: the proxy finalises drains only when no request is in flight (§8.3); resume when traffic allows</source>
-        <translation>%1 已停止，但 %2 s 后代理仍将其列为排空中：代理仅在没有在途请求时才完成排空（§8.3）；请在流量允许时继续</translation>
+        <source>%1 is stopped but the proxy still lists it as draining after %2 s: the proxy finalises drains only when no request is in flight; resume when traffic allows</source>
+        <translation>%1 已停止，但 %2 秒后代理仍将其列为排空中：代理只在没有在途请求时才完成排空；请在流量允许时继续</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -4595,8 +5346,20 @@ last good scrape %1</source>
         <source>Reading the %1 engines&apos; load…</source>
         <translation>正在读取 %1 引擎的负载…</translation>
     </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>the proxy already lists %n active %1 instance(s)</source>
+        <translation>
+            <numerusform>代理已列出 %n 个活动的 %1 实例</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+16"/>
+        <location line="+2"/>
+        <source>Nothing to apply: %1</source>
+        <translation>无需执行：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Restarting the proxy with the new lists: %1</source>
         <translation>正在以新列表重启代理：%1</translation>
     </message>
@@ -4674,16 +5437,22 @@ last good scrape %1</source>
     <message>
         <location line="+1"/>
         <location line="+5"/>
+        <location line="+3"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location line="-3"/>
+        <location line="-6"/>
         <source>Remove a failing instance from the proxy automatically (auto-eject)</source>
         <translation>自动从代理移除故障实例（自动摘除）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
+        <source>Send a canary request through the proxy (client impact)</source>
+        <translation>通过代理发送金丝雀请求（衡量客户端影响）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -4853,6 +5622,16 @@ last good scrape %1</source>
         <translation>告警 Webhook(&amp;W)：</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>One tiny completion (4 tokens) through the proxy per interval, marked as the console&apos;s (user &quot;pdconsole-canary&quot;, header X-PD-Traffic): its success rate and latency are charted on Pools, and failures in a row are a problem.</source>
+        <translation>每个间隔通过代理发送一个极小的补全请求（4 个 token），并标记为控制台的流量（user &quot;pdconsole-canary&quot;，请求头 X-PD-Traffic）：其成功率和延迟绘制在“资源池”页，连续失败会列为问题。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Canary &amp;every:</source>
+        <translation>金丝雀间隔(&amp;E)：</translation>
+    </message>
+    <message>
         <location line="+12"/>
         <source>&lt;b&gt;Not an http:// or https:// URL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;不是 http:// 或 https:// 地址：&lt;/b&gt;%1</translation>
@@ -5008,12 +5787,12 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+30"/>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-38"/>
         <source>%1 (%2 lines)</source>
         <translation>%1（%2 行）</translation>
     </message>
@@ -5023,7 +5802,7 @@ last good scrape %1</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>proxy %1:%2</source>
         <translation>代理 %1:%2</translation>
     </message>
@@ -5334,7 +6113,7 @@ last good scrape %1</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+111"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
@@ -5343,15 +6122,12 @@ last good scrape %1</source>
         <source>Decode</source>
         <translation>解码</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+2"/>
-        <source> · 1 problem</source>
-        <translation> · 1 个问题</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source> · %1 problems</source>
-        <translation> · %1 个问题</translation>
+        <source> · %n engine(s) failing</source>
+        <translation>
+            <numerusform> · %n 个引擎故障</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5593,6 +6369,16 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>Clients get these failures too. Fix the engine problems listed above (a dead engine the proxy still routes to fails its share of requests); with none listed, read the proxy&apos;s log.</source>
+        <translation>客户端也会遇到这些失败。请先修复上面列出的引擎问题（代理仍在路由的失效引擎会让它分到的请求失败）；若没有列出任何问题，请查看代理日志。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open Node checks for the device and the raw output; a link or NPU that fails there breaks the KV transfers and collectives of every engine on the node.</source>
+        <translation>打开“节点检查”查看该设备及原始输出；在那里失败的链路或 NPU 会破坏该节点上每个引擎的 KV 传输和集合通信。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Open the engine&apos;s log (Show log): the diagnosis and the fix of the signature are beside the line.</source>
         <translation>打开引擎日志（“显示日志”）：该特征的诊断和修复方法显示在对应行旁。</translation>
     </message>
@@ -5612,7 +6398,47 @@ last good scrape %1</source>
         <translation>轮询持续失败；先观察能否恢复，再采取行动。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
+        <source>HTTP 200 with an empty body (a decoder failed behind the proxy)</source>
+        <translation>HTTP 200 但响应体为空（代理后面的 decoder 失败）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a stream cut short, without [DONE] (a decoder failed mid-answer)</source>
+        <translation>流被截断，没有 [DONE]（decoder 在应答中途失败）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no complete answer in time (a hung or overloaded engine)</source>
+        <translation>未在时限内得到完整应答（引擎挂起或过载）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>an HTTP error</source>
+        <translation>HTTP 错误</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>an error in the answer</source>
+        <translation>应答中含有错误</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no connection to the proxy</source>
+        <translation>无法连接代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>an answer that is not the OpenAI format</source>
+        <translation>应答不是 OpenAI 格式</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>an answer without a single token</source>
+        <translation>应答中没有任何 token</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
@@ -5632,22 +6458,33 @@ last good scrape %1</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
         <source>Proxy unreachable</source>
         <translation>代理不可达</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+13"/>
         <source>proxy %1</source>
         <translation>代理 %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-12"/>
         <source>/healthcheck does not answer</source>
         <translation>/healthcheck 无响应</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+11"/>
+        <source>Client requests failing</source>
+        <translation>客户端请求失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 of the last %2 canary requests failed; the last: %3</source>
+        <translation>最近 %2 个金丝雀请求中有 %1 个失败；最近一次：%3</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>%1 pool empty</source>
         <translation>%1池为空</translation>
     </message>
@@ -5678,11 +6515,27 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+18"/>
         <source>node %1 (%2)</source>
         <translation>节点 %1（%2）</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="-1"/>
+        <source>Node checks failed</source>
+        <translation>节点检查失败</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Node checks warn</source>
+        <translation>节点检查告警</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (and %2 more)</source>
+        <translation>%1（另有 %2 项）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>DP group broken: 1 rank dead</source>
         <translation>DP 组已损坏：1 个 rank 已退出</translation>
     </message>
@@ -5831,8 +6684,8 @@ last good scrape %1</source>
     <message>
         <location line="+44"/>
         <location line="+25"/>
-        <source>HTTP 200 with an empty body (the proxy&apos;s answer when a decoder fails, §8.2)</source>
-        <translation>HTTP 200 且响应体为空（解码引擎失败时代理的响应，见 §8.2）</translation>
+        <source>HTTP 200 with an empty body (the proxy&apos;s answer when a decoder fails)</source>
+        <translation>HTTP 200 但响应体为空（decoder 失败时代理的应答）</translation>
     </message>
     <message>
         <location line="-19"/>
@@ -5870,7 +6723,7 @@ last good scrape %1</source>
         <translation>响应完整，但未生成任何 token</translation>
     </message>
     <message>
-        <location filename="../../core/ops/warmuprun.cpp" line="+277"/>
+        <location filename="../../core/ops/warmuprun.cpp" line="+282"/>
         <source>cancelled after %1 ms</source>
         <translation>%1 ms 后已取消</translation>
     </message>
@@ -6226,7 +7079,7 @@ last good scrape %1</source>
 <context>
     <name>pd::Watchdog</name>
     <message>
-        <location filename="../../core/watch/watchdog.cpp" line="+127"/>
+        <location filename="../../core/watch/watchdog.cpp" line="+131"/>
         <source>auto-eject is off: the proxy has no /instances API (v0.9.1-dev); it can only be changed by a restart</source>
         <translation>自动摘除不可用：该代理没有 /instances 接口（v0.9.1-dev），只能通过重启变更</translation>
     </message>
