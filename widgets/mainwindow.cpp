@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
+
+#include "apptheme.h"
 #include "importdialog.h"
+#include "stateappearance.h"
 
 #include "cluster/fieldrules.h"
 
@@ -385,12 +388,19 @@ void MainWindow::updateProblemCount()
         critical += p.severity == ProblemSeverity::Critical ? 1 : 0;
     const int n = m_triage->count();
     const QString count = n == 1 ? tr("1 problem") : tr("%1 problems").arg(n);
-    if (n == 0)
-        m_problemsLabel->setText(tr("<span style='color:#1e7e34'>●</span> no problems"));
-    else if (critical > 0)
-        m_problemsLabel->setText(tr("<span style='color:#b3261e'><b>‼ %1</b></span>").arg(count));
-    else
-        m_problemsLabel->setText(tr("<span style='color:#e65100'><b>✖ %1</b></span>").arg(count));
+    // The painted glyphs of the one vocabulary (stateappearance.h), never a font's character.
+    const int px = m_problemsLabel->fontMetrics().height();
+    if (n == 0) {
+        const QColor ok = stateMark(EngineState::Serving, isDark(m_problemsLabel->palette()));
+        m_problemsLabel->setText(QStringLiteral("%1 <span style='color:%2'>%3</span>")
+                                     .arg(stateGlyphHtml(EngineState::Serving, px, ok), ok.name(), tr("no problems")));
+    } else {
+        const ProblemSeverity worst = critical > 0 ? ProblemSeverity::Critical : ProblemSeverity::Error;
+        const QColor badge = severityBadge(worst);
+        const QColor mark = isDark(m_problemsLabel->palette()) ? badge.lighter(170) : badge; // text on the window
+        m_problemsLabel->setText(QStringLiteral("%1 <span style='color:%2'><b>%3</b></span>")
+                                     .arg(severityGlyphHtml(worst, px, mark), mark.name(), count.toHtmlEscaped()));
+    }
     m_problemsLabel->setToolTip(n > 0 ? m_triage->problems().first().what + QStringLiteral(" — ") + m_triage->problems().first().where
                                       : QString());
     const bool compact = n == 0;

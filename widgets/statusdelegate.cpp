@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "statusdelegate.h"
 
+#include "apptheme.h"
 #include "models/modelroles.h"
 #include "net/polltypes.h"
-#include "triageviews/statepalette.h"
+#include "stateappearance.h"
 
 #include <QPainter>
+
+#include <algorithm>
 
 namespace pd {
 
@@ -42,13 +45,11 @@ void StatusDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option
     if (derived.isValid()) { // the derived state: its colour and glyph
         const auto state = EngineState(derived.toInt());
         painter->save();
-        const int w = opt.fontMetrics.horizontalAdvance(QStringLiteral("✖")) + 8;
-        painter->setPen(engineStateColor(state));
-        QFont bold = opt.font;
-        bold.setBold(true);
-        painter->setFont(bold);
-        painter->drawText(opt.rect.adjusted(4, 0, 0, 0).left(), opt.rect.top(), w, opt.rect.height(),
-                          Qt::AlignVCenter | Qt::AlignHCenter, engineStateGlyph(state));
+        // The painted glyph in the state's mark colour (stateappearance.h), then the words.
+        const int g = std::max(8, opt.fontMetrics.height() - 4);
+        const int w = g + 8;
+        const QColor mark = stateMark(state, isDark(opt.palette));
+        drawStateGlyph(*painter, state, QRectF(opt.rect.left() + 4 + (w - g) / 2.0, opt.rect.center().y() - g / 2.0 + 0.5, g, g), mark);
         painter->setFont(opt.font);
         painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color() : opt.palette.text().color());
         painter->drawText(opt.rect.adjusted(w + 6, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);

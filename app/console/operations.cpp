@@ -287,6 +287,14 @@ void Operations::rebuild()
     if (m_membership->listenerTiming().source != pd::ProxyListenerTiming::Source::RunningProxy)
         m_membership->setListenerTiming(m_context->plannedListenerTiming, m_context->settings.listedMarginMs);
     m_runner = std::make_unique<pd::ScaleRunner>(m_context.get());
+    // What the operator does on purpose (stop, scale-in, drain, start again) is a fact of the engine: its
+    // silence afterwards reads as stopped, not as a crash.
+    connect(m_runner.get(), &pd::ScaleRunner::intentDeclared, this,
+            [this, indexOf](const pd::EngineRef &e, pd::OperatorIntent intent, const QString &detail) {
+                const int engine = indexOf.value(e.id, -1);
+                if (engine >= 0 && engine < m_tracker->engineCount())
+                    m_tracker->setIntent(engine, intent, detail);
+            });
     m_actions = std::make_unique<pd::EngineActions>(m_context.get(), m_runner.get());
 
     m_page = new pd::OperationsPage(m_context.get(), m_runner.get(), refs, m_audit->path());

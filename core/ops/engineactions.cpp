@@ -419,19 +419,20 @@ QList<ScaleOperation *> EngineActions::run(const EngineActionPlan &plan, bool ov
             ops << enqueueStop(e, active, overrideLastInstance);
             break;
         case EngineAction::ForceStop:
-            ops << enqueueStop(e, false, overrideLastInstance);
+            ops << enqueueStop(e, false, overrideLastInstance, Tr::tr("force stop", "what an engine was stopped by"));
             break;
         case EngineAction::Restart:
             if (active) {
                 members << e; // one rolling restart for all of them, below
                 break;
             }
-            ops << enqueueStop(e, false, overrideLastInstance);
+            ops << enqueueStop(e, false, overrideLastInstance, Tr::tr("restart", "what an engine was stopped by"));
             chain(ops.last(), [this, e] { enqueueStart(e, false); });
             break;
         case EngineAction::RemoveFromProxy: {
             auto *in = new ScaleIn(e, m_ctx, overrideLastInstance);
             in->setStopEngine(false);
+            in->setIntentDetail(Tr::tr("remove from the proxy", "what an engine was taken out of the proxy by"));
             m_runner->enqueue(in);
             Q_EMIT operationStarted(in);
             ops << in;
@@ -471,10 +472,12 @@ ScaleOperation *EngineActions::enqueueStart(const EngineRef &engine, bool addToP
     return out;
 }
 
-ScaleOperation *EngineActions::enqueueStop(const EngineRef &engine, bool drain, bool overrideLastInstance)
+ScaleOperation *EngineActions::enqueueStop(const EngineRef &engine, bool drain, bool overrideLastInstance,
+                                           const QString &intentDetail)
 {
     auto *in = new ScaleIn(engine, m_ctx, overrideLastInstance);
     in->setImmediate(!drain);
+    in->setIntentDetail(intentDetail);
     m_runner->enqueue(in);
     Q_EMIT operationStarted(in);
     return in;

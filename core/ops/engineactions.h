@@ -99,7 +99,9 @@ private:
     EngineActionPlan plan(EngineAction action, const QList<EngineRef> &chosen, const QString &scope, bool breakGroups,
                           const DpGroup *onlyGroup) const;
     ScaleOperation *enqueueStart(const EngineRef &engine, bool addToProxy);
-    ScaleOperation *enqueueStop(const EngineRef &engine, bool drain, bool overrideLastInstance);
+    // intentDetail: what the stop is said to come from (empty: the operation's kind).
+    ScaleOperation *enqueueStop(const EngineRef &engine, bool drain, bool overrideLastInstance,
+                                const QString &intentDetail = {});
     void chain(ScaleOperation *first, std::function<void()> then);
 
     ScaleContext *m_ctx;

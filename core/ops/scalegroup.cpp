@@ -229,6 +229,9 @@ void DpGroupOperation::removeFromProxy()
             return fail(reply.error);
         for (const QString &id : std::as_const(m_removed))
             m_ctx->membership->noteRemoveSent(id, role, reply);
+        for (const EngineRef &e : std::as_const(m_ranks))
+            if (m_removed.contains(e.id))
+                declareIntent(e, OperatorIntent::Drain);
         done(QStringLiteral("%1 ranks out of the proxy (a busy proxy lists them draining until idle)").arg(m_removed.size()));
         drain();
     }));
@@ -291,6 +294,8 @@ void DpGroupOperation::stopRanks()
     if (checkCancelled(QStringLiteral("the group is idle, out of the proxy (or draining), still running")))
         return;
     begin(StopRanks, QStringLiteral("%1 ranks through %2").arg(m_ranks.size()).arg(m_ctx->control->describe()));
+    for (const EngineRef &e : std::as_const(m_ranks))
+        declareIntent(e, OperatorIntent::Stop);
     askEach<ControlResult>(
         m_ranks, [this](const EngineRef &e, std::function<void(ControlResult)> answer) { m_ctx->control->stop(e, guarded(answer)); },
         guarded([this](const QList<ControlResult> &results) {
@@ -379,6 +384,8 @@ void DpGroupOperation::startRanks()
         return waitReady();
     }
     begin(StartRanks, QStringLiteral("%1 ranks through %2, without waiting between them").arg(m_ranks.size()).arg(m_ctx->control->describe()));
+    for (const EngineRef &e : std::as_const(m_ranks))
+        declareIntent(e, OperatorIntent::None);
     askEach<ControlResult>(
         m_ranks, [this](const EngineRef &e, std::function<void(ControlResult)> answer) { m_ctx->control->start(e, guarded(answer)); },
         guarded([this](const QList<ControlResult> &results) {
@@ -526,8 +533,10 @@ void DpGroupOperation::waitListed()
 
 void DpGroupOperation::stopAllQuietly()
 {
-    for (const EngineRef &e : std::as_const(m_ranks))
+    for (const EngineRef &e : std::as_const(m_ranks)) {
+        declareIntent(e, OperatorIntent::Stop);
         m_ctx->control->stop(e, [](const ControlResult &) {});
+    }
 }
 
 } // namespace pd

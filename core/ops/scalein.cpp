@@ -95,6 +95,7 @@ void ScaleIn::removeFromProxy()
         if (!reply.ok)
             return fail(reply.error);
         m_ctx->membership->noteRemoveSent(m_engine.id, m_engine.role, reply);
+        declareIntent(m_engine, OperatorIntent::Drain);
         const bool draining = m_ctx->membership->fact(m_engine.id, m_engine.role) == MembershipFact::Draining;
         done(draining ? QStringLiteral("the proxy is busy: it keeps the instance listed, isolated, until it is idle")
                       : QStringLiteral("out of the proxy's list"));
@@ -154,9 +155,14 @@ void ScaleIn::stopEngine()
         return succeed(QStringLiteral("%1 is out of the proxy, still running").arg(m_engine.id));
     }
     begin(StopEngine, QStringLiteral("through %1").arg(m_ctx->control->describe()));
+    // Declared before the stop is sent: the engine may go quiet before the answer comes.
+    declareIntent(m_engine, OperatorIntent::Stop);
     m_ctx->control->stop(m_engine, guarded([this](const ControlResult &r) {
-        if (!r.ok)
+        if (!r.ok) {
+            // Not stopped: it keeps running, out of the proxy or not, and its silence would be news.
+            declareIntent(m_engine, m_inProxy ? OperatorIntent::Drain : OperatorIntent::None);
             return fail(r.error);
+        }
         done(QStringLiteral("stop accepted"));
         verify();
     }));

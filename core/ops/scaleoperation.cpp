@@ -69,6 +69,11 @@ ScaleOperation::ScaleOperation(QString kind, EngineRef engine, ScaleContext *con
     connect(&m_poll, &QTimer::timeout, this, &ScaleOperation::pollTick);
 }
 
+QString ScaleOperation::intentDetail() const
+{
+    return m_intentDetail.isEmpty() ? operationKindText(m_kind) : m_intentDetail;
+}
+
 void ScaleOperation::addStep(const QString &id, const char *label)
 {
     m_steps.append({id, QString::fromUtf8(label), StepStatus::Pending, {}, {}, {}});

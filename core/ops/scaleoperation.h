@@ -3,6 +3,7 @@
 
 #include "ops/scalecontext.h"
 #include "ops/scaletypes.h"
+#include "state/enginestate.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -70,9 +71,17 @@ public:
     // False once a step is under way that must run to its end (a proxy that was stopped is started again).
     bool isCancellable() const { return m_cancellable; }
 
+    // What the operator's intent is said to come from (intentDeclared's detail), in the operator's
+    // language; default: operationKindText(kind()). A rolling restart names its parts "rolling restart".
+    void setIntentDetail(const QString &detail) { m_intentDetail = detail; }
+    QString intentDetail() const;
+
 Q_SIGNALS:
     void stepChanged(int index);
     void finished(pd::OperationOutcome outcome);
+    // The operation is about to stop an engine, took it out of the proxy, or starts / adds it again
+    // (OperatorIntent::None): the state tracker reads the silence that follows as deliberate.
+    void intentDeclared(const pd::EngineRef &engine, pd::OperatorIntent intent, const QString &detail);
 
 protected:
     // label: English, marked QT_TRANSLATE_NOOP("pd::ScaleOps", ...) so that stepLabelText() finds it.
@@ -90,6 +99,7 @@ protected:
     bool checkCancelled(const QString &leftAs);
     // From here on cancel() is refused (the view greys its Cancel out).
     void setCancellable(bool cancellable) { m_cancellable = cancellable; }
+    void declareIntent(const EngineRef &engine, OperatorIntent intent) { Q_EMIT intentDeclared(engine, intent, intentDetail()); }
 
     // Calls `attempt` every pollMs until it reports true, then `then(false)`; after timeoutMs
     // `then(true)`. Cancellation ends the loop (the operation is then Cancelled by checkCancelled).
@@ -119,6 +129,7 @@ private:
     void finishOperation(OperationOutcome outcome, const QString &summary);
 
     QString m_kind;
+    QString m_intentDetail;
     QList<OperationStep> m_steps;
     int m_current = -1;
     OperationOutcome m_outcome = OperationOutcome::NotStarted;

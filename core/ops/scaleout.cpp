@@ -95,6 +95,7 @@ void ScaleOut::startEngine()
         return waitReady();
     }
     begin(StartEngine, QStringLiteral("through %1").arg(m_ctx->control->describe()));
+    declareIntent(m_engine, OperatorIntent::None); // started again: its silence from here on is news
     m_ctx->control->start(m_engine, guarded([this](const ControlResult &r) {
         if (!r.ok)
             return fail(r.error);
@@ -145,6 +146,7 @@ void ScaleOut::addToProxy()
                            .arg(m_engine.id, m_running ? QStringLiteral("was already running") : QStringLiteral("started")));
     }
     begin(AddToProxy, QStringLiteral("POST /instances/add"));
+    declareIntent(m_engine, OperatorIntent::None); // back in the proxy: the operator's drain is over
     m_ctx->proxy->addInstances(m_engine.role, {m_engine.id}, guarded([this](const ProxyReply &reply) {
         if (!reply.ok)
             return fail(reply.error);

@@ -88,6 +88,7 @@ void ProxyRestartScale::startEngines()
     m_pending = int(m_plan.toStart.size());
     m_failures.clear();
     for (const EngineRef &e : m_plan.toStart) {
+        declareIntent(e, OperatorIntent::None);
         m_ctx->control->start(e, guarded([this, e](const ControlResult &r) {
             if (!r.ok)
                 m_failures << QStringLiteral("%1: %2").arg(e.id, r.error);
@@ -280,6 +281,7 @@ void ProxyRestartScale::stopEngines()
     m_pending = int(m_plan.toRemove.size());
     m_failures.clear();
     for (const EngineRef &e : m_plan.toRemove) {
+        declareIntent(e, OperatorIntent::Stop);
         m_ctx->control->stop(e, guarded([this, e, lists](const ControlResult &r) {
             if (!r.ok)
                 m_failures << QStringLiteral("%1: %2").arg(e.id, r.error);

@@ -160,6 +160,7 @@ void RollingRestart::afterMembershipRead(const EngineRef &engine, bool listed)
         return pause(Tr::tr("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
                          .arg(engine.id).arg(remaining).arg(roleWord(engine.role)).arg(m_floor));
     auto *in = new ScaleIn(engine, m_ctx, false);
+    in->setIntentDetail(QCoreApplication::translate("pd::ScaleOps", "rolling restart"));
     m_current = in;
     connect(in, &ScaleOperation::finished, this, [this, in, engine](OperationOutcome outcome) {
         if (m_state != State::Running)

@@ -30,6 +30,7 @@ ScaleOperation *ScaleRunner::enqueue(ScaleOperation *operation)
     m_all.append(operation);
     m_queue.append(operation);
     connect(operation, &ScaleOperation::stepChanged, this, [this, operation](int step) { Q_EMIT operationChanged(operation, step); });
+    connect(operation, &ScaleOperation::intentDeclared, this, &ScaleRunner::intentDeclared);
     connect(operation, &ScaleOperation::finished, this, [this, operation](OperationOutcome outcome) {
         for (const QString &id : operation->engineIds())
             m_busyEngines.remove(id);

@@ -55,6 +55,8 @@ Q_SIGNALS:
     void operationChanged(pd::ScaleOperation *operation, int step);
     void operationFinished(pd::ScaleOperation *operation);
     void markerAdded(const pd::OperationMarker &marker);
+    // Every operation's ScaleOperation::intentDeclared, relayed: where the state tracker learns it.
+    void intentDeclared(const pd::EngineRef &engine, pd::OperatorIntent intent, const QString &detail);
     void idle();
 
 private:

@@ -2,6 +2,7 @@
 #include "state/derivestate.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 
 namespace pd {
 
@@ -56,6 +57,11 @@ QStringList evidenceOf(const EngineFacts &f, std::int64_t nowMs, const StateThre
                     f.frozenPolls > 0
                         ? Tr::tr("frozen for %1 polls (stall at %2)").arg(f.frozenPolls).arg(t.stallPolls)
                         : Tr::tr("moved %1").arg(ago(f.lastProgressMs, nowMs))));
+    if (f.intent != OperatorIntent::None)
+        lines.append(Tr::tr("operator intent %1%2 (%3)")
+                         .arg(operatorIntentName(f.intent),
+                             f.intentDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.intentDetail,
+                             ago(f.intentAtMs, nowMs)));
     if (f.membership != MembershipFact::Unknown)
         lines.append(Tr::tr("proxy membership %1%2 (%3)")
                          .arg(membershipFactName(f.membership),
@@ -69,6 +75,43 @@ QStringList evidenceOf(const EngineFacts &f, std::int64_t nowMs, const StateThre
 bool outOfProxy(MembershipFact m)
 {
     return m == MembershipFact::Configured || m == MembershipFact::Gone || m == MembershipFact::Dropped;
+}
+
+QString clockOf(std::int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss"));
+}
+
+// The operator stopped it and no start was seen since: its silence is expected.
+bool stopIntended(const EngineFacts &f)
+{
+    return f.intent == OperatorIntent::Stop && !(f.process == ProcessFact::Running && f.processAtMs > f.intentAtMs);
+}
+
+// "stopped by the operator (scale-in) at 14:02:11", and what the proxy still believes of it.
+QString stoppedOnPurpose(const EngineFacts &f)
+{
+    const QString who = f.intentDetail.isEmpty()
+        ? Tr::tr("stopped by the operator at %1").arg(clockOf(f.intentAtMs))
+        : Tr::tr("stopped by the operator (%1) at %2").arg(f.intentDetail, clockOf(f.intentAtMs));
+    switch (f.membership) {
+    case MembershipFact::Draining:
+        return who + Tr::tr("; the proxy still lists it as draining until it is idle");
+    case MembershipFact::Active:
+        return who + Tr::tr("; the proxy still lists it as active");
+    case MembershipFact::Waiting:
+        return who + Tr::tr("; the proxy still lists it as waiting");
+    default:
+        return who;
+    }
+}
+
+// "taken out of the proxy by the operator (scale-in) at 14:02:11"
+QString drainedOnPurpose(const EngineFacts &f)
+{
+    return f.intentDetail.isEmpty()
+        ? Tr::tr("taken out of the proxy by the operator at %1").arg(clockOf(f.intentAtMs))
+        : Tr::tr("taken out of the proxy by the operator (%1) at %2").arg(f.intentDetail, clockOf(f.intentAtMs));
 }
 
 } // namespace
@@ -109,8 +152,11 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     };
     // SSH saw the process gone, and HTTP has not answered since: stopped.
     if (f.process == ProcessFact::Exited && !(f.http == HttpFact::Ok && f.httpAtMs > f.processAtMs))
-        return make(EngineState::Stopped, [&] { return Tr::tr("the process exited"); });
+        return make(EngineState::Stopped,
+            [&] { return stopIntended(f) ? stoppedOnPurpose(f) : Tr::tr("the process exited"); });
     if (f.http == HttpFact::Unknown) {
+        if (stopIntended(f))
+            return make(EngineState::Stopped, [&] { return stoppedOnPurpose(f); });
         if (f.process == ProcessFact::Running)
             return make(EngineState::Starting, [&] { return Tr::tr("process running, not polled yet"); });
         return make(EngineState::Unknown, [&] { return Tr::tr("not observed yet"); });
@@ -121,6 +167,10 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
         const QString polls = Tr::tr("%1 polls in a row").arg(f.consecutiveFailures);
         switch (f.http) {
         case HttpFact::Refused:
+            // Stopped on purpose: nothing listening is what the operator asked for, even while the proxy
+            // still lists it (a crash, with no intent, stays unreachable below).
+            if (stopIntended(f))
+                return make(EngineState::Stopped, [&] { return stoppedOnPurpose(f); });
             if (f.process == ProcessFact::Running)
                 return make(EngineState::Starting,
                     [&] { return Tr::tr("process running, port not open yet (loading weights?)"); });
@@ -184,6 +234,16 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
                                .arg(f.frozenPolls));
         });
 
+    // Taken out of the proxy on purpose (or being stopped): requests on hand are a drain, none is a spare.
+    const bool onPurpose = f.intent != OperatorIntent::None;
+    const bool busy = f.running > 0 || f.waiting > 0;
+    if (onPurpose && (f.membership == MembershipFact::Gone || f.membership == MembershipFact::Configured)) {
+        if (busy)
+            return make(EngineState::Draining, [&] {
+                return Tr::tr("%1, finishing %2 requests").arg(drainedOnPurpose(f), number(f.running + f.waiting));
+            });
+        return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("%1, idle").arg(drainedOnPurpose(f)); });
+    }
     switch (f.membership) {
     case MembershipFact::Active:
         return make(EngineState::Serving, [&] { return Tr::tr("healthy and in the proxy's active list"); });
@@ -191,8 +251,10 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
         return make(
             EngineState::WaitingInProxy, [&] { return Tr::tr("added to the proxy, waiting for activation"); });
     case MembershipFact::Draining:
-        return make(EngineState::Draining,
-            [&] { return Tr::tr("removed from the proxy, finishing %1 requests").arg(number(f.running)); });
+        return make(EngineState::Draining, [&] {
+            return onPurpose ? Tr::tr("%1, finishing %2 requests").arg(drainedOnPurpose(f), number(f.running))
+                             : Tr::tr("removed from the proxy, finishing %1 requests").arg(number(f.running));
+        });
     case MembershipFact::Configured:
         return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("healthy, not added to the proxy"); });
     case MembershipFact::Gone:

@@ -65,6 +65,12 @@ struct EngineFacts {
     std::int64_t membershipAtMs = 0;
     QString membershipDetail;
 
+    // The operator's intent, when this console stopped the engine or took it out of the proxy; cleared
+    // when it is started or added again, or answers again after it went down (started elsewhere).
+    OperatorIntent intent = OperatorIntent::None;
+    std::int64_t intentAtMs = 0;
+    QString intentDetail; // what it came from, in the operator's words: "scale-in", "stop", "rolling restart"
+
     // Progress: counters of the last good scrape and how many good polls in a row they stood still
     // while requests were running or waiting (a request that waits and never runs is stuck too).
     bool hasCounters = false;

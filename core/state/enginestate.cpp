@@ -81,4 +81,14 @@ QString membershipFactName(MembershipFact fact)
     return QStringLiteral("unknown");
 }
 
+QString operatorIntentName(OperatorIntent intent)
+{
+    switch (intent) {
+    case OperatorIntent::None: return QStringLiteral("none");
+    case OperatorIntent::Drain: return QStringLiteral("drain");
+    case OperatorIntent::Stop: return QStringLiteral("stop");
+    }
+    return QStringLiteral("none");
+}
+
 } // namespace pd

@@ -41,9 +41,19 @@ enum class MembershipFact {
     Dropped,     // an add the proxy silently dropped
 };
 
+// What the operator asked for an engine through this console's operations, kept apart from what the
+// engine does: an engine stopped or taken out of the proxy on purpose goes quiet as expected, which
+// must never read as a crash.
+enum class OperatorIntent {
+    None,  // nothing asked (or it was started / added again)
+    Drain, // taken out of the proxy on purpose, left running: it may still finish requests
+    Stop,  // stopped on purpose (scale-in, stop, restart): silence is expected
+};
+
 QString engineStateName(EngineState state);   // stable lowercase id: "serving", "ready-not-in-proxy", ...
 QString engineStateWord(EngineState state);   // that id in the operator's language (events), translated
 QString engineStateLabel(EngineState state);  // short label for views, translated (pd::EngineState)
 QString membershipFactName(MembershipFact fact);
+QString operatorIntentName(OperatorIntent intent); // "none", "drain", "stop"
 
 } // namespace pd

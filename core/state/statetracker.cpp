@@ -339,6 +339,14 @@ void StateTracker::applyObservations(const QList<int> &engines)
             // No scrape, no verdict on progress either way: the frozen count stands, so one poll a busy host
             // misses neither ends a stall nor restarts its count.
         }
+        // Stopped on purpose, then down, then answering: started again by something else than this console.
+        Tracked &t = m_engines[std::size_t(engine)];
+        if (f.intent == OperatorIntent::Stop) {
+            if (f.http != HttpFact::Ok)
+                t.downSinceIntent = true;
+            else if (t.downSinceIntent)
+                changeIntent(engine, OperatorIntent::None, QString(), tr("it answers again after it was stopped"), now);
+        }
         rederiveOwn(engine, now);
         touched.append(engine);
     }
@@ -382,6 +390,12 @@ void StateTracker::setProcess(int engine, ProcessFact process, const QString &de
     if (f.process != process) {
         appendFactEvent(engine, StateEvent::Kind::Process, tr("process %1").arg(processFactName(process)), detail, now);
     }
+    Tracked &t = m_engines[std::size_t(engine)];
+    if (f.intent == OperatorIntent::Stop && process == ProcessFact::Exited)
+        t.downSinceIntent = true;
+    else if (f.intent == OperatorIntent::Stop && process == ProcessFact::Running && t.downSinceIntent
+             && f.process != ProcessFact::Running)
+        changeIntent(engine, OperatorIntent::None, QString(), tr("its process runs again after it was stopped"), now);
     // A start after the diagnosis: the error belongs to the previous run.
     if (process == ProcessFact::Running && f.process != ProcessFact::Running && f.diagnosisAtMs > 0 && f.diagnosisAtMs <= now)
         f.diagnosis.clear();
@@ -402,10 +416,36 @@ void StateTracker::setMembership(int engine, MembershipFact membership, const QS
                         tr("proxy membership %1 → %2").arg(membershipFactName(f.membership), membershipFactName(membership)),
                         detail, now);
     }
+    // Added to the proxy again (by anyone): the operator's drain is over.
+    if (f.intent == OperatorIntent::Drain && f.membership != membership
+        && (membership == MembershipFact::Active || membership == MembershipFact::Waiting))
+        changeIntent(engine, OperatorIntent::None, QString(), tr("added to the proxy again"), now);
     f.membership = membership;
     f.membershipDetail = detail;
     f.membershipAtMs = now;
     factChanged(engine, now);
+}
+
+void StateTracker::setIntent(int engine, OperatorIntent intent, const QString &detail, std::int64_t atMs)
+{
+    if (engine < 0 || engine >= engineCount())
+        return;
+    const std::int64_t now = atMs > 0 ? atMs : m_now();
+    changeIntent(engine, intent, detail, detail, now);
+    factChanged(engine, now);
+}
+
+void StateTracker::changeIntent(int engine, OperatorIntent intent, const QString &detail, const QString &why, std::int64_t now)
+{
+    Tracked &t = m_engines[std::size_t(engine)];
+    EngineFacts &f = t.facts;
+    if (f.intent != intent)
+        appendFactEvent(engine, StateEvent::Kind::Action,
+                        tr("operator intent %1 → %2").arg(operatorIntentName(f.intent), operatorIntentName(intent)), why, now);
+    f.intent = intent;
+    f.intentAtMs = intent == OperatorIntent::None ? 0 : now;
+    f.intentDetail = intent == OperatorIntent::None ? QString() : detail;
+    t.downSinceIntent = false;
 }
 
 void StateTracker::setModelsReady(int engine, bool ready, std::int64_t atMs)

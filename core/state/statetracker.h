@@ -74,6 +74,11 @@ public:
     void setProcess(int engine, ProcessFact process, const QString &detail = {}, std::int64_t atMs = 0);
     void setMembership(int engine, MembershipFact membership, const QString &detail = {}, std::int64_t atMs = 0);
     void setModelsReady(int engine, bool ready, std::int64_t atMs = 0);
+    // What the operator asked through this console's operations (OperatorIntent): an engine stopped or
+    // taken out of the proxy on purpose derives Stopped / Draining instead of a failure. Cleared here
+    // with None (the console starts or adds it again), and by the tracker itself when the engine answers
+    // again after it went down, or is added to the proxy again (something else started or added it).
+    void setIntent(int engine, OperatorIntent intent, const QString &detail = {}, std::int64_t atMs = 0);
     // Records something the operator did (engine or node; -1 for neither) on the timeline.
     void recordAction(int engine, int node, const QString &what);
     // A known error signature seen in a log (engine, or node with engine -1): a timeline event, and the
@@ -99,6 +104,7 @@ private:
         std::int64_t sinceMs = 0;
         EngineState own = EngineState::Unknown; // from the engine's facts alone
         std::int64_t ownSinceMs = 0;
+        bool downSinceIntent = false; // a failed poll or an exit seen after the operator stopped it
     };
     void rebuild();
     // Re-derives one engine's own state (no event: settle() decides what is shown).
@@ -112,6 +118,8 @@ private:
     // One engine's fact moved (a setter): its event, then re-derive and announce.
     void appendFactEvent(int engine, StateEvent::Kind kind, const QString &what, const QString &detail, std::int64_t now);
     void factChanged(int engine, std::int64_t now);
+    // The intent fact and its timeline event; the caller re-derives.
+    void changeIntent(int engine, OperatorIntent intent, const QString &detail, const QString &why, std::int64_t now);
     void flushEvents();
 
     ClusterStore *m_store;

@@ -33,7 +33,10 @@ std::optional<ProblemKind> engineProblem(const TriageEngine &e)
             return ProblemKind::ListedButDead;
         return ProblemKind::EngineUnreachable;
     case EngineState::Stopped:
-        // Stopped on purpose is no problem; stopped while the proxy routes to it is.
+        // Stopped by the operator is no problem, even while the proxy still lists it (it drains a removed
+        // instance until idle); stopped with no intent while the proxy routes to it is.
+        if (e.intent == OperatorIntent::Stop)
+            return std::nullopt;
         if (e.membership == MembershipFact::Active)
             return ProblemKind::ListedButDead;
         if (e.membership == MembershipFact::Waiting)

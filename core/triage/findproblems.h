@@ -23,6 +23,7 @@ struct TriageEngine {
     Role role = Role::Decode;
     QString label; // "d1 · 127.0.0.7:9003 (DP 19)"
     MembershipFact membership = MembershipFact::Unknown;
+    OperatorIntent intent = OperatorIntent::None; // stopped or taken out of the proxy on purpose
     FreshnessFact freshness = FreshnessFact::Unknown;
     QString lastError;
     QString diagnosis; // the latest log signature's title, empty: none

@@ -117,6 +117,7 @@ TriageInput Triage::snapshot() const
         e.node = engine.nodeIndex;
         e.role = engine.role;
         e.membership = f.membership;
+        e.intent = f.intent;
         if (!f.diagnosis.isEmpty()) {
             e.diagnosis = f.diagnosis;
             e.diagnosisLine = f.diagnosisLine;

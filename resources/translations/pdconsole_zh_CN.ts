@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+293"/>
+        <location filename="../../app/console/operations.cpp" line="+301"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-393"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -219,7 +219,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+55"/>
         <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
@@ -360,67 +360,9 @@ To %2 they are cancelled where they stand: an engine may be left started but not
     </message>
 </context>
 <context>
-    <name>StateStyle</name>
-    <message>
-        <location filename="../../widgets/topology/statestyle.cpp" line="+100"/>
-        <source>Unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Starting</source>
-        <translation>启动中</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Ready, not in proxy</source>
-        <translation>就绪，未加入代理</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Waiting in proxy</source>
-        <translation>在代理中等待</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Serving</source>
-        <translation>服务中</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Draining</source>
-        <translation>排空中</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Stalled</source>
-        <translation>停滞</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Unhealthy</source>
-        <translation>不健康</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Unreachable</source>
-        <translation>不可达</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Group broken</source>
-        <translation>组已损坏</translation>
-    </message>
-</context>
-<context>
     <name>pd::AuditModel</name>
     <message>
-        <location filename="../../core/models/auditmodel.cpp" line="+71"/>
+        <location filename="../../core/models/auditmodel.cpp" line="+75"/>
         <source>scale-out</source>
         <comment>audit log word</comment>
         <translation>扩容</translation>
@@ -1108,11 +1050,29 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <source>%1 active in the proxy: taken out and drained; the processes keep running</source>
         <translation>%1 在代理中活跃：移出代理并排空；进程继续运行</translation>
     </message>
+    <message>
+        <location line="+65"/>
+        <source>force stop</source>
+        <comment>what an engine was stopped by</comment>
+        <translation>强制停止</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>restart</source>
+        <comment>what an engine was stopped by</comment>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>remove from the proxy</source>
+        <comment>what an engine was taken out of the proxy by</comment>
+        <translation>移出代理</translation>
+    </message>
 </context>
 <context>
     <name>pd::EngineDetailPanel</name>
     <message>
-        <location filename="../../widgets/triageviews/enginedetailpanel.cpp" line="+58"/>
+        <location filename="../../widgets/triageviews/enginedetailpanel.cpp" line="+59"/>
         <source>Generation tokens/s</source>
         <translation>生成 tokens/s</translation>
     </message>
@@ -1263,7 +1223,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>%1 已持续 %2 — %3</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Process (SSH)</source>
         <translation>进程（SSH）</translation>
     </message>
@@ -1371,7 +1331,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>pd::EngineState</name>
     <message>
-        <location filename="../../core/state/derivestate.cpp" line="+18"/>
+        <location filename="../../core/state/derivestate.cpp" line="+19"/>
         <source>never</source>
         <translation>从未</translation>
     </message>
@@ -1432,6 +1392,11 @@ To %2 they are cancelled where they stand: an engine may be left started but not
     </message>
     <message>
         <location line="+2"/>
+        <source>operator intent %1%2 (%3)</source>
+        <translation>操作员意图 %1%2（%3）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>proxy membership %1%2 (%3)</source>
         <translation>代理成员状态 %1%2（%3）</translation>
     </message>
@@ -1441,7 +1406,42 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>指标 %1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+24"/>
+        <source>stopped by the operator at %1</source>
+        <translation>已由操作员停止，于 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped by the operator (%1) at %2</source>
+        <translation>已由操作员停止（%1），于 %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>; the proxy still lists it as draining until it is idle</source>
+        <translation>；在其空闲之前，代理仍将其列为排空中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>; the proxy still lists it as active</source>
+        <translation>；代理仍将其列为活动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>; the proxy still lists it as waiting</source>
+        <translation>；代理仍将其列为等待中</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>taken out of the proxy by the operator at %1</source>
+        <translation>已由操作员移出代理，于 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>taken out of the proxy by the operator (%1) at %2</source>
+        <translation>已由操作员移出代理（%1），于 %2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -1466,12 +1466,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>%1 天 %2 小时</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>the process exited</source>
         <translation>进程已退出</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>process running, not polled yet</source>
         <translation>进程运行中，尚未轮询</translation>
     </message>
@@ -1486,7 +1486,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>连续 %1 次轮询</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>process running, port not open yet (loading weights?)</source>
         <translation>进程运行中，端口尚未打开（可能正在加载权重？）</translation>
     </message>
@@ -1567,7 +1567,18 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>%1 个请求</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
+        <location line="+12"/>
+        <source>%1, finishing %2 requests</source>
+        <translation>%1，正在完成 %2 个请求</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>%1, idle</source>
+        <translation>%1，空闲</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>healthy and in the proxy&apos;s active list</source>
         <translation>健康，且在代理的活跃列表中</translation>
     </message>
@@ -1577,12 +1588,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>已加入代理，等待激活</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>removed from the proxy, finishing %1 requests</source>
         <translation>已移出代理，正在完成 %1 个请求</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>healthy, not added to the proxy</source>
         <translation>健康，未加入代理</translation>
     </message>
@@ -2795,7 +2806,7 @@ last good scrape %1</source>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+124"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+127"/>
         <source>Profile problems</source>
         <translation>配置文件问题</translation>
     </message>
@@ -3021,22 +3032,12 @@ last good scrape %1</source>
         <translation>%1 个问题</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>&lt;span style=&apos;color:#1e7e34&apos;&gt;●&lt;/span&gt; no problems</source>
-        <translation>&lt;span style=&apos;color:#1e7e34&apos;&gt;●&lt;/span&gt; 无问题</translation>
+        <location line="+6"/>
+        <source>no problems</source>
+        <translation>没有问题</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;‼ %1&lt;/b&gt;&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;‼ %1&lt;/b&gt;&lt;/span&gt;</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&lt;span style=&apos;color:#e65100&apos;&gt;&lt;b&gt;✖ %1&lt;/b&gt;&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#e65100&apos;&gt;&lt;b&gt;✖ %1&lt;/b&gt;&lt;/span&gt;</translation>
-    </message>
-    <message>
-        <location line="+37"/>
+        <location line="+44"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
@@ -4254,7 +4255,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ProblemsPanel</name>
     <message>
-        <location filename="../../widgets/triageviews/problemspanel.cpp" line="+71"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="+81"/>
         <source>&amp;Acknowledge</source>
         <translation>确认(&amp;A)</translation>
     </message>
@@ -5259,12 +5260,12 @@ last good scrape %1</source>
     </message>
     <message>
         <location filename="../../core/ops/scalerollingrestart.cpp" line="+124"/>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>cannot read the proxy&apos;s membership: %1</source>
         <translation>无法读取代理成员状态：%1</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-35"/>
         <source>%1 skipped: not active in the proxy (%2)</source>
         <translation>已跳过 %1：不在代理中活跃（%2）</translation>
     </message>
@@ -5274,7 +5275,12 @@ last good scrape %1</source>
         <translation>重启 %1 将使活跃的%3实例只剩 %2 个，低于下限 %4</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+3"/>
+        <source>rolling restart</source>
+        <translation>滚动重启</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>DP group %1 skipped: none of its ranks is active in the proxy</source>
         <translation>已跳过 DP 组 %1：其 rank 都不在代理中活跃</translation>
     </message>
@@ -5776,17 +5782,37 @@ last good scrape %1</source>
         <translation>自身状态 %1：%2</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+145"/>
+        <source>it answers again after it was stopped</source>
+        <translation>停止后又重新响应</translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>process %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+7"/>
+        <source>its process runs again after it was stopped</source>
+        <translation>停止后其进程又重新运行</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>proxy membership %1 → %2</source>
         <translation>代理成员状态 %1 → %2</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+6"/>
+        <source>added to the proxy again</source>
+        <translation>已重新加入代理</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>operator intent %1 → %2</source>
+        <translation>操作员意图 %1 → %2</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <location line="+39"/>
         <source>proxy</source>
         <translation>代理</translation>
@@ -5858,12 +5884,12 @@ last good scrape %1</source>
 <context>
     <name>pd::TimelineView</name>
     <message>
-        <location filename="../../widgets/triageviews/timelineview.cpp" line="+117"/>
+        <location filename="../../widgets/triageviews/timelineview.cpp" line="+118"/>
         <source>No events in the filter.</source>
         <translation>没有符合筛选条件的事件。</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+128"/>
         <source>Filter events (node, engine, words)…</source>
         <translation>筛选事件（节点、引擎、关键词）…</translation>
     </message>
@@ -6022,7 +6048,7 @@ last good scrape %1</source>
 <context>
     <name>pd::TopologyView</name>
     <message>
-        <location filename="../../widgets/topology/topologyview.cpp" line="+650"/>
+        <location filename="../../widgets/topology/topologyview.cpp" line="+651"/>
         <source>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</source>
         <translation>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</translation>
     </message>
@@ -6093,7 +6119,7 @@ last good scrape %1</source>
         <translation>/healthcheck（%1）：预填充实例 %2 个，解码实例 %3 个（含排空中，不含等待中）</translation>
     </message>
     <message>
-        <location filename="../../widgets/topology/topologyviewpaint.cpp" line="+66"/>
+        <location filename="../../widgets/topology/topologyviewpaint.cpp" line="+67"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
@@ -6287,7 +6313,7 @@ last good scrape %1</source>
 <context>
     <name>pd::Triage</name>
     <message>
-        <location filename="../../core/triage/findproblems.cpp" line="+57"/>
+        <location filename="../../core/triage/findproblems.cpp" line="+60"/>
         <source>Engine stalled</source>
         <translation>引擎停滞</translation>
     </message>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Light and dark looks: the theme switch changes the application's palette, and in both every engine
-// state stays apart from every other and from the background, with a glyph besides the colour.
+// state stays apart from every other and from the background, with a painted glyph besides the colour.
 // Writes the topology in both themes to build/dev/screenshots/topology-{light,dark}.png.
 #include "apptheme.h"
 #include "charts/chartcolors.h"
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
 #include "settings/consolesettings.h"
+#include "stateappearance.h"
 #include "topology/statestyle.h"
 #include "topology/topologypanel.h"
 #include "topology/topologyview.h"
-#include "triageviews/statepalette.h"
 
 #include <QApplication>
 #include <QDir>
@@ -56,13 +56,34 @@ double labDistance(const QColor &a, const QColor &b)
     return std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
 }
 
-QImage glyphImage(EngineState state)
+// The glyph painted at size x size, with the painter's font set to `font` (the glyph must not care).
+QImage glyphImage(EngineState state, int size = 32, const QFont &font = QFont())
 {
-    QImage image(32, 32, QImage::Format_ARGB32_Premultiplied);
+    QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     QPainter p(&image);
-    StateStyle::drawGlyph(p, state, QRectF(0, 0, 32, 32), Qt::black);
+    p.setFont(font);
+    StateStyle::drawGlyph(p, state, QRectF(0, 0, size, size), Qt::black);
     return image;
+}
+
+QImage severityImage(ProblemSeverity severity, int size)
+{
+    QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    drawSeverityGlyph(p, severity, QRectF(0, 0, size, size), Qt::black);
+    return image;
+}
+
+// Pixels at least half covered.
+int inked(const QImage &image)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            n += qAlpha(image.pixel(x, y)) >= 128 ? 1 : 0;
+    return n;
 }
 
 } // namespace
@@ -117,14 +138,13 @@ private Q_SLOTS:
             QVERIFY2(contrast(StateStyle::ink(StateStyle::fill(a, dark)), StateStyle::fill(a, dark)) >= 3.0,
                 qPrintable(name));
             // Tables and the detail: the state's colour as a mark on the base (3:1, WCAG for graphics).
-            QVERIFY2(contrast(engineStateColor(a, dark), base) >= 3.0,
-                qPrintable(QStringLiteral("%1: %2 on %3").arg(name, engineStateColor(a, dark).name(), base.name())));
+            QVERIFY2(contrast(stateMark(a, dark), base) >= 3.0,
+                qPrintable(QStringLiteral("%1: %2 on %3").arg(name, stateMark(a, dark).name(), base.name())));
             for (int t = s + 1; t < StateStyle::kStateCount; ++t) {
                 const EngineState b = EngineState(t);
                 const QString pair = name + QStringLiteral(" / ") + engineStateLabel(b);
                 QVERIFY2(labDistance(StateStyle::fill(a, dark), StateStyle::fill(b, dark)) >= 15, qPrintable(pair));
-                QVERIFY2(labDistance(engineStateColor(a, dark), engineStateColor(b, dark)) >= 10, qPrintable(pair));
-                QVERIFY2(engineStateGlyph(a) != engineStateGlyph(b), qPrintable(pair));
+                QVERIFY2(labDistance(stateMark(a, dark), stateMark(b, dark)) >= 15, qPrintable(pair));
             }
         }
     }
@@ -156,14 +176,57 @@ private Q_SLOTS:
         }
     }
 
-    void everyStateButServingHasItsOwnGlyph()
+    void everyStateHasItsOwnPaintedGlyph()
     {
+        QFont odd(QStringLiteral("NoSuchFontFamily"));
+        odd.setPixelSize(3);
         for (int s = 0; s < StateStyle::kStateCount; ++s) {
-            const QImage a = glyphImage(EngineState(s));
-            const bool blank = a == glyphImage(EngineState::Serving);
-            QCOMPARE(blank, EngineState(s) == EngineState::Serving);
-            for (int t = s + 1; t < StateStyle::kStateCount; ++t)
-                QVERIFY(a != glyphImage(EngineState(t)));
+            const EngineState a = EngineState(s);
+            const QString name = engineStateLabel(a);
+            QVERIFY2(!stateGlyphPath(a, QRectF(0, 0, 16, 16)).isEmpty(), qPrintable(name));
+            // Painted shapes, not a font's character: the painter's font changes nothing.
+            QCOMPARE(glyphImage(a, 16, odd), glyphImage(a, 16));
+            // Legible where it is smallest (a topology cell's 8 px, a table row's 10 px): a shape with some
+            // ink, and not a filled box.
+            const int ink = inked(glyphImage(a, 8));
+            QVERIFY2(ink >= 10 && ink <= 56, qPrintable(QStringLiteral("%1: %2 px inked at 8 px").arg(name).arg(ink)));
+            for (int t = s + 1; t < StateStyle::kStateCount; ++t) {
+                const EngineState b = EngineState(t);
+                const QString pair = name + QStringLiteral(" / ") + engineStateLabel(b);
+                QVERIFY2(stateGlyphPath(a, QRectF(0, 0, 16, 16)) != stateGlyphPath(b, QRectF(0, 0, 16, 16)), qPrintable(pair));
+                for (const int size : { 10, 32 })
+                    QVERIFY2(glyphImage(a, size) != glyphImage(b, size), qPrintable(pair));
+            }
+        }
+        // Only the normal state keeps its cell plain.
+        for (int s = 0; s < StateStyle::kStateCount; ++s)
+            QCOMPARE(stateAppearance(EngineState(s)).glyphOnCell, EngineState(s) != EngineState::Serving);
+    }
+
+    void theOperatorsIntentReadsCalmAFailureDoesNot()
+    {
+        // Stopped (on purpose, or never started) is neutral grey and no problem; a crash is red and one.
+        for (const bool dark : { false, true }) {
+            QVERIFY(stateFill(EngineState::Stopped, dark).hsvSaturationF() < 0.15);
+            QVERIFY(stateMark(EngineState::Stopped, dark).hsvSaturationF() < 0.15);
+            const int hue = stateFill(EngineState::Unreachable, dark).hsvHue();
+            QVERIFY2(hue >= 340 || hue <= 10, qPrintable(QString::number(hue)));
+        }
+        QVERIFY(!StateStyle::isProblem(EngineState::Stopped));
+        QVERIFY(!StateStyle::isProblem(EngineState::Draining));
+        for (const EngineState s : { EngineState::Stalled, EngineState::Unhealthy, EngineState::Unreachable, EngineState::GroupBroken })
+            QVERIFY(StateStyle::isProblem(s));
+    }
+
+    void everySeverityHasItsOwnPaintedGlyph()
+    {
+        const QList<ProblemSeverity> all { ProblemSeverity::Critical, ProblemSeverity::Error, ProblemSeverity::Warning };
+        for (qsizetype i = 0; i < all.size(); ++i) {
+            QVERIFY(inked(severityImage(all.at(i), 12)) >= 15);
+            // White ink on the badge, on either theme.
+            QVERIFY(contrast(Qt::white, severityBadge(all.at(i))) >= 4.5);
+            for (qsizetype j = i + 1; j < all.size(); ++j)
+                QVERIFY(severityImage(all.at(i), 12) != severityImage(all.at(j), 12));
         }
     }
 

@@ -2,6 +2,7 @@
 // The derivation table: combinations of facts and the state an operator must see for them.
 #include "state/derivestate.h"
 
+#include <QDateTime>
 #include <QTest>
 
 using namespace pd;
@@ -88,6 +89,14 @@ struct F {
     F &member(MembershipFact m)
     {
         f.membership = m;
+        return *this;
+    }
+    // The operator's intent, declared 30 s before now by `detail`.
+    F &intent(OperatorIntent i, const char *detail = "scale-in")
+    {
+        f.intent = i;
+        f.intentAtMs = kNow - 30000;
+        f.intentDetail = QString::fromUtf8(detail);
         return *this;
     }
     F &models(bool ready)
@@ -190,6 +199,33 @@ private Q_SLOTS:
         row("exited, http older", F().processAt(P::Exited, kNow - 100), S::Stopped, "exited");
         row("exited, http answered since", F().processAt(P::Exited, kNow - 5000), S::Serving, "active");
         row("exited, draining", F().member(M::Draining).processAt(P::Exited, kNow - 100), S::Stopped, "exited");
+        // The operator's intent: a deliberate stop is no crash, a crash (no intent) stays one
+        using I = OperatorIntent;
+        row("stopped on purpose, refused", F().member(M::Gone).intent(I::Stop).fail(H::Refused, 3), S::Stopped,
+            "stopped by the operator (scale-in) at ");
+        row("stopped on purpose, still listed as draining", F().member(M::Draining).intent(I::Stop).fail(H::Refused, 3),
+            S::Stopped, "the proxy still lists it as draining until it is idle");
+        row("stopped on purpose, still listed as active", F().intent(I::Stop, "stop").fail(H::Refused, 3), S::Stopped,
+            "stopped by the operator (stop) at ");
+        row("stopped on purpose, the process exited", F().member(M::Draining).intent(I::Stop).processAt(P::Exited, kNow - 100),
+            S::Stopped, "the proxy still lists it as draining");
+        row("stopped on purpose, not polled since", F().never().intent(I::Stop), S::Stopped, "stopped by the operator");
+        row("stopped on purpose, one refused poll", F().member(M::Draining).intent(I::Stop).fail(H::Refused, 1),
+            S::Draining, "taken out of the proxy by the operator (scale-in)");
+        row("stopped on purpose, started since", F().intent(I::Stop).processAt(P::Running, kNow - 100).fail(H::Refused, 3),
+            S::Starting, "loading");
+        row("stopped on purpose, then a timeout", F().intent(I::Stop).fail(H::Timeout, 3), S::Unreachable, "no answer");
+        row("crash, listed as draining", F().member(M::Draining).fail(H::Refused, 3), S::Unreachable, "refused");
+        row("crash, listed as active", F().fail(H::Refused, 3), S::Unreachable, "refused");
+        row("drained on purpose, finishing requests", F().member(M::Gone).intent(I::Drain).running(3),
+            S::Draining, "taken out of the proxy by the operator (scale-in) at ");
+        row("drained on purpose, finishing waiting requests", F().member(M::Gone).intent(I::Drain).running(0).waiting(2),
+            S::Draining, "finishing 2 requests");
+        row("drained on purpose, idle", F().member(M::Gone).intent(I::Drain).running(0), S::ReadyNotInProxy, "idle");
+        row("drained on purpose, still listed as draining", F().member(M::Draining).intent(I::Drain).running(5),
+            S::Draining, "by the operator (scale-in) at ");
+        row("drained on purpose, stalled", F().member(M::Gone).intent(I::Drain).frozen(5), S::Stalled, "no token");
+        row("removed without intent, busy", F().member(M::Gone).running(3), S::ReadyNotInProxy, "removed");
     }
 
     void table()
@@ -242,6 +278,19 @@ private Q_SLOTS:
         const QString gone = deriveState(g.f, kNow, StateThresholds {}).evidence.join(QLatin1Char('\n'));
         QVERIFY2(gone.contains(QStringLiteral("/metrics refused × 3 since 3 s ago")), qPrintable(gone));
         QVERIFY2(gone.contains(QStringLiteral("metrics stale")), qPrintable(gone));
+    }
+
+    void intentIsEvidence()
+    {
+        F f;
+        f.member(MembershipFact::Draining).intent(OperatorIntent::Stop, "rolling restart").fail(HttpFact::Refused, 4);
+        const DerivedState d = deriveState(f.f, kNow, StateThresholds {});
+        const QString clock = QDateTime::fromMSecsSinceEpoch(kNow - 30000).toString(QStringLiteral("HH:mm:ss"));
+        QCOMPARE(d.reason, QStringLiteral("stopped by the operator (rolling restart) at %1; the proxy still lists it as "
+                                          "draining until it is idle").arg(clock));
+        const QString all = d.evidence.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QStringLiteral("operator intent stop, rolling restart (30 s ago)")), qPrintable(all));
+        QVERIFY(!isFailureState(d.state));
     }
 
     void freshness()

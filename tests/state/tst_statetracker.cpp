@@ -4,6 +4,7 @@
 #include "state/statetracker.h"
 #include "statetestutil.h"
 
+#include <QDateTime>
 #include <QSignalSpy>
 
 using namespace pd;
@@ -199,6 +200,78 @@ private Q_SLOTS:
         m_tracker->recordAction(7, -1, QStringLiteral("restart requested"));
         QCOMPARE(m_tracker->events().at(m_tracker->events().size() - 1).kind, StateEvent::Kind::Action);
         QCOMPARE(m_tracker->events().recent(7, -1, 10).size(), 3); // unknown → serving, serving → starting, the action
+    }
+
+    void aDeliberateStopIsStoppedACrashIsUnreachable()
+    {
+        QVERIFY(loadDemo(m_store, DemoCoupling::Independent)); // one engine's own state, no group
+        roundWith({});
+        // Scale-in under load: out of the proxy (it keeps the instance listed as draining), then stopped.
+        m_tracker->setIntent(3, OperatorIntent::Drain, QStringLiteral("scale-in"));
+        m_tracker->setMembership(3, MembershipFact::Draining);
+        QCOMPARE(m_tracker->state(3), EngineState::Draining);
+        QVERIFY2(m_tracker->derived(3).reason.contains(QStringLiteral("taken out of the proxy by the operator (scale-in)")),
+                 qPrintable(m_tracker->derived(3).reason));
+        m_tracker->setIntent(3, OperatorIntent::Stop, QStringLiteral("scale-in"));
+        const std::int64_t stoppedAt = m_now;
+        m_tracker->setMembership(4, MembershipFact::Draining); // the same membership, no intent: it crashes
+        roundWith({ failed(3, PollStatus::Refused), failed(4, PollStatus::Refused) });
+        roundWith({ failed(3, PollStatus::Refused), failed(4, PollStatus::Refused) });
+        QCOMPARE(m_tracker->state(3), EngineState::Stopped);
+        QCOMPARE(m_tracker->state(4), EngineState::Unreachable);
+        const QString clock = QDateTime::fromMSecsSinceEpoch(stoppedAt).toString(QStringLiteral("HH:mm:ss"));
+        QCOMPARE(m_tracker->derived(3).reason,
+                 QStringLiteral("stopped by the operator (scale-in) at %1; the proxy still lists it as draining until it is idle")
+                     .arg(clock));
+        QCOMPARE(m_tracker->stateCounts()[int(EngineState::Stopped)], 1);
+        // The intent is on the engine's timeline.
+        bool recorded = false;
+        for (const StateEvent &e : m_tracker->events().recent(3, -1, 20))
+            recorded |= e.kind == StateEvent::Kind::Action && e.what == QStringLiteral("operator intent drain → stop");
+        QVERIFY(recorded);
+    }
+
+    void aStartClearsTheIntent()
+    {
+        QVERIFY(loadDemo(m_store, DemoCoupling::Independent));
+        roundWith({});
+        // The console starts it again: from then on its silence is news.
+        m_tracker->setIntent(5, OperatorIntent::Stop, QStringLiteral("stop"));
+        roundWith({ failed(5, PollStatus::Refused) });
+        roundWith({ failed(5, PollStatus::Refused) });
+        QCOMPARE(m_tracker->state(5), EngineState::Stopped);
+        m_tracker->setIntent(5, OperatorIntent::None);
+        QCOMPARE(m_tracker->facts(5).intent, OperatorIntent::None);
+        QCOMPARE(m_tracker->state(5), EngineState::Unreachable);
+
+        // Started elsewhere: it answers again after it went down, and the intent goes with the old run.
+        m_tracker->setIntent(6, OperatorIntent::Stop, QStringLiteral("stop"));
+        roundWith({ ok(6, 1, 1, 1, 0) }); // still answering while it shuts down: the intent stands
+        QCOMPARE(m_tracker->facts(6).intent, OperatorIntent::Stop);
+        roundWith({ failed(6, PollStatus::Refused) });
+        roundWith({ failed(6, PollStatus::Refused) });
+        QCOMPARE(m_tracker->state(6), EngineState::Stopped);
+        roundWith({});
+        QCOMPARE(m_tracker->facts(6).intent, OperatorIntent::None);
+        QCOMPARE(m_tracker->state(6), EngineState::Serving);
+        roundWith({ failed(6, PollStatus::Refused) });
+        roundWith({ failed(6, PollStatus::Refused) });
+        QCOMPARE(m_tracker->state(6), EngineState::Unreachable); // a crash of the new run
+
+        // SSH sees the process exit, then run again.
+        m_tracker->setIntent(7, OperatorIntent::Stop, QStringLiteral("stop"));
+        m_tracker->setProcess(7, ProcessFact::Exited);
+        QCOMPARE(m_tracker->state(7), EngineState::Stopped);
+        m_tracker->setProcess(7, ProcessFact::Running);
+        QCOMPARE(m_tracker->facts(7).intent, OperatorIntent::None);
+
+        // Taken out of the proxy, then added back by anyone.
+        m_tracker->setIntent(8, OperatorIntent::Drain, QStringLiteral("remove from the proxy"));
+        m_tracker->setMembership(8, MembershipFact::Gone);
+        QCOMPARE(m_tracker->facts(8).intent, OperatorIntent::Drain);
+        m_tracker->setMembership(8, MembershipFact::Waiting);
+        QCOMPARE(m_tracker->facts(8).intent, OperatorIntent::None);
+        QCOMPARE(m_tracker->state(8), EngineState::WaitingInProxy);
     }
 
     void thresholdsChangeTheVerdict()

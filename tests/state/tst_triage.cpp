@@ -197,6 +197,40 @@ private Q_SLOTS:
         QCOMPARE(problems.at(1).what, QStringLiteral("Engine not running, yet in the proxy"));
     }
 
+    void stoppedOnPurposeIsNoProblem()
+    {
+        TriageInput in = cluster();
+        // Stopped by the operator while the proxy still lists it (draining until idle, or not yet seen
+        // removed): no problem. The same stop with no intent is the listed-but-dead error.
+        in.engines[2].state = EngineState::Stopped;
+        in.engines[2].membership = MembershipFact::Draining;
+        in.engines[2].intent = OperatorIntent::Stop;
+        in.engines[3].state = EngineState::Stopped;
+        in.engines[3].intent = OperatorIntent::Stop; // still active in the proxy's list
+        in.engines[4].state = EngineState::Draining;
+        in.engines[4].membership = MembershipFact::Gone;
+        in.engines[4].intent = OperatorIntent::Drain;
+        in.engines[5].state = EngineState::Stopped; // no intent, listed: a crash SSH saw
+        in.engines[6].state = EngineState::Unreachable; // no intent, draining: a crash
+        in.engines[6].membership = MembershipFact::Draining;
+        const QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems), (QStringList { QStringLiteral("listed-but-dead:5"), QStringLiteral("engine-unreachable:6") }));
+        for (const Problem &p : problems)
+            QCOMPARE(p.severity, ProblemSeverity::Error);
+    }
+
+    void aPoolTheOperatorEmptiedIsStillEmpty()
+    {
+        TriageInput in = cluster();
+        for (int i = 0; i < 2; ++i) {
+            in.engines[i].state = EngineState::Stopped;
+            in.engines[i].membership = MembershipFact::Gone;
+            in.engines[i].intent = OperatorIntent::Stop;
+        }
+        in.proxy.prefillInstances = 0;
+        QCOMPARE(keys(findProblems(in)), QStringList { QStringLiteral("pool-empty:prefill") });
+    }
+
     void aBrokenGroupIsOneProblemAboveItsRanks()
     {
         // d0 and d1 hold one coupled decode group of 8; engine 3 (on d0) died, the 7 others hang.
@@ -406,6 +440,35 @@ private Q_SLOTS:
         triage.setNodeSsh(4, false, QStringLiteral("No route to host"));
         QCOMPARE(triage.problems().last().key, QStringLiteral("node-ssh-down:4"));
         QCOMPARE(triage.problems().last().where, QStringLiteral("node d0 (127.0.0.6)"));
+    }
+
+    void aDeliberateScaleInRaisesNothingACrashDoes()
+    {
+        // The case through the tracker: after a scale-in under load the proxy still lists the
+        // stopped engine as draining; a crashed neighbour in the same spot is an error.
+        ClusterStore store;
+        QVERIFY(loadDemo(&store, DemoCoupling::Independent));
+        StateTracker tracker(&store);
+        std::int64_t now = 1'800'000'000'000;
+        tracker.setClock([&now] { return now; });
+        Triage triage(&tracker, &store);
+        int tick = 1;
+        store.applyPollBatch(healthyRound(72, tick));
+        tracker.setIntent(20, OperatorIntent::Drain, QStringLiteral("scale-in"));
+        tracker.setMembership(20, MembershipFact::Draining);
+        tracker.setMembership(21, MembershipFact::Draining);
+        tracker.setIntent(20, OperatorIntent::Stop, QStringLiteral("scale-in"));
+        for (int round = 0; round < 3; ++round) {
+            now += 1000;
+            PollBatch b = healthyRound(72, ++tick);
+            b.outcomes[20] = failed(20, PollStatus::Refused);
+            b.outcomes[21] = failed(21, PollStatus::Refused);
+            store.applyPollBatch(b);
+        }
+        QCOMPARE(tracker.state(20), EngineState::Stopped);
+        QCOMPARE(tracker.state(21), EngineState::Unreachable);
+        QCOMPARE(keys(triage.problems()), QStringList { QStringLiteral("engine-unreachable:21") });
+        QCOMPARE(triage.problems().first().severity, ProblemSeverity::Error);
     }
 
     void aLogDiagnosisIsAProblemUntilTheEngineStartsAgain()

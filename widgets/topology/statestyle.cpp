@@ -2,11 +2,7 @@
 #include "topology/statestyle.h"
 
 #include "apptheme.h"
-
-#include <QCoreApplication>
-#include <QPainter>
-#include <QPainterPath>
-#include <QPixmapCache>
+#include "stateappearance.h"
 
 #include <algorithm>
 #include <array>
@@ -18,47 +14,7 @@ namespace StateStyle {
 
 QColor fill(EngineState state, bool dark)
 {
-    // On a dark canvas the darkest fills (Stopped, Unreachable) lose their edge and Unknown glares:
-    // lighter Stopped and Unreachable, a dim Unknown; the others keep their Okabe-Ito hue.
-    if (dark) {
-        switch (state) {
-        case EngineState::Unknown:
-            return QColor(0x5a, 0x60, 0x68);
-        case EngineState::Stopped:
-            return QColor(0x9a, 0xa0, 0xa8);
-        case EngineState::Unreachable:
-            return QColor(0xe0, 0x40, 0x5a);
-        case EngineState::GroupBroken:
-            return QColor(0xa7, 0x7b, 0xe0);
-        default:
-            break;
-        }
-    }
-    switch (state) {
-    case EngineState::Unknown:
-        return QColor(0xc9, 0xcd, 0xd3);
-    case EngineState::Stopped:
-        return QColor(0x5f, 0x63, 0x68);
-    case EngineState::Starting:
-        return QColor(0xf0, 0xe4, 0x42);
-    case EngineState::ReadyNotInProxy:
-        return QColor(0x56, 0xb4, 0xe9);
-    case EngineState::WaitingInProxy:
-        return QColor(0x00, 0x72, 0xb2);
-    case EngineState::Serving:
-        return QColor(0x00, 0x9e, 0x73);
-    case EngineState::Draining:
-        return QColor(0xcc, 0x79, 0xa7);
-    case EngineState::Stalled:
-        return QColor(0xe6, 0x9f, 0x00);
-    case EngineState::Unhealthy:
-        return QColor(0xd5, 0x5e, 0x00);
-    case EngineState::Unreachable:
-        return QColor(0x9b, 0x11, 0x1e);
-    case EngineState::GroupBroken: // a deep violet: alive, but held by a dead rank of its group
-        return QColor(0x5e, 0x2b, 0x97);
-    }
-    return Qt::gray;
+    return stateFill(state, dark);
 }
 
 QColor fill(EngineState state)
@@ -83,136 +39,27 @@ const CanvasColors &canvasColors(bool dark)
 
 QColor ink(const QColor &fill)
 {
-    const double luminance = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
-    return luminance > 0.5 ? QColor(0x1b, 0x1f, 0x24) : Qt::white;
+    return inkOn(fill);
 }
 
 bool isProblem(EngineState state)
 {
-    return state == EngineState::Stalled || state == EngineState::Unhealthy || state == EngineState::Unreachable
-        || state == EngineState::GroupBroken;
+    return stateAppearance(state).failure;
 }
 
 QString label(EngineState state)
 {
-    switch (state) {
-    case EngineState::Unknown:
-        return QCoreApplication::translate("StateStyle", "Unknown");
-    case EngineState::Stopped:
-        return QCoreApplication::translate("StateStyle", "Stopped");
-    case EngineState::Starting:
-        return QCoreApplication::translate("StateStyle", "Starting");
-    case EngineState::ReadyNotInProxy:
-        return QCoreApplication::translate("StateStyle", "Ready, not in proxy");
-    case EngineState::WaitingInProxy:
-        return QCoreApplication::translate("StateStyle", "Waiting in proxy");
-    case EngineState::Serving:
-        return QCoreApplication::translate("StateStyle", "Serving");
-    case EngineState::Draining:
-        return QCoreApplication::translate("StateStyle", "Draining");
-    case EngineState::Stalled:
-        return QCoreApplication::translate("StateStyle", "Stalled");
-    case EngineState::Unhealthy:
-        return QCoreApplication::translate("StateStyle", "Unhealthy");
-    case EngineState::Unreachable:
-        return QCoreApplication::translate("StateStyle", "Unreachable");
-    case EngineState::GroupBroken:
-        return QCoreApplication::translate("StateStyle", "Group broken");
-    }
-    return {};
+    return engineStateLabel(state);
 }
 
 void drawGlyph(QPainter &p, EngineState state, const QRectF &box, const QColor &ink)
 {
-    const double s = std::min(box.width(), box.height());
-    const QRectF r(box.center().x() - s / 2, box.center().y() - s / 2, s, s);
-    const QPointF c = r.center();
-    const double line = std::max(1.2, s / 7);
-    p.save();
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(QPen(ink, line, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-    p.setBrush(Qt::NoBrush);
-    const double k = s * 0.32; // half extent of most glyphs
-    switch (state) {
-    case EngineState::Unknown: {
-        QFont font = p.font();
-        font.setPixelSize(std::max(6, int(s * 0.9)));
-        font.setBold(true);
-        p.setFont(font);
-        p.drawText(r, Qt::AlignCenter, QStringLiteral("?"));
-        break;
-    }
-    case EngineState::Stopped:
-        p.fillRect(QRectF(c.x() - k * 0.85, c.y() - k * 0.85, 1.7 * k, 1.7 * k), ink);
-        break;
-    case EngineState::Starting: {
-        QPainterPath path;
-        path.moveTo(c.x(), c.y() - k);
-        path.lineTo(c.x() + k, c.y() + k * 0.8);
-        path.lineTo(c.x() - k, c.y() + k * 0.8);
-        path.closeSubpath();
-        p.fillPath(path, ink);
-        break;
-    }
-    case EngineState::ReadyNotInProxy:
-        p.drawEllipse(c, k * 0.9, k * 0.9);
-        break;
-    case EngineState::WaitingInProxy: {
-        QPainterPath path; // an hourglass
-        path.moveTo(c.x() - k * 0.8, c.y() - k);
-        path.lineTo(c.x() + k * 0.8, c.y() - k);
-        path.lineTo(c.x() - k * 0.8, c.y() + k);
-        path.lineTo(c.x() + k * 0.8, c.y() + k);
-        path.closeSubpath();
-        p.fillPath(path, ink);
-        break;
-    }
-    case EngineState::Serving:
-        break;
-    case EngineState::Draining: {
-        QPainterPath path;
-        path.moveTo(c.x(), c.y() + k);
-        path.lineTo(c.x() + k, c.y() - k * 0.8);
-        path.lineTo(c.x() - k, c.y() - k * 0.8);
-        path.closeSubpath();
-        p.fillPath(path, ink);
-        break;
-    }
-    case EngineState::Stalled: // pause bars: frozen
-        p.fillRect(QRectF(c.x() - k * 0.8, c.y() - k, k * 0.55, 2 * k), ink);
-        p.fillRect(QRectF(c.x() + k * 0.25, c.y() - k, k * 0.55, 2 * k), ink);
-        break;
-    case EngineState::Unhealthy: // an exclamation mark
-        p.fillRect(QRectF(c.x() - k * 0.25, c.y() - k * 1.05, k * 0.5, k * 1.35), ink);
-        p.fillRect(QRectF(c.x() - k * 0.25, c.y() + k * 0.55, k * 0.5, k * 0.5), ink);
-        break;
-    case EngineState::Unreachable: // a cross
-        p.setPen(QPen(ink, std::max(1.5, s / 5), Qt::SolidLine, Qt::RoundCap));
-        p.drawLine(QPointF(c.x() - k, c.y() - k), QPointF(c.x() + k, c.y() + k));
-        p.drawLine(QPointF(c.x() + k, c.y() - k), QPointF(c.x() - k, c.y() + k));
-        break;
-    case EngineState::GroupBroken: // a broken link: two half rings that do not meet
-        p.drawArc(QRectF(c.x() - k * 1.05, c.y() - k * 0.55, k * 1.1, k * 1.1), 45 * 16, 270 * 16);
-        p.drawArc(QRectF(c.x() - k * 0.05, c.y() - k * 0.55, k * 1.1, k * 1.1), -135 * 16, 270 * 16);
-        break;
-    }
-    p.restore();
+    drawStateGlyph(p, state, box, ink);
 }
 
 QPixmap glyph(EngineState state, int size, const QColor &ink)
 {
-    // QPixmapCache: owned by the application, so no pixmap outlives it.
-    const QString key = QStringLiteral("pd-glyph-%1-%2-%3").arg(int(state)).arg(size).arg(ink.rgba(), 0, 16);
-    QPixmap pixmap;
-    if (!QPixmapCache::find(key, &pixmap)) {
-        pixmap = QPixmap(size, size);
-        pixmap.fill(Qt::transparent);
-        QPainter p(&pixmap);
-        drawGlyph(p, state, QRectF(0, 0, size, size), ink);
-        p.end();
-        QPixmapCache::insert(key, pixmap);
-    }
-    return pixmap;
+    return stateGlyphPixmap(state, size, ink);
 }
 
 } // namespace StateStyle

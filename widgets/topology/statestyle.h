@@ -9,9 +9,8 @@
 
 class QPainter;
 
-// How an engine state looks on the topology and in its legend: a fill colour (Okabe-Ito based, so the
-// failing states stay apart for most colour-vision deficiencies) and a glyph drawn on the cell, so a
-// state reads without colour at all. Serving, the normal state, is the only one without a glyph.
+// The topology's canvas colours, and its names for the one appearance table of engine states
+// (stateappearance.h: fill, glyph, whether it is a failure), so every view draws from that table.
 namespace pd {
 
 namespace StateStyle {
@@ -21,12 +20,12 @@ inline constexpr int kStateCount = kEngineStateCount;
 QColor fill(EngineState state, bool dark); // dark: the variant for a dark canvas (apptheme.h)
 QColor fill(EngineState state); // the variant for the application's current palette
 QColor ink(const QColor &fill); // black or white, whichever reads on the fill
-bool isProblem(EngineState state); // stalled, unhealthy, unreachable: drawn with a heavy border too
-QString label(EngineState state); // translated
+bool isProblem(EngineState state); // a failure state: drawn with a heavy border too (Stopped never is)
+QString label(EngineState state); // engineStateLabel()
 
-// The glyph of a state as a device-pixel pixmap of size x size, cached (paint calls are hot).
+// The state's painted glyph as a pixmap of size x size, cached (paint calls are hot).
 QPixmap glyph(EngineState state, int size, const QColor &ink);
-// Draws the glyph vector-wise (the legend, the tooltip icon).
+// Draws the glyph vector-wise.
 void drawGlyph(QPainter &painter, EngineState state, const QRectF &box, const QColor &ink);
 
 // The topology canvas around the cells, for a light or a dark palette.

@@ -2,6 +2,7 @@
 #include "topology/topologyview.h"
 
 #include "topology/engineinfoprovider.h"
+#include "stateappearance.h"
 #include "topology/statestyle.h"
 
 #include <QContextMenuEvent>
@@ -652,8 +653,8 @@ QString TopologyView::toolTipFor(QPoint pos) const
                           .arg(e.dpRank)
                           .arg(group.dpSize)
                           .arg(group.tpSize);
-        tip += QStringLiteral("<br><span style='color:%1'>■</span> <b>%2</b>")
-                   .arg(StateStyle::fill(state).name(), StateStyle::label(state).toHtmlEscaped());
+        tip += QStringLiteral("<br>%1 <b>%2</b>")
+                   .arg(stateGlyphHtml(state, fontMetrics().height(), stateMark(state)), StateStyle::label(state).toHtmlEscaped());
         if (summary.since.isValid()) {
             const qint64 secs = summary.since.secsTo(QDateTime::currentDateTimeUtc());
             const QString ago

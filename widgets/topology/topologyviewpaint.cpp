@@ -3,6 +3,7 @@
 // then selection rings) and the legend. Every pass touches only what intersects the repainted region.
 #include "topology/topologyview.h"
 
+#include "stateappearance.h"
 #include "topology/statestyle.h"
 
 #include "apptheme.h"
@@ -447,7 +448,7 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
         if (glyphSize < 7 && !labels)
             continue;
         const QColor ink = StateStyle::ink(fill);
-        if (glyphSize >= 7 && state != EngineState::Serving) {
+        if (glyphSize >= 7 && stateAppearance(state).glyphOnCell) {
             const QPoint at = heat || !labels ? r.center() - QPoint(glyphSize / 2 - 1, glyphSize / 2 - 1)
                                               : QPoint(r.right() - glyphSize - 3, r.bottom() - glyphSize - 3);
             p.drawPixmap(at, StateStyle::glyph(state, glyphSize, ink));
@@ -539,7 +540,7 @@ void TopologyView::paintLegend(QPainter &p)
             p.setBrush(Qt::NoBrush);
             p.drawRect(swatch.adjusted(0, 0, -1, -1));
         }
-        if (state != EngineState::Serving)
+        if (stateAppearance(state).glyphOnCell)
             p.drawPixmap(
                 swatch.topLeft() + QPoint(2, 2), StateStyle::glyph(state, kLegendSwatch - 4, StateStyle::ink(fill)));
         p.setPen(m_stateCounts[std::size_t(s)] && StateStyle::isProblem(state) ? canvas().bad : canvas().text);

@@ -5,7 +5,8 @@
 #include "metrics/seriesstore.h"
 #include "state/statetracker.h"
 #include "triageviews/sparkline.h"
-#include "triageviews/statepalette.h"
+#include "apptheme.h"
+#include "stateappearance.h"
 
 #include <QDateTime>
 #include <QFormLayout>
@@ -276,8 +277,9 @@ void EngineDetailPanel::refreshFacts()
     const EngineFacts &f = m_tracker->facts(m_engine);
     m_state->setText(
         tr("%1 for %2 — %3", "state, how long, why")
-            .arg(QStringLiteral("<span style='color:%1; font-size:large'><b>%2 %3</b></span>")
-                     .arg(engineStateColor(d.state).name(), engineStateGlyph(d.state), esc(engineStateLabel(d.state))),
+            .arg(QStringLiteral("%1&nbsp;<span style='color:%2; font-size:large'><b>%3</b></span>")
+                     .arg(stateGlyphHtml(d.state, m_state->fontMetrics().height(), stateMark(d.state, isDark(palette()))),
+                         stateMark(d.state, isDark(palette())).name(), esc(engineStateLabel(d.state))),
                 formatAge(now - m_tracker->stateSinceMs(m_engine)), esc(d.reason)));
     auto row = [](const QString &name, const QString &value, const QString &age) {
         return QStringLiteral("<tr><td>%1</td><td><b>%2</b></td><td style='color:gray'>%3</td></tr>")
@@ -346,7 +348,7 @@ void EngineDetailPanel::refreshEvents()
                     e.reason),
             m_events);
         if (e.kind == StateEvent::Kind::State)
-            item->setForeground(engineStateColor(e.to));
+            item->setForeground(stateMark(e.to, isDark(palette())));
         item->setToolTip(e.evidence.join(QLatin1Char('\n')));
     }
     if (recent.isEmpty())

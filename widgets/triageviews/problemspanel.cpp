@@ -4,9 +4,10 @@
 #include "models/modelroles.h"
 #include "models/problemmodel.h"
 #include "triage/triage.h"
-#include "triageviews/statepalette.h"
+#include "stateappearance.h"
 
 #include <QCoreApplication>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,6 +18,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace pd {
 
@@ -37,24 +40,31 @@ public:
         const QRect r = option.rect.adjusted(4, 3, -4, -3);
         painter->save();
         painter->setRenderHint(QPainter::Antialiasing);
-        QColor c = severityColor(severity);
+        QColor c = severityBadge(severity);
         if (acked)
             c.setAlpha(110);
         painter->setPen(Qt::NoPen);
         painter->setBrush(c);
         painter->drawRoundedRect(r, 4, 4);
-        painter->setPen(Qt::white);
+        // The painted glyph, then the word: no font character that a font may lack.
+        const int g = std::max(8, std::min(r.height() - 4, opt.fontMetrics.height() - 2));
+        const QString word = index.data().toString().toUpper();
         QFont f = painter->font();
         f.setBold(true);
         painter->setFont(f);
-        painter->drawText(r, Qt::AlignCenter,
-            QStringLiteral("%1 %2").arg(severityGlyph(severity), index.data().toString().toUpper()));
+        const int textWidth = QFontMetrics(f).horizontalAdvance(word);
+        const int left = r.left() + std::max(4, (r.width() - g - 4 - textWidth) / 2);
+        drawSeverityGlyph(*painter, severity, QRectF(left, r.center().y() - g / 2.0 + 0.5, g, g), Qt::white);
+        painter->setPen(Qt::white);
+        painter->drawText(QRect(left + g + 4, r.top(), r.right() - left - g - 4, r.height()), Qt::AlignVCenter | Qt::AlignLeft, word);
         painter->restore();
     }
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
         QSize s = QStyledItemDelegate::sizeHint(option, index);
-        s.setWidth(option.fontMetrics.horizontalAdvance(QStringLiteral("‼ CRITICAL")) + 24);
+        QFont bold = option.font;
+        bold.setBold(true);
+        s.setWidth(QFontMetrics(bold).horizontalAdvance(QStringLiteral("CRITICAL")) + option.fontMetrics.height() + 28);
         return s;
     }
 };
@@ -86,7 +96,7 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setItemDelegateForColumn(ProblemModel::SeverityColumn, new SeverityDelegate(m_view));
     m_view->setColumnWidth(
-        ProblemModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("‼ CRITICAL")) + 24);
+        ProblemModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("CRITICAL")) + m_view->fontMetrics().height() + 32);
     m_view->setColumnWidth(ProblemModel::WhatColumn,
         m_view->fontMetrics().horizontalAdvance(QCoreApplication::translate("pd::Triage", "Engine not running, yet in the proxy")) + 16);
     m_view->setColumnWidth(ProblemModel::WhereColumn,

@@ -4,7 +4,8 @@
 #include "models/eventmodel.h"
 #include "models/modelroles.h"
 #include "state/statetracker.h"
-#include "triageviews/statepalette.h"
+#include "apptheme.h"
+#include "stateappearance.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -139,7 +140,7 @@ protected:
                 if (lastX >= 0)
                     p.fillRect(QRectF(lastX, y + lh / 2.0 - 2, x - lastX, 4), lastColor);
                 lastX = x;
-                lastColor = engineStateColor(EngineState(i.data(EngineStateRole).toInt()));
+                lastColor = stateMark(EngineState(i.data(EngineStateRole).toInt()));
                 lastColor.setAlpha(120);
             }
             if (lastX >= 0)
@@ -153,16 +154,13 @@ protected:
                 const auto kind = StateEvent::Kind(i.data(EventKindRole).toInt());
                 if (kind == StateEvent::Kind::State) {
                     const auto state = EngineState(i.data(EngineStateRole).toInt());
-                    p.setPen(QPen(Qt::white, 1));
-                    p.setBrush(engineStateColor(state));
-                    p.drawEllipse(c, lh / 2.0 - 2, lh / 2.0 - 2);
-                    p.setPen(Qt::white);
-                    QFont f = font();
-                    f.setPointSizeF(f.pointSizeF() * 0.75);
-                    p.setFont(f);
-                    p.drawText(
-                        QRectF(c.x() - lh / 2.0, c.y() - lh / 2.0, lh, lh), Qt::AlignCenter, engineStateGlyph(state));
-                    p.setFont(font());
+                    // The topology cell's look in small: the state's fill, its painted glyph in the ink.
+                    const QColor fill = stateFill(state, isDark(palette()));
+                    const double r = lh / 2.0 - 2;
+                    p.setPen(QPen(palette().color(QPalette::Base), 1));
+                    p.setBrush(fill);
+                    p.drawEllipse(c, r, r);
+                    drawStateGlyph(p, state, QRectF(c.x() - r * 0.62, c.y() - r * 0.62, r * 1.24, r * 1.24), inkOn(fill));
                 } else {
                     const double s = lh / 2.0 - 3;
                     const QPointF poly[]
