@@ -452,6 +452,14 @@ void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
     resizeDocks({m_detailDock}, {460}, Qt::Horizontal);
     m_detailDock->hide();
+    // A dock's size given before the window is laid out does not hold: the first time it shows, it gets
+    // a third of the window (at least 420 px); after that the operator's drag (and the saved state) rule.
+    connect(m_detailDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || m_detailSized || m_detailDock->isFloating())
+            return;
+        m_detailSized = true;
+        resizeDocks({ m_detailDock }, { std::max(420, width() / 3) }, Qt::Horizontal);
+    });
 
     m_timeline = new TimelineView(tracker, this);
     m_tabs->addTab(m_timeline, tr("&Timeline"));

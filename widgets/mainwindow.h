@@ -162,6 +162,7 @@ private:
     // With no problem the Problems dock shrinks to its one line, giving the topology the height; the
     // height it had (or the operator gave it) comes back with the first problem.
     bool m_problemsCompact = false;
+    bool m_detailSized = false; // the detail dock got its first width
     int m_problemsHeight = 220;
     QMenu *m_viewMenu = nullptr;
     // issue 8

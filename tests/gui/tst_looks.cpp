@@ -7,6 +7,8 @@
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
 #include "settings/consolesettings.h"
+#include "state/statetracker.h"
+#include "triage/triage.h"
 #include "stateappearance.h"
 #include "topology/statestyle.h"
 #include "topology/topologypanel.h"
@@ -14,6 +16,8 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
+#include <QTabWidget>
 #include <QImage>
 #include <QPainter>
 #include <QStandardPaths>
@@ -228,6 +232,39 @@ private Q_SLOTS:
             for (qsizetype j = i + 1; j < all.size(); ++j)
                 QVERIFY(severityImage(all.at(i), 12) != severityImage(all.at(j), 12));
         }
+    }
+
+    void theDetailDockHasRoomAt1400x900()
+    {
+        // At the default 1400x900 every page of the centre leaves the engine detail dock a readable
+        // width, and the operator can widen it further by dragging (the centre can give way).
+        ClusterStore store;
+        ConsoleSettings settings(m_dir.filePath(QStringLiteral("dock.ini")));
+        MainWindow window(&store);
+        window.setSettings(&settings);
+        StateTracker tracker(&store);
+        Triage triage(&tracker, &store);
+        window.setTriage(&tracker, &triage);
+        QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.detailDock()->show();
+        // What each page of the centre needs, to name the one that squeezes the dock.
+        QString needs;
+        if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs")))
+            for (int i = 0; i < tabs->count(); ++i)
+                needs += QStringLiteral("%1: %2 px; ").arg(tabs->tabText(i)).arg(tabs->widget(i)->minimumSizeHint().width());
+        for (QWidget *w : window.topologyPanel()->findChildren<QWidget *>(QString(), Qt::FindDirectChildrenOnly))
+            needs += QStringLiteral("%1 %2: %3; ").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName()).arg(w->minimumSizeHint().width());
+        QTRY_VERIFY2(window.detailDock()->width() >= 400,
+            qPrintable(QStringLiteral("dock %1 px; %2").arg(window.detailDock()->width()).arg(needs)));
+        const int centre = window.centralWidget()->minimumSizeHint().width();
+        QVERIFY2(centre <= 1400 - 560, qPrintable(QStringLiteral("the centre needs %1 px").arg(centre)));
+        QDir().mkpath(QStringLiteral(PD_BINARY_DIR "/screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral(PD_BINARY_DIR "/screenshots/detail-dock-1400x900.png")));
+        // Problems with nothing to say takes one line, not a fifth of the height.
+        QTRY_VERIFY2(window.problemsDock()->height() <= 90, qPrintable(QString::number(window.problemsDock()->height())));
     }
 
     void theTopologyPaintsItsCanvasAfterTheTheme()

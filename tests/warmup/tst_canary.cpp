@@ -85,7 +85,7 @@ class TestCanary : public QObject {
     {
         CanaryOptions o;
         o.intervalMs = 500;
-        o.timeoutMs = 2000;
+        o.timeoutMs = 10000; // generous: a sanitizer build on a loaded machine is slow, never this slow
         o.fallbackModel = m_profile.decode.servedModelName;
         return o;
     }
@@ -202,9 +202,13 @@ private Q_SLOTS:
         QFETCH(int, outcome);
         CanaryProbe probe;
         probe.setEndpoint(profileProxyEndpoint(m_profile));
-        probe.setOptions(fast());
+        CanaryOptions options = fast();
+        if (fault == QLatin1String("stall"))
+            options.timeoutMs = 3000; // the stall's requests never end: the timeout is the verdict
+        probe.setOptions(options);
         probe.start();
-        QVERIFY(nextSample(probe).ok()); // a known-good start: the failures below are the fault's
+        const CanarySample before = nextSample(probe);
+        QVERIFY2(before.ok(), qPrintable(before.detail)); // a known-good start: the failures below are the fault's
 
         QVERIFY(faultDecoders(fault));
         const CanarySample first = nextSample(probe);

@@ -4,6 +4,7 @@
 #include "topology/statestyle.h"
 #include "topology/topologyview.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -43,7 +44,7 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     m_text->setObjectName(QStringLiteral("topologyFilterEdit"));
     m_text->setPlaceholderText(tr("Filter (node, host, :port, dp 12, state…)"));
     m_text->setClearButtonEnabled(true);
-    m_text->setMinimumWidth(220);
+    m_text->setMinimumWidth(140);
 
     m_state->setObjectName(QStringLiteral("topologyStateFilter"));
     m_state->addItem(tr("Any state"), -1);
@@ -75,7 +76,20 @@ TopologyPanel::TopologyPanel(QWidget *parent)
                                "selection or node) · right/middle/Alt-drag: pan · wheel: zoom · arrows, Enter: open</small>"),
         this);
     help->setObjectName(QStringLiteral("topologyHelp"));
+    help->setWordWrap(true); // its one line must not set the window's minimum width
 
+    // The combos are as wide as a short entry, not their longest one ("Problems (stalled, …)"): at
+    // 1400 px the bar must leave the engine detail dock its width; the open list shows every entry whole.
+    for (QComboBox *combo : { m_state, m_node, m_role, m_color, m_layout }) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(combo == m_state || combo == m_color ? 10 : 7);
+        combo->view()->setMinimumWidth(combo->view()->sizeHintForColumn(0) + 24);
+        combo->setToolTip(combo->currentText());
+        connect(combo, &QComboBox::currentTextChanged, combo, &QComboBox::setToolTip);
+    }
+
+    // Two rows: what is shown (filters) above how it is drawn (colour, layout, zoom) and the help, so
+    // the topology never needs more width than a 1400 px window leaves beside the engine detail dock.
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_text, 2);
@@ -83,18 +97,21 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     bar->addWidget(m_node);
     bar->addWidget(m_role);
     bar->addWidget(m_count);
-    bar->addSpacing(12);
-    bar->addWidget(m_color);
-    bar->addWidget(m_layout);
-    bar->addWidget(zoomOut);
-    bar->addWidget(zoomIn);
-    bar->addWidget(fit);
     bar->addStretch(1);
+    auto *view = new QHBoxLayout;
+    view->setContentsMargins(0, 0, 0, 0);
+    view->addWidget(m_color);
+    view->addWidget(m_layout);
+    view->addWidget(zoomOut);
+    view->addWidget(zoomIn);
+    view->addWidget(fit);
+    view->addSpacing(8);
+    view->addWidget(help, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(bar);
-    layout->addWidget(help);
+    layout->addLayout(view);
     layout->addWidget(m_view, 1);
 
     connect(m_text, &QLineEdit::textChanged, this, &TopologyPanel::applyFilter);

@@ -157,7 +157,8 @@ void ProblemsPanel::updateHeader()
         critical += p.severity == ProblemSeverity::Critical ? 1 : 0;
         acked += p.acknowledged ? 1 : 0;
     }
-    QString text = n == 1 ? tr("<b>1 problem</b>") : tr("<b>%1 problems</b>").arg(n);
+    QString text = n == 0 ? tr("<b>No problems</b>: every observed engine serves and the proxy answers.")
+                 : n == 1 ? tr("<b>1 problem</b>") : tr("<b>%1 problems</b>").arg(n);
     if (critical > 0)
         text += tr(" · <span style='color:#b3261e'><b>%n critical</b></span>", nullptr, critical);
     if (acked > 0)
@@ -166,6 +167,9 @@ void ProblemsPanel::updateHeader()
         text += tr(" — click one to see its engine");
     m_header->setText(text);
     m_stack->setCurrentWidget(n > 0 ? static_cast<QWidget *>(m_view) : m_empty);
+    // With nothing to list the panel is its one header line (the dock shrinks to it, mainwindow.cpp).
+    m_stack->setVisible(n > 0);
+    m_ack->setVisible(n > 0);
     m_ack->setEnabled(m_view->selectionModel()->hasSelection());
     const int dead = int(deadEnginesSelected().size());
     m_remove->setEnabled(m_removeAvailable && dead > 0);
