@@ -31,6 +31,7 @@
 #include "ssh/guisshprompts.h"
 #include "ssh/sshrunner.h"
 #include "state/statetracker.h"
+#include "audit/auditintentfeed.h"
 #include "ops/scalerollingrestart.h"
 #include "triage/triage.h"
 #include "watch/watchdog.h"
@@ -157,6 +158,7 @@ void Operations::teardown()
     }
     delete m_page; // its tab goes with it
     m_menu.reset();
+    m_intentFeed.reset();
     m_actions.reset();
     m_watchdog.reset();
     if (m_membership)
@@ -295,6 +297,16 @@ void Operations::rebuild()
                 if (engine >= 0 && engine < m_tracker->engineCount())
                     m_tracker->setIntent(engine, intent, detail);
             });
+    // The same intents written by another process (pdctl scale in a terminal, another console) through
+    // the shared audit log; this console's own lines repeat what it already knows and change nothing.
+    m_intentFeed = std::make_unique<pd::AuditIntentFeed>(m_audit->path());
+    connect(m_intentFeed.get(), &pd::AuditIntentFeed::intentRead, this, [this, indexOf](const pd::AuditIntent &i) {
+        const int engine = indexOf.value(i.engineId, -1);
+        if (engine < 0 || engine >= m_tracker->engineCount() || m_tracker->facts(engine).intent == i.intent)
+            return;
+        m_tracker->setIntent(engine, i.intent, tr("%1, by %2").arg(i.detail, i.who), i.atMs);
+    });
+    m_intentFeed->start();
     m_actions = std::make_unique<pd::EngineActions>(m_context.get(), m_runner.get());
 
     m_page = new pd::OperationsPage(m_context.get(), m_runner.get(), refs, m_audit->path());

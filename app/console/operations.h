@@ -15,6 +15,7 @@ class QMenu;
 class QWidget;
 
 namespace pd {
+class AuditIntentFeed;
 class AuditLog;
 class ClusterStore;
 class EngineActionMenu;
@@ -103,6 +104,7 @@ private:
     std::unique_ptr<pd::AuditLog> m_audit;
     std::unique_ptr<pd::ProxyClient> m_proxy;
     std::unique_ptr<pd::MembershipReconciler> m_membership;
+    std::unique_ptr<pd::AuditIntentFeed> m_intentFeed; // intents other processes wrote to the audit log
     std::unique_ptr<pd::MembershipJournal> m_journal; // pending adds and drains across console restarts
     std::unique_ptr<pd::EngineController> m_controller;
     std::unique_ptr<pd::EngineControl> m_control;

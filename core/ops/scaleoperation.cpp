@@ -242,6 +242,22 @@ void ScaleOperation::pollTick()
     }));
 }
 
+void ScaleOperation::declareIntent(const EngineRef &engine, OperatorIntent intent)
+{
+    Q_EMIT intentDeclared(engine, intent, intentDetail());
+    if (!m_ctx->audit)
+        return;
+    AuditEntry e;
+    e.action = QStringLiteral("intent.") + operatorIntentName(intent);
+    e.target = QStringLiteral("%1 %2").arg(roleName(engine.role), engine.id);
+    e.params = { { "node", engine.node.toStdString() }, { "dp_rank", engine.dpRank } };
+    e.result = QStringLiteral("ok");
+    e.detail = m_intentDetail.isEmpty() ? m_kind : m_intentDetail;
+    QString error;
+    if (!m_ctx->audit->append(e, &error))
+        qWarning("%s", qPrintable(error));
+}
+
 void ScaleOperation::audit(const QString &action, const QString &result, const QString &detail, qint64 durationMs,
                            nlohmann::ordered_json params)
 {

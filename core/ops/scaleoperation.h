@@ -99,7 +99,9 @@ protected:
     bool checkCancelled(const QString &leftAs);
     // From here on cancel() is refused (the view greys its Cancel out).
     void setCancellable(bool cancellable) { m_cancellable = cancellable; }
-    void declareIntent(const EngineRef &engine, OperatorIntent intent) { Q_EMIT intentDeclared(engine, intent, intentDetail()); }
+    // Says it (intentDeclared) and writes it to the audit log ("intent.stop", target "decode host:port"),
+    // where another process watching the same log (a console beside pdctl) reads it (AuditIntentFeed).
+    void declareIntent(const EngineRef &engine, OperatorIntent intent);
 
     // Calls `attempt` every pollMs until it reports true, then `then(false)`; after timeoutMs
     // `then(true)`. Cancellation ends the loop (the operation is then Cancelled by checkCancelled).

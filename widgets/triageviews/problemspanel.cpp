@@ -170,6 +170,7 @@ void ProblemsPanel::updateHeader()
     // With nothing to list the panel is its one header line (the dock shrinks to it, mainwindow.cpp).
     m_stack->setVisible(n > 0);
     m_ack->setVisible(n > 0);
+    m_remove->setVisible(m_removeOffered && n > 0);
     m_ack->setEnabled(m_view->selectionModel()->hasSelection());
     const int dead = int(deadEnginesSelected().size());
     m_remove->setEnabled(m_removeAvailable && dead > 0);
@@ -189,7 +190,7 @@ void ProblemsPanel::updateHeader()
 void ProblemsPanel::setRemoveAvailable(bool available, const QString &whyNot)
 {
     m_removeAvailable = available;
-    m_remove->setVisible(true);
+    m_removeOffered = true;
     if (!available)
         m_remove->setToolTip(whyNot);
     updateHeader();

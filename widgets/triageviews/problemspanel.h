@@ -59,6 +59,7 @@ private:
     QPushButton *m_remove;
     QPushButton *m_restartGroup;
     bool m_removeAvailable = false;
+    bool m_removeOffered = false; // setRemoveAvailable() was called: the window can remove
     bool m_restartAvailable = true;
     QString m_restartWhyNot;
     QStackedWidget *m_stack;
