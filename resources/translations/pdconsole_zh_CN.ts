@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+301"/>
+        <location filename="../../app/console/operations.cpp" line="+313"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-393"/>
+        <location line="-404"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -207,7 +207,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+103"/>
         <source>Membership journal not read: %1</source>
         <translation>未读取成员日志：%1</translation>
     </message>
@@ -219,7 +219,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+21"/>
+        <source>%1, by %2</source>
+        <translation>%1，由 %2 执行</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
@@ -3047,7 +3052,7 @@ last good scrape %1</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+16"/>
         <location line="+31"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
@@ -4281,6 +4286,11 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+41"/>
+        <source>&lt;b&gt;No problems&lt;/b&gt;: every observed engine serves and the proxy answers.</source>
+        <translation>&lt;b&gt;没有问题&lt;/b&gt;：所有已观测的引擎都在服务，代理也在应答。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&lt;b&gt;1 problem&lt;/b&gt;</source>
         <translation>&lt;b&gt;1 个问题&lt;/b&gt;</translation>
     </message>
@@ -4309,7 +4319,7 @@ last good scrape %1</source>
         <translation> — 点击问题可查看对应引擎</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+16"/>
         <source>Stop every rank of %1 and start them all together: the only way out of a broken group</source>
         <translation>停止 %1 的每个 rank 并一起启动：这是恢复损坏组的唯一办法</translation>
     </message>
@@ -5938,7 +5948,7 @@ last good scrape %1</source>
 <context>
     <name>pd::TopologyPanel</name>
     <message>
-        <location filename="../../widgets/topology/topologypanel.cpp" line="+44"/>
+        <location filename="../../widgets/topology/topologypanel.cpp" line="+45"/>
         <source>Filter (node, host, :port, dp 12, state…)</source>
         <translation>筛选（节点、主机、:端口、dp 12、状态…）</translation>
     </message>
@@ -6028,7 +6038,7 @@ last good scrape %1</source>
         <translation>&lt;small&gt;拖动：框选 · Shift/Ctrl：追加选择 · &lt;b&gt;右键：操作&lt;/b&gt;（引擎、选中项或节点） · 右键/中键/Alt 拖动：平移 · 滚轮：缩放 · 方向键、Enter：打开&lt;/small&gt;</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+61"/>
         <source>All nodes</source>
         <translation>所有节点</translation>
     </message>
@@ -6324,7 +6334,7 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-81"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-86"/>
         <source>Engine not running, yet in the proxy</source>
         <translation>引擎未运行，但仍在代理中</translation>
     </message>
