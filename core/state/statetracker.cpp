@@ -509,10 +509,13 @@ void StateTracker::applyProxyHealth(const ProxyHealth &health)
     const QString where = m_store->hasProfile()
         ? tr("proxy %1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port)
         : tr("proxy");
+    // `to`: how the proxy is after the event (Serving: it answers, Unreachable: it does not), so a
+    // recovery does not read like the outage on the timeline.
     auto event = [&](const QString &what, const QString &reason) {
         StateEvent e;
         e.atMs = now;
         e.kind = StateEvent::Kind::Proxy;
+        e.to = health.reachable ? EngineState::Serving : EngineState::Unreachable;
         e.where = where;
         e.what = what;
         e.reason = reason;

@@ -307,6 +307,11 @@ private Q_SLOTS:
         QCOMPARE(m_tracker->events().at(1).reason, QStringLiteral("Connection refused"));
         QCOMPARE(m_tracker->proxySinceMs(), m_now);
         QCOMPARE(proxy.size(), 3);
+        // The timeline draws a recovery in the serving colour, not the outage's red.
+        QCOMPARE(m_tracker->events().at(1).to, EngineState::Unreachable);
+        m_tracker->applyProxyHealth(h);
+        QCOMPARE(m_tracker->events().at(2).what, QStringLiteral("proxy reachable again"));
+        QCOMPARE(m_tracker->events().at(2).to, EngineState::Serving);
     }
 
     void aNewProfileStartsOver()

@@ -166,8 +166,10 @@ protected:
                     const QPointF poly[]
                         = { { c.x(), c.y() - s }, { c.x() + s, c.y() }, { c.x(), c.y() + s }, { c.x() - s, c.y() } };
                     p.setPen(QPen(palette().color(QPalette::WindowText), 1));
-                    p.setBrush(kind == StateEvent::Kind::Proxy ? QColor(0xb3, 0x26, 0x1e)
-                                                               : palette().color(QPalette::Highlight));
+                    // The proxy's events in the state colours: down red, back (or recounted) green.
+                    p.setBrush(kind == StateEvent::Kind::Proxy
+                                   ? stateFill(EngineState(i.data(EngineStateRole).toInt()), isDark(palette()))
+                                   : palette().color(QPalette::Highlight));
                     p.drawPolygon(poly, 4);
                 }
             }
