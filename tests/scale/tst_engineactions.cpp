@@ -272,6 +272,7 @@ private Q_SLOTS:
         auto ops = runToEnd(m_actions->plan(EngineAction::Start, {e}));
         QVERIFY2(ops.first()->outcome() == OperationOutcome::Succeeded, qPrintable(describe(ops.first())));
         QCOMPARE(post(QStringLiteral("/cluster/proxy/stop"), "{}"), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(!reconcile(), 10000); // the proxy refuses now, not a moment later
 
         ops = runToEnd(m_actions->plan(EngineAction::Stop, {e}));
         QCOMPARE(ops.size(), 1);

@@ -239,7 +239,9 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(m_table->activeCount(Role::Decode), 3, 10000);
 
         QCOMPARE(post(QStringLiteral("/cluster/proxy/stop"), "{}"), 200);
-        QVERIFY(!reconcile());
+        // The control API answers before the proxy's listener has closed: wait for the refusal itself
+        // (under load a read right after the answer could still reach the old proxy).
+        QTRY_VERIFY_WITH_TIMEOUT(!reconcile(), 10000);
         QCOMPARE(post(QStringLiteral("/cluster/proxy/start"), "{}"), 200);
         QTRY_VERIFY_WITH_TIMEOUT(page.isRestoreOffered(), 15000);
         QTRY_COMPARE_WITH_TIMEOUT(m_table->activeCount(Role::Decode), 4, 10000); // the proxy's own lists again
