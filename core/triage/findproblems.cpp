@@ -148,6 +148,15 @@ QString canaryFailureWords(WarmUpOutcome outcome)
     return warmUpOutcomeName(outcome);
 }
 
+// A coupled group the operator is stopping as a whole (every rank's intent is stop): its ranks go down
+// one by one and the rest hang for those seconds; that is the stop, not a fault to page anyone about.
+bool stoppedOnPurpose(const TriageGroup &group, const QList<TriageEngine> &engines)
+{
+    return !group.engines.isEmpty() && std::all_of(group.engines.cbegin(), group.engines.cend(), [&engines](int e) {
+        return e >= 0 && e < engines.size() && engines.at(e).intent == OperatorIntent::Stop;
+    });
+}
+
 QString poolName(Role role)
 {
     return role == Role::Prefill ? Tr::tr("Prefill") : Tr::tr("Decode");
@@ -233,7 +242,7 @@ QList<Problem> findProblems(const TriageInput &in)
     // The ranks of broken coupled groups: their group's problem stands for theirs (below).
     QList<bool> inBrokenGroup(in.engines.size(), false);
     for (const TriageGroup &group : in.groups) {
-        if (!group.coupled || group.health != GroupHealth::Broken || group.dead.isEmpty())
+        if (!group.coupled || group.health != GroupHealth::Broken || group.dead.isEmpty() || stoppedOnPurpose(group, in.engines))
             continue;
         for (int engine : group.engines) {
             if (engine >= 0 && engine < in.engines.size())
@@ -323,7 +332,7 @@ QList<Problem> findProblems(const TriageInput &in)
     // rank and 63 hung ones are one fault with one fix).
     QList<bool> covered(in.engines.size(), false);
     for (const TriageGroup &group : in.groups) {
-        if (!group.coupled || group.health != GroupHealth::Broken || group.dead.isEmpty())
+        if (!group.coupled || group.health != GroupHealth::Broken || group.dead.isEmpty() || stoppedOnPurpose(group, in.engines))
             continue;
         Problem p = make(ProblemKind::GroupBroken, ProblemScope::Group);
         p.key = QStringLiteral("group-broken:%1").arg(group.id);

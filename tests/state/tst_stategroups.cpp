@@ -194,6 +194,32 @@ private Q_SLOTS:
         QCOMPARE(m_triage->indexOf(QStringLiteral("group-broken:") + kDecodeGroup), -1);
     }
 
+    void aGroupStoppedOnPurposeRankByRankIsNoProblem()
+    {
+        // The console (or pdctl, through the audit log) stops the whole decode group: every rank is
+        // declared stopped first, then the processes exit one by one; the ranks still up hang meanwhile.
+        round(false);
+        for (int e = kFirstDecode; e < kEngines; ++e)
+            m_tracker->setIntent(e, OperatorIntent::Stop, QStringLiteral("group-scale-in"));
+        const int g = decodeGroupIndex();
+        m_tracker->setProcess(kFirstDecode, ProcessFact::Exited, QStringLiteral("stopped"));
+        QCOMPARE(m_tracker->groupState(g).health, GroupHealth::Broken); // what the group is, said as is
+        QCOMPARE(m_triage->indexOf(QStringLiteral("group-broken:") + kDecodeGroup), -1); // but no page
+        // The demo has one decode group: stopping it empties the pool, which is said (on purpose or not,
+        // every decode request fails); nothing else is.
+        for (const Problem &p : m_triage->problems())
+            QVERIFY2(p.kind == ProblemKind::PoolEmpty || p.kind == ProblemKind::LogError, qPrintable(p.key));
+        for (int e = kFirstDecode + 1; e < kEngines; ++e)
+            m_tracker->setProcess(e, ProcessFact::Exited, QStringLiteral("stopped"));
+        QCOMPARE(m_tracker->groupState(g).health, GroupHealth::Stopped);
+        for (const Problem &p : m_triage->problems())
+            QVERIFY2(p.kind == ProblemKind::PoolEmpty, qPrintable(p.key));
+
+        // A rank the operator did not stop, in a group nobody is stopping: broken, and said so.
+        m_tracker->setProcess(1, ProcessFact::Exited, QStringLiteral("exit status 137"));
+        QVERIFY(m_triage->indexOf(QStringLiteral("group-broken:prefill@127.0.0.2:13395")) >= 0);
+    }
+
     void stoppingOneRankOfAServingGroupBreaksIt()
     {
         round(false);
