@@ -206,6 +206,17 @@ void TestNodeCheckWidgets::logViewHidesTheConsolesPolls()
     QVERIFY(!isConsolePollLine(u"INFO:     10.0.0.9:4000 - \"POST /instances/add HTTP/1.1\" 200 OK"));
     QVERIFY(!isConsolePollLine(u"INFO:     10.0.0.9:4000 - \"GET /healthcheckz HTTP/1.1\" 404 Not Found"));
     QVERIFY(!isConsolePollLine(u"ERROR Error during streaming from decoder 10.0.0.7:9000: GET /metrics failed"));
+    // Hostile lines: empty, truncated mid-request, bad UTF-8 (decoded to replacement characters), 10 MB.
+    QVERIFY(!isConsolePollLine(u""));
+    QVERIFY(!isConsolePollLine(u"\"GET "));
+    QVERIFY(!isConsolePollLine(u"INFO:     127.0.0.1:1 - \"GET /metrics"));
+    QVERIFY(!isConsolePollLine(u"INFO:     127.0.0.1:1 - \"GET /metric"));
+    QVERIFY(!isConsolePollLine(QString::fromUtf8("\xff\xfe\"GET \xc3/metrics HTTP/1.1\" 200")));
+    QVERIFY(isConsolePollLine(QString::fromUtf8("\xff\xfe INFO: \"GET /metrics HTTP/1.1\" 200")));
+    const QString huge = QString(10 * 1024 * 1024, QLatin1Char('x'));
+    QVERIFY(!isConsolePollLine(huge));
+    QVERIFY(isConsolePollLine(QString(huge + QStringLiteral(" \"GET /health HTTP/1.1\" 200 OK"))));
+    QVERIFY(!isConsolePollLine(QString(huge + QStringLiteral(" \"POST /v1/completions HTTP/1.1\" 200 OK"))));
 
     const QString path = m_dir.filePath(QStringLiteral("proxy.log"));
     {

@@ -86,6 +86,50 @@ private Q_SLOTS:
         QCOMPARE(intents(spy).last().engineId, QStringLiteral("127.0.0.2:9000"));
     }
 
+    void hostileLinesAreSkippedNotFatal()
+    {
+        // What a shared file can hold: a 10 MB line, bad UTF-8, truncated JSON, a number too big for a
+        // double, NaN where JSON has none, a target that names no engine or is no string. None is an
+        // intent, none stops the good line after them from being read.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("audit.jsonl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(10 * 1024 * 1024, 'x') + '\n');
+        f.write("{\"time\":\"2026-12-03T10:00:00.000Z\",\"action\":\"intent.stop\",\"target\":\"decode \xff\xfe\xc3:9004\"}\n");
+        f.write("{\"time\":\"2026-12-03T10:00:00.000Z\",\"action\":\"intent.st\n");
+        f.write("{\"time\":\"2026-12-03T10:00:00.000Z\",\"action\":\"intent.stop\",\"target\":\"decode 127.0.0.8:9004\",\"duration_ms\":1e400}\n");
+        f.write("{\"time\":NaN,\"action\":\"intent.stop\",\"target\":\"decode 127.0.0.8:9004\"}\n");
+        f.write("{\"time\":\"2026-12-03T10:00:00.000Z\",\"action\":\"intent.stop\",\"target\":\"\"}\n");
+        f.write("{\"time\":\"2026-12-03T10:00:00.000Z\",\"action\":\"intent.stop\",\"target\":42}\n");
+        f.write("[1,2,3]\n\x00\x01\x02\n");
+        f.write("{\"time\":\"2026-12-03T10:00:01.000Z\",\"action\":\"intent.drain\",\"target\":\"decode 127.0.0.9:9001\"}\n");
+        f.close();
+        AuditIntentFeed feed(path);
+        QSignalSpy spy(&feed, &AuditIntentFeed::intentRead);
+        feed.poll(); // starts within the last 256 KB: past the 10 MB line
+        feed.poll();
+        // The JSON parser refuses ill-formed UTF-8 and a number no double holds, so those lines are
+        // skipped whole, as the truncated and non-object ones are: one intent is read, the good one.
+        const QList<AuditIntent> read = intents(spy);
+        QCOMPARE(read.size(), 1);
+        QCOMPARE(read.first().engineId, QStringLiteral("127.0.0.9:9001"));
+        QCOMPARE(read.first().intent, OperatorIntent::Drain);
+
+        // Read from the start (a feed that saw the file shrink): the 10 MB line is skipped too.
+        AuditIntentFeed whole(path);
+        whole.poll();
+        QVERIFY(f.resize(0));
+        QSignalSpy again(&whole, &AuditIntentFeed::intentRead);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(10 * 1024 * 1024, 'y') + '\n');
+        f.write("{\"time\":\"2026-12-03T10:00:02.000Z\",\"action\":\"intent.none\",\"target\":\"prefill 127.0.0.2:9000\"}\n");
+        f.close();
+        whole.poll();
+        QCOMPARE(again.size(), 1);
+        QCOMPARE(intents(again).first().intent, OperatorIntent::None);
+    }
+
     void startsNearTheEndOfABigLog()
     {
         QTemporaryDir dir;
