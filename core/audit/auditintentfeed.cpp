@@ -59,34 +59,20 @@ void AuditIntentFeed::stop()
 
 void AuditIntentFeed::poll()
 {
-    const qint64 size = QFileInfo(m_path).size();
-    if (m_offset < 0) {
-        // Near the end, at a line's start: the first complete line after the cut is read.
-        m_offset = std::max<qint64>(0, size - kFirstReadBytes);
-        if (m_offset > 0) {
-            QFile f(m_path);
-            if (f.open(QIODevice::ReadOnly) && f.seek(m_offset)) {
-                f.readLine(); // the rest of a line cut in the middle
-                m_offset = f.pos();
-            }
+    if (!m_positioned) {
+        // The first read starts near the end, at a line's start: the recent past, not the whole history.
+        m_positioned = true;
+        QFile f(m_path);
+        if (f.open(QIODevice::ReadOnly) && f.size() > kFirstReadBytes && f.seek(f.size() - kFirstReadBytes)) {
+            f.readLine(); // the rest of a line cut in the middle
+            m_cursor.offset = f.pos();
+            f.seek(0);
+            m_cursor.head = f.read(256); // as readAuditLogOn keeps it, to notice a replaced file
         }
     }
-    if (size < m_offset)
-        m_offset = 0; // cut short or replaced: from the start
-    if (size == m_offset)
-        return;
-    const AuditReadResult read = readAuditLog(m_path, m_offset);
-    if (!read.opened)
-        return;
-    if (!m_head.isEmpty() && m_offset > 0 && !read.head.startsWith(m_head.left(read.head.size()))) {
-        m_offset = 0; // another file under the same name
-        m_head.clear();
-        poll();
-        return;
-    }
-    m_head = read.head;
-    m_offset = read.endOffset;
-    for (const AuditEntry &e : read.entries)
+    if (QFileInfo(m_path).size() == m_cursor.offset)
+        return; // nothing appended
+    for (const AuditEntry &e : readAuditLogOn(m_path, m_cursor).entries)
         if (const std::optional<AuditIntent> i = auditIntentOf(e))
             Q_EMIT intentRead(*i);
 }

@@ -49,8 +49,8 @@ Q_SIGNALS:
 private:
     QString m_path;
     QTimer m_timer;
-    qint64 m_offset = -1; // -1: not read yet (the first read starts near the end)
-    QByteArray m_head; // the file's first bytes, to notice it was replaced
+    AuditCursor m_cursor;
+    bool m_positioned = false; // the first read starts near the end
 };
 
 } // namespace pd

@@ -111,6 +111,27 @@ bool AuditLog::write(const AuditEntry &given, QString *error)
     return true;
 }
 
+AuditReadResult readAuditLogOn(const QString &path, AuditCursor &cursor, bool *restarted)
+{
+    AuditReadResult read = readAuditLog(path, cursor.offset, cursor.lines + 1);
+    const bool sameFile = read.opened && read.error.isEmpty() && cursor.offset > 0 && !cursor.head.isEmpty()
+                          && read.head.left(cursor.head.size()) == cursor.head;
+    const bool again = cursor.offset > 0 && !sameFile;
+    if (again) {
+        cursor = AuditCursor();
+        read = readAuditLog(path);
+    }
+    if (restarted)
+        *restarted = again;
+    if (!read.opened)
+        return read;
+    if (cursor.offset == 0)
+        cursor.head = read.head;
+    cursor.offset = read.endOffset;
+    cursor.lines += read.lines;
+    return read;
+}
+
 AuditReadResult readAuditLog(const QString &path, qint64 from, int firstLine)
 {
     AuditReadResult out;

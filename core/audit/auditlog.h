@@ -73,4 +73,15 @@ struct AuditReadResult {
 // `firstLine` numbers the first of them in problems.
 AuditReadResult readAuditLog(const QString &path, qint64 from = 0, int firstLine = 1);
 
+// Where a reader that follows the log has got to.
+struct AuditCursor {
+    qint64 offset = 0; // bytes read (complete lines)
+    int lines = 0; // lines read
+    QByteArray head; // the file's first bytes when read from the start (to notice it was replaced)
+};
+
+// The complete lines appended since `cursor`, which moves past them. A file replaced or cut short
+// since is read anew from its start, and *restarted says so (the reader drops what it held).
+AuditReadResult readAuditLogOn(const QString &path, AuditCursor &cursor, bool *restarted = nullptr);
+
 } // namespace pd

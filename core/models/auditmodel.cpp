@@ -19,15 +19,11 @@ AuditModel::AuditModel(QString path, int maxRows, QObject *parent)
 
 void AuditModel::reload()
 {
-    AuditReadResult read = readAuditLog(m_path, m_offset, m_lines + 1);
-    // Replaced or truncated since the last read: read it anew from the start.
-    const bool sameFile = read.opened && read.error.isEmpty() && m_offset > 0
-                          && read.head.left(m_head.size()) == m_head && m_head.size() > 0;
-    if (m_offset > 0 && !sameFile) {
-        m_offset = 0;
-        m_lines = 0;
+    bool restarted = false;
+    const AuditReadResult read = readAuditLogOn(m_path, m_cursor, &restarted);
+    // Replaced or truncated since the last read: what was shown goes.
+    if (restarted) {
         m_problems.clear();
-        read = readAuditLog(m_path);
         beginResetModel();
         m_entries.clear();
         endResetModel();
@@ -35,10 +31,6 @@ void AuditModel::reload()
     m_error = read.error;
     if (!read.opened)
         return;
-    if (m_offset == 0)
-        m_head = read.head;
-    m_offset = read.endOffset;
-    m_lines += read.lines;
     // The problems of complete lines are kept; an incomplete last line is reported until it completes.
     m_problems.erase(std::remove_if(m_problems.begin(), m_problems.end(),
                                     [](const QString &p) { return p.contains(QLatin1String("incomplete last line")); }),

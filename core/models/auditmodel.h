@@ -31,9 +31,7 @@ private:
     QString m_path;
     int m_maxRows;
     QList<AuditEntry> m_entries;
-    qint64 m_offset = 0;       // bytes read so far (complete lines)
-    int m_lines = 0;           // lines read so far
-    QByteArray m_head;         // the file's first bytes when it was read from the start
+    AuditCursor m_cursor;      // how far the file was read
     QStringList m_problems;
     QString m_error;
 };
