@@ -82,7 +82,7 @@ private Q_SLOTS:
         poller.setTarget(fake.url());
         QSignalSpy spy(&poller, &ProxyHealthPoller::updated);
         poller.start();
-        QVERIFY(spy.wait(3000));
+        QVERIFY(spy.wait(10000));
         auto health = spy.last().at(0).value<ProxyHealth>();
         QVERIFY(health.reachable);
         QCOMPARE(health.decodeInstances, 64);
@@ -103,19 +103,19 @@ private Q_SLOTS:
         poller.setTarget(fake.url());
         QSignalSpy spy(&poller, &ProxyHealthPoller::updated);
         poller.start();
-        QVERIFY(spy.wait(3000));
+        QVERIFY(spy.wait(10000));
         auto health = spy.last().at(0).value<ProxyHealth>();
         QVERIFY(!health.reachable);
         QVERIFY2(health.error.contains(QStringLiteral("HTTP 500")), qPrintable(health.error));
         QCOMPARE(poller.currentDelayMs(), 200);
         fake.status = 200;
         fake.body = "not json";
-        QVERIFY(spy.wait(3000));
+        QVERIFY(spy.wait(10000));
         health = spy.last().at(0).value<ProxyHealth>();
         QVERIFY2(health.error.contains(QStringLiteral("not JSON")), qPrintable(health.error));
         QCOMPARE(poller.currentDelayMs(), 400);
         fake.body = R"({"status":"ok","prefill_instances":1,"decode_instances":1,"request_num":0})";
-        QVERIFY(spy.wait(3000));
+        QVERIFY(spy.wait(10000));
         QVERIFY(spy.last().at(0).value<ProxyHealth>().reachable);
         QCOMPARE(poller.currentDelayMs(), 100);
     }
@@ -131,7 +131,7 @@ private Q_SLOTS:
         poller.setTarget(fake.url());
         QSignalSpy spy(&poller, &ProxyHealthPoller::updated);
         poller.start();
-        QVERIFY(spy.wait(3000));
+        QVERIFY(spy.wait(10000));
         const auto health = spy.last().at(0).value<ProxyHealth>();
         QVERIFY(!health.reachable);
         QVERIFY2(health.error.contains(QStringLiteral("no answer within 300 ms")), qPrintable(health.error));
@@ -150,7 +150,7 @@ private Q_SLOTS:
         poller.setTarget(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(freePort)));
         QSignalSpy spy(&poller, &ProxyHealthPoller::updated);
         poller.start();
-        QVERIFY(spy.wait(3000));
+        QVERIFY(spy.wait(10000));
         const auto health = spy.last().at(0).value<ProxyHealth>();
         QVERIFY(!health.reachable);
         QVERIFY2(health.error.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(health.error));
