@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace pd {
 
@@ -59,11 +60,15 @@ QList<QPointF> decimateMinMax(const RingColumn &column, std::int64_t fromMs, std
         return out;
     const std::int64_t n = s1 - s0 + 1;
     Emitter emit{out};
+    // One read of the range: a sealed block is decoded once, not once per slot.
+    std::vector<float> values(static_cast<std::size_t>(n));
+    column.read(s0, s1, values.data());
+    auto valueAt = [&values, s0](std::int64_t slot) { return values[std::size_t(slot - s0)]; };
 
     if (n <= maxPoints) {
         out.reserve(int(n));
         for (std::int64_t s = s0; s <= s1; ++s) {
-            const float v = column.at(s);
+            const float v = valueAt(s);
             if (std::isnan(v))
                 emit.gap(double(s * res));
             else
@@ -109,7 +114,7 @@ QList<QPointF> decimateMinMax(const RingColumn &column, std::int64_t fromMs, std
             any = false;
             firstGapSlot = s;
         }
-        const float v = column.at(s);
+        const float v = valueAt(s);
         if (std::isnan(v))
             continue;
         if (!any) {

@@ -50,10 +50,10 @@ SeriesStore::SeriesStore(std::vector<Role> engineRoles, SeriesStoreConfig config
     , m_config(config)
     , m_roles(std::move(engineRoles))
     , m_engines(m_roles.size())
-    , m_engineFine(config.fineSlots, int(m_roles.size()) * kEngineMetricCount, config.fineResolutionMs)
-    , m_engineCoarse(config.coarseSlots, int(m_roles.size()) * kCoarseEngineWidth, config.coarseResolutionMs)
-    , m_poolFine(config.fineSlots, kPoolCount * kPoolWidth, config.fineResolutionMs)
-    , m_poolCoarse(config.coarseSlots, kPoolCount * kPoolWidth, config.coarseResolutionMs)
+    , m_engineFine(config.fineSlots, int(m_roles.size()) * kEngineMetricCount, config.fineResolutionMs, config.compression)
+    , m_engineCoarse(config.coarseSlots, int(m_roles.size()) * kCoarseEngineWidth, config.coarseResolutionMs, config.compression)
+    , m_poolFine(config.fineSlots, kPoolCount * kPoolWidth, config.fineResolutionMs, config.compression)
+    , m_poolCoarse(config.coarseSlots, kPoolCount * kPoolWidth, config.coarseResolutionMs, config.compression)
     , m_scratch(std::size_t(kEngineMetricCount) * std::max<std::size_t>(1, m_roles.size()))
     , m_delta(std::make_unique<IntervalDelta>())
 {
@@ -110,8 +110,8 @@ void SeriesStore::ingest(const PollRound &round)
     PoolState &cluster = m_pools[int(Pool::Cluster)];
     const int mismatchesBefore = prefill.fine.boundMismatches + decode.fine.boundMismatches;
 
-    float *fineRow = m_engineFine.row(fineSlot);
-    float *coarseRow = m_engineCoarse.row(coarseSlot);
+    float *fineRow = m_engineFine.headRow();
+    float *coarseRow = m_engineCoarse.headRow();
     const auto maxRateMs = std::int64_t(m_config.maxRateFactor * m_config.pollIntervalMs);
     IntervalDelta &d = *m_delta;
 
@@ -172,23 +172,14 @@ void SeriesStore::ingest(const PollRound &round)
         writePool(m_pools[p], p, fineSlot, coarseSlot);
 
     if (fill) {
-        fillSkipped(m_engineFine, oldFine, fineSlot);
-        fillSkipped(m_poolFine, oldFine, fineSlot);
-        fillSkipped(m_engineCoarse, oldCoarse, coarseSlot);
-        fillSkipped(m_poolCoarse, oldCoarse, coarseSlot);
+        // The round's values cover the time since the previous round: repeated over the slots it skipped.
+        m_engineFine.repeatHeadBack(oldFine);
+        m_poolFine.repeatHeadBack(oldFine);
+        m_engineCoarse.repeatHeadBack(oldCoarse);
+        m_poolCoarse.repeatHeadBack(oldCoarse);
     }
     m_lastRoundMs = t;
     Q_EMIT roundIngested(t);
-}
-
-void SeriesStore::fillSkipped(RingSeries &ring, std::int64_t oldHead, std::int64_t newHead)
-{
-    // The round's values cover the time since the previous round: repeat them over the slots it skipped.
-    if (oldHead == kNoSlot || newHead - oldHead < 2)
-        return;
-    const float *src = ring.row(newHead);
-    for (std::int64_t s = std::max(oldHead + 1, ring.firstSlot()); s < newHead; ++s)
-        std::memcpy(ring.row(s), src, sizeof(float) * std::size_t(ring.width()));
 }
 
 void SeriesStore::writePool(PoolState &pool, int poolIndex, std::int64_t fineSlot, std::int64_t coarseSlot)
@@ -198,8 +189,8 @@ void SeriesStore::writePool(PoolState &pool, int poolIndex, std::int64_t fineSlo
         const std::int64_t slot = fine ? fineSlot : coarseSlot;
         const RingSeries &engineRing = fine ? m_engineFine : m_engineCoarse;
         const int width = fine ? kEngineMetricCount : kCoarseEngineWidth;
-        const float *engineRow = engineRing.row(slot);
-        float *out = (fine ? m_poolFine : m_poolCoarse).row(slot) + poolIndex * kPoolWidth;
+        const float *engineRow = engineRing.headRow();
+        float *out = (fine ? m_poolFine : m_poolCoarse).headRow() + poolIndex * kPoolWidth;
         const SlotWindow &window = fine ? pool.fine : pool.coarse;
 
         float pooled[kEngineMetricCount];
@@ -341,7 +332,10 @@ StoreMemory SeriesStore::memory() const
     StoreMemory mem;
     for (const RingSeries *ring : {&m_engineFine, &m_engineCoarse, &m_poolFine, &m_poolCoarse}) {
         mem.ringBytes += ring->storageBytes();
-        mem.samples += ring->sampleCapacity();
+        mem.samples += ring->samplesHeld();
+        mem.sampleCapacity += ring->sampleCapacity();
+        mem.sealedBytes += ring->sealedBytes();
+        mem.sealedSamples += ring->sealedSamples();
     }
     mem.stateBytes = sizeof(*this) + m_engines.capacity() * sizeof(EngineState) + m_scratch.capacity() * sizeof(float)
         + sizeof(IntervalDelta) + m_roles.capacity() * sizeof(Role);

@@ -17,7 +17,8 @@
 
 // The bounded history behind every chart (docs/series-store.md): per engine the series of
 // vllm-metrics.md §5.5 (SeriesId/Metric), pool aggregates per role and for the cluster, in float32
-// rings at 1 s for 1 h and 10 s for 24 h, NaN marking gaps; and each engine's freshness.
+// rings at 1 s for 1 h and 10 s for 24 h, NaN marking gaps, older blocks compressed; and each engine's
+// freshness.
 //
 // Threading: owned and used by the GUI thread only. The poller builds a PollRound off-thread and hands
 // it over with one queued signal per round; ingest() costs a few µs per engine and emits roundIngested
@@ -36,6 +37,10 @@ struct SeriesStoreConfig {
     int fineResolutionMs = 1000;
     int coarseSlots = 8640;       // 24 h at 10 s
     int coarseResolutionMs = 10000;
+    // History older than the two newest blocks (2-4 min at 1 s, 20-40 min at 10 s) is sealed with 12
+    // mantissa bits: a relative error of at most 2^-13 (about 4 significant digits), whole numbers up to
+    // 8,192 exact (docs/series-store.md, "Memory").
+    RingCompression compression{120, 12};
 };
 
 enum class Freshness : std::uint8_t { Unknown, Fresh, Stale, Unreachable };
@@ -56,10 +61,14 @@ struct SeriesView {
 };
 
 struct StoreMemory {
-    std::size_t ringBytes = 0;    // sample storage reserved (resident once the rings are full)
-    std::size_t samples = 0;      // samples that storage holds when full
-    std::size_t stateBytes = 0;   // per-engine and per-pool state besides the rings
+    std::size_t ringBytes = 0;      // sample storage allocated now: the hot rows reserved and the sealed blocks
+    std::size_t samples = 0;        // samples held now (slots held × series; gaps count)
+    std::size_t sampleCapacity = 0; // samples held once 1 h and 24 h have been seen
+    std::size_t sealedBytes = 0;    // the compressed part alone
+    std::size_t sealedSamples = 0;
+    std::size_t stateBytes = 0;     // per-engine and per-pool state besides the rings
     double bytesPerSample() const { return samples ? double(ringBytes) / double(samples) : 0.0; }
+    double sealedBytesPerSample() const { return sealedSamples ? double(sealedBytes) / double(sealedSamples) : 0.0; }
     double totalBytesPerSample() const { return samples ? double(ringBytes + stateBytes) / double(samples) : 0.0; }
 };
 
@@ -123,7 +132,6 @@ private:
     int poolColumn(Pool pool, Metric metric, Agg agg) const;
     void updateFreshness(int engine, const EnginePoll &poll, std::int64_t timeMs);
     void writePool(PoolState &pool, int poolIndex, std::int64_t fineSlot, std::int64_t coarseSlot);
-    static void fillSkipped(RingSeries &ring, std::int64_t oldHead, std::int64_t newHead);
 
     static constexpr int kCoarseEngineWidth = kEngineMetricCount + kGaugeCount; // + max of each gauge
     static constexpr int kPoolWidth = kEngineMetricCount * kAggCount + 1;       // + engines reporting

@@ -530,16 +530,41 @@ void TestSeriesStore::decimatedViews()
 
 void TestSeriesStore::memoryBound()
 {
-    const int engines = 64;
+    const int engines = 16;
     SeriesStore store(std::vector<Role>(engines, Role::Decode));
-    const StoreMemory mem = store.memory();
-    QVERIFY(RingSeries::bytesPerSample() <= 4);
-    QCOMPARE(mem.bytesPerSample(), 4.0);
+    const StoreMemory empty = store.memory();
     const std::size_t perEngine = std::size_t(kEngineMetricCount) * 3600 + std::size_t(kEngineMetricCount + kGaugeCount) * 8640;
     const std::size_t pools = std::size_t(kPoolCount) * (kEngineMetricCount * kAggCount + 1) * (3600 + 8640);
-    QCOMPARE(mem.samples, engines * perEngine + pools);
-    QVERIFY2(mem.totalBytesPerSample() <= 4.05, qPrintable(QString::number(mem.totalBytesPerSample())));
+    QCOMPARE(empty.sampleCapacity, engines * perEngine + pools);
+    QCOMPARE(empty.samples, std::size_t(0));
+    QCOMPARE(empty.sealedBytes, std::size_t(0)); // nothing is allocated for history not yet seen
+
+    // Twenty minutes of rounds: request counts and token rates that move every second.
+    std::vector<FakeEngine> fleet(engines);
+    const int rounds = 1200;
+    for (int i = 0; i < rounds; ++i) {
+        PollRound r;
+        r.timeMs = T0 + std::int64_t(i) * 1000;
+        for (int e = 0; e < engines; ++e) {
+            FakeEngine &f = fleet[std::size_t(e)];
+            f.m.running = double((i * 7 + e) % 23);
+            f.m.waiting = double((i + e) % 3);
+            f.m.kvUsage = 0.25 + 0.001 * double((i * 13 + e) % 400);
+            f.tokens(1000 + (i * 37 + e) % 500, 300 + (i * 11) % 90);
+            f.observe(Histogram::Ttft, 0.05 + 0.01 * double(i % 40), 2);
+            r.engines.push_back(ok(f, r.timeMs));
+        }
+        store.ingest(r);
+    }
+    const StoreMemory mem = store.memory();
+    QCOMPARE(mem.samples, std::size_t(engines * (kEngineMetricCount * rounds + (kEngineMetricCount + kGaugeCount) * (rounds / 10)))
+                              + std::size_t(kPoolCount * (kEngineMetricCount * kAggCount + 1) * (rounds + rounds / 10)));
+    QVERIFY(mem.sealedSamples > mem.samples / 2); // all but the two newest blocks of each ring
+    QVERIFY2(mem.sealedBytesPerSample() < 1.5, qPrintable(QString::number(mem.sealedBytesPerSample())));
     QVERIFY(mem.stateBytes / engines < 16 * 1024); // per-engine state besides the rings
+    // The newest values are exact; a sealed one keeps the precision the store was given.
+    QCOMPARE(store.latest(SeriesId::forEngine(3, Metric::Running)), float(((rounds - 1) * 7 + 3) % 23));
+    QCOMPARE(store.valueAt(SeriesId::forEngine(3, Metric::Running), T0 + 100'000), float((100 * 7 + 3) % 23));
 }
 
 QTEST_GUILESS_MAIN(TestSeriesStore)
