@@ -110,6 +110,37 @@ struct Synth {
         }
         observe(m.histogram(Histogram::InterToken), 0.03 + 0.05 * u(rng), 500 * seconds);
     }
+
+    // One second of an engine under a load that drifts instead of jumping: `load` (0..1, the engine's own
+    // state, start it at 0.5) follows a slow random walk; gauges are whole numbers that move by a few;
+    // request and token counts follow the load; latencies are drawn around a level that rises with it.
+    // What real series at 1 s look like, next to step()'s white noise (the compression's worst case).
+    void stepDrifting(EngineMetrics &m, bool prefill, double seconds, double &load)
+    {
+        load = std::clamp(load + 0.02 * (u(rng) - 0.5) * std::sqrt(seconds), 0.05, 1.0);
+        m.running = std::max(0.0, std::round(48 * load + 2 * (u(rng) - 0.5)));
+        m.waiting = load > 0.85 ? std::floor(20 * (load - 0.85) * u(rng) * 4) : 0;
+        m.kvUsage = std::clamp(std::round((0.9 * load + 0.01 * (u(rng) - 0.5)) * 4096) / 4096, 0.0, 1.0); // blocks used / 4,096
+        double requests = 0;
+        for (int i = 0; i < int(std::lround(8 * seconds)); ++i)
+            requests += u(rng) < 0.5 * load ? 1 : 0;
+        m.promptTokens += requests * std::round(prefill ? 800 + 400 * u(rng) : 0);
+        m.generationTokens += std::round((prefill ? requests : 1500 * load * seconds) * (0.9 + 0.2 * u(rng)));
+        m.requestSuccess += requests;
+        m.successByReason[0] += requests;
+        m.prefixQueries += requests * 1000;
+        m.prefixHits += std::round(requests * 1000 * (0.3 + 0.05 * u(rng)));
+        if (requests > 0) {
+            observe(m.histogram(Histogram::Ttft), (0.2 + 0.5 * load) * (0.8 + 0.4 * u(rng)), requests);
+            observe(m.histogram(Histogram::E2e), (10 + 30 * load) * (0.8 + 0.4 * u(rng)), requests);
+            observe(m.histogram(Histogram::QueueTime), 0.05 * load * u(rng), requests);
+            for (Histogram h : {Histogram::PrefillTime, Histogram::DecodeTime}) {
+                m.histogram(h).count += requests;
+                m.histogram(h).sum += requests * (0.1 + 0.2 * load) * (0.9 + 0.2 * u(rng));
+            }
+        }
+        observe(m.histogram(Histogram::InterToken), (0.03 + 0.03 * load) * (0.95 + 0.1 * u(rng)), std::round(1500 * load * seconds));
+    }
 };
 
 } // namespace pd::bench
