@@ -222,9 +222,10 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     statusBar()->addPermanentWidget(m_validationLabel);
 
     createMenus();
-    connect(m_store, &ClusterStore::profileChanged, this, &MainWindow::updateFromStore);
+    connect(m_store, &ClusterStore::profileChanged, this, &MainWindow::onProfileChanged);
+    // A validation (F7) changes the issues, not the cluster: the topology keeps its states and badges.
     connect(m_store, &ClusterStore::issuesChanged, this, &MainWindow::updateFromStore);
-    updateFromStore();
+    onProfileChanged();
     resize(1400, 900);
 }
 
@@ -315,10 +316,15 @@ bool MainWindow::openProfile(const QString &path)
     return true;
 }
 
-void MainWindow::updateFromStore()
+void MainWindow::onProfileChanged()
 {
     m_topology->setProfile(m_store->profile());
     m_topology->view()->setStates(m_observedStates->states());
+    updateFromStore();
+}
+
+void MainWindow::updateFromStore()
+{
     if (!m_store->hasProfile()) {
         updateTitle();
         m_summaryLabel->setText(tr("No cluster open — File ▸ Open Profile…"));

@@ -118,6 +118,7 @@ protected:
 private:
     void createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help);
     void createMenus();
+    void onProfileChanged();
     void updateFromStore();
     void updateTitle();
     void updateProblemCount();

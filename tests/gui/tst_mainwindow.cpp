@@ -3,6 +3,11 @@
 #include "cluster/clusterstore.h"
 #include "errorbanner.h"
 #include "mainwindow.h"
+#include "state/statetracker.h"
+#include "topology/topologypanel.h"
+#include "topology/topologyview.h"
+#include "triage/triage.h"
+#include "../state/statetestutil.h"
 
 #include <QApplication>
 #include <QDir>
@@ -27,6 +32,42 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
+    }
+
+    // Validating the profile again (F7) changes its issues, not the cluster: the topology keeps what the
+    // tracker derived (an engine stopped on purpose stays Stopped instead of the HTTP polls' Unreachable).
+    void aValidationKeepsTheTopologysStates()
+    {
+        ClusterStore store;
+        QVERIFY(test::loadDemo(&store, test::DemoCoupling::Independent));
+        MainWindow window(&store);
+        StateTracker tracker(&store);
+        std::int64_t now = 1'800'000'000'000;
+        tracker.setClock([&now] { return now; });
+        Triage triage(&tracker, &store);
+        window.setTriage(&tracker, &triage);
+        window.show();
+        int tick = 0;
+        auto round = [&](const QList<PollOutcome> &special) {
+            PollBatch batch = test::healthyRound(tracker.engineCount(), ++tick);
+            for (const PollOutcome &o : special)
+                batch.outcomes[o.engine] = o;
+            now += 1000;
+            store.applyPollBatch(batch);
+        };
+        round({});
+        tracker.setIntent(3, OperatorIntent::Stop, QStringLiteral("scale-in"));
+        round({test::failed(3, PollStatus::Refused)});
+        round({test::failed(3, PollStatus::Refused)});
+        QCOMPARE(tracker.state(3), EngineState::Stopped);
+        TopologyView *view = window.topologyPanel()->view();
+        QCOMPARE(view->state(3), EngineState::Stopped);
+        QCOMPARE(view->state(5), EngineState::Serving);
+        QSignalSpy validated(&store, &ClusterStore::issuesChanged);
+        store.revalidate();
+        QCOMPARE(validated.size(), 1);
+        QCOMPARE(view->state(3), EngineState::Stopped);
+        QCOMPARE(view->state(5), EngineState::Serving);
     }
 
     void opensTheEightNodeProfile()
