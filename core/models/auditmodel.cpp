@@ -72,6 +72,8 @@ const AuditWord kAuditWords[] = {
     QT_TRANSLATE_NOOP3("pd::AuditModel", "group-start", "audit log word"),
     QT_TRANSLATE_NOOP3("pd::AuditModel", "group-scale-in", "audit log word"),
     QT_TRANSLATE_NOOP3("pd::AuditModel", "group-restart", "audit log word"),
+    QT_TRANSLATE_NOOP3("pd::AuditModel", "scale-in-restart", "audit log word"),
+    QT_TRANSLATE_NOOP3("pd::AuditModel", "scale-out-restart", "audit log word"),
     QT_TRANSLATE_NOOP3("pd::AuditModel", "engines", "audit log word"),
     QT_TRANSLATE_NOOP3("pd::AuditModel", "proxy", "audit log word"),
     QT_TRANSLATE_NOOP3("pd::AuditModel", "watch", "audit log word"),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ops/scaleoperation.h"
 
+#include "audit/auditintent.h"
+
 #include "audit/auditlog.h"
 
 #include <QCoreApplication>
@@ -46,6 +48,8 @@ QString operationKindText(const QString &kind)
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-start", "operation kind"),
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-scale-in", "operation kind"),
         QT_TRANSLATE_NOOP3("pd::ScaleOps", "group-restart", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "scale-in-restart", "operation kind"),
+        QT_TRANSLATE_NOOP3("pd::ScaleOps", "scale-out-restart", "operation kind"),
     };
     for (const auto &known : kinds) {
         if (kind == QLatin1String(known.source))
@@ -247,12 +251,8 @@ void ScaleOperation::declareIntent(const EngineRef &engine, OperatorIntent inten
     Q_EMIT intentDeclared(engine, intent, intentDetail());
     if (!m_ctx->audit)
         return;
-    AuditEntry e;
-    e.action = QStringLiteral("intent.") + operatorIntentName(intent);
-    e.target = QStringLiteral("%1 %2").arg(roleName(engine.role), engine.id);
-    e.params = { { "node", engine.node.toStdString() }, { "dp_rank", engine.dpRank } };
-    e.result = QStringLiteral("ok");
-    e.detail = m_intentDetail.isEmpty() ? m_kind : m_intentDetail;
+    const AuditEntry e = intentAuditEntry(engine.role, engine.id, engine.node, engine.dpRank, intent,
+                                          m_intentDetail.isEmpty() ? m_kind : m_intentDetail);
     QString error;
     if (!m_ctx->audit->append(e, &error))
         qWarning("%s", qPrintable(error));

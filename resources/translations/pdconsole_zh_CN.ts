@@ -324,7 +324,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="+92"/>
+        <location filename="../../app/console/main.cpp" line="+96"/>
         <source>Preferences stored in %1</source>
         <translation>首选项已保存到 %1</translation>
     </message>
@@ -367,7 +367,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>pd::AuditModel</name>
     <message>
-        <location filename="../../core/models/auditmodel.cpp" line="+75"/>
+        <location filename="../../core/models/auditmodel.cpp" line="+67"/>
         <source>scale-out</source>
         <comment>audit log word</comment>
         <translation>扩容</translation>
@@ -413,6 +413,18 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <source>group-restart</source>
         <comment>audit log word</comment>
         <translation>整组重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scale-in-restart</source>
+        <comment>audit log word</comment>
+        <translation>缩容（重启代理）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scale-out-restart</source>
+        <comment>audit log word</comment>
+        <translation>扩容（重启代理）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2832,19 +2844,19 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>&amp;Topology</source>
         <translation>拓扑(&amp;T)</translation>
     </message>
     <message>
-        <location line="-57"/>
-        <location line="+59"/>
+        <location line="-58"/>
+        <location line="+60"/>
         <location line="+14"/>
         <source>&amp;Cluster</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
-        <location line="-72"/>
+        <location line="-73"/>
         <source>&amp;Pools</source>
         <translation>池(&amp;P)</translation>
     </message>
@@ -2861,7 +2873,7 @@ last good scrape %1</source>
         <translation>双击引擎查看其图表</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2951,7 +2963,7 @@ last good scrape %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+20"/>
         <source>No cluster open — File ▸ Open Profile…</source>
         <translation>未打开集群 — 文件 ▸ 打开配置文件…</translation>
     </message>
@@ -5073,6 +5085,18 @@ last good scrape %1</source>
         <translation>组重启</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>scale-in-restart</source>
+        <comment>operation kind</comment>
+        <translation>缩容（重启代理）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scale-out-restart</source>
+        <comment>operation kind</comment>
+        <translation>扩容（重启代理）</translation>
+    </message>
+    <message>
         <location filename="../../core/ops/scaleout.cpp" line="+1"/>
         <source>Start the engine</source>
         <translation>启动引擎</translation>
@@ -5843,7 +5867,7 @@ last good scrape %1</source>
         <translation>代理 %1:%2</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>proxy unreachable</source>
         <translation>代理不可达</translation>
     </message>
@@ -5899,7 +5923,7 @@ last good scrape %1</source>
         <translation>没有符合筛选条件的事件。</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+130"/>
         <source>Filter events (node, engine, words)…</source>
         <translation>筛选事件（节点、引擎、关键词）…</translation>
     </message>
@@ -6474,7 +6498,7 @@ last good scrape %1</source>
         <translation>应答中没有任何 token</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+19"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
