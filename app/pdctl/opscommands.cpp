@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "opscommands.h"
+#include "audit/auditintent.h"
 
 #include "cluster/profileformat.h"
 #include "cluster/profilevalidator.h"
@@ -9,6 +10,8 @@
 #include "ops/templatescript.h"
 
 #include <QCommandLineParser>
+
+#include <algorithm>
 #include <QEventLoop>
 #include <QFile>
 
@@ -130,11 +133,14 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
         { QStringLiteral("pool"), QStringLiteral("Only this pool: prefill or decode."), QStringLiteral("ROLE") });
     parser.addOption({ QStringLiteral("engine"),
         QStringLiteral("Only this engine, host:port or node:port (repeatable)."), QStringLiteral("ID") });
+    parser.addOption({ QStringLiteral("audit"),
+        QStringLiteral("The audit log (default: the one the console writes, ~/.local/share/pdconsole/audit.jsonl)."),
+        QStringLiteral("FILE") });
     const auto usage = [&err, &parser](const QString &problem = {}) {
         const QString first = problem.isEmpty() ? parser.errorText() : problem;
         err << (first.isEmpty() ? QString() : QStringLiteral("pdctl engine: ") + first + QLatin1Char('\n'))
             << "usage: pdctl engine start|stop|restart|status --profile FILE [--node NAME]... [--pool ROLE]\n"
-               "                   [--engine ID]... [--parallel N] [--grace S] [--verify S]\n";
+               "                   [--engine ID]... [--parallel N] [--grace S] [--verify S] [--audit FILE]\n";
         return kUsage;
     };
     if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1)
@@ -194,6 +200,26 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
         return 1;
     }
 
+    // Start, stop and restart are audited like the console's actions, with the operator's intent: a
+    // console watching the same audit log then reads these stops as stops, not as crashes.
+    const bool mutating = action != QLatin1String("status");
+    pd::AuditLog audit(parser.isSet(QStringLiteral("audit")) ? parser.value(QStringLiteral("audit")) : pd::AuditLog::defaultPath());
+    const QString intentDetail = QStringLiteral("pdctl engine ") + action;
+    const auto declare = [&](const pd::Engine &e, pd::OperatorIntent intent, QString *error) {
+        return audit.append(pd::intentAuditEntry(e.role, e.id(), profile->nodes.at(e.nodeIndex).name, e.dpRank, intent,
+                                                 intentDetail),
+                            error);
+    };
+    if (mutating && action != QLatin1String("start")) {
+        for (const pd::Engine &e : std::as_const(engines)) {
+            QString error;
+            if (!declare(e, pd::OperatorIntent::Stop, &error)) {
+                err << "pdctl engine: " << error << "; nothing was done (an action the audit log cannot record is not taken)\n";
+                return 1;
+            }
+        }
+    }
+
     pd::OperationSummary summary;
     if (action == QLatin1String("status")) {
         summary = runOperation(
@@ -216,8 +242,31 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
                 << (controller.pid(e.id()) > 0 ? QString::number(controller.pid(e.id())) : QStringLiteral("-")) << '\n';
         }
     }
+    bool audited = true;
+    if (mutating) {
+        for (const pd::ProcessOutcome &o : std::as_const(summary.outcomes)) {
+            const auto it = std::find_if(engines.cbegin(), engines.cend(), [&o](const pd::Engine &e) { return e.id() == o.id; });
+            if (it == engines.cend())
+                continue;
+            pd::AuditEntry entry;
+            entry.action = QStringLiteral("engine.") + action;
+            entry.target = QStringLiteral("%1 %2").arg(pd::roleName(it->role), it->id());
+            entry.params = { { "node", profile->nodes.at(it->nodeIndex).name.toStdString() }, { "dp_rank", it->dpRank } };
+            entry.result = o.ok ? QStringLiteral("ok") : QStringLiteral("failed");
+            entry.detail = o.ok ? o.detail : o.error;
+            QString error;
+            audited = audit.append(entry, &error) && audited;
+            // Running again (or still running after a failed stop): its silence from here on is news.
+            const bool running = action == QLatin1String("stop") ? !o.ok : o.ok;
+            if (running)
+                audited = declare(*it, pd::OperatorIntent::None, &error) && audited;
+            if (!error.isEmpty())
+                err << "pdctl engine: " << error << '\n';
+        }
+        out << "audit log: " << audit.path() << '\n';
+    }
     out << '\n' << summary.text();
-    return summary.failed() == 0 ? 0 : 1;
+    return summary.failed() == 0 && audited ? 0 : 1;
 }
 
 int runProxyCommand(const QStringList &args, pd::RunnerFactory &runners, QTextStream &out, QTextStream &err)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pdctl engine/proxy/script as an operator runs them, against pdsim engines on 127.0.0.x through the
 // local runner; a node on another machine fails with its name while the SSH runner is not wired.
+#include "audit/auditlog.h"
 #include "cluster/profileformat.h"
 
 #include "opsfixture.h"
@@ -61,6 +62,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         qputenv("PDSIM", PD_BINARY_DIR "/sim/pdsim");
+        // pdctl's default audit log (the console's) goes under this test's own directory.
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
         qputenv("PDSIM_ENGINE_ARGS", "--grace-seconds 1");
         QVERIFY(m_dir.isValid());
         QVERIFY(QFile::copy(QStringLiteral(PD_SOURCE_DIR "/resources/sim/run_dp_template.sh"),
@@ -131,6 +134,36 @@ private Q_SLOTS:
         QVERIFY2(stop.exitCode == 0, qPrintable(stop.out + stop.err));
         for (const qint64 pid : pids)
             QVERIFY(pdtest::processGone(pid));
+
+        // Both actions are in the console's audit log, with the intents a console watching it reads: the
+        // started engines' silence is news (none), the stopped ones are stopped on purpose (stop).
+        const QString auditPath = m_dir.filePath(QStringLiteral("data/pdconsole/audit.jsonl"));
+        QVERIFY2(stop.out.contains(QStringLiteral("audit log: ") + auditPath), qPrintable(stop.out));
+        const pd::AuditReadResult audit = pd::readAuditLog(auditPath);
+        QVERIFY2(audit.opened && audit.problems.isEmpty(), qPrintable(audit.error + audit.problems.join(QLatin1Char('\n'))));
+        QStringList lines;
+        for (const pd::AuditEntry &e : audit.entries)
+            lines << QStringLiteral("%1 %2 %3").arg(e.action, e.target, e.result);
+        const QString second = QStringLiteral("127.0.0.56:%1").arg(first.port + 1);
+        const QStringList expected{
+            QStringLiteral("engine.start decode %1 ok").arg(first.id()),
+            QStringLiteral("intent.none decode %1 ok").arg(first.id()),
+            QStringLiteral("intent.stop decode %1 ok").arg(first.id()),
+            QStringLiteral("intent.stop decode %1 ok").arg(second),
+            QStringLiteral("engine.stop decode %1 ok").arg(first.id()),
+            QStringLiteral("engine.stop decode %1 ok").arg(second),
+        };
+        for (const QString &line : expected)
+            QVERIFY2(lines.contains(line), qPrintable(line + QStringLiteral(" not in:\n") + lines.join(QLatin1Char('\n'))));
+        // The stop intents come before the stops, and nothing after them says the engines run again.
+        QVERIFY(lines.indexOf(QStringLiteral("intent.stop decode %1 ok").arg(first.id()))
+                < lines.indexOf(QStringLiteral("engine.stop decode %1 ok").arg(first.id())));
+        QCOMPARE(lines.lastIndexOf(QStringLiteral("intent.none decode %1 ok").arg(first.id())),
+                 lines.indexOf(QStringLiteral("intent.none decode %1 ok").arg(first.id())));
+        QVERIFY(lines.indexOf(QStringLiteral("intent.none decode %1 ok").arg(first.id()))
+                < lines.indexOf(QStringLiteral("intent.stop decode %1 ok").arg(first.id())));
+        // A status changes nothing and writes nothing.
+        QVERIFY(!status.out.contains(QStringLiteral("audit log:")));
     }
 
     void proxyStartStop()
