@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "operations.h"
+#include "ops/nodereachability.h"
 
 #include "audit/auditlog.h"
 #include "cluster/clusterstore.h"
@@ -239,28 +240,11 @@ void Operations::rebuild()
         if (summary.action != pd::ProcessAction::Status || !m_triage)
             return;
         // A node is unreachable when the status command of its engines could not run there.
-        const pd::Profile &profile = m_store->profile();
-        QHash<QString, QString> errorOf; // node -> transport error
-        QSet<QString> answered;
-        const QList<pd::Engine> engines = profile.engines();
-        for (const pd::ProcessOutcome &o : summary.outcomes) {
-            for (const pd::Engine &e : engines) {
-                if (e.id() != o.id)
-                    continue;
-                const QString node = profile.nodes.at(e.nodeIndex).name;
-                if (o.process == pd::ProcessFact::Unknown && !o.error.isEmpty())
-                    errorOf.insert(node, o.error);
-                else
-                    answered.insert(node);
-            }
-        }
-        for (int n = 0; n < profile.nodes.size(); ++n) {
-            const QString &name = profile.nodes.at(n).name;
-            if (answered.contains(name))
-                m_triage->setNodeSsh(n, true);
-            else if (errorOf.contains(name))
-                m_triage->setNodeSsh(n, false, errorOf.value(name));
-        }
+        const pd::NodeReachability reach = pd::nodeReachability(m_store->profile(), summary.outcomes);
+        for (const int node : reach.answered)
+            m_triage->setNodeSsh(node, true);
+        for (auto it = reach.unreachable.cbegin(); it != reach.unreachable.cend(); ++it)
+            m_triage->setNodeSsh(it.key(), false, it.value());
     });
     if (m_simControl.isValid())
         m_control = std::make_unique<pd::SimClusterEngineControl>(m_simControl);
