@@ -4,6 +4,7 @@
 #include "clustertools.h"
 #include "consoleoptions.h"
 #include "democluster.h"
+#include "firstpaintprobe.h"
 #include "monitoring.h"
 #include "operations.h"
 
@@ -14,6 +15,7 @@
 #include "settings/translations.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
@@ -34,6 +36,8 @@ bool wantsScreenshot(int argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+    QElapsedTimer sinceMain;
+    sinceMain.start();
     // --help, --version and a usage error answer without a display: the options are read once by a
     // windowless application before the real one (which would abort on a machine without a display).
     {
@@ -141,6 +145,7 @@ int main(int argc, char *argv[])
         window.showPools();
     else if (options->view == QLatin1String("cluster"))
         window.showCluster();
+    FirstPaintProbe::installIfAsked(sinceMain);
     window.show();
 
     if (options->quitAfterSeconds >= 0) {
