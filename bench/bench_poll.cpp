@@ -354,10 +354,14 @@ int main(int argc, char *argv[])
             f.pollerMsPerRound, f.pdsimMsPerRound);
         std::printf("  GUI stall p99 %.1f ms, max %.1f ms\n", f.stallP99, f.stallMax);
         // A run of seconds holds little history: the hot rows dominate; bench_seriesstore measures a full day.
-        std::printf("  series store: %.1f MB allocated (hot rows and %.1f MB of sealed history at %.2f bytes per "
-                    "sample), %.1f MB of state\n",
-            double(memory.ringBytes) / 1e6, double(memory.sealedBytes) / 1e6, memory.sealedBytesPerSample(),
-            double(memory.stateBytes) / 1e6);
+        if (memory.sealedSamples > 0)
+            std::printf("  series store: %.1f MB allocated (hot rows and %.1f MB of sealed history at %.2f bytes per "
+                        "sample), %.1f MB of state\n",
+                double(memory.ringBytes) / 1e6, double(memory.sealedBytes) / 1e6, memory.sealedBytesPerSample(),
+                double(memory.stateBytes) / 1e6);
+        else // a run of seconds: the first block is still being sealed, no sealed sample is held yet
+            std::printf("  series store: %.1f MB allocated (hot rows; no history sealed yet), %.1f MB of state\n",
+                double(memory.ringBytes) / 1e6, double(memory.stateBytes) / 1e6);
         std::printf("poll [%s]: %.1f us/engine, round p50 %.1f ms p99 %.1f ms, stall p99 %.1f ms max %.1f ms, "
                     "%.0f MB series store, %d engines\n",
             f.transport, f.perPollUs + f.ingestUs, f.roundP50, f.roundP99, f.stallP99, f.stallMax,

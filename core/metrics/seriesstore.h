@@ -20,9 +20,9 @@
 // rings at 1 s for 1 h and 10 s for 24 h, NaN marking gaps, older blocks compressed; and each engine's
 // freshness.
 //
-// Threading: owned and used by the GUI thread only. The poller builds a PollRound off-thread and hands
-// it over with one queued signal per round; ingest() costs a few µs per engine and emits roundIngested
-// once. Views are computed on demand (decimated in core), so a chart's tick is one seriesView() and one
+// Threading: owned and used by the GUI thread only (its rings' decoded-column caches too). The poller
+// hands each round's PollBatch over with one queued call; the GUI thread turns it into a PollRound
+// (toPollRound) and ingest() costs a few µs per engine and emits roundIngested once. Views are computed on demand (decimated in core), so a chart's tick is one seriesView() and one
 // replace() per series.
 namespace pd {
 
