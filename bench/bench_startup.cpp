@@ -67,9 +67,8 @@ Run runOnce(const QString &console, const QString &profilePath, const QString &h
     Run run;
     static const QRegularExpression line(QStringLiteral("first paint (\\d+) ms"));
     QByteArray out;
-    while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0) {
-        if (!p.waitForReadyRead(30000) && p.state() != QProcess::NotRunning && clock.elapsed() > 60000)
-            break;
+    while (clock.elapsed() < 60000) {
+        const bool more = p.waitForReadyRead(1000);
         out += p.readAllStandardOutput();
         const auto m = line.match(QString::fromUtf8(out));
         if (m.hasMatch()) {
@@ -77,7 +76,7 @@ Run runOnce(const QString &console, const QString &profilePath, const QString &h
             run.inMainMs = m.captured(1).toDouble();
             break;
         }
-        if (p.state() == QProcess::NotRunning)
+        if (!more && p.state() == QProcess::NotRunning)
             break;
     }
     if (!p.waitForFinished(10000)) {

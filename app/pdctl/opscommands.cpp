@@ -10,6 +10,7 @@
 #include "ops/templatescript.h"
 
 #include <QCommandLineParser>
+#include <QHash>
 
 #include <algorithm>
 #include <QEventLoop>
@@ -244,22 +245,25 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
     }
     bool audited = true;
     if (mutating) {
+        QHash<QString, const pd::Engine *> selected; // one lookup per outcome, not a walk of the selection
+        selected.reserve(engines.size());
+        for (const pd::Engine &e : std::as_const(engines))
+            selected.insert(e.id(), &e);
         for (const pd::ProcessOutcome &o : std::as_const(summary.outcomes)) {
-            const auto it = std::find_if(engines.cbegin(), engines.cend(), [&o](const pd::Engine &e) { return e.id() == o.id; });
-            if (it == engines.cend())
+            const pd::Engine *e = selected.value(o.id);
+            if (!e)
                 continue;
-            pd::AuditEntry entry;
-            entry.action = QStringLiteral("engine.") + action;
-            entry.target = QStringLiteral("%1 %2").arg(pd::roleName(it->role), it->id());
-            entry.params = { { "node", profile->nodes.at(it->nodeIndex).name.toStdString() }, { "dp_rank", it->dpRank } };
-            entry.result = o.ok ? QStringLiteral("ok") : QStringLiteral("failed");
-            entry.detail = o.ok ? o.detail : o.error;
             QString error;
-            audited = audit.append(entry, &error) && audited;
+            audited = audit.append(pd::engineAuditEntry(QStringLiteral("engine.") + action, e->role, e->id(),
+                                                        profile->nodes.at(e->nodeIndex).name, e->dpRank,
+                                                        o.ok ? QStringLiteral("ok") : QStringLiteral("failed"),
+                                                        o.ok ? o.detail : o.error),
+                                   &error)
+                && audited;
             // Running again (or still running after a failed stop): its silence from here on is news.
             const bool running = action == QLatin1String("stop") ? !o.ok : o.ok;
             if (running)
-                audited = declare(*it, pd::OperatorIntent::None, &error) && audited;
+                audited = declare(*e, pd::OperatorIntent::None, &error) && audited;
             if (!error.isEmpty())
                 err << "pdctl engine: " << error << '\n';
         }

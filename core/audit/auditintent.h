@@ -11,6 +11,9 @@
 // another console reads as stopped, not as crashed.
 namespace pd {
 
+// A line about one engine: target "<role> <host:port>", params node and dp_rank.
+AuditEntry engineAuditEntry(const QString &action, Role role, const QString &engineId, const QString &node, int dpRank,
+                            const QString &result, const QString &detail);
 AuditEntry intentAuditEntry(Role role, const QString &engineId, const QString &node, int dpRank,
                             OperatorIntent intent, const QString &detail);
 

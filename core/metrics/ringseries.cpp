@@ -272,7 +272,6 @@ RingColumn RingSeries::column(int column) const
     RingColumn c;
     c.ring = this;
     c.index = column;
-    c.capacity = m_capacity;
     c.resolutionMs = m_resolutionMs;
     c.firstSlot = firstSlot();
     c.lastSlot = m_head;

@@ -38,7 +38,6 @@ class RingSeries;
 struct RingColumn {
     const RingSeries *ring = nullptr;
     int index = 0;
-    std::int64_t capacity = 0;
     std::int64_t resolutionMs = 1000;
     std::int64_t firstSlot = kNoSlot; // oldest slot still held (kNoSlot: empty)
     std::int64_t lastSlot = kNoSlot;  // head slot
