@@ -13,8 +13,8 @@ namespace pd {
 
 namespace {
 
-const QColor kBlue = seriescolor::first();
-const QColor kOrange = seriescolor::second();
+const QColor kHealthBlue = seriescolor::first();
+const QColor kHealthOrange = seriescolor::second();
 
 TimeSeriesChart *countChart(const QString &title, QWidget *parent)
 {
@@ -35,12 +35,12 @@ ProxyHealthCharts::ProxyHealthCharts(QWidget *parent)
     , m_canaryLatency(new TimeSeriesChart(
           tr("Canary: end-to-end latency"), [](double v) { return formatValue(v, QStringLiteral("ms"), numberLocale()); }, this))
 {
-    m_canaryRate->addLine(tr("ok"), kBlue);
+    m_canaryRate->addLine(tr("ok"), kHealthBlue);
     m_canaryRate->setSharedMax(100);
-    m_canaryLatency->addLine(tr("e2e"), kOrange);
-    m_requests->addLine(tr("in flight"), kBlue);
-    m_instances->addLine(tr("prefill"), kBlue);
-    m_instances->addLine(tr("decode"), kOrange);
+    m_canaryLatency->addLine(tr("e2e"), kHealthOrange);
+    m_requests->addLine(tr("in flight"), kHealthBlue);
+    m_instances->addLine(tr("prefill"), kHealthBlue);
+    m_instances->addLine(tr("decode"), kHealthOrange);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(6);

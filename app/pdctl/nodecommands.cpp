@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "nodecommands.h"
+#include "verbparser.h"
 
 #include "cluster/profileformat.h"
 #include "exec/routingrunner.h"
@@ -16,7 +17,6 @@ namespace pdctl {
 
 namespace {
 
-constexpr int kUsage = 2;
 
 bool writeFile(const QString &path, const QByteArray &data, QTextStream &err)
 {
@@ -56,7 +56,7 @@ int runNodeCommand(const QStringList &args, pd::RunnerFactory &runners, QTextStr
         err << (first.isEmpty() ? QString() : QStringLiteral("pdctl node: ") + first + QLatin1Char('\n'))
             << "usage: pdctl node check --profile FILE [--node NAME]... [--csv FILE] [--json FILE] [--timeout S]\n"
                "                        [--no-ping] [--tool-dir DIR] [--hccn-conf PATH]\n";
-        return kUsage;
+        return pdctl::kUsageExit;
     };
     if (!parser.parse(QStringList{QStringLiteral("pdctl")} + args) || parser.positionalArguments() != QStringList{QStringLiteral("check")})
         return usage();
@@ -78,7 +78,7 @@ int runNodeCommand(const QStringList &args, pd::RunnerFactory &runners, QTextStr
         const auto &nodes = loaded.profile->nodes;
         if (std::none_of(nodes.cbegin(), nodes.cend(), [&name](const pd::Node &n) { return n.name == name; })) {
             err << "pdctl: " << path << ": no node named \"" << name << "\"\n";
-            return kUsage;
+            return pdctl::kUsageExit;
         }
     }
     const QList<pd::NodeCheckTarget> targets = pd::nodeCheckTargets(*loaded.profile, only);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "opscommands.h"
+#include "verbparser.h"
 #include "audit/auditintent.h"
 
 #include "cluster/profileformat.h"
@@ -25,7 +26,6 @@ namespace pdctl {
 
 namespace {
 
-constexpr int kUsage = 2;
 
 // Borrowed factory: the controller shares ownership of what it is given; pdctl's outlives it.
 std::shared_ptr<pd::RunnerFactory> borrow(pd::RunnerFactory &runners)
@@ -142,7 +142,7 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
         err << (first.isEmpty() ? QString() : QStringLiteral("pdctl engine: ") + first + QLatin1Char('\n'))
             << "usage: pdctl engine start|stop|restart|status --profile FILE [--node NAME]... [--pool ROLE]\n"
                "                   [--engine ID]... [--parallel N] [--grace S] [--verify S] [--audit FILE]\n";
-        return kUsage;
+        return pdctl::kUsageExit;
     };
     if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1)
         return usage();
@@ -181,7 +181,7 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
         const QString pool = parser.value(QStringLiteral("pool"));
         if (pool != QLatin1String("prefill") && pool != QLatin1String("decode")) {
             err << "pdctl engine: --pool must be prefill or decode\n";
-            return kUsage;
+            return pdctl::kUsageExit;
         }
         engines.removeIf([&](const pd::Engine &e) { return pd::roleName(e.role) != pool; });
     }
@@ -291,13 +291,13 @@ int runProxyCommand(const QStringList &args, pd::RunnerFactory &runners, QTextSt
                                     : QString();
         err << (problem.isEmpty() ? QString() : QStringLiteral("pdctl proxy: ") + problem + QLatin1Char('\n'))
             << "usage: pdctl proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print] [--grace S]\n";
-        return kUsage;
+        return pdctl::kUsageExit;
     }
     const QString action = parser.positionalArguments().first();
     const auto timings = timingsFrom(parser, err);
     if (!timings) {
         err << "usage: pdctl proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print] [--grace S]\n";
-        return kUsage;
+        return pdctl::kUsageExit;
     }
     const auto profile = loadChecked(parser.value(QStringLiteral("profile")), err);
     if (!profile)
@@ -353,7 +353,7 @@ int runScriptCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
             << "usage: pdctl script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
                "  show: the generated run_dp_template.sh; diff: against each node's copy; upload: diff, confirm, "
                "write\n";
-        return kUsage;
+        return pdctl::kUsageExit;
     }
     const QString action = parser.positionalArguments().first();
     const auto profile = loadChecked(parser.value(QStringLiteral("profile")), err);
@@ -374,7 +374,7 @@ int runScriptCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
     if (action == QLatin1String("show")) {
         if (nodes.size() != 1) {
             err << "pdctl script show: name one node with --node\n";
-            return kUsage;
+            return pdctl::kUsageExit;
         }
         const pd::GeneratedScript script = pd::generateTemplateScript(*profile, nodes.first());
         for (const QString &note : script.notes)

@@ -17,7 +17,6 @@ namespace pdctl {
 
 namespace {
 
-constexpr int kUsage = 2;
 
 std::optional<pd::Profile> load(const QString &path, QTextStream &err)
 {
@@ -31,7 +30,7 @@ int validate(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     VerbParser p(QStringLiteral("profile validate"), QStringLiteral("usage: pdctl profile validate FILE"));
     if (!p.parse(args, err, 1))
-        return kUsage;
+        return pdctl::kUsageExit;
     const QString path = p.positionalArguments().first();
     const pd::ProfileLoadResult loaded = pd::loadProfileFile(path);
     for (const pd::ProfileError &error : loaded.errors)
@@ -51,7 +50,7 @@ int show(const QStringList &args, QTextStream &out, QTextStream &err)
     VerbParser p(QStringLiteral("profile show"), QStringLiteral("usage: pdctl profile show FILE [--json]"));
     p.flag(QStringLiteral("json"));
     if (!p.parse(args, err, 1))
-        return kUsage;
+        return pdctl::kUsageExit;
     const bool json = p.isSet(QStringLiteral("json"));
     const auto profile = load(p.positionalArguments().first(), err);
     if (!profile)
@@ -140,7 +139,7 @@ int import(const QStringList &args, pd::RunnerFactory &runners, QTextStream &out
         p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
     p.option({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"));
     if (!p.parse(args, err))
-        return kUsage;
+        return pdctl::kUsageExit;
     pd::ImportSources sources;
     sources.proxyCommandLine = p.value(QStringLiteral("proxy-args"));
     sources.launchers = p.values(QStringLiteral("launcher"));
@@ -208,7 +207,7 @@ int format(const QStringList &args, QTextStream &out, QTextStream &err)
     VerbParser p(QStringLiteral("profile format"), QStringLiteral("usage: pdctl profile format FILE [-o FILE]"));
     p.option({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"));
     if (!p.parse(args, err, 1))
-        return kUsage;
+        return pdctl::kUsageExit;
     const QString output = p.value(QStringLiteral("o"));
     const auto profile = load(p.positionalArguments().first(), err);
     if (!profile)
@@ -231,7 +230,7 @@ int runProfileCommand(const QStringList &args, pd::RunnerFactory &runners, QText
         return format(args.mid(1), out, err);
     err << "pdctl profile: " << (sub.isEmpty() ? QStringLiteral("missing subcommand") : QStringLiteral("unknown subcommand \"%1\"").arg(sub))
         << "\nusage: pdctl profile validate|show|import|format ...  (pdctl --help)\n";
-    return kUsage;
+    return pdctl::kUsageExit;
 }
 
 } // namespace pdctl

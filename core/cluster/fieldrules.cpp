@@ -10,7 +10,7 @@ namespace pd::fieldrules {
 namespace {
 
 // A field's complaint, read after what the field is ("node name \"a b\" contains ' ', ...").
-struct Tr {
+struct FieldRulesTr {
     Q_DECLARE_TR_FUNCTIONS(pd::ProfileValidator)
 };
 
@@ -19,12 +19,12 @@ QString describeBad(const QString &value, const QRegularExpression &allowed)
     for (const QChar c : value) {
         if (!allowed.match(QString(c)).hasMatch()) {
             if (c == QLatin1Char('\n'))
-                return Tr::tr("contains a newline");
+                return FieldRulesTr::tr("contains a newline");
             if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-                return Tr::tr("contains the control character U+%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+                return FieldRulesTr::tr("contains the control character U+%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
             if (c.unicode() > 0x7f)
-                return Tr::tr("contains the non-ASCII character '%1'").arg(c);
-            return Tr::tr("contains '%1', which a shell would interpret").arg(c);
+                return FieldRulesTr::tr("contains the non-ASCII character '%1'").arg(c);
+            return FieldRulesTr::tr("contains '%1', which a shell would interpret").arg(c);
         }
     }
     return QString();
@@ -36,37 +36,37 @@ QString checkName(const QString &value)
 {
     static const QRegularExpression one(QStringLiteral("^[A-Za-z0-9._-]$"));
     if (value.isEmpty())
-        return Tr::tr("is empty");
+        return FieldRulesTr::tr("is empty");
     if (value.size() > 63)
-        return Tr::tr("is longer than 63 characters");
+        return FieldRulesTr::tr("is longer than 63 characters");
     if (const QString bad = describeBad(value, one); !bad.isEmpty())
-        return Tr::tr("%1 (use letters, digits, '.', '_' and '-')").arg(bad);
+        return FieldRulesTr::tr("%1 (use letters, digits, '.', '_' and '-')").arg(bad);
     if (value.startsWith(QLatin1Char('-')) || value.startsWith(QLatin1Char('.')))
-        return Tr::tr("must not start with '-' or '.'");
+        return FieldRulesTr::tr("must not start with '-' or '.'");
     return QString();
 }
 
 QString checkHost(const QString &value)
 {
     if (value.isEmpty())
-        return Tr::tr("is empty");
+        return FieldRulesTr::tr("is empty");
     // QHostAddress ignores surrounding whitespace ("192.0.0.1\n" parses): refuse it before asking it.
     static const QRegularExpression ipChar(QStringLiteral("^[A-Za-z0-9.:%_-]$"));
     if (const QString bad = describeBad(value, ipChar); !bad.isEmpty())
-        return Tr::tr("%1 (expected an IP address or a host name)").arg(bad);
+        return FieldRulesTr::tr("%1 (expected an IP address or a host name)").arg(bad);
     QHostAddress address;
     if (address.setAddress(value))
         return QString();
     static const QRegularExpression one(QStringLiteral("^[A-Za-z0-9.-]$"));
     if (const QString bad = describeBad(value, one); !bad.isEmpty())
-        return Tr::tr("%1 (expected an IP address or a host name)").arg(bad);
+        return FieldRulesTr::tr("%1 (expected an IP address or a host name)").arg(bad);
     static const QRegularExpression dns(
         QStringLiteral("^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"));
     if (value.size() > 253 || !dns.match(value).hasMatch())
-        return Tr::tr("is not a valid IP address or host name");
+        return FieldRulesTr::tr("is not a valid IP address or host name");
     static const QRegularExpression dottedNumbers(QStringLiteral("^[0-9.]+$"));
     if (dottedNumbers.match(value).hasMatch())
-        return Tr::tr("is not a valid IPv4 address");
+        return FieldRulesTr::tr("is not a valid IPv4 address");
     return QString();
 }
 
@@ -74,13 +74,13 @@ QString checkUser(const QString &value)
 {
     static const QRegularExpression one(QStringLiteral("^[A-Za-z0-9._-]$"));
     if (value.isEmpty())
-        return Tr::tr("is empty");
+        return FieldRulesTr::tr("is empty");
     if (value.size() > 32)
-        return Tr::tr("is longer than 32 characters");
+        return FieldRulesTr::tr("is longer than 32 characters");
     if (const QString bad = describeBad(value, one); !bad.isEmpty())
         return bad;
     if (value.startsWith(QLatin1Char('-')))
-        return Tr::tr("must not start with '-'");
+        return FieldRulesTr::tr("must not start with '-'");
     return QString();
 }
 
@@ -90,11 +90,11 @@ QString checkNic(const QString &value)
     if (value.isEmpty())
         return QString(); // optional
     if (value.size() > 15)
-        return Tr::tr("is longer than 15 characters (the kernel's limit for interface names)");
+        return FieldRulesTr::tr("is longer than 15 characters (the kernel's limit for interface names)");
     if (const QString bad = describeBad(value, one); !bad.isEmpty())
         return bad;
     if (value.startsWith(QLatin1Char('-')))
-        return Tr::tr("must not start with '-'");
+        return FieldRulesTr::tr("must not start with '-'");
     return QString();
 }
 
@@ -102,15 +102,15 @@ QString checkPath(const QString &value)
 {
     static const QRegularExpression one(QStringLiteral("^[A-Za-z0-9._/~+@%=,:-]$"));
     if (value.isEmpty())
-        return Tr::tr("is empty");
+        return FieldRulesTr::tr("is empty");
     if (value.size() > 4096)
-        return Tr::tr("is longer than 4096 characters");
+        return FieldRulesTr::tr("is longer than 4096 characters");
     if (const QString bad = describeBad(value, one); !bad.isEmpty())
-        return Tr::tr("%1 (paths may hold letters, digits and . _ / ~ + @ % = , : -)").arg(bad);
+        return FieldRulesTr::tr("%1 (paths may hold letters, digits and . _ / ~ + @ % = , : -)").arg(bad);
     if (value.startsWith(QLatin1Char('-')))
-        return Tr::tr("must not start with '-'");
+        return FieldRulesTr::tr("must not start with '-'");
     if (value.contains(QLatin1Char('~')) && !value.startsWith(QLatin1String("~/")) && value != QLatin1String("~"))
-        return Tr::tr("may use '~' only as its first character ('~/...')");
+        return FieldRulesTr::tr("may use '~' only as its first character ('~/...')");
     return QString();
 }
 
@@ -119,7 +119,7 @@ QString checkEnvName(const QString &value)
     // anchoredPattern: a plain "$" would also match before a trailing newline ("NAME\n" passed).
     static const QRegularExpression name(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")));
     if (!name.match(value).hasMatch())
-        return Tr::tr("is not a valid environment variable name");
+        return FieldRulesTr::tr("is not a valid environment variable name");
     return QString();
 }
 
@@ -130,7 +130,7 @@ QString checkApiKeyEnvName(const QString &value)
     static const QRegularExpression keyName(QRegularExpression::anchoredPattern(QStringLiteral("(?:[A-Za-z0-9_]*_)?(?:API_KEY|TOKEN)")),
                                             QRegularExpression::CaseInsensitiveOption);
     if (!keyName.match(value).hasMatch())
-        return Tr::tr("is not the name of an API key or token variable (*_API_KEY, *_TOKEN): the console would send "
+        return FieldRulesTr::tr("is not the name of an API key or token variable (*_API_KEY, *_TOKEN): the console would send "
                       "its value to the proxy and engines as a bearer token");
     return QString();
 }
@@ -139,9 +139,9 @@ QString checkFreeText(const QString &value)
 {
     for (const QChar c : value) {
         if (c == QLatin1Char('\n') || c == QLatin1Char('\r'))
-            return Tr::tr("contains a line break");
+            return FieldRulesTr::tr("contains a line break");
         if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            return Tr::tr("contains the control character U+%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+            return FieldRulesTr::tr("contains the control character U+%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
     }
     return QString();
 }
@@ -154,7 +154,7 @@ QString checkJumpHost(const QString &value)
     const qsizetype at = rest.indexOf(QLatin1Char('@'));
     if (at >= 0) {
         if (const QString bad = checkUser(rest.left(at)); !bad.isEmpty())
-            return Tr::tr("user %1").arg(bad);
+            return FieldRulesTr::tr("user %1").arg(bad);
         rest = rest.mid(at + 1);
     }
     const qsizetype colon = rest.lastIndexOf(QLatin1Char(':'));
@@ -162,11 +162,11 @@ QString checkJumpHost(const QString &value)
         bool ok = false;
         const int port = rest.mid(colon + 1).toInt(&ok);
         if (!ok || port < 1 || port > 65535)
-            return Tr::tr("has an invalid port");
+            return FieldRulesTr::tr("has an invalid port");
         rest = rest.left(colon);
     }
     if (const QString bad = checkHost(rest); !bad.isEmpty())
-        return Tr::tr("host %1").arg(bad);
+        return FieldRulesTr::tr("host %1").arg(bad);
     return QString();
 }
 
@@ -174,13 +174,13 @@ QString checkInstance(const QString &value)
 {
     const qsizetype colon = value.lastIndexOf(QLatin1Char(':'));
     if (colon <= 0)
-        return Tr::tr("is not host:port");
+        return FieldRulesTr::tr("is not host:port");
     bool ok = false;
     const int port = value.mid(colon + 1).toInt(&ok);
     if (!ok || port < 1 || port > 65535)
-        return Tr::tr("has an invalid port");
+        return FieldRulesTr::tr("has an invalid port");
     if (const QString bad = checkHost(value.left(colon)); !bad.isEmpty())
-        return Tr::tr("host %1").arg(bad);
+        return FieldRulesTr::tr("host %1").arg(bad);
     return QString();
 }
 

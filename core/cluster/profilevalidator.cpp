@@ -19,7 +19,7 @@ namespace pd {
 namespace {
 
 // The issues' messages (the Problems dock, pdctl profile validate); pointers stay JSON pointers.
-struct Tr {
+struct ProfileValidatorTr {
     Q_DECLARE_TR_FUNCTIONS(pd::ProfileValidator)
 };
 
@@ -34,7 +34,7 @@ public:
     {
         const QString complaint = rule(value);
         if (!complaint.isEmpty())
-            error(pointer, Tr::tr("%1 \"%2\" %3", "what the field is, its value, the complaint").arg(what, printable(value), complaint));
+            error(pointer, ProfileValidatorTr::tr("%1 \"%2\" %3", "what the field is, its value, the complaint").arg(what, printable(value), complaint));
     }
     static QString printable(const QString &value)
     {
@@ -81,9 +81,9 @@ QString rangesText(const QList<int> &sorted)
 void checkPlacement(Collector &c, const QString &p, const ContainerSpec &container, const QStringList &envScripts)
 {
     if (container.isSet())
-        c.field(p + QLatin1String("/container/name"), Tr::tr("container name"), container.name, fieldrules::checkName);
+        c.field(p + QLatin1String("/container/name"), ProfileValidatorTr::tr("container name"), container.name, fieldrules::checkName);
     for (qsizetype i = 0; i < envScripts.size(); ++i)
-        c.field(QStringLiteral("%1/env_scripts/%2").arg(p).arg(i), Tr::tr("environment script"), envScripts.at(i),
+        c.field(QStringLiteral("%1/env_scripts/%2").arg(p).arg(i), ProfileValidatorTr::tr("environment script"), envScripts.at(i),
                 fieldrules::checkPath);
 }
 
@@ -91,24 +91,24 @@ void checkRole(Collector &c, const RoleConfig &config, Role role, bool hasNodes)
 {
     const QString p = QStringLiteral("/roles/") + roleName(role);
     if (!config.modelPath.isEmpty())
-        c.field(p + QLatin1String("/model_path"), Tr::tr("model path"), config.modelPath, fieldrules::checkPath);
+        c.field(p + QLatin1String("/model_path"), ProfileValidatorTr::tr("model path"), config.modelPath, fieldrules::checkPath);
     else if (hasNodes)
-        c.warning(p + QLatin1String("/model_path"), Tr::tr("no model path: engines of this role cannot be started"));
+        c.warning(p + QLatin1String("/model_path"), ProfileValidatorTr::tr("no model path: engines of this role cannot be started"));
     if (!config.servedModelName.isEmpty())
-        c.field(p + QLatin1String("/served_model_name"), Tr::tr("served model name"), config.servedModelName,
+        c.field(p + QLatin1String("/served_model_name"), ProfileValidatorTr::tr("served model name"), config.servedModelName,
                 fieldrules::checkPath);
     for (qsizetype i = 0; i < config.extraArgs.size(); ++i)
-        c.field(QStringLiteral("%1/extra_args/%2").arg(p).arg(i), Tr::tr("argument"), config.extraArgs.at(i),
+        c.field(QStringLiteral("%1/extra_args/%2").arg(p).arg(i), ProfileValidatorTr::tr("argument"), config.extraArgs.at(i),
                 fieldrules::checkFreeText);
     for (const auto &[name, value] : config.env) {
         const QString ep = p + QLatin1String("/env/") + name;
-        c.field(ep, Tr::tr("variable name"), name, fieldrules::checkEnvName);
-        c.field(ep, Tr::tr("value"), value, fieldrules::checkFreeText);
+        c.field(ep, ProfileValidatorTr::tr("variable name"), name, fieldrules::checkEnvName);
+        c.field(ep, ProfileValidatorTr::tr("value"), value, fieldrules::checkFreeText);
     }
     checkPlacement(c, p, config.container, config.envScripts);
     if (config.dpCoupling == DpCoupling::Independent && config.enablesExpertParallel())
         c.error(p + QLatin1String("/dp_coupling"),
-                Tr::tr("dp_coupling is \"independent\" but the %1 arguments enable expert parallelism: the ranks of "
+                ProfileValidatorTr::tr("dp_coupling is \"independent\" but the %1 arguments enable expert parallelism: the ranks of "
                        "an expert-parallel DP group run every forward pass together, so a dead rank hangs the whole "
                        "group; set \"coupled\"")
                     .arg(roleName(role)));
@@ -117,13 +117,13 @@ void checkRole(Collector &c, const RoleConfig &config, Role role, bool hasNodes)
     const QString kp = p + QLatin1String("/kv_transfer_config/kv_role");
     if (kvRole.isEmpty()) {
         if (hasNodes && !config.kvTransferConfig.empty())
-            c.error(kp, Tr::tr("kv_transfer_config has no kv_role; %1 engines need \"%2\"")
+            c.error(kp, ProfileValidatorTr::tr("kv_transfer_config has no kv_role; %1 engines need \"%2\"")
                             .arg(roleName(role), expected));
     } else if (kvRole == QLatin1String("kv_both")) {
-        c.warning(kp, Tr::tr("kv_role \"kv_both\" on the %1 pool: PD disaggregation expects \"%2\"")
+        c.warning(kp, ProfileValidatorTr::tr("kv_role \"kv_both\" on the %1 pool: PD disaggregation expects \"%2\"")
                           .arg(roleName(role), expected));
     } else if (kvRole != expected) {
-        c.error(kp, Tr::tr("kv_role \"%1\" does not match the %2 pool, which needs \"%3\"")
+        c.error(kp, ProfileValidatorTr::tr("kv_role \"%1\" does not match the %2 pool, which needs \"%3\"")
                         .arg(kvRole, roleName(role), expected));
     }
 }
@@ -147,9 +147,9 @@ bool hasErrors(const QList<ValidationIssue> &issues)
 QList<ValidationIssue> validateProfile(const Profile &profile)
 {
     Collector c;
-    c.field(QStringLiteral("/name"), Tr::tr("cluster name"), profile.name, fieldrules::checkName);
-    c.field(QStringLiteral("/template_path"), Tr::tr("template path"), profile.templatePath, fieldrules::checkPath);
-    c.field(QStringLiteral("/run_dir"), Tr::tr("run directory"), profile.runDir, fieldrules::checkPath);
+    c.field(QStringLiteral("/name"), ProfileValidatorTr::tr("cluster name"), profile.name, fieldrules::checkName);
+    c.field(QStringLiteral("/template_path"), ProfileValidatorTr::tr("template path"), profile.templatePath, fieldrules::checkPath);
+    c.field(QStringLiteral("/run_dir"), ProfileValidatorTr::tr("run directory"), profile.runDir, fieldrules::checkPath);
 
     bool hasRole[2] = {false, false};
     for (const Node &node : profile.nodes)
@@ -163,25 +163,25 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
     for (int n = 0; n < profile.nodes.size(); ++n) {
         const Node &node = profile.nodes.at(n);
         const QString p = nodePointer(n);
-        c.field(p + QLatin1String("/name"), Tr::tr("node name"), node.name, fieldrules::checkName);
-        c.field(p + QLatin1String("/address"), Tr::tr("address"), node.address, fieldrules::checkHost);
-        c.field(p + QLatin1String("/ssh/user"), Tr::tr("SSH user"), node.ssh.user, fieldrules::checkUser);
+        c.field(p + QLatin1String("/name"), ProfileValidatorTr::tr("node name"), node.name, fieldrules::checkName);
+        c.field(p + QLatin1String("/address"), ProfileValidatorTr::tr("address"), node.address, fieldrules::checkHost);
+        c.field(p + QLatin1String("/ssh/user"), ProfileValidatorTr::tr("SSH user"), node.ssh.user, fieldrules::checkUser);
         if (!node.ssh.identityFile.isEmpty())
-            c.field(p + QLatin1String("/ssh/identity_file"), Tr::tr("identity file"), node.ssh.identityFile,
+            c.field(p + QLatin1String("/ssh/identity_file"), ProfileValidatorTr::tr("identity file"), node.ssh.identityFile,
                     fieldrules::checkPath);
-        c.field(p + QLatin1String("/ssh/jump_host"), Tr::tr("jump host"), node.ssh.jumpHost,
+        c.field(p + QLatin1String("/ssh/jump_host"), ProfileValidatorTr::tr("jump host"), node.ssh.jumpHost,
                 fieldrules::checkJumpHost);
-        c.field(p + QLatin1String("/nic_name"), Tr::tr("NIC name"), node.nicName, fieldrules::checkNic);
+        c.field(p + QLatin1String("/nic_name"), ProfileValidatorTr::tr("NIC name"), node.nicName, fieldrules::checkNic);
         if (!node.localIp.isEmpty())
-            c.field(p + QLatin1String("/local_ip"), Tr::tr("local IP"), node.localIp, fieldrules::checkHost);
+            c.field(p + QLatin1String("/local_ip"), ProfileValidatorTr::tr("local IP"), node.localIp, fieldrules::checkHost);
         for (qsizetype i = 0; i < node.npuIps.size(); ++i)
-            c.field(QStringLiteral("%1/npu_ips/%2").arg(p).arg(i), Tr::tr("NPU IP"), node.npuIps.at(i),
+            c.field(QStringLiteral("%1/npu_ips/%2").arg(p).arg(i), ProfileValidatorTr::tr("NPU IP"), node.npuIps.at(i),
                     fieldrules::checkHost);
         checkPlacement(c, p, node.container, node.envScripts);
 
         if (const auto it = nameToNode.constFind(node.name); it != nameToNode.constEnd())
             c.error(p + QLatin1String("/name"),
-                    Tr::tr("node name \"%1\" is already used by /nodes/%2").arg(node.name).arg(*it));
+                    ProfileValidatorTr::tr("node name \"%1\" is already used by /nodes/%2").arg(node.name).arg(*it));
         else
             nameToNode.insert(node.name, n);
         const QString host = normaliseHost(node.address);
@@ -189,10 +189,10 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
             const Node &other = profile.nodes.at(*it);
             if (other.role == node.role)
                 c.error(p + QLatin1String("/address"),
-                        Tr::tr("address %1 is already node \"%2\" (/nodes/%3)").arg(node.address, other.name).arg(*it));
+                        ProfileValidatorTr::tr("address %1 is already node \"%2\" (/nodes/%3)").arg(node.address, other.name).arg(*it));
             else
                 c.warning(p + QLatin1String("/address"),
-                          Tr::tr("address %1 is also node \"%2\" of the %3 pool: one machine serves both "
+                          ProfileValidatorTr::tr("address %1 is also node \"%2\" of the %3 pool: one machine serves both "
                                  "pools, so their NPUs and ports must not overlap")
                               .arg(node.address, other.name, roleName(other.role)));
         } else {
@@ -200,33 +200,33 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         }
 
         if (node.engineGroups.isEmpty())
-            c.warning(p + QLatin1String("/engine_groups"), Tr::tr("node \"%1\" runs no engines").arg(node.name));
+            c.warning(p + QLatin1String("/engine_groups"), ProfileValidatorTr::tr("node \"%1\" runs no engines").arg(node.name));
         int npusUsed = 0;
         for (int g = 0; g < node.engineGroups.size(); ++g) {
             const EngineGroup &group = node.engineGroups.at(g);
             const QString gp = groupPointer(n, g);
-            c.field(gp + QLatin1String("/dp_address"), Tr::tr("DP master address"), group.dpAddress,
+            c.field(gp + QLatin1String("/dp_address"), ProfileValidatorTr::tr("DP master address"), group.dpAddress,
                     fieldrules::checkHost);
             npusUsed += group.tpSize * group.dpSizeLocal;
             if (group.dpSizeLocal > group.dpSize)
                 c.error(gp + QLatin1String("/dp_size_local"),
-                        Tr::tr("dp_size_local %1 exceeds dp_size %2").arg(group.dpSizeLocal).arg(group.dpSize));
+                        ProfileValidatorTr::tr("dp_size_local %1 exceeds dp_size %2").arg(group.dpSizeLocal).arg(group.dpSize));
             else if (group.dpRankStart + group.dpSizeLocal > group.dpSize)
                 c.error(gp + QLatin1String("/dp_rank_start"),
-                        Tr::tr("ranks %1-%2 run past dp_size %3 (ranks are 0-%4)")
+                        ProfileValidatorTr::tr("ranks %1-%2 run past dp_size %3 (ranks are 0-%4)")
                             .arg(group.dpRankStart)
                             .arg(group.dpRankStart + group.dpSizeLocal - 1)
                             .arg(group.dpSize)
                             .arg(group.dpSize - 1));
             if (group.engineStartPort + group.dpSizeLocal - 1 > 65535)
                 c.error(gp + QLatin1String("/engine_start_port"),
-                        Tr::tr("engine ports %1-%2 run past 65535")
+                        ProfileValidatorTr::tr("engine ports %1-%2 run past 65535")
                             .arg(group.engineStartPort)
                             .arg(group.engineStartPort + group.dpSizeLocal - 1));
         }
         if (npusUsed > node.npuCount)
             c.error(p + QLatin1String("/engine_groups"),
-                    Tr::tr("node \"%1\" needs %2 NPUs (TP size × engines) but has %3")
+                    ProfileValidatorTr::tr("node \"%1\" needs %2 NPUs (TP size × engines) but has %3")
                         .arg(node.name)
                         .arg(npusUsed)
                         .arg(node.npuCount));
@@ -249,7 +249,7 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         const QList<Member> &members = it.value();
         const EngineGroup &first = profile.nodes.at(members.first().node).engineGroups.at(members.first().group);
         const QString firstPointer = groupPointer(members.first().node, members.first().group);
-        const QString label = Tr::tr("DP group with master %1:%2").arg(first.dpAddress).arg(first.dpPort);
+        const QString label = ProfileValidatorTr::tr("DP group with master %1:%2").arg(first.dpAddress).arg(first.dpPort);
         bool sizesAgree = true;
         int localSum = 0;
         QStringList nodeNames;
@@ -266,18 +266,18 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
             if (group.dpSize != first.dpSize) {
                 sizesAgree = false;
                 c.error(groupPointer(m.node, m.group) + QLatin1String("/dp_size"),
-                        Tr::tr("%1: dp_size %2 here but %3 at %4").arg(label).arg(group.dpSize).arg(first.dpSize).arg(firstPointer));
+                        ProfileValidatorTr::tr("%1: dp_size %2 here but %3 at %4").arg(label).arg(group.dpSize).arg(first.dpSize).arg(firstPointer));
             }
         }
         if (!masterIsMember)
             c.error(firstPointer + QLatin1String("/dp_address"),
-                    Tr::tr("%1: the master address is none of the group's nodes (%2)")
+                    ProfileValidatorTr::tr("%1: the master address is none of the group's nodes (%2)")
                         .arg(label, nodeNames.join(QStringLiteral(", "))));
         if (!sizesAgree)
             continue;
         if (localSum != first.dpSize)
             c.error(firstPointer + QLatin1String("/dp_size"),
-                    Tr::tr("%1: dp_size is %2 but the dp_size_local of its nodes (%3) add up to %4")
+                    ProfileValidatorTr::tr("%1: dp_size is %2 but the dp_size_local of its nodes (%3) add up to %4")
                         .arg(label)
                         .arg(first.dpSize)
                         .arg(nodeNames.join(QStringLiteral(", ")))
@@ -307,10 +307,10 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         }
         if (!missing.isEmpty())
             c.error(firstPointer + QLatin1String("/dp_rank_start"),
-                    Tr::tr("%1: no engine has DP rank %2").arg(label, rangesText(missing)));
+                    ProfileValidatorTr::tr("%1: no engine has DP rank %2").arg(label, rangesText(missing)));
         for (auto o = overlaps.cbegin(); o != overlaps.cend(); ++o)
             c.error(overlapPointer.value(o.key()) + QLatin1String("/dp_rank_start"),
-                    Tr::tr("%1: DP rank %2 is claimed by %3").arg(label, rangesText(o.value()), o.key()));
+                    ProfileValidatorTr::tr("%1: DP rank %2 is claimed by %3").arg(label, rangesText(o.value()), o.key()));
     }
 
     // Ports: every listening port per host, then clashes.
@@ -325,21 +325,21 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
             const EngineGroup &group = node.engineGroups.at(g);
             for (int i = 0; i < group.dpSizeLocal; ++i)
                 use(node.address, group.engineStartPort + i,
-                    Tr::tr("engine DP rank %1 of node %2").arg(group.dpRankStart + i).arg(node.name),
+                    ProfileValidatorTr::tr("engine DP rank %1 of node %2").arg(group.dpRankStart + i).arg(node.name),
                     groupPointer(n, g) + QLatin1String("/engine_start_port"));
             const QString masterKey = QStringLiteral("%1 %2:%3").arg(roleName(node.role), group.dpAddress).arg(group.dpPort);
             if (!mastersSeen.contains(masterKey)) {
                 mastersSeen.insert(masterKey);
-                use(group.dpAddress, group.dpPort, Tr::tr("DP master port of the %1 group").arg(roleName(node.role)),
+                use(group.dpAddress, group.dpPort, ProfileValidatorTr::tr("DP master port of the %1 group").arg(roleName(node.role)),
                     groupPointer(n, g) + QLatin1String("/dp_port"));
             }
         }
         const int kvPort = profile.roleConfig(node.role).kvPort();
         if (kvPort > 0 && !node.engineGroups.isEmpty())
-            use(node.address, kvPort, Tr::tr("kv_port of node %1").arg(node.name),
+            use(node.address, kvPort, ProfileValidatorTr::tr("kv_port of node %1").arg(node.name),
                 QStringLiteral("/roles/%1/kv_transfer_config/kv_port").arg(roleName(node.role)));
     }
-    use(profile.proxy.address, profile.proxy.port, Tr::tr("the proxy"), QStringLiteral("/proxy/port"));
+    use(profile.proxy.address, profile.proxy.port, ProfileValidatorTr::tr("the proxy"), QStringLiteral("/proxy/port"));
     for (auto h = ports.cbegin(); h != ports.cend(); ++h) {
         for (auto p = h.value().cbegin(); p != h.value().cend(); ++p) {
             const QList<PortUse> &uses = p.value();
@@ -348,35 +348,35 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
             QStringList what;
             for (const PortUse &u : uses)
                 what.append(u.what);
-            c.error(uses.at(1).pointer, Tr::tr("port %1 on %2 is used twice: %3")
+            c.error(uses.at(1).pointer, ProfileValidatorTr::tr("port %1 on %2 is used twice: %3")
                                             .arg(p.key())
-                                            .arg(h.key() == QLatin1String("0.0.0.0") ? Tr::tr("this machine") : h.key())
+                                            .arg(h.key() == QLatin1String("0.0.0.0") ? ProfileValidatorTr::tr("this machine") : h.key())
                                             .arg(what.join(QStringLiteral("; "))));
         }
     }
 
     // Pools.
     if (profile.engines(Role::Prefill).isEmpty())
-        c.error(QStringLiteral("/nodes"), Tr::tr("the prefill pool is empty: no node with role \"prefill\" runs an engine"));
+        c.error(QStringLiteral("/nodes"), ProfileValidatorTr::tr("the prefill pool is empty: no node with role \"prefill\" runs an engine"));
     if (profile.engines(Role::Decode).isEmpty())
-        c.error(QStringLiteral("/nodes"), Tr::tr("the decode pool is empty: no node with role \"decode\" runs an engine"));
+        c.error(QStringLiteral("/nodes"), ProfileValidatorTr::tr("the decode pool is empty: no node with role \"decode\" runs an engine"));
 
     // Proxy.
     const ProxyConfig &proxy = profile.proxy;
-    c.field(QStringLiteral("/proxy/address"), Tr::tr("proxy address"), proxy.address, fieldrules::checkHost);
-    c.field(QStringLiteral("/proxy/bind_host"), Tr::tr("bind host"), proxy.bindHost, fieldrules::checkHost);
+    c.field(QStringLiteral("/proxy/address"), ProfileValidatorTr::tr("proxy address"), proxy.address, fieldrules::checkHost);
+    c.field(QStringLiteral("/proxy/bind_host"), ProfileValidatorTr::tr("bind host"), proxy.bindHost, fieldrules::checkHost);
     if (!proxy.scriptPath.isEmpty())
-        c.field(QStringLiteral("/proxy/script_path"), Tr::tr("proxy script"), proxy.scriptPath, fieldrules::checkPath);
+        c.field(QStringLiteral("/proxy/script_path"), ProfileValidatorTr::tr("proxy script"), proxy.scriptPath, fieldrules::checkPath);
     if (!proxy.apiKeyEnv.isEmpty())
-        c.field(QStringLiteral("/proxy/api_key_env"), Tr::tr("API key variable"), proxy.apiKeyEnv,
+        c.field(QStringLiteral("/proxy/api_key_env"), ProfileValidatorTr::tr("API key variable"), proxy.apiKeyEnv,
                 fieldrules::checkApiKeyEnvName);
     // TLS: an https endpoint is verified, so the extra CA must be readable and hold a certificate.
     if (!profile.tls.caFile.isEmpty()) {
         const CaFile ca = loadCaFile(profile.tls.caFile);
         if (!ca.error.isEmpty())
-            c.error(QStringLiteral("/tls/ca_file"), Tr::tr("cannot use the CA file: %1").arg(ca.error));
+            c.error(QStringLiteral("/tls/ca_file"), ProfileValidatorTr::tr("cannot use the CA file: %1").arg(ca.error));
         else if (!profile.tls.proxy && !profile.tls.engines)
-            c.warning(QStringLiteral("/tls/ca_file"), Tr::tr("ca_file is set but neither the proxy nor the engines use https"));
+            c.warning(QStringLiteral("/tls/ca_file"), ProfileValidatorTr::tr("ca_file is set but neither the proxy nor the engines use https"));
     }
     const DpGroups groups(profile);
     for (const Role role : {Role::Prefill, Role::Decode}) {
@@ -389,12 +389,12 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
             const QString ip = QStringLiteral("%1/%2").arg(lp).arg(i);
             const QString complaint = fieldrules::checkInstance(listed.at(i));
             if (!complaint.isEmpty()) {
-                c.error(ip, Tr::tr("instance \"%1\" %2").arg(Collector::printable(listed.at(i)), complaint));
+                c.error(ip, ProfileValidatorTr::tr("instance \"%1\" %2").arg(Collector::printable(listed.at(i)), complaint));
                 continue;
             }
             const QString id = normaliseHost(listed.at(i));
             if (listedIds.contains(id))
-                c.warning(ip, Tr::tr("%1 is listed twice (the proxy merges duplicates silently)").arg(listed.at(i)));
+                c.warning(ip, ProfileValidatorTr::tr("%1 is listed twice (the proxy merges duplicates silently)").arg(listed.at(i)));
             listedIds.insert(id);
         }
         QSet<QString> engineIds;
@@ -409,7 +409,7 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
                 anyListed = anyListed || listedIds.contains(normaliseHost(id));
             if (anyListed || group->size() < 2)
                 continue;
-            c.warning(lp, Tr::tr("DP group %1 (%2 ranks on %3) is not in the proxy's %4 list: it gets no traffic until "
+            c.warning(lp, ProfileValidatorTr::tr("DP group %1 (%2 ranks on %3) is not in the proxy's %4 list: it gets no traffic until "
                                  "it is started and added as a whole")
                               .arg(group->id)
                               .arg(group->size())
@@ -420,7 +420,7 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         for (const Engine &engine : engines) {
             const QString id = normaliseHost(engine.id());
             if (!listedIds.contains(id) && !reported.contains(id))
-                c.warning(lp, Tr::tr("engine %1 (node %2, DP rank %3) is not in the proxy's %4 list: it gets no traffic")
+                c.warning(lp, ProfileValidatorTr::tr("engine %1 (node %2, DP rank %3) is not in the proxy's %4 list: it gets no traffic")
                                   .arg(engine.id(), profile.nodes.at(engine.nodeIndex).name)
                                   .arg(engine.dpRank)
                                   .arg(roleName(role)));
@@ -428,7 +428,7 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         for (qsizetype i = 0; i < listed.size(); ++i) {
             if (fieldrules::checkInstance(listed.at(i)).isEmpty() && !engineIds.contains(normaliseHost(listed.at(i))))
                 c.error(QStringLiteral("%1/%2").arg(lp).arg(i),
-                        Tr::tr("the proxy's %1 list names %2, which is no %1 engine of this profile")
+                        ProfileValidatorTr::tr("the proxy's %1 list names %2, which is no %1 engine of this profile")
                             .arg(roleName(role), listed.at(i)));
         }
     }

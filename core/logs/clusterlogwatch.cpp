@@ -16,8 +16,8 @@ double threadCpuMs()
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
-constexpr QByteArrayView kHeader = "@@PDLOG ";
-constexpr qsizetype kMaxLineBytes = 64 * 1024;
+constexpr QByteArrayView kWatchHeader = "@@PDLOG ";
+constexpr qsizetype kMaxWatchLineBytes = 64 * 1024;
 
 } // namespace
 
@@ -56,12 +56,12 @@ bool ClusterLogWatch::parseAnswer(const QByteArray &out, QList<LogChunk> *chunks
 {
     qsizetype pos = 0;
     while (pos < out.size()) {
-        if (!QByteArrayView(out).sliced(pos).startsWith(kHeader))
+        if (!QByteArrayView(out).sliced(pos).startsWith(kWatchHeader))
             return false;
         const qsizetype eol = out.indexOf('\n', pos);
         if (eol < 0)
             return false;
-        const QList<QByteArray> words = out.mid(pos + kHeader.size(), eol - pos - kHeader.size()).split(' ');
+        const QList<QByteArray> words = out.mid(pos + kWatchHeader.size(), eol - pos - kWatchHeader.size()).split(' ');
         LogChunk chunk;
         bool ok = false;
         chunk.index = words.value(0).toInt(&ok);
@@ -235,9 +235,9 @@ void ClusterLogWatch::consume(Log &log, const LogChunk &chunk)
     while (true) {
         qsizetype eol = log.partial.indexOf('\n', pos);
         if (eol < 0) {
-            if (log.partial.size() - pos <= kMaxLineBytes)
+            if (log.partial.size() - pos <= kMaxWatchLineBytes)
                 break;
-            eol = pos + kMaxLineBytes; // a runaway line is cut
+            eol = pos + kMaxWatchLineBytes; // a runaway line is cut
         }
         QByteArrayView bytes(log.partial.constData() + pos, eol - pos);
         const qint64 lineOffset = log.partialOffset + pos;

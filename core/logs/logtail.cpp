@@ -6,8 +6,8 @@
 namespace pd {
 
 namespace {
-const QByteArray kHeader = "@@PDTAIL ";
-constexpr qsizetype kMaxLineBytes = 64 * 1024; // a "line" longer than this is cut (binary junk in a log)
+const QByteArray kTailHeader = "@@PDTAIL ";
+constexpr qsizetype kMaxTailLineBytes = 64 * 1024; // a "line" longer than this is cut (binary junk in a log)
 } // namespace
 
 LogTail::LogTail(CommandRunner *runner, const CommandTarget &target, const QString &path, const LogTailOptions &options,
@@ -43,8 +43,8 @@ QByteArray LogTail::pollCommand(const QString &path, qint64 offset, qint64 backl
     else
         c += "[ \"$o\" -lt 0 ] && o=$(( s > " + QByteArray::number(backlog) + " ? s - " + QByteArray::number(backlog)
             + " : 0 )); ";
-    c += "[ \"$s\" -lt \"$o\" ] && { echo \"" + kHeader + "truncated $s\"; o=0; }; ";
-    c += "echo \"" + kHeader + "$s $o\"; ";
+    c += "[ \"$s\" -lt \"$o\" ] && { echo \"" + kTailHeader + "truncated $s\"; o=0; }; ";
+    c += "echo \"" + kTailHeader + "$s $o\"; ";
     c += "tail -c +$((o + 1)) \"$f\" | head -c " + QByteArray::number(maxChunk);
     return c;
 }
@@ -111,11 +111,11 @@ void LogTail::onResult(int generation, const CommandResult &r)
     qsizetype pos = 0;
     qint64 size = -1;
     qint64 start = -1;
-    while (pos < r.out.size() && r.out.mid(pos, kHeader.size()) == kHeader) {
+    while (pos < r.out.size() && r.out.mid(pos, kTailHeader.size()) == kTailHeader) {
         const qsizetype eol = r.out.indexOf('\n', pos);
         if (eol < 0)
             break;
-        const QList<QByteArray> words = r.out.mid(pos + kHeader.size(), eol - pos - kHeader.size()).split(' ');
+        const QList<QByteArray> words = r.out.mid(pos + kTailHeader.size(), eol - pos - kTailHeader.size()).split(' ');
         pos = eol + 1;
         if (words.value(0) == "truncated") {
             m_partial.clear();
@@ -156,9 +156,9 @@ void LogTail::consume(qint64 start, const QByteArray &data)
     while (true) {
         qsizetype eol = m_partial.indexOf('\n', pos);
         if (eol < 0) {
-            if (m_partial.size() - pos <= kMaxLineBytes)
+            if (m_partial.size() - pos <= kMaxTailLineBytes)
                 break;
-            eol = pos + kMaxLineBytes; // cut a runaway line
+            eol = pos + kMaxTailLineBytes; // cut a runaway line
         }
         QByteArrayView bytes(m_partial.constData() + pos, eol - pos);
         if (bytes.endsWith('\r'))

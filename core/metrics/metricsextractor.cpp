@@ -9,7 +9,8 @@
 
 namespace pd {
 
-namespace {
+// Named, not anonymous: MetricsAccumulator::Impl (external linkage) holds an Extractor.
+namespace extraction {
 
 enum class Slot : std::uint8_t {
     None, Running, Waiting, KvNew, KvOld, PromptTokens, GenerationTokens, Success, Preemptions,
@@ -246,12 +247,12 @@ private:
     std::array<bool, kLegacyTpot + 1> m_overflow{};
 };
 
-} // namespace
+} // namespace extraction
 
 class MetricsAccumulator::Impl final {
 public:
     Impl(EngineMetrics &out, const MetricsExtractor::Options &options) : x(out, options) {}
-    Extractor x;
+    extraction::Extractor x;
 };
 
 MetricsAccumulator::MetricsAccumulator(EngineMetrics &out, MetricsExtractor::Options options)
@@ -265,7 +266,7 @@ MetricsAccumulator::~MetricsAccumulator() = default;
 
 bool MetricsAccumulator::reads(std::string_view name)
 {
-    return lookup(name) != nullptr;
+    return extraction::lookup(name) != nullptr;
 }
 
 void MetricsAccumulator::add(std::string_view name, const PromLabels &labels, double value)
@@ -292,7 +293,7 @@ std::size_t MetricsAccumulator::samplesUsed() const
 MetricsExtractor::Result MetricsExtractor::extract(std::string_view body, EngineMetrics &out, const Options &options)
 {
     out = EngineMetrics{};
-    Extractor x(out, options);
+    extraction::Extractor x(out, options);
     const PromParser::Result parsed = PromParser::parse(body, x);
     Result r;
     r.error = parsed.error;

@@ -59,7 +59,7 @@ QString trimmed(QString number, const QLocale &locale)
     return number;
 }
 
-qint64 floorDiv(qint64 a, qint64 b)
+qint64 floorDivide(qint64 a, qint64 b)
 {
     return a / b - (a % b != 0 && (a < 0) != (b < 0) ? 1 : 0);
 }
@@ -153,14 +153,14 @@ TimeTicks timeTicks(qint64 fromMs, qint64 toMs, int maxTicks, const QTimeZone &z
     const qint64 localFrom = fromMs + offsetMs, localTo = toMs + offsetMs;
     out.stepMs = *std::prev(std::end(kSteps));
     for (const qint64 step : kSteps) {
-        const qint64 count = floorDiv(localTo, step) - floorDiv(localFrom + step - 1, step) + 1;
+        const qint64 count = floorDivide(localTo, step) - floorDivide(localFrom + step - 1, step) + 1;
         if (count <= std::max(1, maxTicks)) {
             out.stepMs = step;
             break;
         }
     }
     const QString format = out.stepMs < kMinute ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm");
-    for (qint64 local = floorDiv(localFrom + out.stepMs - 1, out.stepMs) * out.stepMs; local <= localTo;
+    for (qint64 local = floorDivide(localFrom + out.stepMs - 1, out.stepMs) * out.stepMs; local <= localTo;
          local += out.stepMs) {
         const qint64 ms = local - offsetMs;
         out.ticks.append({ double(ms), QDateTime::fromMSecsSinceEpoch(ms, tz).toString(format) });

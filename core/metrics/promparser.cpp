@@ -48,7 +48,7 @@ inline const char *skipBlanks(const char *p, const char *e)
     return p;
 }
 
-bool equalsNoCase(std::string_view a, std::string_view lowerB)
+bool equalsLowercase(std::string_view a, std::string_view lowerB)
 {
     if (a.size() != lowerB.size())
         return false;
@@ -131,9 +131,9 @@ const char *parseNumber(const char *p, const char *e, double &out)
         while (p < e && !isBlank(*p))
             ++p;
         const std::string_view word(w, std::size_t(p - w));
-        if (equalsNoCase(word, "inf") || equalsNoCase(word, "infinity"))
+        if (equalsLowercase(word, "inf") || equalsLowercase(word, "infinity"))
             out = neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-        else if (equalsNoCase(word, "nan"))
+        else if (equalsLowercase(word, "nan"))
             out = std::numeric_limits<double>::quiet_NaN();
         else
             return nullptr;

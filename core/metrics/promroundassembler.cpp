@@ -75,7 +75,7 @@ struct SeriesRef {
 
 // The context the rest of the Prometheus source uses (promvllmqueries.cpp); a free tr() would be
 // filed by lupdate under another context than the one looked up.
-struct Tr {
+struct RoundAssemblerTr {
     Q_DECLARE_TR_FUNCTIONS(pd::PrometheusSource)
 };
 
@@ -83,7 +83,7 @@ struct Tr {
 
 QString unknownGenerationMessage()
 {
-    return Tr::tr("unknown metric generation: Prometheus has samples of the target, but neither "
+    return RoundAssemblerTr::tr("unknown metric generation: Prometheus has samples of the target, but neither "
                   "vllm:gpu_cache_usage_perc (vLLM 0.9.1) nor vllm:kv_cache_usage_perc (current vLLM)");
 }
 
@@ -220,8 +220,8 @@ PromRoundAssembler::Result PromRoundAssembler::assemble(const PromApiAnswer &ans
                 PollError error;
                 const QString &reason = m_downReasons[std::size_t(e)];
                 error.kind = reason.isEmpty() ? PollError::Kind::Other : pollErrorKindOf(reason);
-                error.message = reason.isEmpty() ? Tr::tr("Prometheus reports the target down (up == 0)")
-                                                 : Tr::tr("Prometheus reports the target down: %1").arg(reason);
+                error.message = reason.isEmpty() ? RoundAssemblerTr::tr("Prometheus reports the target down (up == 0)")
+                                                 : RoundAssemblerTr::tr("Prometheus reports the target down: %1").arg(reason);
                 scrape.poll.error = error;
             } else if (used == 0 || std::isnan(m.kvUsage)) {
                 // Every vLLM generation the console knows exposes a KV cache gauge.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ringseries.h"
+#include "quietnan.h"
 
 #include "floatblockcodec.h"
 
@@ -12,13 +13,12 @@
 namespace pd {
 
 namespace {
-constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr int kTileColumns = 16; // one cache line of a row per tile row
 } // namespace
 
 float RingColumn::at(std::int64_t slot) const
 {
-    return ring ? ring->value(slot, index) : kNan;
+    return ring ? ring->value(slot, index) : kNanF;
 }
 
 void RingColumn::read(std::int64_t from, std::int64_t to, float *out) const
@@ -26,7 +26,7 @@ void RingColumn::read(std::int64_t from, std::int64_t to, float *out) const
     if (ring)
         ring->read(index, from, to, out);
     else if (to >= from)
-        std::fill_n(out, std::size_t(to - from + 1), kNan);
+        std::fill_n(out, std::size_t(to - from + 1), kNanF);
 }
 
 RingSeries::RingSeries(int capacity, int width, int resolutionMs, RingCompression compression)
@@ -63,7 +63,7 @@ std::int64_t RingSeries::firstSlot() const
 void RingSeries::fillGaps(std::int64_t from, std::int64_t to)
 {
     for (std::int64_t s = std::max(from, to - m_hotRows + 1); s <= to; ++s)
-        std::fill_n(hotRow(s), m_width, kNan);
+        std::fill_n(hotRow(s), m_width, kNanF);
 }
 
 void RingSeries::restartAt(std::int64_t slot)
@@ -201,7 +201,7 @@ void RingSeries::decodeColumn(std::int64_t block, int column, float *out) const
 {
     const SealedBlock *entry = sealed(block);
     if (!entry) { // a block the ring jumped over: nothing was held
-        std::fill_n(out, m_blockSlots, kNan);
+        std::fill_n(out, m_blockSlots, kNanF);
         return;
     }
     const std::uint32_t begin = entry->offsets[std::size_t(column)];
@@ -229,7 +229,7 @@ const float *RingSeries::decodedColumn(std::int64_t block, int column) const
 float RingSeries::value(std::int64_t slot, int column) const
 {
     if (!contains(slot) || column < 0 || column >= m_width)
-        return kNan;
+        return kNanF;
     const std::int64_t block = blockOf(slot);
     if (isHot(block))
         return hotRow(slot)[column];
@@ -241,7 +241,7 @@ void RingSeries::read(int column, std::int64_t from, std::int64_t to, float *out
     if (to < from)
         return;
     if (column < 0 || column >= m_width || m_head == kNoSlot) {
-        std::fill_n(out, std::size_t(to - from + 1), kNan);
+        std::fill_n(out, std::size_t(to - from + 1), kNanF);
         return;
     }
     std::int64_t s = from;

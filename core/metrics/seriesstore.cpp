@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "seriesstore.h"
+#include "quietnan.h"
 
 #include "decimate.h"
 #include "quantile.h"
@@ -12,7 +13,6 @@
 namespace pd {
 
 namespace {
-constexpr float kNanF = std::numeric_limits<float>::quiet_NaN();
 
 // Keeps what the next interval reads: the scalars and each histogram's used buckets (a third of the
 // struct's 3.9 KB for vLLM's bucket lists). Entries past bucketCount are never read.

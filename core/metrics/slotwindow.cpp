@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "slotwindow.h"
+#include "quietnan.h"
 
 #include "quantile.h"
 
@@ -12,8 +13,6 @@ namespace pd {
 
 namespace {
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-constexpr float kNanF = std::numeric_limits<float>::quiet_NaN();
 
 double counterValue(const EngineMetrics &m, int c)
 {
@@ -33,7 +32,7 @@ double counterValue(const EngineMetrics &m, int c)
     case Counter::SpecAcceptedTokens: return m.specAcceptedTokens;
     case Counter::Count: break;
     }
-    return kNan;
+    return kNanD;
 }
 
 bool sameBounds(const HistogramSnapshot &a, const HistogramSnapshot &b)
@@ -45,7 +44,7 @@ bool sameBounds(const HistogramSnapshot &a, const HistogramSnapshot &b)
 
 double ratio(double num, double den)
 {
-    return den > 0 && !std::isnan(num) ? num / den : kNan;
+    return den > 0 && !std::isnan(num) ? num / den : kNanD;
 }
 
 } // namespace
@@ -205,7 +204,7 @@ void SlotWindow::values(float *out) const
         const double s = seconds[std::size_t(c)];
         return s > 0 ? float(delta[std::size_t(c)] / s) : kNanF;
     };
-    auto counted = [&](Counter c) { return seconds[std::size_t(c)] > 0 ? delta[std::size_t(c)] : kNan; };
+    auto counted = [&](Counter c) { return seconds[std::size_t(c)] > 0 ? delta[std::size_t(c)] : kNanD; };
     for (int i = 0; i < kGaugeCount; ++i)
         out[i] = gaugeN[std::size_t(i)] > 0 ? float(gaugeSum[std::size_t(i)] / gaugeN[std::size_t(i)]) : kNanF;
     out[int(Metric::PromptTokensRate)] = rate(Counter::PromptTokens);

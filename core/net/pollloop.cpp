@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kTargetsPerMulti = 64;
 // vLLM exposes 40-60 KB; a body a hundred times larger is a misbehaving endpoint, not metrics.
-constexpr std::size_t kMaxBody = 4u * 1024u * 1024u;
+constexpr std::size_t kMaxMetricsBody = 4u * 1024u * 1024u;
 constexpr int kFleetForRelax = 1024;
 // /health is 200 on a hung engine and tells little more than /metrics does, but it is the only sign
 // of a dead engine core whose API server still serves /metrics (500 on /health only). Every second
@@ -226,7 +226,7 @@ struct PollLoop::Impl {
     {
         auto *t = static_cast<Target *>(userp);
         const size_t n = size * count;
-        if (t->body.size() + n > kMaxBody) {
+        if (t->body.size() + n > kMaxMetricsBody) {
             t->overflow = true;
             return 0; // aborts the transfer
         }
@@ -347,7 +347,7 @@ struct PollLoop::Impl {
                 if (v6 && host.startsWith('['))
                     hostHeader = host.toStdString() + ":" + std::to_string(t->target.port);
                 t->http = std::make_unique<HttpGetClient>(
-                    address, length, std::move(hostHeader), kMaxBody, epoll, static_cast<EpollTag *>(t.get()));
+                    address, length, std::move(hostHeader), kMaxMetricsBody, epoll, static_cast<EpollTag *>(t.get()));
             } else {
                 t->kind = EpollTag::Kind::Curl; // never registered with epoll itself; libcurl's sockets are
                 setUpCurl(*t);

@@ -16,7 +16,7 @@ namespace pd {
 
 namespace {
 
-constexpr qint64 kMaxBody = 4 << 20;
+constexpr qint64 kMaxProxyAnswerBody = 4 << 20;
 
 struct Raw {
     int status = 0;
@@ -29,7 +29,7 @@ Raw readRaw(QNetworkReply *reply, int timeoutMs, bool tooLarge)
     Raw raw;
     raw.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (tooLarge) {
-        raw.transportError = QStringLiteral("answer larger than %1 bytes").arg(kMaxBody);
+        raw.transportError = QStringLiteral("answer larger than %1 bytes").arg(kMaxProxyAnswerBody);
         raw.status = 0;
         return raw;
     }
@@ -186,7 +186,7 @@ QNetworkReply *ProxyClient::send(const QByteArray &method, const QString &path, 
     }
     QNetworkReply *reply = method == "GET" ? m_network->get(request) : m_network->sendCustomRequest(request, method, body);
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
-        if (received > kMaxBody) {
+        if (received > kMaxProxyAnswerBody) {
             reply->setProperty("pdTooLarge", true);
             reply->abort();
         }

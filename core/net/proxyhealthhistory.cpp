@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "net/proxyhealthhistory.h"
+#include "metrics/quietnan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +10,6 @@ namespace pd {
 
 namespace {
 
-constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 
 // Appends points and breaks: never a break first, never two in a row.
 struct PointSink {
@@ -35,7 +35,7 @@ void ProxyHealthHistory::append(const ProxyHealth &health)
     const qint64 ms = health.when.toMSecsSinceEpoch();
     if (m_count > 0 && ms < newestMs())
         return;
-    Sample s { ms, kNan, kNan, kNan };
+    Sample s { ms, kNanF, kNanF, kNanF };
     if (health.reachable) {
         s.prefill = float(health.prefillInstances);
         s.decode = float(health.decodeInstances);
@@ -83,7 +83,7 @@ float ProxyHealthHistory::valueOf(const Sample &s, Series series)
     case Series::DecodeInstances:
         return s.decode;
     }
-    return kNan;
+    return kNanF;
 }
 
 QList<QPointF> ProxyHealthHistory::points(Series series, qint64 fromMs, qint64 toMs, int maxPoints) const

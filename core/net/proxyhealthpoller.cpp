@@ -11,7 +11,7 @@
 namespace pd {
 
 namespace {
-constexpr qint64 kMaxBody = 1 << 20;
+constexpr qint64 kMaxHealthBody = 1 << 20;
 }
 
 ProxyHealthPoller::ProxyHealthPoller(QObject *parent)
@@ -75,7 +75,7 @@ void ProxyHealthPoller::poll()
     QNetworkReply *reply = m_network->get(request);
     const quint64 serial = m_serial;
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
-        if (received > kMaxBody)
+        if (received > kMaxHealthBody)
             reply->abort();
     });
     connect(reply, &QNetworkReply::finished, this, [this, reply, serial] { finished(reply, serial); });

@@ -55,7 +55,7 @@ int judgeAll(NodeReport &report, const QList<CheckSection> &sections, const Comm
     return complete;
 }
 
-QString seconds(std::chrono::milliseconds ms)
+QString checkSeconds(std::chrono::milliseconds ms)
 {
     return QString::number(ms.count() / 1000.0, 'f', ms.count() % 1000 ? 1 : 0) + u's';
 }
@@ -111,7 +111,7 @@ NodeReport runLocalChecks(CommandRunner &runner, const NodeCheckTarget &target, 
     if (r.timedOut) {
         report.checks.prepend(transportCheck(report.node, Verdict::Warning,
             QStringLiteral("timed out after %1: %2 of %3 checks finished")
-                .arg(seconds(options.localTimeout))
+                .arg(checkSeconds(options.localTimeout))
                 .arg(complete)
                 .arg(sections.size()),
             r, script));

@@ -10,7 +10,7 @@ namespace pd {
 namespace {
 
 // The verdicts' details, shown in the warm-up dialog and its export (pdctl prints them in English).
-struct Tr {
+struct CompletionStreamTr {
     Q_DECLARE_TR_FUNCTIONS(pd::WarmUp)
 };
 
@@ -87,7 +87,7 @@ void CompletionStreamReader::feed(QByteArrayView bytes, double atMs)
             m_partial.append(bytes);
             if (m_partial.size() > kMaxLine)
                 problem(WarmUpOutcome::Malformed,
-                    Tr::tr("line %1: longer than %2 bytes").arg(m_line + 1).arg(kMaxLine));
+                    CompletionStreamTr::tr("line %1: longer than %2 bytes").arg(m_line + 1).arg(kMaxLine));
             return;
         }
         if (m_partial.isEmpty()) {
@@ -107,7 +107,7 @@ void CompletionStreamReader::line(QByteArrayView text, double atMs)
     if (text.endsWith('\r'))
         text.chop(1);
     if (text.size() > kMaxLine) {
-        problem(WarmUpOutcome::Malformed, Tr::tr("line %1: longer than %2 bytes").arg(m_line).arg(kMaxLine));
+        problem(WarmUpOutcome::Malformed, CompletionStreamTr::tr("line %1: longer than %2 bytes").arg(m_line).arg(kMaxLine));
         return;
     }
     if (text.isEmpty()) {
@@ -133,7 +133,7 @@ void CompletionStreamReader::line(QByteArrayView text, double atMs)
     if (field == "event" || field == "id" || field == "retry")
         return;
     problem(WarmUpOutcome::Malformed,
-        Tr::tr("line %1: not an event-stream field: %2").arg(m_line).arg(completionExcerpt(text)));
+        CompletionStreamTr::tr("line %1: not an event-stream field: %2").arg(m_line).arg(completionExcerpt(text)));
 }
 
 void CompletionStreamReader::dispatch(double atMs)
@@ -151,12 +151,12 @@ void CompletionStreamReader::dispatch(double atMs)
     const json j = json::parse(payload.constData(), payload.constData() + payload.size(), nullptr, false);
     if (!j.is_object()) {
         problem(WarmUpOutcome::Malformed,
-            Tr::tr("line %1: data is not a JSON object: %2").arg(m_dataLine).arg(completionExcerpt(payload)));
+            CompletionStreamTr::tr("line %1: data is not a JSON object: %2").arg(m_dataLine).arg(completionExcerpt(payload)));
         return;
     }
     if (const auto error = errorMessage(j)) {
         problem(WarmUpOutcome::ErrorPayload,
-            Tr::tr("line %1: the stream carries an error: %2").arg(m_dataLine).arg(*error));
+            CompletionStreamTr::tr("line %1: the stream carries an error: %2").arg(m_dataLine).arg(*error));
         return;
     }
     const auto choices = j.find("choices");
@@ -167,7 +167,7 @@ void CompletionStreamReader::dispatch(double atMs)
     if (!hasChoices) {
         if (!tokens && !j.contains("usage"))
             problem(WarmUpOutcome::Malformed,
-                Tr::tr("line %1: an event with neither choices nor usage: %2")
+                CompletionStreamTr::tr("line %1: an event with neither choices nor usage: %2")
                     .arg(m_dataLine)
                     .arg(completionExcerpt(payload)));
         return;
@@ -211,21 +211,21 @@ CompletionVerdict CompletionStreamReader::finish()
     }
     if (m_bytes == 0) {
         v.outcome = WarmUpOutcome::EmptyOk;
-        v.detail = Tr::tr("HTTP 200 with an empty body (the proxy's answer when a decoder fails)");
+        v.detail = CompletionStreamTr::tr("HTTP 200 with an empty body (the proxy's answer when a decoder fails)");
         return v;
     }
     if (!m_done) {
         v.outcome = WarmUpOutcome::NoDone;
         v.detail
-            = Tr::tr("the stream ended without data: [DONE] after %1 content chunk(s), %2 line(s)%3: truncated")
+            = CompletionStreamTr::tr("the stream ended without data: [DONE] after %1 content chunk(s), %2 line(s)%3: truncated")
                   .arg(m_chunks)
                   .arg(m_line)
-                  .arg(cutInLine ? Tr::tr(", inside line %1").arg(m_line + 1) : QString());
+                  .arg(cutInLine ? CompletionStreamTr::tr(", inside line %1").arg(m_line + 1) : QString());
         return v;
     }
     if (m_chunks == 0) {
         v.outcome = WarmUpOutcome::NoTokens;
-        v.detail = Tr::tr("data: [DONE] without a single generated token");
+        v.detail = CompletionStreamTr::tr("data: [DONE] without a single generated token");
         return v;
     }
     return v;
@@ -236,33 +236,33 @@ CompletionVerdict classifyCompletionBody(const QByteArray &body)
     CompletionVerdict v;
     if (body.trimmed().isEmpty()) {
         v.outcome = WarmUpOutcome::EmptyOk;
-        v.detail = Tr::tr("HTTP 200 with an empty body (the proxy's answer when a decoder fails)");
+        v.detail = CompletionStreamTr::tr("HTTP 200 with an empty body (the proxy's answer when a decoder fails)");
         return v;
     }
     const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
     if (!j.is_object()) {
         v.outcome = WarmUpOutcome::Malformed;
-        v.detail = Tr::tr("the body is not a JSON object (%1 bytes): %2")
+        v.detail = CompletionStreamTr::tr("the body is not a JSON object (%1 bytes): %2")
                        .arg(body.size())
                        .arg(completionExcerpt(body));
         return v;
     }
     if (const auto error = errorMessage(j)) {
         v.outcome = WarmUpOutcome::ErrorPayload;
-        v.detail = Tr::tr("HTTP 200 carrying an error: %1").arg(*error);
+        v.detail = CompletionStreamTr::tr("HTTP 200 carrying an error: %1").arg(*error);
         return v;
     }
     const auto choices = j.find("choices");
     if (choices == j.end() || !choices->is_array() || choices->empty()) {
         v.outcome = WarmUpOutcome::Malformed;
-        v.detail = Tr::tr("the body has no choices: %1").arg(completionExcerpt(body));
+        v.detail = CompletionStreamTr::tr("the body has no choices: %1").arg(completionExcerpt(body));
         return v;
     }
     const QString text = choiceText(choices->front());
     v.tokens = completionTokens(j).value_or(text.isEmpty() ? 0 : 1);
     if (v.tokens == 0 || text.isEmpty()) {
         v.outcome = WarmUpOutcome::NoTokens;
-        v.detail = Tr::tr("a complete answer without a single generated token");
+        v.detail = CompletionStreamTr::tr("a complete answer without a single generated token");
     }
     return v;
 }

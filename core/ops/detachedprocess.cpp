@@ -76,7 +76,7 @@ QString tenths(std::chrono::milliseconds ms)
     return QString::number(std::max<qint64>(1, (ms.count() + 99) / 100));
 }
 
-QString seconds(std::chrono::milliseconds ms)
+QString secondsText(std::chrono::milliseconds ms)
 {
     return QString::number(double(ms.count()) / 1000.0, 'f', 1);
 }
@@ -447,7 +447,7 @@ ProcessOutcome startProcess(CommandRunner &runner, const DetachedProcess &proces
         outcome.process = ProcessFact::Exited;
         outcome.logTail = reply.rest;
         outcome.error = QStringLiteral("%1: exited within %2 s of starting (PID %3); log %4")
-                            .arg(where(process), seconds(timings.verifyDelay))
+                            .arg(where(process), secondsText(timings.verifyDelay))
                             .arg(outcome.pid)
                             .arg(process.logFile);
         // The tail's first known signature is the cause an operator would look for: say it here, where
@@ -486,7 +486,7 @@ ProcessOutcome stopProcess(CommandRunner &runner, const DetachedProcess &process
         outcome.detail = (outcome.foreign ? QStringLiteral("(started outside pdconsole) ") : QString())
             + (reply.args.value(1) == "kill"
             ? QStringLiteral("killed (SIGKILL) after a %1 s grace period, PID %2")
-                  .arg(seconds(timings.stopGrace))
+                  .arg(secondsText(timings.stopGrace))
                   .arg(outcome.pid)
             : QStringLiteral("stopped by SIGTERM, PID %1").arg(outcome.pid));
     } else if (reply.word == "pd-conflict") {

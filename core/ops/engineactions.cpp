@@ -20,7 +20,7 @@ namespace {
 
 // The plan in the operator's words (the confirmation dialog, notes). The refusal and the audit
 // target stay English: they are written to the audit log.
-struct Tr {
+struct EngineActionsTr {
     Q_DECLARE_TR_FUNCTIONS(pd::EngineActions)
 };
 
@@ -32,14 +32,14 @@ bool inProxy(MembershipFact fact)
 QString verb(EngineAction action)
 {
     switch (action) {
-    case EngineAction::Start: return Tr::tr("Start");
-    case EngineAction::StartAndAdd: return Tr::tr("Start and add");
-    case EngineAction::Stop: return Tr::tr("Stop");
-    case EngineAction::ForceStop: return Tr::tr("Force stop");
-    case EngineAction::Restart: return Tr::tr("Restart");
-    case EngineAction::AddToProxy: return Tr::tr("Add to the proxy");
-    case EngineAction::RemoveFromProxy: return Tr::tr("Remove from the proxy");
-    case EngineAction::RestartGroup: return Tr::tr("Restart whole DP groups:");
+    case EngineAction::Start: return EngineActionsTr::tr("Start");
+    case EngineAction::StartAndAdd: return EngineActionsTr::tr("Start and add");
+    case EngineAction::Stop: return EngineActionsTr::tr("Stop");
+    case EngineAction::ForceStop: return EngineActionsTr::tr("Force stop");
+    case EngineAction::Restart: return EngineActionsTr::tr("Restart");
+    case EngineAction::AddToProxy: return EngineActionsTr::tr("Add to the proxy");
+    case EngineAction::RemoveFromProxy: return EngineActionsTr::tr("Remove from the proxy");
+    case EngineAction::RestartGroup: return EngineActionsTr::tr("Restart whole DP groups:");
     }
     return {};
 }
@@ -62,7 +62,7 @@ QString countOf(int n)
 
 QString countText(int n)
 {
-    return n == 1 ? Tr::tr("1 engine") : Tr::tr("%1 engines").arg(n);
+    return n == 1 ? EngineActionsTr::tr("1 engine") : EngineActionsTr::tr("%1 engines").arg(n);
 }
 
 const char *const kReadOnly = QT_TRANSLATE_NOOP("pd::EngineActions", "the console is in read-only mode");
@@ -97,7 +97,7 @@ const QList<EngineAction> &allEngineActions()
 QString EngineActionPlan::title() const
 {
     const int n = int(engines.size());
-    QString t = Tr::tr("%1 %2", "plan title: the action, how many engines").arg(verb(action), countText(n));
+    QString t = EngineActionsTr::tr("%1 %2", "plan title: the action, how many engines").arg(verb(action), countText(n));
     if (!scope.isEmpty())
         t += QStringLiteral(" (%1)").arg(scope);
     return t;
@@ -112,14 +112,14 @@ QString EngineActionPlan::text() const
 {
     QStringList out{title()};
     if (!refusal.isEmpty())
-        out << Tr::tr("Refused: %1").arg(refusalText());
+        out << EngineActionsTr::tr("Refused: %1").arg(refusalText());
     for (const QString &line : lines)
         out << QStringLiteral("- %1").arg(line);
     if (needsOverride)
-        out << Tr::tr("- This takes the last active instance of a pool out of the proxy: every request to that pool fails "
+        out << EngineActionsTr::tr("- This takes the last active instance of a pool out of the proxy: every request to that pool fails "
                       "until another instance is active. It needs the explicit override.");
     for (int i = 0; i < skipped.size(); ++i)
-        out << Tr::tr("- skipped %1: %2").arg(skipped.at(i).id, skipReasons.value(i));
+        out << EngineActionsTr::tr("- skipped %1: %2").arg(skipped.at(i).id, skipReasons.value(i));
     return out.join(QLatin1Char('\n'));
 }
 
@@ -231,7 +231,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
             if (waiting) {
                 for (const EngineRef &e : std::as_const(ranks)) {
                     p.skipped << e;
-                    p.skipReasons << Tr::tr("DP group %1 has a rank WAITING in the proxy; wait until it is active or dropped").arg(g->id);
+                    p.skipReasons << EngineActionsTr::tr("DP group %1 has a rank WAITING in the proxy; wait until it is active or dropped").arg(g->id);
                 }
                 continue;
             }
@@ -242,7 +242,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
     if (action == EngineAction::RestartGroup) {
         for (const EngineRef &e : std::as_const(chosen)) {
             p.skipped << e;
-            p.skipReasons << Tr::tr("not a rank of a coupled DP group");
+            p.skipReasons << EngineActionsTr::tr("not a rank of a coupled DP group");
         }
         chosen.clear();
     }
@@ -258,19 +258,19 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
         const MembershipFact fact = m_ctx->membership ? m_ctx->membership->fact(e.id, e.role) : MembershipFact::Unknown;
         const bool active = fact == MembershipFact::Active;
         if (stopsProcesses(action) && !breakGroups && m_ctx->groups.isCoupledRank(e.id)) {
-            skip(e, Tr::tr("would break DP group %1; stop or restart the whole group, or remove it from the proxy")
+            skip(e, EngineActionsTr::tr("would break DP group %1; stop or restart the whole group, or remove it from the proxy")
                         .arg(m_ctx->groups.groupOfEngine(e.id)->id));
             continue;
         }
         if (fact == MembershipFact::Waiting && action != EngineAction::Start) {
-            skip(e, Tr::tr("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener; "
+            skip(e, EngineActionsTr::tr("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener; "
                            "wait until it is active or dropped"));
             continue;
         }
         switch (action) {
         case EngineAction::Start:
             if (active) {
-                skip(e, Tr::tr("already active in the proxy"));
+                skip(e, EngineActionsTr::tr("already active in the proxy"));
                 continue;
             }
             ++started;
@@ -279,8 +279,8 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
         case EngineAction::AddToProxy:
             if (inProxy(fact)) {
                 skip(e, fact == MembershipFact::Draining
-                            ? Tr::tr("draining: re-adding does not cancel a drain; wait until it left the list")
-                            : Tr::tr("already active in the proxy"));
+                            ? EngineActionsTr::tr("draining: re-adding does not cancel a drain; wait until it left the list")
+                            : EngineActionsTr::tr("already active in the proxy"));
                 continue;
             }
             ++added;
@@ -296,7 +296,7 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
             break;
         case EngineAction::RemoveFromProxy:
             if (!active) {
-                skip(e, Tr::tr("not active in the proxy (%1)").arg(membershipFactName(fact)));
+                skip(e, EngineActionsTr::tr("not active in the proxy (%1)").arg(membershipFactName(fact)));
                 continue;
             }
             ++removed;
@@ -318,43 +318,43 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
             activeRanks += m_ctx->membership && m_ctx->membership->fact(rank, g->role) == MembershipFact::Active;
         if (startsGroup(action)) {
             p.lines << (action == EngineAction::Start
-                            ? Tr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then left "
+                            ? EngineActionsTr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then left "
                                      "outside the proxy")
-                            : Tr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then all "
+                            : EngineActionsTr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then all "
                                      "added to the proxy"))
                            .arg(id).arg(g->size()).arg(m_ctx->settings.groupReadyTimeoutMs / 1000);
             continue;
         }
         leaving[g->role] += activeRanks;
         const bool stop = action == EngineAction::Stop;
-        p.lines << (stop ? Tr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together")
+        p.lines << (stop ? EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together")
                                .arg(id).arg(g->size())
-                         : Tr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped (stragglers "
+                         : EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped (stragglers "
                                   "asked again), all started together, waited for with one deadline of %3 s, all added back")
                                .arg(id).arg(g->size()).arg(m_ctx->settings.groupReadyTimeoutMs / 1000));
         const int pool = m_ctx->membership ? m_ctx->membership->activeCount(g->role) : 0;
-        p.lines << (stop ? Tr::tr("%1 loses %2 of %3 instances").arg(roleName(g->role)).arg(activeRanks).arg(pool)
-                         : Tr::tr("%1 loses %2 of %3 instances until the group serves again").arg(roleName(g->role)).arg(activeRanks).arg(pool));
+        p.lines << (stop ? EngineActionsTr::tr("%1 loses %2 of %3 instances").arg(roleName(g->role)).arg(activeRanks).arg(pool)
+                         : EngineActionsTr::tr("%1 loses %2 of %3 instances until the group serves again").arg(roleName(g->role)).arg(activeRanks).arg(pool));
     }
     const bool restart = action == EngineAction::Restart;
     if (started)
-        p.lines << Tr::tr("%1 outside the proxy: started and waited for until they answer /v1/models and /health, "
+        p.lines << EngineActionsTr::tr("%1 outside the proxy: started and waited for until they answer /v1/models and /health, "
                           "then left outside the proxy (add them when wanted)").arg(countText(started));
     if (added)
-        p.lines << Tr::tr("%1 not in the proxy: started where not running, waited for, added, and checked to "
+        p.lines << EngineActionsTr::tr("%1 not in the proxy: started where not running, waited for, added, and checked to "
                           "receive traffic").arg(countText(added));
     if (drained)
-        p.lines << Tr::tr("%1 active in the proxy: %2").arg(countText(drained),
-                       restart ? Tr::tr("restarted one at a time (drained out, stopped, started, added back)")
-                               : Tr::tr("taken out, drained until no request runs, then stopped"));
+        p.lines << EngineActionsTr::tr("%1 active in the proxy: %2").arg(countText(drained),
+                       restart ? EngineActionsTr::tr("restarted one at a time (drained out, stopped, started, added back)")
+                               : EngineActionsTr::tr("taken out, drained until no request runs, then stopped"));
     if (outFirst)
-        p.lines << Tr::tr("%1 active in the proxy: taken out and stopped at once, without a drain (their requests "
+        p.lines << EngineActionsTr::tr("%1 active in the proxy: taken out and stopped at once, without a drain (their requests "
                           "in flight fail)").arg(countText(outFirst));
     if (atOnce)
-        p.lines << Tr::tr("%1 not in the proxy: %2").arg(countText(atOnce), restart ? Tr::tr("stopped and started again")
-                                                                                    : Tr::tr("stopped at once"));
+        p.lines << EngineActionsTr::tr("%1 not in the proxy: %2").arg(countText(atOnce), restart ? EngineActionsTr::tr("stopped and started again")
+                                                                                    : EngineActionsTr::tr("stopped at once"));
     if (removed)
-        p.lines << Tr::tr("%1 active in the proxy: taken out and drained; the processes keep running").arg(countText(removed));
+        p.lines << EngineActionsTr::tr("%1 active in the proxy: taken out and drained; the processes keep running").arg(countText(removed));
     p.destructive = drained + outFirst + atOnce + removed > 0 || (!p.groups.isEmpty() && !startsGroup(action));
     if (m_ctx->membership) {
         for (auto it = leaving.cbegin(); it != leaving.cend(); ++it) {
@@ -419,20 +419,20 @@ QList<ScaleOperation *> EngineActions::run(const EngineActionPlan &plan, bool ov
             ops << enqueueStop(e, active, overrideLastInstance);
             break;
         case EngineAction::ForceStop:
-            ops << enqueueStop(e, false, overrideLastInstance, Tr::tr("force stop", "what an engine was stopped by"));
+            ops << enqueueStop(e, false, overrideLastInstance, EngineActionsTr::tr("force stop", "what an engine was stopped by"));
             break;
         case EngineAction::Restart:
             if (active) {
                 members << e; // one rolling restart for all of them, below
                 break;
             }
-            ops << enqueueStop(e, false, overrideLastInstance, Tr::tr("restart", "what an engine was stopped by"));
+            ops << enqueueStop(e, false, overrideLastInstance, EngineActionsTr::tr("restart", "what an engine was stopped by"));
             chain(ops.last(), [this, e] { enqueueStart(e, false); });
             break;
         case EngineAction::RemoveFromProxy: {
             auto *in = new ScaleIn(e, m_ctx, overrideLastInstance);
             in->setStopEngine(false);
-            in->setIntentDetail(Tr::tr("remove from the proxy", "what an engine was taken out of the proxy by"));
+            in->setIntentDetail(EngineActionsTr::tr("remove from the proxy", "what an engine was taken out of the proxy by"));
             m_runner->enqueue(in);
             Q_EMIT operationStarted(in);
             ops << in;

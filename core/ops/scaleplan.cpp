@@ -17,13 +17,13 @@ namespace {
 
 // The plan as the operator reads it (the Scale dialog; pdctl, which installs no translator, prints
 // it in English).
-struct Tr {
+struct ScalePlanTr {
     Q_DECLARE_TR_FUNCTIONS(pd::ScaleOps)
 };
 
 QString roleWord(Role role)
 {
-    return role == Role::Prefill ? Tr::tr("prefill") : Tr::tr("decode");
+    return role == Role::Prefill ? ScalePlanTr::tr("prefill") : ScalePlanTr::tr("decode");
 }
 
 bool isMember(MembershipFact f)
@@ -48,7 +48,7 @@ QString sizeList(const QList<int> &sizes, int wanted)
     if (words.size() == 1)
         return words.first();
     const QString last = words.takeLast();
-    return Tr::tr("%1 or %2", "a list of pool sizes").arg(words.join(QStringLiteral(", ")), last);
+    return ScalePlanTr::tr("%1 or %2", "a list of pool sizes").arg(words.join(QStringLiteral(", ")), last);
 }
 
 // Units (whole coupled groups) in order of preference, `need` instances wanted, and up to `flex`
@@ -102,45 +102,45 @@ struct GroupState {
 QString ScalePlan::describe() const
 {
     QStringList lines;
-    lines << Tr::tr("Scale the %1 pool from %2 to %3 instance(s).").arg(roleWord(role)).arg(current).arg(target);
+    lines << ScalePlanTr::tr("Scale the %1 pool from %2 to %3 instance(s).").arg(roleWord(role)).arg(current).arg(target);
     if (isNoop())
-        lines << Tr::tr("Nothing to do.");
+        lines << ScalePlanTr::tr("Nothing to do.");
     QSet<QString> grouped; // ranks covered by a group line
     for (const QList<EngineRef> &ranks : groupRanks)
         for (const EngineRef &e : ranks)
             grouped.insert(e.id);
     for (const QString &g : groupsToStart)
-        lines << Tr::tr("  start DP group %1: all %2 ranks at once, wait until every rank serves (one deadline), then add all")
+        lines << ScalePlanTr::tr("  start DP group %1: all %2 ranks at once, wait until every rank serves (one deadline), then add all")
                      .arg(g).arg(groupRanks.value(g).size());
     for (const EngineRef &e : toStart)
         if (!grouped.contains(e.id))
-            lines << (byProxyRestart ? Tr::tr("  start %1 (node %2, rank %3), listed when the proxy restarts")
-                                     : Tr::tr("  start and add  %1 (node %2, rank %3)"))
+            lines << (byProxyRestart ? ScalePlanTr::tr("  start %1 (node %2, rank %3), listed when the proxy restarts")
+                                     : ScalePlanTr::tr("  start and add  %1 (node %2, rank %3)"))
                          .arg(e.id, e.node).arg(e.dpRank);
     for (const QString &g : groupsToRemove)
-        lines << Tr::tr("  remove DP group %1: all %2 ranks out of the proxy, drained, then stopped together")
+        lines << ScalePlanTr::tr("  remove DP group %1: all %2 ranks out of the proxy, drained, then stopped together")
                      .arg(g).arg(groupRanks.value(g).size());
     for (const EngineRef &e : toRemove)
         if (!grouped.contains(e.id))
-            lines << (byProxyRestart ? Tr::tr("  stop %1 (node %2, rank %3) once the restarted proxy no longer lists it")
-                                     : Tr::tr("  remove and stop %1 (node %2, rank %3)"))
+            lines << (byProxyRestart ? ScalePlanTr::tr("  stop %1 (node %2, rank %3) once the restarted proxy no longer lists it")
+                                     : ScalePlanTr::tr("  remove and stop %1 (node %2, rank %3)"))
                          .arg(e.id, e.node).arg(e.dpRank);
     if (byProxyRestart && !isNoop()) {
-        lines << Tr::tr("This proxy cannot change its membership at runtime (no /instances API): applying RESTARTS it with the %1 "
+        lines << ScalePlanTr::tr("This proxy cannot change its membership at runtime (no /instances API): applying RESTARTS it with the %1 "
                         "list [%2] (%3 instance(s)). Every new request fails while it restarts (seconds); it first waits until "
                         "no request is in flight.")
                      .arg(roleWord(role), listAfterRestart.join(QStringLiteral(", ")))
                      .arg(listAfterRestart.size());
     } else if (!toRemove.isEmpty()) {
-        lines << Tr::tr("%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.")
+        lines << ScalePlanTr::tr("%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.")
                      .arg(affectedRequests);
     }
     for (const QString &w : warnings)
-        lines << Tr::tr("Warning: %1").arg(w);
+        lines << ScalePlanTr::tr("Warning: %1").arg(w);
     if (needsOverride)
-        lines << Tr::tr("This removes the last %1 instance: every request fails until one is added. Needs the override.").arg(roleWord(role));
+        lines << ScalePlanTr::tr("This removes the last %1 instance: every request fails until one is added. Needs the override.").arg(roleWord(role));
     if (!blocked.isEmpty())
-        lines << Tr::tr("Cannot apply: %1").arg(blocked);
+        lines << ScalePlanTr::tr("Cannot apply: %1").arg(blocked);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -155,10 +155,10 @@ QString unreachablePoolSize(const DpGroups &groups, Role role, int target)
     const auto [below, above] = groups.nearestReachable(role, target);
     QString nearest;
     if (below >= 0 && above >= 0)
-        nearest = Tr::tr("the nearest are %1 and %2").arg(below).arg(above);
+        nearest = ScalePlanTr::tr("the nearest are %1 and %2").arg(below).arg(above);
     else
-        nearest = Tr::tr("the nearest is %1").arg(below >= 0 ? below : above);
-    return Tr::tr("%1 can be %2: its coupled DP groups start and stop only as whole groups; %3")
+        nearest = ScalePlanTr::tr("the nearest is %1").arg(below >= 0 ? below : above);
+    return ScalePlanTr::tr("%1 can be %2: its coupled DP groups start and stop only as whole groups; %3")
         .arg(roleWord(role), sizeList(sizes, target), nearest);
 }
 
@@ -222,11 +222,11 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
     for (GroupState &st : coupled)
         std::stable_sort(st.ranks.begin(), st.ranks.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
     if (settings.profileErrors > 0)
-        plan.blocked = Tr::tr("the profile has %1 validation error(s): fix them first").arg(settings.profileErrors);
+        plan.blocked = ScalePlanTr::tr("the profile has %1 validation error(s): fix them first").arg(settings.profileErrors);
     else if (settings.readOnly)
-        plan.blocked = Tr::tr("read-only mode");
+        plan.blocked = ScalePlanTr::tr("read-only mode");
     if (target < 0) {
-        plan.blocked = Tr::tr("a pool cannot have fewer than 0 instances");
+        plan.blocked = ScalePlanTr::tr("a pool cannot have fewer than 0 instances");
         return plan;
     }
     auto loadOf = [&loads](const EngineRef &e) {
@@ -238,16 +238,16 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         QStringList why;
         for (const GroupState &st : std::as_const(coupled)) {
             if (st.dead > 0)
-                why << Tr::tr("DP group %1 has %2 rank(s) that do not answer: the group is broken, restart the whole group")
+                why << ScalePlanTr::tr("DP group %1 has %2 rank(s) that do not answer: the group is broken, restart the whole group")
                            .arg(st.group->id).arg(st.dead);
             else if (st.members > 0 && st.members < st.ranks.size())
-                why << Tr::tr("DP group %1 is partly in the proxy (%2 of %3 ranks)").arg(st.group->id).arg(st.members).arg(st.ranks.size());
+                why << ScalePlanTr::tr("DP group %1 is partly in the proxy (%2 of %3 ranks)").arg(st.group->id).arg(st.members).arg(st.ranks.size());
             else if (!growing && st.waiting > 0)
-                why << Tr::tr("DP group %1 has %2 rank(s) still WAITING in the proxy").arg(st.group->id).arg(st.waiting);
+                why << ScalePlanTr::tr("DP group %1 has %2 rank(s) still WAITING in the proxy").arg(st.group->id).arg(st.waiting);
             else if (st.draining > 0)
-                why << Tr::tr("DP group %1 has %2 rank(s) draining").arg(st.group->id).arg(st.draining);
+                why << ScalePlanTr::tr("DP group %1 has %2 rank(s) draining").arg(st.group->id).arg(st.draining);
         }
-        QString text = Tr::tr("no set of whole DP groups takes the %1 pool from %2 to %3 now").arg(roleWord(role)).arg(plan.current).arg(target);
+        QString text = ScalePlanTr::tr("no set of whole DP groups takes the %1 pool from %2 to %3 now").arg(roleWord(role)).arg(plan.current).arg(target);
         if (!why.isEmpty())
             text += QStringLiteral(": ") + why.join(QStringLiteral("; "));
         return text;
@@ -258,10 +258,10 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         const int need = target - plan.current;
         if (coupled.isEmpty()) {
             if (need > candidates.size()) {
-                plan.blocked = Tr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
+                plan.blocked = ScalePlanTr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
                                    .arg(candidates.size()).arg(roleWord(role));
                 if (plan.draining > 0)
-                    plan.blocked += Tr::tr("; %1 more are draining out of it (a busy proxy keeps them listed until it is "
+                    plan.blocked += ScalePlanTr::tr("; %1 more are draining out of it (a busy proxy keeps them listed until it is "
                                            "idle): wait for the drain to end and scale again").arg(plan.draining);
             }
             plan.toStart = candidates.mid(0, need);
@@ -296,7 +296,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         });
         if (coupled.isEmpty()) {
             if (leave > members.size())
-                plan.blocked = Tr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now").arg(waiting);
+                plan.blocked = ScalePlanTr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now").arg(waiting);
             plan.toRemove = members.mid(0, leave);
         } else {
             // Groups wholly in the proxy with every rank active can leave, least loaded first; a partly
@@ -339,7 +339,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         for (const EngineRef &e : std::as_const(plan.toRemove)) {
             const double l = loadOf(e);
             if (std::isinf(l))
-                plan.warnings << Tr::tr("no load reading for %1").arg(e.id);
+                plan.warnings << ScalePlanTr::tr("no load reading for %1").arg(e.id);
             else
                 plan.affectedRequests += loads.value(e.id).running + loads.value(e.id).waiting;
         }
@@ -347,7 +347,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
             plan.needsOverride = true;
     }
     if (!plan.deadInProxy.isEmpty())
-        plan.warnings << Tr::tr("%n listed instance(s) do not answer and are not counted (dead in the proxy, which keeps routing to "
+        plan.warnings << ScalePlanTr::tr("%n listed instance(s) do not answer and are not counted (dead in the proxy, which keeps routing to "
                                 "them): %1. Take them out with Remove from proxy, or restart them", nullptr, int(plan.deadInProxy.size()))
                              .arg(plan.deadInProxy.join(QStringLiteral(", ")));
     // P:D ratio after the plan.
@@ -357,7 +357,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         const double ratio = d > 0 ? double(p) / d : std::numeric_limits<double>::infinity();
         if ((settings.minPrefillPerDecode > 0 && ratio < settings.minPrefillPerDecode)
             || (settings.maxPrefillPerDecode > 0 && ratio > settings.maxPrefillPerDecode))
-            plan.warnings << Tr::tr("P:D would be %1:%2 (%3), outside the profile's bounds %4-%5")
+            plan.warnings << ScalePlanTr::tr("P:D would be %1:%2 (%3), outside the profile's bounds %4-%5")
                                  .arg(p).arg(d).arg(ratio, 0, 'f', 2)
                                  .arg(settings.minPrefillPerDecode, 0, 'f', 2).arg(settings.maxPrefillPerDecode, 0, 'f', 2);
     }

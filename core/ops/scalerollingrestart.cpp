@@ -18,13 +18,13 @@ namespace pd {
 namespace {
 
 // Pause reasons and progress lines, for the Operations tab (nothing here is audited).
-struct Tr {
+struct RollingRestartTr {
     Q_DECLARE_TR_FUNCTIONS(pd::ScaleOps)
 };
 
-QString roleWord(Role role)
+QString restartRoleWord(Role role)
 {
-    return role == Role::Prefill ? Tr::tr("prefill") : Tr::tr("decode");
+    return role == Role::Prefill ? RollingRestartTr::tr("prefill") : RollingRestartTr::tr("decode");
 }
 
 } // namespace
@@ -148,17 +148,17 @@ void RollingRestart::afterMembershipRead(const EngineRef &engine, bool listed)
     if (m_state != State::Running)
         return;
     if (!listed)
-        return pause(Tr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+        return pause(RollingRestartTr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
     if (m_ctx->membership->fact(engine.id, engine.role) != MembershipFact::Active) {
         ++m_index;
-        Q_EMIT progressed(m_index, total(), Tr::tr("%1 skipped: not active in the proxy (%2)")
+        Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("%1 skipped: not active in the proxy (%2)")
                                                 .arg(engine.id, membershipFactName(m_ctx->membership->fact(engine.id, engine.role))));
         return next();
     }
     const int remaining = m_ctx->membership->activeCount(engine.role) - 1;
     if (remaining < m_floor)
-        return pause(Tr::tr("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
-                         .arg(engine.id).arg(remaining).arg(roleWord(engine.role)).arg(m_floor));
+        return pause(RollingRestartTr::tr("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
+                         .arg(engine.id).arg(remaining).arg(restartRoleWord(engine.role)).arg(m_floor));
     auto *in = new ScaleIn(engine, m_ctx, false);
     in->setIntentDetail(QCoreApplication::translate("pd::ScaleOps", "rolling restart"));
     m_current = in;
@@ -186,20 +186,20 @@ void RollingRestart::afterGroupMembershipRead(const QString &groupId, const QLis
     if (m_state != State::Running)
         return;
     if (!listed)
-        return pause(Tr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+        return pause(RollingRestartTr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
     const Role role = ranks.first().role;
     int active = 0;
     for (const EngineRef &e : ranks)
         active += m_ctx->membership->fact(e.id, role) == MembershipFact::Active;
     if (active == 0) {
         ++m_index;
-        Q_EMIT progressed(m_index, total(), Tr::tr("DP group %1 skipped: none of its ranks is active in the proxy").arg(groupId));
+        Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("DP group %1 skipped: none of its ranks is active in the proxy").arg(groupId));
         return next();
     }
     const int remaining = m_ctx->membership->activeCount(role) - active;
     if (remaining < m_floor)
-        return pause(Tr::tr("restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4")
-                         .arg(groupId).arg(remaining).arg(roleWord(role)).arg(m_floor));
+        return pause(RollingRestartTr::tr("restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4")
+                         .arg(groupId).arg(remaining).arg(restartRoleWord(role)).arg(m_floor));
     auto *op = new DpGroupOperation(DpGroupOperation::Mode::Restart, groupId, ranks, m_ctx, m_floor == 0);
     m_current = op;
     connect(op, &ScaleOperation::finished, this, [this, op, groupId](OperationOutcome outcome) {
@@ -208,7 +208,7 @@ void RollingRestart::afterGroupMembershipRead(const QString &groupId, const QLis
         if (outcome != OperationOutcome::Succeeded)
             return pause(QStringLiteral("%1: %2").arg(groupId, op->summary()));
         ++m_index;
-        Q_EMIT progressed(m_index, total(), Tr::tr("DP group %1 restarted").arg(groupId));
+        Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("DP group %1 restarted").arg(groupId));
         next();
     });
     m_runner->enqueue(op);
@@ -223,11 +223,11 @@ void RollingRestart::bringBack(const EngineRef &engine)
             m_drainClock.start();
         if (m_drainClock.elapsed() > m_ctx->settings.idleTimeoutMs) {
             m_drainClock.invalidate();
-            return pause(Tr::tr("%1 is stopped but the proxy still lists it as draining after %2 s: the proxy "
+            return pause(RollingRestartTr::tr("%1 is stopped but the proxy still lists it as draining after %2 s: the proxy "
                                 "finalises drains only when no request is in flight; resume when traffic allows")
                              .arg(engine.id).arg(m_ctx->settings.idleTimeoutMs / 1000));
         }
-        Q_EMIT progressed(m_index, total(), Tr::tr("%1 stopped; waiting for the proxy to finalise its drain").arg(engine.id));
+        Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("%1 stopped; waiting for the proxy to finalise its drain").arg(engine.id));
         QTimer::singleShot(m_ctx->settings.pollMs, this, [this, engine] {
             if (m_state != State::Running)
                 return;
@@ -245,10 +245,10 @@ void RollingRestart::bringBack(const EngineRef &engine)
         if (m_state != State::Running)
             return;
         if (o != OperationOutcome::Succeeded)
-            return pause(Tr::tr("%1 was stopped but did not come back: %2").arg(engine.id, out->summary()));
+            return pause(RollingRestartTr::tr("%1 was stopped but did not come back: %2").arg(engine.id, out->summary()));
         m_stopped = false;
         ++m_index;
-        Q_EMIT progressed(m_index, total(), Tr::tr("%1 restarted").arg(engine.id));
+        Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("%1 restarted").arg(engine.id));
         next();
     });
     m_runner->enqueue(out);

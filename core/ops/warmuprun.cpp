@@ -23,11 +23,11 @@ namespace {
 
 // A sample's verdict detail, shown in the warm-up dialog; the run's error and its audit line stay
 // English.
-struct Tr {
+struct WarmupRunTr {
     Q_DECLARE_TR_FUNCTIONS(pd::WarmUp)
 };
 
-constexpr qint64 kMaxBody = 4 << 20; // a non-streamed answer of a small completion is a few KB
+constexpr qint64 kMaxCompletionBody = 4 << 20; // a non-streamed answer of a small completion is a few KB
 constexpr qint64 kMaxErrorBody = 64 << 10;
 
 double elapsedMs(const QElapsedTimer &t)
@@ -250,7 +250,7 @@ void WarmUpRun::onData(Lane &lane)
         return;
     }
     lane.body += data;
-    const qint64 limit = status == 200 ? kMaxBody : kMaxErrorBody;
+    const qint64 limit = status == 200 ? kMaxCompletionBody : kMaxErrorBody;
     if (lane.body.size() > limit) {
         lane.body.truncate(limit);
         if (status == 200) {
@@ -279,19 +279,19 @@ void WarmUpRun::onFinished(Lane &lane)
     const int timeout = m_result.options.requestTimeoutMs;
     if (lane.cancelled) {
         s.outcome = WarmUpOutcome::Cancelled;
-        s.detail = Tr::tr("cancelled after %1 ms").arg(qRound64(s.e2eMs));
+        s.detail = WarmupRunTr::tr("cancelled after %1 ms").arg(qRound64(s.e2eMs));
     } else if (lane.timedOut) {
         s.outcome = WarmUpOutcome::Timeout;
         const int chunks = lane.reader.contentChunks();
         if (s.httpStatus == 0)
-            s.detail = Tr::tr("no answer within %1 ms").arg(timeout);
+            s.detail = WarmupRunTr::tr("no answer within %1 ms").arg(timeout);
         else if (!m_result.options.stream || s.httpStatus != 200)
-            s.detail = Tr::tr("HTTP %1 but the body did not end within %2 ms").arg(s.httpStatus).arg(timeout);
+            s.detail = WarmupRunTr::tr("HTTP %1 but the body did not end within %2 ms").arg(s.httpStatus).arg(timeout);
         else if (chunks == 0)
-            s.detail = Tr::tr("HTTP 200 but no token within %1 ms").arg(timeout);
+            s.detail = WarmupRunTr::tr("HTTP 200 but no token within %1 ms").arg(timeout);
         else
             s.detail
-                = Tr::tr("stream stalled: %1 content chunk(s), first after %2 ms, then nothing until %3 ms")
+                = WarmupRunTr::tr("stream stalled: %1 content chunk(s), first after %2 ms, then nothing until %3 ms")
                       .arg(chunks)
                       .arg(qRound64(lane.reader.firstContentMs()))
                       .arg(timeout);
@@ -299,14 +299,14 @@ void WarmUpRun::onFinished(Lane &lane)
     } else if (s.httpStatus == 0) {
         s.outcome = WarmUpOutcome::ConnectionFailed;
         s.detail = error == QNetworkReply::RemoteHostClosedError
-            ? Tr::tr("the proxy closed the connection before answering")
+            ? WarmupRunTr::tr("the proxy closed the connection before answering")
             : reply->errorString();
     } else if (s.httpStatus != 200) {
         s.outcome = WarmUpOutcome::HttpError;
         s.detail = QStringLiteral("HTTP %1: %2").arg(s.httpStatus).arg(completionExcerpt(lane.body));
     } else if (lane.tooLarge) {
         s.outcome = WarmUpOutcome::Malformed;
-        s.detail = Tr::tr("the answer is larger than %1 bytes").arg(kMaxBody);
+        s.detail = WarmupRunTr::tr("the answer is larger than %1 bytes").arg(kMaxCompletionBody);
     } else {
         const CompletionVerdict v = m_result.options.stream ? lane.reader.finish() : classifyCompletionBody(lane.body);
         s.outcome = v.outcome;
@@ -316,11 +316,11 @@ void WarmUpRun::onFinished(Lane &lane)
         s.tokens = v.tokens;
         s.chunks = v.chunks;
         if (v.outcome != WarmUpOutcome::Ok && error != QNetworkReply::NoError)
-            s.detail += Tr::tr(" (connection: %1)").arg(reply->errorString());
+            s.detail += WarmupRunTr::tr(" (connection: %1)").arg(reply->errorString());
         else if (v.outcome == WarmUpOutcome::Ok && error != QNetworkReply::NoError) {
             // A complete-looking answer on a broken connection is not counted as a success.
             s.outcome = WarmUpOutcome::NoDone;
-            s.detail = Tr::tr("the connection broke: %1").arg(reply->errorString());
+            s.detail = WarmupRunTr::tr("the connection broke: %1").arg(reply->errorString());
         }
     }
     m_result.samples.append(s);

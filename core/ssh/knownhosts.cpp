@@ -49,7 +49,7 @@ bool hashedMatches(const QByteArray &hashed, const QString &name)
     return QMessageAuthenticationCode::hash(name.toUtf8(), salt, QCryptographicHash::Sha1) == expected;
 }
 
-struct Entry {
+struct KnownHostLine {
     bool revoked = false;
     bool certAuthority = false;
     QByteArray patterns;
@@ -58,9 +58,9 @@ struct Entry {
     bool valid = false;
 };
 
-Entry parseLine(QByteArray line)
+KnownHostLine parseLine(QByteArray line)
 {
-    Entry e;
+    KnownHostLine e;
     line = line.trimmed();
     if (line.isEmpty() || line.startsWith('#'))
         return e;
@@ -125,7 +125,7 @@ KnownHostCheck checkKnownHost(const QStringList &files, const QString &host, int
         while (!file.atEnd()) {
             const QByteArray line = file.readLine(); // no length limit: a long line is read whole
             ++number;
-            const Entry e = parseLine(line);
+            const KnownHostLine e = parseLine(line);
             if (!e.valid || e.certAuthority)
                 continue;
             if (e.revoked) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sshconnection.h"
+#include "ssherrortext.h"
 
 #include "sshjumptunnel.h"
 #include "sshkeyring.h"
@@ -61,12 +62,6 @@ void enableTcpKeepalive(int fd, std::chrono::milliseconds idle)
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idleSeconds, sizeof idleSeconds);
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
-}
-
-QString lastError(ssh_session session)
-{
-    const char *text = ssh_get_error(session);
-    return text && *text ? QString::fromUtf8(text) : QStringLiteral("unknown libssh error");
 }
 
 } // namespace
@@ -138,7 +133,7 @@ QString SshConnection::applyOptions()
     if (m_spec.target.host.isEmpty())
         return QStringLiteral("no host given");
     if (!set(SSH_OPTIONS_HOST, m_spec.target.host))
-        return QStringLiteral("invalid host: %1").arg(lastError(m_session));
+        return QStringLiteral("invalid host: %1").arg(sshErrorText(m_session));
     bool processConfig = false;
     ssh_options_set(m_session, SSH_OPTIONS_PROCESS_CONFIG, &processConfig);
     // Small request/reply packets: without TCP_NODELAY each one waits for the peer's delayed ACK
@@ -152,7 +147,7 @@ QString SshConnection::applyOptions()
         if (ssh_options_parse_config(m_session, path.isEmpty() ? nullptr : path.constData()) < 0)
             return QStringLiteral("cannot read ssh config %1: %2")
                 .arg(m_settings.configPath.isEmpty() ? QStringLiteral("~/.ssh/config") : m_settings.configPath,
-                    lastError(m_session));
+                    sshErrorText(m_session));
     }
     // What the profile states explicitly wins over ~/.ssh/config (as on the ssh command line);
     // port 22 is the profile's default and leaves a config Port in force.
@@ -223,7 +218,7 @@ QString SshConnection::open()
     if (const QString error = applyOptions(); !error.isEmpty())
         return fail(error);
     if (ssh_connect(m_session) != SSH_OK)
-        return fail(lastError(m_session));
+        return fail(sshErrorText(m_session));
     enableTcpKeepalive(ssh_get_fd(m_session), m_settings.keepaliveInterval);
     if (const QString error = verifyHostKey(); !error.isEmpty())
         return fail(error);
@@ -236,7 +231,7 @@ QString SshConnection::verifyHostKey()
 {
     ssh_key key = nullptr;
     if (ssh_get_server_publickey(m_session, &key) != SSH_OK || !key)
-        return QStringLiteral("the server sent no host key: %1").arg(lastError(m_session));
+        return QStringLiteral("the server sent no host key: %1").arg(sshErrorText(m_session));
     unsigned char *hash = nullptr;
     size_t hashLength = 0;
     HostKeyInfo info;
@@ -259,7 +254,7 @@ QString SshConnection::verifyHostKey()
     }
     ssh_key_free(key);
     if (blob.isEmpty())
-        return QStringLiteral("cannot read the host key the server presented: %1").arg(lastError(m_session));
+        return QStringLiteral("cannot read the host key the server presented: %1").arg(sshErrorText(m_session));
 
     // Our own reading of known_hosts (core/ssh/knownhosts.h), not libssh's: the ssh config cannot turn it
     // off, @revoked lines count, and no line is too long to read.
@@ -364,7 +359,7 @@ QString SshConnection::authenticate()
     }
     return QStringLiteral("authentication failed for user %1 (tried: %2): %3")
         .arg(userName, tried.join(QStringLiteral("; ")),
-            rc == SSH_AUTH_DENIED ? QStringLiteral("no key was accepted") : lastError(m_session));
+            rc == SSH_AUTH_DENIED ? QStringLiteral("no key was accepted") : sshErrorText(m_session));
 }
 
 } // namespace pd

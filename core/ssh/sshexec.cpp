@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SshConnection: running a command on a channel, SFTP upload, keepalive.
 #include "sshconnection.h"
+#include "ssherrortext.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>
@@ -26,7 +27,7 @@ QByteArray singleQuoted(const QByteArray &text)
     return quoted + '\'';
 }
 
-QByteArray seconds(std::chrono::milliseconds ms)
+QByteArray timeoutSeconds(std::chrono::milliseconds ms)
 {
     return QByteArray::number(static_cast<double>(ms.count()) / 1000.0, 'f', 3);
 }
@@ -37,7 +38,7 @@ QByteArray seconds(std::chrono::milliseconds ms)
 QByteArray withRemoteTimeout(
     const QByteArray &command, std::chrono::milliseconds timeout, std::chrono::milliseconds killGrace)
 {
-    return "timeout -k " + seconds(killGrace) + ' ' + seconds(timeout) + " sh -c " + singleQuoted(command);
+    return "timeout -k " + timeoutSeconds(killGrace) + ' ' + timeoutSeconds(timeout) + " sh -c " + singleQuoted(command);
 }
 
 void appendBounded(QByteArray &to, const char *data, int n, qsizetype limit)
@@ -45,12 +46,6 @@ void appendBounded(QByteArray &to, const char *data, int n, qsizetype limit)
     const qsizetype room = limit - to.size();
     if (room > 0)
         to.append(data, std::min<qsizetype>(room, n));
-}
-
-QString lastError(ssh_session session)
-{
-    const char *text = ssh_get_error(session);
-    return text && *text ? QString::fromUtf8(text) : QStringLiteral("unknown libssh error");
 }
 
 struct ChannelGuard {
@@ -87,14 +82,14 @@ CommandResult SshConnection::exec(
         close();
     };
     if (!guard.channel || ssh_channel_open_session(guard.channel) != SSH_OK) {
-        const QString error = QStringLiteral("cannot open a channel: %1").arg(lastError(m_session));
+        const QString error = QStringLiteral("cannot open a channel: %1").arg(sshErrorText(m_session));
         dropSession();
         return finish(error);
     }
     const bool limited = timeout.count() > 0;
     const QByteArray line = limited ? withRemoteTimeout(command, timeout, m_settings.killGrace) : command;
     if (ssh_channel_request_exec(guard.channel, line.constData()) != SSH_OK) {
-        const QString error = QStringLiteral("the node refused to run the command: %1").arg(lastError(m_session));
+        const QString error = QStringLiteral("the node refused to run the command: %1").arg(sshErrorText(m_session));
         dropSession();
         return finish(error);
     }
@@ -150,7 +145,7 @@ CommandResult SshConnection::exec(
         }
     }
     if (transportError) {
-        const QString error = QStringLiteral("connection lost while the command ran: %1").arg(lastError(m_session));
+        const QString error = QStringLiteral("connection lost while the command ran: %1").arg(sshErrorText(m_session));
         dropSession();
         return finish(error);
     }
@@ -173,19 +168,19 @@ QString SshConnection::upload(const QByteArray &data, const QString &remotePath,
         return failed(QStringLiteral("not connected"));
     sftp_session sftp = sftp_new(m_session);
     if (!sftp)
-        return failed(QStringLiteral("cannot start SFTP: %1").arg(lastError(m_session)));
+        return failed(QStringLiteral("cannot start SFTP: %1").arg(sshErrorText(m_session)));
     struct SftpGuard {
         sftp_session s;
         ~SftpGuard() { sftp_free(s); }
     } sftpGuard { sftp };
     if (sftp_init(sftp) != SSH_OK)
         return failed(
-            QStringLiteral("cannot start SFTP (is the sftp subsystem enabled?): %1").arg(lastError(m_session)));
+            QStringLiteral("cannot start SFTP (is the sftp subsystem enabled?): %1").arg(sshErrorText(m_session)));
     const QByteArray target = remotePath.toUtf8();
     const QByteArray temporary
         = target + ".pdconsole-" + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
     const auto sftpError
-        = [&] { return QStringLiteral("%1 (SFTP error %2)").arg(lastError(m_session)).arg(sftp_get_error(sftp)); };
+        = [&] { return QStringLiteral("%1 (SFTP error %2)").arg(sshErrorText(m_session)).arg(sftp_get_error(sftp)); };
     sftp_file file = sftp_open(sftp, temporary.constData(), O_WRONLY | O_CREAT | O_EXCL, static_cast<mode_t>(mode));
     if (!file)
         return failed(QStringLiteral("cannot create %1: %2").arg(QString::fromUtf8(temporary), sftpError()));

@@ -9,15 +9,15 @@ namespace pd {
 namespace {
 
 // Reasons, evidence and ages in the operator's language; the fact names inside them stay ids.
-struct Tr {
+struct DeriveStateTr {
     Q_DECLARE_TR_FUNCTIONS(pd::EngineState)
 };
 
 QString ago(std::int64_t atMs, std::int64_t nowMs)
 {
     if (atMs <= 0)
-        return Tr::tr("never");
-    return Tr::tr("%1 ago").arg(formatAge(nowMs - atMs));
+        return DeriveStateTr::tr("never");
+    return DeriveStateTr::tr("%1 ago").arg(formatAge(nowMs - atMs));
 }
 
 QString number(double v)
@@ -30,45 +30,45 @@ QStringList evidenceOf(const EngineFacts &f, std::int64_t nowMs, const StateThre
 {
     QStringList lines;
     if (f.process != ProcessFact::Unknown)
-        lines.append(Tr::tr("process %1%2 (%3)")
+        lines.append(DeriveStateTr::tr("process %1%2 (%3)")
                          .arg(processFactName(f.process),
                              f.processDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.processDetail,
                              ago(f.processAtMs, nowMs)));
     if (f.http == HttpFact::Ok)
-        lines.append(Tr::tr("/metrics ok (%1)").arg(ago(f.httpAtMs, nowMs)));
+        lines.append(DeriveStateTr::tr("/metrics ok (%1)").arg(ago(f.httpAtMs, nowMs)));
     else if (f.http != HttpFact::Unknown)
-        lines.append(Tr::tr("/metrics %1 × %2 since %3: %4")
+        lines.append(DeriveStateTr::tr("/metrics %1 × %2 since %3: %4")
                          .arg(httpFactName(f.http))
                          .arg(f.consecutiveFailures)
                          .arg(ago(f.failingSinceMs, nowMs), f.httpError));
     if (f.http != HttpFact::Ok && f.lastOkMs > 0)
-        lines.append(Tr::tr("last good /metrics %1").arg(ago(f.lastOkMs, nowMs)));
+        lines.append(DeriveStateTr::tr("last good /metrics %1").arg(ago(f.lastOkMs, nowMs)));
     if (f.healthStatus != 0)
         lines.append(QStringLiteral("/health %1 (%2)").arg(f.healthStatus).arg(ago(f.healthAtMs, nowMs)));
     if (f.modelsKnown)
         lines.append(
-            Tr::tr("/v1/models %1 (%2)")
-                .arg(f.modelsReady ? Tr::tr("ready") : Tr::tr("not ready"), ago(f.modelsAtMs, nowMs)));
+            DeriveStateTr::tr("/v1/models %1 (%2)")
+                .arg(f.modelsReady ? DeriveStateTr::tr("ready") : DeriveStateTr::tr("not ready"), ago(f.modelsAtMs, nowMs)));
     if (f.hasCounters)
         lines.append(
-            Tr::tr("running %1, waiting %2; counters generation %3, prompt %4, success %5; %6")
+            DeriveStateTr::tr("running %1, waiting %2; counters generation %3, prompt %4, success %5; %6")
                 .arg(number(f.running), number(f.waiting), number(f.counters.generationTokens),
                     number(f.counters.promptTokens), number(f.counters.requestSuccess),
                     f.frozenPolls > 0
-                        ? Tr::tr("frozen for %1 polls (stall at %2)").arg(f.frozenPolls).arg(t.stallPolls)
-                        : Tr::tr("moved %1").arg(ago(f.lastProgressMs, nowMs))));
+                        ? DeriveStateTr::tr("frozen for %1 polls (stall at %2)").arg(f.frozenPolls).arg(t.stallPolls)
+                        : DeriveStateTr::tr("moved %1").arg(ago(f.lastProgressMs, nowMs))));
     if (f.intent != OperatorIntent::None)
-        lines.append(Tr::tr("operator intent %1%2 (%3)")
+        lines.append(DeriveStateTr::tr("operator intent %1%2 (%3)")
                          .arg(operatorIntentName(f.intent),
                              f.intentDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.intentDetail,
                              ago(f.intentAtMs, nowMs)));
     if (f.membership != MembershipFact::Unknown)
-        lines.append(Tr::tr("proxy membership %1%2 (%3)")
+        lines.append(DeriveStateTr::tr("proxy membership %1%2 (%3)")
                          .arg(membershipFactName(f.membership),
                              f.membershipDetail.isEmpty() ? QString() : QStringLiteral(", ") + f.membershipDetail,
                              ago(f.membershipAtMs, nowMs)));
     if (f.http != HttpFact::Unknown)
-        lines.append(Tr::tr("metrics %1").arg(freshnessFactName(freshnessOf(f, t))));
+        lines.append(DeriveStateTr::tr("metrics %1").arg(freshnessFactName(freshnessOf(f, t))));
     return lines;
 }
 
@@ -92,15 +92,15 @@ bool stopIntended(const EngineFacts &f)
 QString stoppedOnPurpose(const EngineFacts &f)
 {
     const QString who = f.intentDetail.isEmpty()
-        ? Tr::tr("stopped by the operator at %1").arg(clockOf(f.intentAtMs))
-        : Tr::tr("stopped by the operator (%1) at %2").arg(f.intentDetail, clockOf(f.intentAtMs));
+        ? DeriveStateTr::tr("stopped by the operator at %1").arg(clockOf(f.intentAtMs))
+        : DeriveStateTr::tr("stopped by the operator (%1) at %2").arg(f.intentDetail, clockOf(f.intentAtMs));
     switch (f.membership) {
     case MembershipFact::Draining:
-        return who + Tr::tr("; the proxy still lists it as draining until it is idle");
+        return who + DeriveStateTr::tr("; the proxy still lists it as draining until it is idle");
     case MembershipFact::Active:
-        return who + Tr::tr("; the proxy still lists it as active");
+        return who + DeriveStateTr::tr("; the proxy still lists it as active");
     case MembershipFact::Waiting:
-        return who + Tr::tr("; the proxy still lists it as waiting");
+        return who + DeriveStateTr::tr("; the proxy still lists it as waiting");
     default:
         return who;
     }
@@ -110,8 +110,8 @@ QString stoppedOnPurpose(const EngineFacts &f)
 QString drainedOnPurpose(const EngineFacts &f)
 {
     return f.intentDetail.isEmpty()
-        ? Tr::tr("taken out of the proxy by the operator at %1").arg(clockOf(f.intentAtMs))
-        : Tr::tr("taken out of the proxy by the operator (%1) at %2").arg(f.intentDetail, clockOf(f.intentAtMs));
+        ? DeriveStateTr::tr("taken out of the proxy by the operator at %1").arg(clockOf(f.intentAtMs))
+        : DeriveStateTr::tr("taken out of the proxy by the operator (%1) at %2").arg(f.intentDetail, clockOf(f.intentAtMs));
 }
 
 } // namespace
@@ -122,13 +122,13 @@ QString formatAge(std::int64_t ms)
         ms = 0;
     const std::int64_t s = ms / 1000;
     if (s < 60)
-        return Tr::tr("%1 s").arg(s);
+        return DeriveStateTr::tr("%1 s").arg(s);
     if (s < 3600)
-        return Tr::tr("%1 min").arg(s / 60);
+        return DeriveStateTr::tr("%1 min").arg(s / 60);
     if (s < 86400)
-        return (s / 60) % 60 ? Tr::tr("%1 h %2 min").arg(s / 3600).arg((s / 60) % 60)
-                             : Tr::tr("%1 h").arg(s / 3600);
-    return Tr::tr("%1 d %2 h").arg(s / 86400).arg((s / 3600) % 24);
+        return (s / 60) % 60 ? DeriveStateTr::tr("%1 h %2 min").arg(s / 3600).arg((s / 60) % 60)
+                             : DeriveStateTr::tr("%1 h").arg(s / 3600);
+    return DeriveStateTr::tr("%1 d %2 h").arg(s / 86400).arg((s / 3600) % 24);
 }
 
 bool isFailureState(EngineState state)
@@ -153,18 +153,18 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     // SSH saw the process gone, and HTTP has not answered since: stopped.
     if (f.process == ProcessFact::Exited && !(f.http == HttpFact::Ok && f.httpAtMs > f.processAtMs))
         return make(EngineState::Stopped,
-            [&] { return stopIntended(f) ? stoppedOnPurpose(f) : Tr::tr("the process exited"); });
+            [&] { return stopIntended(f) ? stoppedOnPurpose(f) : DeriveStateTr::tr("the process exited"); });
     if (f.http == HttpFact::Unknown) {
         if (stopIntended(f))
             return make(EngineState::Stopped, [&] { return stoppedOnPurpose(f); });
         if (f.process == ProcessFact::Running)
-            return make(EngineState::Starting, [&] { return Tr::tr("process running, not polled yet"); });
-        return make(EngineState::Unknown, [&] { return Tr::tr("not observed yet"); });
+            return make(EngineState::Starting, [&] { return DeriveStateTr::tr("process running, not polled yet"); });
+        return make(EngineState::Unknown, [&] { return DeriveStateTr::tr("not observed yet"); });
     }
 
     const bool failing = f.http != HttpFact::Ok && f.consecutiveFailures >= t.stalePolls;
     if (failing) {
-        const QString polls = Tr::tr("%1 polls in a row").arg(f.consecutiveFailures);
+        const QString polls = DeriveStateTr::tr("%1 polls in a row").arg(f.consecutiveFailures);
         switch (f.http) {
         case HttpFact::Refused:
             // Stopped on purpose: nothing listening is what the operator asked for, even while the proxy
@@ -173,29 +173,29 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
                 return make(EngineState::Stopped, [&] { return stoppedOnPurpose(f); });
             if (f.process == ProcessFact::Running)
                 return make(EngineState::Starting,
-                    [&] { return Tr::tr("process running, port not open yet (loading weights?)"); });
+                    [&] { return DeriveStateTr::tr("process running, port not open yet (loading weights?)"); });
             if (f.lastOkMs == 0)
                 return make(EngineState::Stopped,
-                    [&] { return Tr::tr("nothing listens on its port; it never answered"); });
+                    [&] { return DeriveStateTr::tr("nothing listens on its port; it never answered"); });
             if (outOfProxy(f.membership))
                 return make(EngineState::Stopped,
-                    [&] { return Tr::tr("out of the proxy and nothing listens on its port"); });
+                    [&] { return DeriveStateTr::tr("out of the proxy and nothing listens on its port"); });
             return make(EngineState::Unreachable, [&] {
-                return Tr::tr("connection refused %1 (answered %2)").arg(polls, ago(f.lastOkMs, nowMs));
+                return DeriveStateTr::tr("connection refused %1 (answered %2)").arg(polls, ago(f.lastOkMs, nowMs));
             });
         case HttpFact::Timeout:
-            return make(EngineState::Unreachable, [&] { return Tr::tr("no answer in time, %1").arg(polls); });
+            return make(EngineState::Unreachable, [&] { return DeriveStateTr::tr("no answer in time, %1").arg(polls); });
         case HttpFact::Failed:
             return make(EngineState::Unreachable, [&] { return QStringLiteral("%1, %2").arg(f.httpError, polls); });
         case HttpFact::ServerError:
             return make(EngineState::Unhealthy,
-                [&] { return Tr::tr("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
+                [&] { return DeriveStateTr::tr("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
         case HttpFact::ClientError:
             return make(EngineState::Unhealthy,
-                [&] { return Tr::tr("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
+                [&] { return DeriveStateTr::tr("/metrics answers HTTP %1, %2").arg(f.httpStatus).arg(polls); });
         case HttpFact::Malformed:
             return make(
-                EngineState::Unhealthy, [&] { return Tr::tr("/metrics does not parse, %1").arg(polls); });
+                EngineState::Unhealthy, [&] { return DeriveStateTr::tr("/metrics does not parse, %1").arg(polls); });
         case HttpFact::Ok:
         case HttpFact::Unknown:
             break;
@@ -203,16 +203,16 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     }
 
     if (f.healthStatus >= 500)
-        return make(EngineState::Unhealthy, [&] { return Tr::tr("/health answers %1").arg(f.healthStatus); });
+        return make(EngineState::Unhealthy, [&] { return DeriveStateTr::tr("/health answers %1").arg(f.healthStatus); });
 
     // Below the failure threshold the last good picture stands; without one there is none yet.
     if (f.lastOkMs == 0) {
         if (f.process == ProcessFact::Running)
-            return make(EngineState::Starting, [&] { return Tr::tr("process running, not answering yet"); });
-        return make(EngineState::Unknown, [&] { return Tr::tr("no good poll yet"); });
+            return make(EngineState::Starting, [&] { return DeriveStateTr::tr("process running, not answering yet"); });
+        return make(EngineState::Unknown, [&] { return DeriveStateTr::tr("no good poll yet"); });
     }
     if (f.modelsKnown && !f.modelsReady)
-        return make(EngineState::Starting, [&] { return Tr::tr("/v1/models not ready"); });
+        return make(EngineState::Starting, [&] { return DeriveStateTr::tr("/v1/models not ready"); });
 
     // Frozen with work on hand. Three faces, named apart because their causes differ: requests running
     // and no token made (a hung step or collective); the KV cache full and nothing moving (blocks that
@@ -220,17 +220,17 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     if ((f.running > 0 || f.waiting > 0) && f.frozenPolls >= t.stallPolls)
         return make(EngineState::Stalled, [&] {
             if (f.kvUsage >= t.kvPinnedUsage)
-                return QString(Tr::tr("KV cache pinned at %1 %: running %2, waiting %3, no counter moved for %4 polls")
+                return QString(DeriveStateTr::tr("KV cache pinned at %1 %: running %2, waiting %3, no counter moved for %4 polls")
                                    .arg(number(f.kvUsage * 100), number(f.running), number(f.waiting))
                                    .arg(f.frozenPolls));
             if (f.running <= 0)
-                return QString(Tr::tr("%1 waiting, none running: no request scheduled and no counter moved for %2 polls "
+                return QString(DeriveStateTr::tr("%1 waiting, none running: no request scheduled and no counter moved for %2 polls "
                                       "(KV transfer hung?)")
                                    .arg(number(f.waiting))
                                    .arg(f.frozenPolls));
-            return QString(Tr::tr("%1 running, no token or success counter moved for %2 polls")
-                               .arg(f.running == 1 ? Tr::tr("1 request")
-                                                   : Tr::tr("%1 requests").arg(number(f.running)))
+            return QString(DeriveStateTr::tr("%1 running, no token or success counter moved for %2 polls")
+                               .arg(f.running == 1 ? DeriveStateTr::tr("1 request")
+                                                   : DeriveStateTr::tr("%1 requests").arg(number(f.running)))
                                .arg(f.frozenPolls));
         });
 
@@ -240,32 +240,32 @@ DerivedState deriveState(const EngineFacts &f, std::int64_t nowMs, const StateTh
     if (onPurpose && (f.membership == MembershipFact::Gone || f.membership == MembershipFact::Configured)) {
         if (busy)
             return make(EngineState::Draining, [&] {
-                return Tr::tr("%1, finishing %2 requests").arg(drainedOnPurpose(f), number(f.running + f.waiting));
+                return DeriveStateTr::tr("%1, finishing %2 requests").arg(drainedOnPurpose(f), number(f.running + f.waiting));
             });
-        return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("%1, idle").arg(drainedOnPurpose(f)); });
+        return make(EngineState::ReadyNotInProxy, [&] { return DeriveStateTr::tr("%1, idle").arg(drainedOnPurpose(f)); });
     }
     switch (f.membership) {
     case MembershipFact::Active:
-        return make(EngineState::Serving, [&] { return Tr::tr("healthy and in the proxy's active list"); });
+        return make(EngineState::Serving, [&] { return DeriveStateTr::tr("healthy and in the proxy's active list"); });
     case MembershipFact::Waiting:
         return make(
-            EngineState::WaitingInProxy, [&] { return Tr::tr("added to the proxy, waiting for activation"); });
+            EngineState::WaitingInProxy, [&] { return DeriveStateTr::tr("added to the proxy, waiting for activation"); });
     case MembershipFact::Draining:
         return make(EngineState::Draining, [&] {
-            return onPurpose ? Tr::tr("%1, finishing %2 requests").arg(drainedOnPurpose(f), number(f.running))
-                             : Tr::tr("removed from the proxy, finishing %1 requests").arg(number(f.running));
+            return onPurpose ? DeriveStateTr::tr("%1, finishing %2 requests").arg(drainedOnPurpose(f), number(f.running))
+                             : DeriveStateTr::tr("removed from the proxy, finishing %1 requests").arg(number(f.running));
         });
     case MembershipFact::Configured:
-        return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("healthy, not added to the proxy"); });
+        return make(EngineState::ReadyNotInProxy, [&] { return DeriveStateTr::tr("healthy, not added to the proxy"); });
     case MembershipFact::Gone:
-        return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("healthy, removed from the proxy"); });
+        return make(EngineState::ReadyNotInProxy, [&] { return DeriveStateTr::tr("healthy, removed from the proxy"); });
     case MembershipFact::Dropped:
-        return make(EngineState::ReadyNotInProxy, [&] { return Tr::tr("healthy, the proxy dropped its add"); });
+        return make(EngineState::ReadyNotInProxy, [&] { return DeriveStateTr::tr("healthy, the proxy dropped its add"); });
     case MembershipFact::Unknown:
         break;
     }
     return make(EngineState::Serving,
-        [&] { return Tr::tr("healthy and making progress (proxy membership not reconciled)"); });
+        [&] { return DeriveStateTr::tr("healthy and making progress (proxy membership not reconciled)"); });
 }
 
 } // namespace pd

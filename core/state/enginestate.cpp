@@ -7,7 +7,7 @@ namespace pd {
 
 namespace {
 
-struct Tr {
+struct EngineStateTr {
     Q_DECLARE_TR_FUNCTIONS(pd::EngineState)
 };
 
@@ -34,37 +34,37 @@ QString engineStateName(EngineState state)
 QString engineStateWord(EngineState state)
 {
     switch (state) {
-    case EngineState::Unknown: return Tr::tr("unknown", "engine state id");
-    case EngineState::Stopped: return Tr::tr("stopped", "engine state id");
-    case EngineState::Starting: return Tr::tr("starting", "engine state id");
-    case EngineState::ReadyNotInProxy: return Tr::tr("ready-not-in-proxy", "engine state id");
-    case EngineState::WaitingInProxy: return Tr::tr("waiting-in-proxy", "engine state id");
-    case EngineState::Serving: return Tr::tr("serving", "engine state id");
-    case EngineState::Draining: return Tr::tr("draining", "engine state id");
-    case EngineState::Stalled: return Tr::tr("stalled", "engine state id");
-    case EngineState::Unhealthy: return Tr::tr("unhealthy", "engine state id");
-    case EngineState::Unreachable: return Tr::tr("unreachable", "engine state id");
-    case EngineState::GroupBroken: return Tr::tr("group-broken", "engine state id");
+    case EngineState::Unknown: return EngineStateTr::tr("unknown", "engine state id");
+    case EngineState::Stopped: return EngineStateTr::tr("stopped", "engine state id");
+    case EngineState::Starting: return EngineStateTr::tr("starting", "engine state id");
+    case EngineState::ReadyNotInProxy: return EngineStateTr::tr("ready-not-in-proxy", "engine state id");
+    case EngineState::WaitingInProxy: return EngineStateTr::tr("waiting-in-proxy", "engine state id");
+    case EngineState::Serving: return EngineStateTr::tr("serving", "engine state id");
+    case EngineState::Draining: return EngineStateTr::tr("draining", "engine state id");
+    case EngineState::Stalled: return EngineStateTr::tr("stalled", "engine state id");
+    case EngineState::Unhealthy: return EngineStateTr::tr("unhealthy", "engine state id");
+    case EngineState::Unreachable: return EngineStateTr::tr("unreachable", "engine state id");
+    case EngineState::GroupBroken: return EngineStateTr::tr("group-broken", "engine state id");
     }
-    return Tr::tr("unknown", "engine state id");
+    return EngineStateTr::tr("unknown", "engine state id");
 }
 
 QString engineStateLabel(EngineState state)
 {
     switch (state) {
-    case EngineState::Unknown: return Tr::tr("Unknown");
-    case EngineState::Stopped: return Tr::tr("Stopped");
-    case EngineState::Starting: return Tr::tr("Starting");
-    case EngineState::ReadyNotInProxy: return Tr::tr("Ready, not in proxy");
-    case EngineState::WaitingInProxy: return Tr::tr("Waiting in proxy");
-    case EngineState::Serving: return Tr::tr("Serving");
-    case EngineState::Draining: return Tr::tr("Draining");
-    case EngineState::Stalled: return Tr::tr("Stalled");
-    case EngineState::Unhealthy: return Tr::tr("Unhealthy");
-    case EngineState::Unreachable: return Tr::tr("Unreachable");
-    case EngineState::GroupBroken: return Tr::tr("Group broken");
+    case EngineState::Unknown: return EngineStateTr::tr("Unknown");
+    case EngineState::Stopped: return EngineStateTr::tr("Stopped");
+    case EngineState::Starting: return EngineStateTr::tr("Starting");
+    case EngineState::ReadyNotInProxy: return EngineStateTr::tr("Ready, not in proxy");
+    case EngineState::WaitingInProxy: return EngineStateTr::tr("Waiting in proxy");
+    case EngineState::Serving: return EngineStateTr::tr("Serving");
+    case EngineState::Draining: return EngineStateTr::tr("Draining");
+    case EngineState::Stalled: return EngineStateTr::tr("Stalled");
+    case EngineState::Unhealthy: return EngineStateTr::tr("Unhealthy");
+    case EngineState::Unreachable: return EngineStateTr::tr("Unreachable");
+    case EngineState::GroupBroken: return EngineStateTr::tr("Group broken");
     }
-    return Tr::tr("Unknown");
+    return EngineStateTr::tr("Unknown");
 }
 
 QString membershipFactName(MembershipFact fact)

@@ -10,7 +10,7 @@ namespace pd {
 
 namespace {
 
-struct Tr {
+struct GroupStateTr {
     Q_DECLARE_TR_FUNCTIONS(pd::GroupState)
 };
 
@@ -128,19 +128,19 @@ QString groupHealthLabel(GroupHealth health)
 {
     switch (health) {
     case GroupHealth::Unknown:
-        return Tr::tr("Unknown");
+        return GroupStateTr::tr("Unknown");
     case GroupHealth::Stopped:
-        return Tr::tr("Stopped");
+        return GroupStateTr::tr("Stopped");
     case GroupHealth::Starting:
-        return Tr::tr("Starting");
+        return GroupStateTr::tr("Starting");
     case GroupHealth::Serving:
-        return Tr::tr("Serving");
+        return GroupStateTr::tr("Serving");
     case GroupHealth::Degraded:
-        return Tr::tr("Degraded");
+        return GroupStateTr::tr("Degraded");
     case GroupHealth::Broken:
-        return Tr::tr("Broken");
+        return GroupStateTr::tr("Broken");
     }
-    return Tr::tr("Unknown");
+    return GroupStateTr::tr("Unknown");
 }
 
 } // namespace pd

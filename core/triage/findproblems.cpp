@@ -14,7 +14,7 @@ namespace {
 
 // The operator's words of a problem (what, where, detail, next step), filed under pd::Triage; keys stay
 // English identifiers.
-struct Tr {
+struct FindProblemsTr {
     Q_DECLARE_TR_FUNCTIONS(pd::Triage)
 };
 
@@ -57,19 +57,19 @@ QString whatOf(ProblemKind kind, const TriageEngine &e)
 {
     switch (kind) {
     case ProblemKind::EngineStalled:
-        return Tr::tr("Engine stalled");
+        return FindProblemsTr::tr("Engine stalled");
     case ProblemKind::EngineUnhealthy:
-        return Tr::tr("Engine unhealthy");
+        return FindProblemsTr::tr("Engine unhealthy");
     case ProblemKind::EngineUnreachable:
-        return e.state == EngineState::Stopped ? Tr::tr("Engine not running, yet in the proxy")
-                                               : Tr::tr("Engine unreachable");
+        return e.state == EngineState::Stopped ? FindProblemsTr::tr("Engine not running, yet in the proxy")
+                                               : FindProblemsTr::tr("Engine unreachable");
     case ProblemKind::ListedButDead:
-        return e.state == EngineState::Stopped ? Tr::tr("Proxy routes to a stopped engine")
-                                               : Tr::tr("Proxy routes to a dead engine");
+        return e.state == EngineState::Stopped ? FindProblemsTr::tr("Proxy routes to a stopped engine")
+                                               : FindProblemsTr::tr("Proxy routes to a dead engine");
     case ProblemKind::ProxyDroppedAdd:
-        return Tr::tr("Proxy dropped the engine's add");
+        return FindProblemsTr::tr("Proxy dropped the engine's add");
     case ProblemKind::MetricsStale:
-        return Tr::tr("Engine metrics stale");
+        return FindProblemsTr::tr("Engine metrics stale");
     default:
         return problemKindName(kind);
     }
@@ -79,44 +79,44 @@ QString nextStepOf(ProblemKind kind)
 {
     switch (kind) {
     case ProblemKind::GroupBroken:
-        return Tr::tr("Restart the group: stop every rank (the survivors may need a force stop) and start them all "
+        return FindProblemsTr::tr("Restart the group: stop every rank (the survivors may need a force stop) and start them all "
                       "together. Removing the dead rank from the proxy does not help: the others wait for it in "
                       "every forward pass.");
     case ProblemKind::PoolEmpty:
-        return Tr::tr("Every request needs this pool: bring one of its engines back (see the engine problems "
+        return FindProblemsTr::tr("Every request needs this pool: bring one of its engines back (see the engine problems "
                       "below) or add a healthy engine to the proxy.");
     case ProblemKind::ProxyUnreachable:
-        return Tr::tr("Check that the proxy process runs on its host and read its log; clients get no answers "
+        return FindProblemsTr::tr("Check that the proxy process runs on its host and read its log; clients get no answers "
                       "meanwhile.");
     case ProblemKind::ListedButDead:
-        return Tr::tr("Remove it from the proxy now (the proxy keeps sending it requests that fail), then read "
+        return FindProblemsTr::tr("Remove it from the proxy now (the proxy keeps sending it requests that fail), then read "
                       "its log and restart it; pdctl watch --auto-eject does the removal unattended.");
     case ProblemKind::EngineStalled:
-        return Tr::tr(
+        return FindProblemsTr::tr(
             "Read the engine's log for a hung collective (HCCL) or NPU error; remove it from the proxy, "
             "then restart it.");
     case ProblemKind::EngineUnhealthy:
-        return Tr::tr(
+        return FindProblemsTr::tr(
             "Read the engine's log for the EngineCore error; remove it from the proxy and restart it.");
     case ProblemKind::EngineUnreachable:
-        return Tr::tr("Check that the process runs and the node is up (SSH); if it crashed, read its log and "
+        return FindProblemsTr::tr("Check that the process runs and the node is up (SSH); if it crashed, read its log and "
                       "restart it, or remove it from the proxy.");
     case ProblemKind::NodeSshDown:
-        return Tr::tr("Check that the node is up and sshd answers; check the key offered by ssh-agent.");
+        return FindProblemsTr::tr("Check that the node is up and sshd answers; check the key offered by ssh-agent.");
     case ProblemKind::ClientRequestsFailing:
-        return Tr::tr("Clients get these failures too. Fix the engine problems listed above (a dead engine the "
+        return FindProblemsTr::tr("Clients get these failures too. Fix the engine problems listed above (a dead engine the "
                       "proxy still routes to fails its share of requests); with none listed, read the proxy's log.");
     case ProblemKind::NodeCheckFailed:
-        return Tr::tr("Open Node checks for the device and the raw output; a link or NPU that fails there breaks "
+        return FindProblemsTr::tr("Open Node checks for the device and the raw output; a link or NPU that fails there breaks "
                       "the KV transfers and collectives of every engine on the node.");
     case ProblemKind::LogError:
-        return Tr::tr("Open the engine's log (Show log): the diagnosis and the fix of the signature are beside the line.");
+        return FindProblemsTr::tr("Open the engine's log (Show log): the diagnosis and the fix of the signature are beside the line.");
     case ProblemKind::ProxyDroppedAdd:
-        return Tr::tr("Check the engine answers /v1/models, then add it to the proxy again.");
+        return FindProblemsTr::tr("Check the engine answers /v1/models, then add it to the proxy again.");
     case ProblemKind::NotInProxy:
-        return Tr::tr("Add it to the proxy, or stop it to free its NPUs.");
+        return FindProblemsTr::tr("Add it to the proxy, or stop it to free its NPUs.");
     case ProblemKind::MetricsStale:
-        return Tr::tr("Polls are failing; watch whether they recover before acting.");
+        return FindProblemsTr::tr("Polls are failing; watch whether they recover before acting.");
     }
     return {};
 }
@@ -126,21 +126,21 @@ QString canaryFailureWords(WarmUpOutcome outcome)
 {
     switch (outcome) {
     case WarmUpOutcome::EmptyOk:
-        return Tr::tr("HTTP 200 with an empty body (a decoder failed behind the proxy)");
+        return FindProblemsTr::tr("HTTP 200 with an empty body (a decoder failed behind the proxy)");
     case WarmUpOutcome::NoDone:
-        return Tr::tr("a stream cut short, without [DONE] (a decoder failed mid-answer)");
+        return FindProblemsTr::tr("a stream cut short, without [DONE] (a decoder failed mid-answer)");
     case WarmUpOutcome::Timeout:
-        return Tr::tr("no complete answer in time (a hung or overloaded engine)");
+        return FindProblemsTr::tr("no complete answer in time (a hung or overloaded engine)");
     case WarmUpOutcome::HttpError:
-        return Tr::tr("an HTTP error");
+        return FindProblemsTr::tr("an HTTP error");
     case WarmUpOutcome::ErrorPayload:
-        return Tr::tr("an error in the answer");
+        return FindProblemsTr::tr("an error in the answer");
     case WarmUpOutcome::ConnectionFailed:
-        return Tr::tr("no connection to the proxy");
+        return FindProblemsTr::tr("no connection to the proxy");
     case WarmUpOutcome::Malformed:
-        return Tr::tr("an answer that is not the OpenAI format");
+        return FindProblemsTr::tr("an answer that is not the OpenAI format");
     case WarmUpOutcome::NoTokens:
-        return Tr::tr("an answer without a single token");
+        return FindProblemsTr::tr("an answer without a single token");
     case WarmUpOutcome::Ok:
     case WarmUpOutcome::Cancelled:
         break;
@@ -159,13 +159,13 @@ bool stoppedOnPurpose(const TriageGroup &group, const QList<TriageEngine> &engin
 
 QString poolName(Role role)
 {
-    return role == Role::Prefill ? Tr::tr("Prefill") : Tr::tr("Decode");
+    return role == Role::Prefill ? FindProblemsTr::tr("Prefill") : FindProblemsTr::tr("Decode");
 }
 
 // roleName() in a sentence; the keys and the proxy's own field names keep roleName().
-QString roleWord(Role role)
+QString problemRoleWord(Role role)
 {
-    return role == Role::Prefill ? Tr::tr("prefill") : Tr::tr("decode");
+    return role == Role::Prefill ? FindProblemsTr::tr("prefill") : FindProblemsTr::tr("decode");
 }
 
 } // namespace
@@ -210,9 +210,9 @@ QList<Problem> findProblems(const TriageInput &in)
     if (in.proxyKnown && !in.proxy.reachable) {
         Problem p = make(ProblemKind::ProxyUnreachable, ProblemScope::Proxy);
         p.key = QStringLiteral("proxy-unreachable");
-        p.what = Tr::tr("Proxy unreachable");
-        p.where = Tr::tr("proxy %1").arg(in.proxyWhere);
-        p.detail = in.proxy.error.isEmpty() ? Tr::tr("/healthcheck does not answer") : in.proxy.error;
+        p.what = FindProblemsTr::tr("Proxy unreachable");
+        p.where = FindProblemsTr::tr("proxy %1").arg(in.proxyWhere);
+        p.detail = in.proxy.error.isEmpty() ? FindProblemsTr::tr("/healthcheck does not answer") : in.proxy.error;
         p.sinceMs = in.proxySinceMs;
         p.evidence = { QStringLiteral("/healthcheck: %1").arg(p.detail) };
         out.append(p);
@@ -223,9 +223,9 @@ QList<Problem> findProblems(const TriageInput &in)
     if (canary.enabled && canary.consecutiveFailures >= kCanaryFailuresToRaise && !(in.proxyKnown && !in.proxy.reachable)) {
         Problem p = make(ProblemKind::ClientRequestsFailing, ProblemScope::Proxy);
         p.key = QStringLiteral("client-requests-failing");
-        p.what = Tr::tr("Client requests failing");
-        p.where = Tr::tr("proxy %1").arg(in.proxyWhere);
-        p.detail = Tr::tr("%1 of the last %2 canary requests failed; the last: %3")
+        p.what = FindProblemsTr::tr("Client requests failing");
+        p.where = FindProblemsTr::tr("proxy %1").arg(in.proxyWhere);
+        p.detail = FindProblemsTr::tr("%1 of the last %2 canary requests failed; the last: %3")
                        .arg(canary.failed)
                        .arg(canary.window)
                        .arg(canaryFailureWords(canary.last.outcome));
@@ -279,13 +279,13 @@ QList<Problem> findProblems(const TriageInput &in)
             continue;
         Problem p = make(ProblemKind::PoolEmpty, ProblemScope::Pool);
         p.key = QStringLiteral("pool-empty:%1").arg(roleName(role));
-        p.what = Tr::tr("%1 pool empty").arg(poolName(role));
-        p.where = Tr::tr("%1 pool").arg(roleWord(role));
-        p.detail = serving == 0 ? Tr::tr("none of its %1 engines serves").arg(total)
-                                : Tr::tr("the proxy counts no %1 instance").arg(roleWord(role));
+        p.what = FindProblemsTr::tr("%1 pool empty").arg(poolName(role));
+        p.where = FindProblemsTr::tr("%1 pool").arg(problemRoleWord(role));
+        p.detail = serving == 0 ? FindProblemsTr::tr("none of its %1 engines serves").arg(total)
+                                : FindProblemsTr::tr("the proxy counts no %1 instance").arg(problemRoleWord(role));
         p.sinceMs = proxySaysEmpty ? std::max(lastChange, in.proxySinceMs) : lastChange;
         p.engineCount = total;
-        p.evidence.append(Tr::tr("%1 of %2 %3 engines serving").arg(serving).arg(total).arg(roleWord(role)));
+        p.evidence.append(FindProblemsTr::tr("%1 of %2 %3 engines serving").arg(serving).arg(total).arg(problemRoleWord(role)));
         if (in.proxyKnown && in.proxy.reachable)
             p.evidence.append(
                 QStringLiteral("proxy /healthcheck: %1_instances=%2").arg(roleName(role)).arg(proxyCount));
@@ -299,8 +299,8 @@ QList<Problem> findProblems(const TriageInput &in)
             continue;
         Problem p = make(ProblemKind::NodeSshDown, ProblemScope::Node);
         p.key = QStringLiteral("node-ssh-down:%1").arg(n);
-        p.what = Tr::tr("Node unreachable over SSH");
-        p.where = Tr::tr("node %1 (%2)").arg(node.name, node.address);
+        p.what = FindProblemsTr::tr("Node unreachable over SSH");
+        p.where = FindProblemsTr::tr("node %1 (%2)").arg(node.name, node.address);
         p.detail = node.sshError;
         p.sinceMs = node.sshSinceMs;
         p.node = n;
@@ -317,11 +317,11 @@ QList<Problem> findProblems(const TriageInput &in)
         p.key = QStringLiteral("node-check:%1").arg(n);
         const bool failed = !node.checkFailures.isEmpty();
         p.severity = failed ? ProblemSeverity::Error : ProblemSeverity::Warning;
-        p.what = failed ? Tr::tr("Node checks failed") : Tr::tr("Node checks warn");
-        p.where = Tr::tr("node %1 (%2)").arg(node.name, node.address);
+        p.what = failed ? FindProblemsTr::tr("Node checks failed") : FindProblemsTr::tr("Node checks warn");
+        p.where = FindProblemsTr::tr("node %1 (%2)").arg(node.name, node.address);
         const QStringList &lines = failed ? node.checkFailures : node.checkWarnings;
         p.detail = lines.size() == 1 ? lines.first()
-                                     : Tr::tr("%1 (and %2 more)").arg(lines.first()).arg(lines.size() - 1);
+                                     : FindProblemsTr::tr("%1 (and %2 more)").arg(lines.first()).arg(lines.size() - 1);
         p.sinceMs = node.checksAtMs;
         p.node = n;
         p.evidence = node.checkFailures + node.checkWarnings;
@@ -339,9 +339,9 @@ QList<Problem> findProblems(const TriageInput &in)
         p.group = group.id;
         const int size = int(group.engines.size());
         const int deadCount = int(group.dead.size());
-        p.what = deadCount == 1 ? Tr::tr("DP group broken: 1 rank dead")
-                                : Tr::tr("DP group broken: %1 ranks dead").arg(deadCount);
-        p.where = Tr::tr("group %1 (%2 ranks on %3)").arg(group.id).arg(size).arg(group.nodes.join(QStringLiteral(", ")));
+        p.what = deadCount == 1 ? FindProblemsTr::tr("DP group broken: 1 rank dead")
+                                : FindProblemsTr::tr("DP group broken: %1 ranks dead").arg(deadCount);
+        p.where = FindProblemsTr::tr("group %1 (%2 ranks on %3)").arg(group.id).arg(size).arg(group.nodes.join(QStringLiteral(", ")));
         QStringList deaths;
         for (const GroupDeadRank &d : group.dead) {
             const int engine = group.engines.value(d.rank, -1);
@@ -349,8 +349,8 @@ QList<Problem> findProblems(const TriageInput &in)
                 continue;
             const TriageEngine &e = in.engines.at(engine);
             const QString at = QDateTime::fromMSecsSinceEpoch(d.sinceMs).toString(QStringLiteral("HH:mm:ss"));
-            deaths.append(Tr::tr("%1 %2 since %3").arg(e.label, engineStateWord(d.state), at));
-            p.evidence.append(Tr::tr("dead rank %1: %2").arg(e.label, e.reason));
+            deaths.append(FindProblemsTr::tr("%1 %2 since %3").arg(e.label, engineStateWord(d.state), at));
+            p.evidence.append(FindProblemsTr::tr("dead rank %1: %2").arg(e.label, e.reason));
             p.evidence.append(e.evidence);
             if (p.engine < 0) {
                 p.engine = engine;
@@ -359,18 +359,18 @@ QList<Problem> findProblems(const TriageInput &in)
         }
         const int others = size - deadCount;
         p.detail = others == 1
-            ? Tr::tr("%1; the other rank cannot make progress (it still answers /health 200 but produces no "
+            ? FindProblemsTr::tr("%1; the other rank cannot make progress (it still answers /health 200 but produces no "
                      "tokens)").arg(deaths.join(QStringLiteral("; ")))
-            : Tr::tr("%1; the other %2 ranks cannot make progress (they still answer /health 200 but produce no "
+            : FindProblemsTr::tr("%1; the other %2 ranks cannot make progress (they still answer /health 200 but produce no "
                      "tokens)").arg(deaths.join(QStringLiteral("; "))).arg(others);
-        p.evidence.prepend(Tr::tr("coupled DP group: every rank syncs in every forward pass; %1 of %2 ranks dead, "
+        p.evidence.prepend(FindProblemsTr::tr("coupled DP group: every rank syncs in every forward pass; %1 of %2 ranks dead, "
                                   "%3 live and held")
                                .arg(deadCount).arg(size).arg(others));
         int poolServing = 0;
         for (const TriageEngine &e : in.engines)
             poolServing += e.role == group.role && e.state == EngineState::Serving ? 1 : 0;
         if (poolServing == 0)
-            p.evidence.insert(1, Tr::tr("no other %1 engine serves: every %1 request fails").arg(roleWord(group.role)));
+            p.evidence.insert(1, FindProblemsTr::tr("no other %1 engine serves: every %1 request fails").arg(problemRoleWord(group.role)));
         p.sinceMs = group.sinceMs;
         p.engineCount = size;
         for (int engine : group.engines) {
@@ -410,12 +410,12 @@ QList<Problem> findProblems(const TriageInput &in)
             Problem p = make(kind, ProblemScope::Node);
             p.key = QStringLiteral("%1:node:%2").arg(problemKindName(kind)).arg(n);
             p.what = hit.size() == engines.size()
-                ? Tr::tr("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size())
-                : Tr::tr("%1 (%2 of the node's %3 engines)")
+                ? FindProblemsTr::tr("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size())
+                : FindProblemsTr::tr("%1 (%2 of the node's %3 engines)")
                       .arg(whatOf(kind, first))
                       .arg(hit.size())
                       .arg(engines.size());
-            p.where = Tr::tr("node %1").arg(n < in.nodes.size() ? in.nodes.at(n).name : QString::number(n));
+            p.where = FindProblemsTr::tr("node %1").arg(n < in.nodes.size() ? in.nodes.at(n).name : QString::number(n));
             p.detail = first.reason;
             p.node = n;
             p.engine = hit.first();
@@ -423,7 +423,7 @@ QList<Problem> findProblems(const TriageInput &in)
             p.sinceMs = first.sinceMs;
             for (int i : hit)
                 p.sinceMs = std::min(p.sinceMs, in.engines.at(i).sinceMs);
-            p.evidence.append(Tr::tr("first engine %1: %2").arg(first.label, first.reason));
+            p.evidence.append(FindProblemsTr::tr("first engine %1: %2").arg(first.label, first.reason));
             p.evidence.append(first.evidence);
             out.append(p);
             for (int i : hit)
@@ -446,7 +446,7 @@ QList<Problem> findProblems(const TriageInput &in)
         p.engineCount = 1;
         p.evidence = e.evidence;
         if (kind == ProblemKind::ListedButDead)
-            p.evidence.prepend(Tr::tr("the proxy lists it as an active %1 instance").arg(roleWord(e.role)));
+            p.evidence.prepend(FindProblemsTr::tr("the proxy lists it as an active %1 instance").arg(problemRoleWord(e.role)));
         out.append(p);
     }
 
@@ -458,14 +458,14 @@ QList<Problem> findProblems(const TriageInput &in)
             continue;
         Problem p = make(ProblemKind::LogError, ProblemScope::Engine);
         p.key = QStringLiteral("log-error:%1").arg(i);
-        p.what = Tr::tr("Log: %1").arg(e.diagnosis);
+        p.what = FindProblemsTr::tr("Log: %1").arg(e.diagnosis);
         p.where = e.label;
         p.detail = e.diagnosisLine;
         p.sinceMs = e.diagnosisAtMs;
         p.engine = i;
         p.node = e.node;
         p.engineCount = 1;
-        p.evidence = {Tr::tr("log line: %1").arg(e.diagnosisLine)};
+        p.evidence = {FindProblemsTr::tr("log line: %1").arg(e.diagnosisLine)};
         out.append(p);
     }
 

@@ -9,7 +9,7 @@ namespace pd {
 
 namespace {
 
-struct Tr {
+struct NotificationPolicyTr {
     Q_DECLARE_TR_FUNCTIONS(pd::Triage)
 };
 
@@ -47,14 +47,14 @@ std::optional<Notification> NotificationPolicy::decide(
         return int(a.severity) < int(b.severity);
     })->severity;
     n.title = due.size() == 1 ? QStringLiteral("%1 — %2").arg(due.first().what, due.first().where)
-                              : Tr::tr("%1 new problems").arg(due.size());
+                              : NotificationPolicyTr::tr("%1 new problems").arg(due.size());
     QStringList lines;
     for (int i = 0; i < due.size() && i < m_settings.maxLines; ++i)
         lines.append(due.size() == 1
                 ? due.at(i).detail
                 : QStringLiteral("%1 — %2: %3").arg(due.at(i).what, due.at(i).where, due.at(i).detail));
     if (due.size() > m_settings.maxLines)
-        lines.append(Tr::tr("and %1 more").arg(due.size() - m_settings.maxLines));
+        lines.append(NotificationPolicyTr::tr("and %1 more").arg(due.size() - m_settings.maxLines));
     n.body = lines.join(QLatin1Char('\n'));
     for (const Problem &p : std::as_const(due))
         n.keys.append(p.key);

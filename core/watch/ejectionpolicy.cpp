@@ -9,7 +9,7 @@ namespace pd {
 
 namespace {
 
-struct Tr {
+struct EjectionPolicyTr {
     Q_DECLARE_TR_FUNCTIONS(pd::EjectionPolicy)
 };
 
@@ -117,7 +117,7 @@ EjectionRound EjectionPolicy::evaluate(const EjectionInput &input)
                 if (QStringLiteral("group %1").arg(g.id) == u.name && g.health == GroupHealth::Broken) {
                     anyBad = true;
                     if (why.isEmpty())
-                        why = Tr::tr("coupled DP group broken");
+                        why = EjectionPolicyTr::tr("coupled DP group broken");
                 }
             }
         }
@@ -136,7 +136,7 @@ EjectionRound EjectionPolicy::evaluate(const EjectionInput &input)
             if (good < m_settings.readdPolls)
                 continue;
             round.decisions.append({EjectionDecision::Action::Readd, u.name, u.role, m_ejected.value(u.name),
-                                    Tr::tr("serving again for %n poll(s)", nullptr, good)});
+                                    EjectionPolicyTr::tr("serving again for %n poll(s)", nullptr, good)});
             m_ejected.remove(u.name);
             m_goodRounds.remove(u.name);
             continue;
@@ -149,16 +149,16 @@ EjectionRound EjectionPolicy::evaluate(const EjectionInput &input)
         if (bad < m_settings.badPolls)
             continue;
         if (anyWaiting) {
-            refuse(round, u.name, Tr::tr("an instance is WAITING in the proxy: removing it now can kill the proxy's "
+            refuse(round, u.name, EjectionPolicyTr::tr("an instance is WAITING in the proxy: removing it now can kill the proxy's "
                                          "listener (proxy-api.md 8.1)"));
             continue;
         }
         if (listedIn[std::size_t(u.role)] - listedInstances.size() < 1) {
-            refuse(round, u.name, Tr::tr("it holds the last listed instance(s) of the %1 pool").arg(roleName(u.role)));
+            refuse(round, u.name, EjectionPolicyTr::tr("it holds the last listed instance(s) of the %1 pool").arg(roleName(u.role)));
             continue;
         }
         if (m_ejectionTimes.size() >= m_settings.maxEjections) {
-            refuse(round, u.name, Tr::tr("rate limit: %1 ejection(s) in the last %2 s already")
+            refuse(round, u.name, EjectionPolicyTr::tr("rate limit: %1 ejection(s) in the last %2 s already")
                                       .arg(m_ejectionTimes.size())
                                       .arg(m_settings.windowMs / 1000));
             continue;
@@ -169,7 +169,7 @@ EjectionRound EjectionPolicy::evaluate(const EjectionInput &input)
         m_badRounds.remove(u.name);
         m_refused.remove(u.name);
         round.decisions.append({EjectionDecision::Action::Eject, u.name, u.role, listedInstances,
-                                Tr::tr("%1 for %n poll(s)", nullptr, bad).arg(why)});
+                                EjectionPolicyTr::tr("%1 for %n poll(s)", nullptr, bad).arg(why)});
     }
     // Units of a profile that changed: forget them.
     for (auto it = m_badRounds.begin(); it != m_badRounds.end();)

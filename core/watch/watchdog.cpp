@@ -13,7 +13,7 @@ namespace pd {
 
 namespace {
 
-struct Tr {
+struct WatchdogTr {
     Q_DECLARE_TR_FUNCTIONS(pd::Watchdog)
 };
 
@@ -128,7 +128,7 @@ void Watchdog::roundDerived()
         trackAnswers();
         if (!m_saidCannotEject) {
             m_saidCannotEject = true;
-            const QString why = Tr::tr("auto-eject is off: the proxy has no /instances API (v0.9.1-dev); it "
+            const QString why = WatchdogTr::tr("auto-eject is off: the proxy has no /instances API (v0.9.1-dev); it "
                                        "can only be changed by a restart");
             emitEvent({{"event", "eject-unavailable"}, {"at", isoTime(m_tracker->nowMs()).toStdString()},
                        {"why", why.toStdString()}},

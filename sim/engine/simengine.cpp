@@ -20,7 +20,6 @@ using openai::Json;
 
 namespace {
 
-const QByteArray kJson = QByteArrayLiteral("application/json");
 
 double wallNow()
 {
@@ -500,7 +499,7 @@ void SimEngine::route(const HttpRequest &req, const HttpResponderPtr &res)
     const bool post = req.method == "POST";
     if (p.startsWith("/v1/") && !m_options.apiKey.isEmpty()
         && req.header("authorization") != "Bearer " + m_options.apiKey) {
-        reply(req, res, 401, kJson, QByteArrayLiteral("{\"error\":\"Unauthorized\"}"));
+        reply(req, res, 401, kJsonContentType, QByteArrayLiteral("{\"error\":\"Unauthorized\"}"));
         return;
     }
     if (p == "/health" || (p == "/ping" && (get || post))) {
@@ -517,17 +516,17 @@ void SimEngine::route(const HttpRequest &req, const HttpResponderPtr &res)
         return;
     }
     if (p == "/version" && get) {
-        reply(req, res, 200, kJson, QByteArrayLiteral("{\"version\":\"0.9.1\"}"));
+        reply(req, res, 200, kJsonContentType, QByteArrayLiteral("{\"version\":\"0.9.1\"}"));
         return;
     }
     if (p == "/load" && get) {
-        reply(req, res, 200, kJson,
+        reply(req, res, 200, kJsonContentType,
               "{\"server_load\":" + QByteArray::number(qulonglong(m_active.size())) + '}');
         return;
     }
     if (p == "/v1/models" && get) {
         const QByteArray root = (m_options.modelPath.isEmpty() ? m_options.model : m_options.modelPath).toUtf8();
-        reply(req, res, 200, kJson,
+        reply(req, res, 200, kJsonContentType,
               openai::modelsBody(m_options.model.toUtf8(), root, qint64(m_stats->created),
                                  m_options.maxModelLen));
         return;
@@ -539,7 +538,7 @@ void SimEngine::route(const HttpRequest &req, const HttpResponderPtr &res)
     }
     if ((p == "/v1/completions" || p == "/v1/chat/completions") && post) {
         if (m_fault == FaultKind::Http500) {
-            reply(req, res, 500, kJson, openai::errorBody(500, "EngineCore encountered an issue."));
+            reply(req, res, 500, kJsonContentType, openai::errorBody(500, "EngineCore encountered an issue."));
             return;
         }
         handleGeneration(req, res, p == "/v1/chat/completions");
@@ -549,9 +548,9 @@ void SimEngine::route(const HttpRequest &req, const HttpResponderPtr &res)
                            || p == "/v1/completions" || p == "/v1/chat/completions"
                            || p == "/reset_prefix_cache" || p == "/load";
     if (knownPath)
-        reply(req, res, 405, kJson, QByteArrayLiteral("{\"detail\":\"Method Not Allowed\"}"));
+        reply(req, res, 405, kJsonContentType, QByteArrayLiteral("{\"detail\":\"Method Not Allowed\"}"));
     else
-        reply(req, res, 404, kJson, QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
+        reply(req, res, 404, kJsonContentType, QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
 }
 
 int SimEngine::prefixCacheHits(const QByteArray &promptText)
@@ -581,7 +580,7 @@ void SimEngine::handleGeneration(const HttpRequest &req, const HttpResponderPtr 
     const Json body = Json::parse(req.body.constData(), req.body.constData() + req.body.size(),
                                   nullptr, false);
     if (body.is_discarded() || !body.is_object()) {
-        reply(req, res, 400, kJson, openai::errorBody(400, "Invalid JSON body"));
+        reply(req, res, 400, kJsonContentType, openai::errorBody(400, "Invalid JSON body"));
         return;
     }
     auto active = std::make_unique<Active>();
@@ -590,14 +589,14 @@ void SimEngine::handleGeneration(const HttpRequest &req, const HttpResponderPtr 
         if (body.contains("model") && body["model"].is_string()) {
             const QString model = QString::fromStdString(body["model"].get<std::string>());
             if (model != m_options.model && model != m_options.modelPath) {
-                reply(req, res, 404, kJson,
+                reply(req, res, 404, kJsonContentType,
                       openai::errorBody(404, "The model `" + model.toUtf8() + "` does not exist."));
                 return;
             }
         }
         const auto [promptTokens, promptText] = promptOf(body, chat);
         if (promptTokens <= 0) {
-            reply(req, res, 400, kJson,
+            reply(req, res, 400, kJsonContentType,
                   openai::errorBody(400, chat ? "messages must be a non-empty list"
                                               : "prompt must be a string or a list"));
             return;
@@ -608,7 +607,7 @@ void SimEngine::handleGeneration(const HttpRequest &req, const HttpResponderPtr 
                 maxTokens = body[key].get<int>();
         }
         if (maxTokens < 1 || promptTokens + maxTokens > m_options.maxModelLen) {
-            reply(req, res, 400, kJson,
+            reply(req, res, 400, kJsonContentType,
                   openai::errorBody(
                       400, "This model's maximum context length is "
                                + QByteArray::number(m_options.maxModelLen) + " tokens. However, you requested "
@@ -645,7 +644,7 @@ void SimEngine::handleGeneration(const HttpRequest &req, const HttpResponderPtr 
             spec.cachedTokens = std::min(prefixCacheHits(QByteArray::fromStdString(promptText)),
                                          promptTokens - 1);
     } catch (const nlohmann::json::exception &e) {
-        reply(req, res, 400, kJson, openai::errorBody(400, QByteArray(e.what())));
+        reply(req, res, 400, kJsonContentType, openai::errorBody(400, QByteArray(e.what())));
         return;
     }
 
@@ -762,7 +761,7 @@ void SimEngine::processEvents()
                 a.completionId, a.created, m_options.model.toUtf8(), a.chat, a.text, reason, usage,
                 a.kvParamsOut.is_null() ? Json(nullptr) : a.kvParamsOut);
             recordHttp(a.path, a.method, 200, a.requestBytes, body.size(), seconds);
-            a.res->respond(200, kJson, body);
+            a.res->respond(200, kJsonContentType, body);
         }
         a.res->disconnect(this);
         m_active.erase(it);
@@ -815,7 +814,7 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
         j["group_blocked"] = s.groupBlocked;
         j["sim_time"] = s.simTime;
         j["engine_id"] = m_engineId.toStdString();
-        res->respond(200, kJson, QByteArray::fromStdString(j.dump()));
+        res->respond(200, kJsonContentType, QByteArray::fromStdString(j.dump()));
         return;
     }
     if (req.path == "/sim/fault" && req.method == "POST") {
@@ -828,7 +827,7 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
         if (body.is_object() && body.contains("ms") && body["ms"].is_number())
             ms = int(body["ms"].get<double>());
         if (!kind) {
-            res->respond(400, kJson,
+            res->respond(400, kJsonContentType,
                          QByteArrayLiteral("{\"error\":\"kind must be one of none, hang, crash, "
                                            "http500, slow, malformed-metrics, stall, kv-stuck, kv-pinned, cut-stream\"}"));
             return;
@@ -836,7 +835,7 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
         Json j;
         j["fault"] = faultKindName(*kind).toStdString();
         j["ms"] = ms;
-        res->respond(200, kJson, QByteArray::fromStdString(j.dump()));
+        res->respond(200, kJsonContentType, QByteArray::fromStdString(j.dump()));
         // A crash drops this very connection too; answer first so the caller knows it landed.
         if (*kind == FaultKind::Crash)
             QTimer::singleShot(0, this, [this] { setFault(FaultKind::Crash); });
@@ -844,7 +843,7 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
             setFault(*kind, ms);
         return;
     }
-    res->respond(404, kJson, QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
+    res->respond(404, kJsonContentType, QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
 }
 
 } // namespace pd::sim

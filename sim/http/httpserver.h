@@ -21,6 +21,8 @@ class QTcpSocket;
 // handlers run there. Answering may happen later (timers) or never (a hung engine).
 namespace pd::sim {
 
+inline const QByteArray kJsonContentType = QByteArrayLiteral("application/json");
+
 struct HttpRequest {
     QByteArray method;              // "GET", "POST", ...
     QByteArray path;                // "/v1/models" (no query)

@@ -13,7 +13,6 @@ namespace pd::sim {
 namespace {
 
 const QByteArray kTextPlain = QByteArrayLiteral("text/plain; charset=utf-8");
-const QByteArray kJson = QByteArrayLiteral("application/json");
 const QByteArray kEventStream = QByteArrayLiteral("text/event-stream; charset=utf-8");
 
 std::optional<OrderedJson> parseJson(const QByteArray &bytes)
@@ -218,10 +217,10 @@ void CompletionRelay::prefillFailed(Failure failure, int status, const QByteArra
     if (failure == Failure::Http && m_settings.generation == ProxyGeneration::Main) {
         const auto parsed = parseJson(body);
         if (parsed) {
-            answerError(status, kJson, compactJson(*parsed));
+            answerError(status, kJsonContentType, compactJson(*parsed));
         } else {
             const QString text = body.isEmpty() ? QStringLiteral("upstream error") : QString::fromUtf8(body);
-            answerError(status, kJson, compactJson(OrderedJson{{"error", {{"message", text.toStdString()}}}}));
+            answerError(status, kJsonContentType, compactJson(OrderedJson{{"error", {{"message", text.toStdString()}}}}));
         }
         return;
     }
@@ -264,7 +263,7 @@ void CompletionRelay::commitHeaders()
     if (m_committed)
         return;
     m_committed = true;
-    m_responder->beginChunked(200, m_stream ? kEventStream : kJson);
+    m_responder->beginChunked(200, m_stream ? kEventStream : kJsonContentType);
 }
 
 void CompletionRelay::sendDecode(int attempt)
@@ -330,12 +329,12 @@ void CompletionRelay::decoderGaveUp(Failure failure, int status, const QByteArra
         m_responder->abort(); // an incomplete chunked body: the client knows the answer broke
     } else if (failure == Failure::Http) {
         const auto parsed = parseJson(body);
-        m_responder->respond(status, kJson,
+        m_responder->respond(status, kJsonContentType,
                              parsed ? compactJson(*parsed)
                                     : compactJson(OrderedJson{{"error", {{"message", reason.toStdString()}}}}));
     } else {
         const QString text = QStringLiteral("decoder %1 failed: %2").arg(m_decode->address.displayName(), reason);
-        m_responder->respond(502, kJson, compactJson(OrderedJson{{"error", {{"message", text.toStdString()}}}}));
+        m_responder->respond(502, kJsonContentType, compactJson(OrderedJson{{"error", {{"message", text.toStdString()}}}}));
     }
     finish();
 }

@@ -18,7 +18,6 @@ namespace pd::sim {
 
 namespace {
 
-const QByteArray kJson = QByteArrayLiteral("application/json");
 
 int timeoutMs(double seconds)
 {
@@ -45,7 +44,7 @@ void tryNextModels(QObject *context, const std::shared_ptr<ModelsQuery> &query)
         body["failed"] = OrderedJson::array();
         for (const QString &f : std::as_const(query->failed))
             body["failed"].push_back(f.toStdString());
-        query->responder->respond(503, kJson, compactJson(body));
+        query->responder->respond(503, kJsonContentType, compactJson(body));
         return;
     }
     const BackendAddress backend = query->backends.at(query->next++);
@@ -57,7 +56,7 @@ void tryNextModels(QObject *context, const std::shared_ptr<ModelsQuery> &query)
     QObject::connect(call, &BackendCall::finished, context, [context, call, query, backend] {
         call->deleteLater();
         if (call->status() >= 200 && call->status() < 300) {
-            query->responder->respond(200, kJson, query->body);
+            query->responder->respond(200, kJsonContentType, query->body);
             return;
         }
         query->failed << backend.displayName();
@@ -205,7 +204,7 @@ void SimProxy::handle(const HttpRequest &request, const HttpResponderPtr &respon
         if (!route.available || request.path != route.path)
             continue;
         if (request.method != route.method) {
-            responder->respond(405, kJson, QByteArrayLiteral("{\"detail\":\"Method Not Allowed\"}"),
+            responder->respond(405, kJsonContentType, QByteArrayLiteral("{\"detail\":\"Method Not Allowed\"}"),
                                {{"allow", route.method}});
             return;
         }
@@ -227,7 +226,7 @@ void SimProxy::handle(const HttpRequest &request, const HttpResponderPtr &respon
         }
         return;
     }
-    responder->respond(404, kJson, QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
+    responder->respond(404, kJsonContentType, QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
 }
 
 void SimProxy::healthcheck(const HttpResponderPtr &responder)
@@ -238,7 +237,7 @@ void SimProxy::healthcheck(const HttpResponderPtr &responder)
     body["decode_instances"] = m_scheduler.instanceCount(ProxyRole::Decode);
     if (m_options.generation == ProxyGeneration::Main)
         body["request_num"] = m_scheduler.requestCount();
-    responder->respond(200, kJson, compactJson(body));
+    responder->respond(200, kJsonContentType, compactJson(body));
 }
 
 void SimProxy::models(const HttpResponderPtr &responder)
@@ -248,7 +247,7 @@ void SimProxy::models(const HttpResponderPtr &responder)
     query->responder = responder;
     query->apiKey = m_options.apiKey.toUtf8();
     if (query->backends.isEmpty()) {
-        responder->respond(503, kJson, QByteArrayLiteral("{\"error\":\"No available backend instances\"}"));
+        responder->respond(503, kJsonContentType, QByteArrayLiteral("{\"error\":\"No available backend instances\"}"));
         return;
     }
     tryNextModels(this, query);
@@ -274,7 +273,7 @@ void SimProxy::resetPrefixCache(const HttpRequest &request, const HttpResponderP
         if (failed.empty())
             responder->respond(200, {}, {});
         else
-            responder->respond(500, kJson, compactJson(OrderedJson{{"failed", failed}}));
+            responder->respond(500, kJsonContentType, compactJson(OrderedJson{{"failed", failed}}));
     };
     if (state->pending == 0) {
         answer();
