@@ -133,31 +133,9 @@ struct PortUse {
     QString pointer;
 };
 
-} // namespace
-
-bool hasErrors(const QList<ValidationIssue> &issues)
+// Nodes: fields, names and addresses, NPU budget.
+void checkNodes(Collector &c, const Profile &profile)
 {
-    for (const ValidationIssue &issue : issues) {
-        if (issue.severity == Severity::Error)
-            return true;
-    }
-    return false;
-}
-
-QList<ValidationIssue> validateProfile(const Profile &profile)
-{
-    Collector c;
-    c.field(QStringLiteral("/name"), ProfileValidatorTr::tr("cluster name"), profile.name, fieldrules::checkName);
-    c.field(QStringLiteral("/template_path"), ProfileValidatorTr::tr("template path"), profile.templatePath, fieldrules::checkPath);
-    c.field(QStringLiteral("/run_dir"), ProfileValidatorTr::tr("run directory"), profile.runDir, fieldrules::checkPath);
-
-    bool hasRole[2] = {false, false};
-    for (const Node &node : profile.nodes)
-        hasRole[node.role == Role::Prefill ? 0 : 1] = true;
-    checkRole(c, profile.prefill, Role::Prefill, hasRole[0]);
-    checkRole(c, profile.decode, Role::Decode, hasRole[1]);
-
-    // Nodes: fields, names and addresses, NPU budget.
     QHash<QString, int> nameToNode;
     QHash<QString, int> addressToNode;
     for (int n = 0; n < profile.nodes.size(); ++n) {
@@ -231,8 +209,11 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
                         .arg(npusUsed)
                         .arg(node.npuCount));
     }
+}
 
-    // DP groups: the nodes that share a role, master address and master port form one group.
+// DP groups: the nodes that share a role, master address and master port form one group; their sizes, master and ranks.
+void checkDpGroups(Collector &c, const Profile &profile)
+{
     struct Member {
         int node;
         int group;
@@ -312,8 +293,11 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
             c.error(overlapPointer.value(o.key()) + QLatin1String("/dp_rank_start"),
                     ProfileValidatorTr::tr("%1: DP rank %2 is claimed by %3").arg(label, rangesText(o.value()), o.key()));
     }
+}
 
-    // Ports: every listening port per host, then clashes.
+// Ports: every listening port per host, then clashes.
+void checkPorts(Collector &c, const Profile &profile)
+{
     QHash<QString, QMap<int, QList<PortUse>>> ports;
     auto use = [&ports](const QString &host, int port, const QString &what, const QString &pointer) {
         ports[normaliseHost(host)][port].append({what, pointer});
@@ -354,14 +338,20 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
                                             .arg(what.join(QStringLiteral("; "))));
         }
     }
+}
 
-    // Pools.
+// Pools: neither may be empty.
+void checkPools(Collector &c, const Profile &profile)
+{
     if (profile.engines(Role::Prefill).isEmpty())
         c.error(QStringLiteral("/nodes"), ProfileValidatorTr::tr("the prefill pool is empty: no node with role \"prefill\" runs an engine"));
     if (profile.engines(Role::Decode).isEmpty())
         c.error(QStringLiteral("/nodes"), ProfileValidatorTr::tr("the decode pool is empty: no node with role \"decode\" runs an engine"));
+}
 
-    // Proxy.
+// The proxy's own fields.
+void checkProxyFields(Collector &c, const Profile &profile)
+{
     const ProxyConfig &proxy = profile.proxy;
     c.field(QStringLiteral("/proxy/address"), ProfileValidatorTr::tr("proxy address"), proxy.address, fieldrules::checkHost);
     c.field(QStringLiteral("/proxy/bind_host"), ProfileValidatorTr::tr("bind host"), proxy.bindHost, fieldrules::checkHost);
@@ -370,7 +360,11 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
     if (!proxy.apiKeyEnv.isEmpty())
         c.field(QStringLiteral("/proxy/api_key_env"), ProfileValidatorTr::tr("API key variable"), proxy.apiKeyEnv,
                 fieldrules::checkApiKeyEnvName);
-    // TLS: an https endpoint is verified, so the extra CA must be readable and hold a certificate.
+}
+
+// TLS: an https endpoint is verified, so the extra CA must be readable and hold a certificate.
+void checkTls(Collector &c, const Profile &profile)
+{
     if (!profile.tls.caFile.isEmpty()) {
         const CaFile ca = loadCaFile(profile.tls.caFile);
         if (!ca.error.isEmpty())
@@ -378,6 +372,12 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
         else if (!profile.tls.proxy && !profile.tls.engines)
             c.warning(QStringLiteral("/tls/ca_file"), ProfileValidatorTr::tr("ca_file is set but neither the proxy nor the engines use https"));
     }
+}
+
+// The proxy's instance lists against the profile's engines and DP groups.
+void checkProxyInstances(Collector &c, const Profile &profile)
+{
+    const ProxyConfig &proxy = profile.proxy;
     const DpGroups groups(profile);
     for (const Role role : {Role::Prefill, Role::Decode}) {
         const QStringList &listed = role == Role::Prefill ? proxy.prefillInstances : proxy.decodeInstances;
@@ -432,6 +432,38 @@ QList<ValidationIssue> validateProfile(const Profile &profile)
                             .arg(roleName(role), listed.at(i)));
         }
     }
+}
+} // namespace
+
+bool hasErrors(const QList<ValidationIssue> &issues)
+{
+    for (const ValidationIssue &issue : issues) {
+        if (issue.severity == Severity::Error)
+            return true;
+    }
+    return false;
+}
+
+QList<ValidationIssue> validateProfile(const Profile &profile)
+{
+    Collector c;
+    c.field(QStringLiteral("/name"), ProfileValidatorTr::tr("cluster name"), profile.name, fieldrules::checkName);
+    c.field(QStringLiteral("/template_path"), ProfileValidatorTr::tr("template path"), profile.templatePath, fieldrules::checkPath);
+    c.field(QStringLiteral("/run_dir"), ProfileValidatorTr::tr("run directory"), profile.runDir, fieldrules::checkPath);
+
+    bool hasRole[2] = {false, false};
+    for (const Node &node : profile.nodes)
+        hasRole[node.role == Role::Prefill ? 0 : 1] = true;
+    checkRole(c, profile.prefill, Role::Prefill, hasRole[0]);
+    checkRole(c, profile.decode, Role::Decode, hasRole[1]);
+
+    checkNodes(c, profile);
+    checkDpGroups(c, profile);
+    checkPorts(c, profile);
+    checkPools(c, profile);
+    checkProxyFields(c, profile);
+    checkTls(c, profile);
+    checkProxyInstances(c, profile);
     return c.issues;
 }
 
