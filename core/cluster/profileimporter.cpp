@@ -481,14 +481,49 @@ bool parseRanktable(const QByteArray &json, QList<RanktableServer> *out, QString
     return errors->isEmpty();
 }
 
-ImportResult importProfile(const ImportSources &sources)
-{
-    ImportResult result;
-    Profile &profile = result.profile;
-    profile.name = sources.clusterName;
-    profile.nodes.clear();
+namespace {
 
-    // Role defaults from seed 000's templates; the operator edits them afterwards.
+// What the import steps share: the profile being built, the proxy's command line and what each step
+// learned about the nodes.
+struct Import {
+    Import(ImportResult &r, Profile &p) : result(r), profile(p) {}
+
+    ImportResult &result;
+    Profile &profile;
+    ProxyCommandLine proxy;
+    bool haveProxy = false;
+    int roleCounter[2] = {0, 0};
+    QSet<int> assumedLayout;  // nodes laid out from the proxy's lists alone
+    QSet<int> tpFromTemplate; // v0.9.1 launcher nodes whose TP size the template hard-codes
+    std::optional<LaunchFlavor> flavor;
+    bool scriptRole[2] = {false, false}; // a start script gave this role's engine values
+
+    int findNode(const QString &host, std::optional<Role> role) const
+    {
+        for (int i = 0; i < profile.nodes.size(); ++i) {
+            const Node &n = profile.nodes.at(i);
+            if ((n.address == host || normaliseId(n.address) == normaliseId(host)) && (!role || n.role == *role))
+                return i;
+        }
+        return -1;
+    }
+
+    int addNode(const QString &host, Role role)
+    {
+        Node node;
+        const int k = roleCounter[role == Role::Prefill ? 0 : 1]++;
+        node.name = QStringLiteral("%1%2").arg(role == Role::Prefill ? QLatin1Char('p') : QLatin1Char('d')).arg(k);
+        node.address = host;
+        node.localIp = host;
+        node.role = role;
+        profile.nodes.append(node);
+        return int(profile.nodes.size() - 1);
+    }
+};
+
+// Role defaults from seed 000's templates; the operator edits them afterwards.
+void setRoleDefaults(Profile &profile)
+{
     profile.prefill.maxNumSeqs = 4;
     // DeepSeek-R1/V3 are MoE models started with --enable-expert-parallel: their DP groups are coupled.
     profile.prefill.dpCoupling = DpCoupling::Coupled;
@@ -498,53 +533,27 @@ ImportResult importProfile(const ImportSources &sources)
                                              {"kv_role", "kv_producer"}, {"kv_parallel_size", 1}, {"kv_port", "20001"}};
     profile.decode.kvTransferConfig = ojson{{"kv_connector", "MooncakeConnectorV1"}, {"kv_buffer_device", "npu"},
                                             {"kv_role", "kv_consumer"}, {"kv_parallel_size", 1}, {"kv_port", "20001"}};
+}
 
-    ProxyCommandLine proxy;
-    const bool haveProxy = !sources.proxyCommandLine.trimmed().isEmpty();
-    if (haveProxy && !parseProxyCommandLine(sources.proxyCommandLine, &proxy, &result.errors, &result.warnings))
-        return result;
-    if (sources.proxyGeneration) {
-        if (proxy.numIncFlags && *sources.proxyGeneration != ProxyGeneration::V091Dev) {
-            result.errors.append(QStringLiteral("proxy command line: --*-hosts-num / --*-ports-inc exist only in the "
-                                                "v0.9.1-dev proxy; a main proxy refuses them"));
-            return result;
-        }
-        proxy.generation = *sources.proxyGeneration;
-    }
-
-    auto findNode = [&profile](const QString &host, std::optional<Role> role) -> int {
-        for (int i = 0; i < profile.nodes.size(); ++i) {
-            const Node &n = profile.nodes.at(i);
-            if ((n.address == host || normaliseId(n.address) == normaliseId(host)) && (!role || n.role == *role))
-                return i;
-        }
-        return -1;
-    };
-    int roleCounter[2] = {0, 0};
-    auto addNode = [&](const QString &host, Role role) -> int {
-        Node node;
-        const int k = roleCounter[role == Role::Prefill ? 0 : 1]++;
-        node.name = QStringLiteral("%1%2").arg(role == Role::Prefill ? QLatin1Char('p') : QLatin1Char('d')).arg(k);
-        node.address = host;
-        node.localIp = host;
-        node.role = role;
-        profile.nodes.append(node);
-        return int(profile.nodes.size() - 1);
-    };
-
-    // 1. The proxy's instances: one node per host and role, consecutive ports form one launcher group.
-    QSet<int> assumedLayout;
+// 1. The proxy's instances: one node per host and role, consecutive ports form one launcher group.
+void addProxyInstances(Import &im)
+{
+    ImportResult &result = im.result;
+    Profile &profile = im.profile;
+    ProxyCommandLine &proxy = im.proxy;
+    const bool haveProxy = im.haveProxy;
+    QSet<int> &assumedLayout = im.assumedLayout;
     if (haveProxy) {
         for (const Role role : {Role::Prefill, Role::Decode}) {
             const QStringList &ids = role == Role::Prefill ? proxy.prefillInstances : proxy.decodeInstances;
             for (const QString &id : ids) {
                 const QString host = hostOf(id);
                 const int port = portOf(id);
-                int n = findNode(host, role);
+                int n = im.findNode(host, role);
                 if (n < 0) {
-                    if (findNode(host, std::nullopt) >= 0)
+                    if (im.findNode(host, std::nullopt) >= 0)
                         result.warnings.append(QStringLiteral("%1 serves both pools; it becomes two nodes").arg(host));
-                    n = addNode(host, role);
+                    n = im.addNode(host, role);
                     assumedLayout.insert(n);
                 }
                 Node &node = profile.nodes[n];
@@ -565,10 +574,16 @@ ImportResult importProfile(const ImportSources &sources)
             }
         }
     }
+}
 
-    // 2. Launcher parameters replace the assumed DP layout of their node.
-    std::optional<LaunchFlavor> flavor;
-    QSet<int> tpFromTemplate; // v0.9.1 launcher nodes whose TP size the template hard-codes
+// 2. Launcher parameters replace the assumed DP layout of their node.
+void applyLaunchers(Import &im, const ImportSources &sources)
+{
+    ImportResult &result = im.result;
+    Profile &profile = im.profile;
+    QSet<int> &assumedLayout = im.assumedLayout;
+    QSet<int> &tpFromTemplate = im.tpFromTemplate;
+    std::optional<LaunchFlavor> &flavor = im.flavor;
     for (const QString &spec : sources.launchers) {
         LauncherParameters launcher;
         QString error;
@@ -580,14 +595,14 @@ ImportResult importProfile(const ImportSources &sources)
             result.errors.append(QStringLiteral("launcher for %1: mixes main flags and v0.9.1 variables with the other "
                                                 "launchers; a cluster uses one launcher generation").arg(launcher.host));
         flavor = launcher.flavor;
-        int n = findNode(launcher.host, launcher.role);
+        int n = im.findNode(launcher.host, launcher.role);
         if (n < 0) {
             if (!launcher.role) {
                 result.errors.append(QStringLiteral("launcher for %1: no such node in the proxy command line; write "
                                                     "\"%1/prefill: ...\" or \"%1/decode: ...\"").arg(launcher.host));
                 continue;
             }
-            n = addNode(launcher.host, *launcher.role);
+            n = im.addNode(launcher.host, *launcher.role);
         }
         Node &node = profile.nodes[n];
         QSet<int> proxyPorts;
@@ -611,8 +626,18 @@ ImportResult importProfile(const ImportSources &sources)
         else
             tpFromTemplate.insert(n);
     }
-    // 2b. Start scripts replace the layout of their node and give their role's engine values.
-    bool scriptRole[2] = {false, false};
+}
+
+// 2b. Start scripts replace the layout of their node and give their role's engine values.
+void applyStartScripts(Import &im, const ImportSources &sources)
+{
+    ImportResult &result = im.result;
+    Profile &profile = im.profile;
+    ProxyCommandLine &proxy = im.proxy;
+    const bool haveProxy = im.haveProxy;
+    QSet<int> &assumedLayout = im.assumedLayout;
+    QSet<int> &tpFromTemplate = im.tpFromTemplate;
+    bool (&scriptRole)[2] = im.scriptRole;
     bool v091Checkout = false;
     QString v091Evidence;
     for (const StartScriptSource &source : sources.startScripts) {
@@ -627,13 +652,13 @@ ImportResult importProfile(const ImportSources &sources)
                 v091Evidence = QStringLiteral("%1: %2 points into examples/disaggregate_prefill_v1/").arg(source.name, key);
             }
         }
-        int n = findNode(read.address, read.role);
+        int n = im.findNode(read.address, read.role);
         if (n < 0) {
-            if (const int other = findNode(read.address, std::nullopt); other >= 0 && haveProxy)
+            if (const int other = im.findNode(read.address, std::nullopt); other >= 0 && haveProxy)
                 result.warnings.append(QStringLiteral("%1: %2 is a %3 node in the proxy's lists, and this script starts a %4 engine "
                                                       "there; it becomes a second node")
                                            .arg(source.name, read.address, roleName(profile.nodes.at(other).role), roleName(read.role)));
-            n = addNode(read.address, read.role);
+            n = im.addNode(read.address, read.role);
         }
         Node &node = profile.nodes[n];
         QSet<int> proxyPorts;
@@ -675,12 +700,14 @@ ImportResult importProfile(const ImportSources &sources)
         result.warnings.append(QStringLiteral("proxy generation taken as v0.9.1-dev: %1 (main spells the folder "
                                               "disaggregated_prefill_v1); give --proxy-generation to say otherwise").arg(v091Evidence));
     }
+}
 
-    // Seed 000's layout (--*-hosts-num) goes with the v0.9.1 launcher; a v0.9.1-dev proxy in front of
-    // engines started the main way (seed 001's start scripts) does not decide the launcher.
-    profile.launchFlavor = flavor.value_or(proxy.numIncFlags ? LaunchFlavor::V091 : LaunchFlavor::Main);
-
-    // 3. The rank table: NPU generation, count and device IPs per node.
+// 3. The rank table: NPU generation, count and device IPs per node.
+void applyRanktable(Import &im, const ImportSources &sources)
+{
+    ImportResult &result = im.result;
+    Profile &profile = im.profile;
+    bool (&scriptRole)[2] = im.scriptRole;
     if (!sources.ranktable.isEmpty()) {
         QList<RanktableServer> servers;
         QStringList errors;
@@ -689,15 +716,15 @@ ImportResult importProfile(const ImportSources &sources)
                 result.errors.append(sources.ranktableName + QLatin1Char(':') + (e.startsWith(QLatin1Char('/')) ? QLatin1String(" ") : QLatin1String("")) + e);
         }
         for (const RanktableServer &s : servers) {
-            int n = findNode(s.serverId, s.role);
+            int n = im.findNode(s.serverId, s.role);
             if (n < 0) {
-                if (const int other = findNode(s.serverId, std::nullopt); other >= 0) {
+                if (const int other = im.findNode(s.serverId, std::nullopt); other >= 0) {
                     result.errors.append(QStringLiteral("%1: %2 holds %3 devices, but the proxy uses it as a %4 node")
                                              .arg(sources.ranktableName, s.serverId, roleName(s.role),
                                                   roleName(profile.nodes.at(other).role)));
                     continue;
                 }
-                n = addNode(s.serverId, s.role);
+                n = im.addNode(s.serverId, s.role);
                 result.warnings.append(QStringLiteral("%1 appears only in the rank table: it has no engines yet").arg(s.serverId));
             }
             Node &node = profile.nodes[n];
@@ -714,8 +741,14 @@ ImportResult importProfile(const ImportSources &sources)
             c->kvTransferConfig["kv_connector_module_path"] = "vllm_ascend.distributed.llmdatadist_c_mgr_connector";
         }
     }
+}
 
-    // v0.9.1 templates hard-code TP so that the node's engines fill its NPUs (seed 000: 16 / 2 = 8 on P, 1 on D).
+// v0.9.1 templates hard-code TP so that the node's engines fill its NPUs (seed 000: 16 / 2 = 8 on P, 1 on D).
+void fillTemplateTp(Import &im)
+{
+    ImportResult &result = im.result;
+    Profile &profile = im.profile;
+    QSet<int> &tpFromTemplate = im.tpFromTemplate;
     for (int n = 0; n < profile.nodes.size(); ++n) {
         if (!tpFromTemplate.contains(n))
             continue;
@@ -730,8 +763,14 @@ ImportResult importProfile(const ImportSources &sources)
                                    .arg(node.npuCount)
                                    .arg(g.dpSizeLocal));
     }
+}
 
-    // Assumed DP layout: each node its own DP group, TP filling the node's NPUs.
+// Assumed DP layout: each node its own DP group, TP filling the node's NPUs.
+void fillAssumedLayout(Import &im)
+{
+    ImportResult &result = im.result;
+    Profile &profile = im.profile;
+    QSet<int> &assumedLayout = im.assumedLayout;
     for (int n = 0; n < profile.nodes.size(); ++n) {
         if (!assumedLayout.contains(n))
             continue;
@@ -748,16 +787,15 @@ ImportResult importProfile(const ImportSources &sources)
                                    .arg(engines)
                                    .arg(tp));
     }
+}
 
-    for (RoleConfig *c : {&profile.prefill, &profile.decode}) {
-        if (sources.container.isSet())
-            c->container = sources.container;
-        for (const QString &script : sources.envScripts)
-            if (!c->envScripts.contains(script))
-                c->envScripts.append(script);
-    }
-
-    // The proxy.
+// The proxy.
+void fillProxy(Import &im)
+{
+    ImportResult &result = im.result;
+    Profile &profile = im.profile;
+    ProxyCommandLine &proxy = im.proxy;
+    const bool haveProxy = im.haveProxy;
     profile.proxy.generation = proxy.generation;
     profile.proxy.bindHost = proxy.host;
     profile.proxy.port = proxy.port;
@@ -787,6 +825,52 @@ ImportResult importProfile(const ImportSources &sources)
             }
         }
     }
+}
+
+} // namespace
+
+ImportResult importProfile(const ImportSources &sources)
+{
+    ImportResult result;
+    Profile &profile = result.profile;
+    profile.name = sources.clusterName;
+    profile.nodes.clear();
+    setRoleDefaults(profile);
+
+    Import im(result, profile);
+    ProxyCommandLine &proxy = im.proxy;
+    im.haveProxy = !sources.proxyCommandLine.trimmed().isEmpty();
+    if (im.haveProxy && !parseProxyCommandLine(sources.proxyCommandLine, &proxy, &result.errors, &result.warnings))
+        return result;
+    if (sources.proxyGeneration) {
+        if (proxy.numIncFlags && *sources.proxyGeneration != ProxyGeneration::V091Dev) {
+            result.errors.append(QStringLiteral("proxy command line: --*-hosts-num / --*-ports-inc exist only in the "
+                                                "v0.9.1-dev proxy; a main proxy refuses them"));
+            return result;
+        }
+        proxy.generation = *sources.proxyGeneration;
+    }
+
+    addProxyInstances(im);
+    applyLaunchers(im, sources);
+    applyStartScripts(im, sources);
+    // Seed 000's layout (--*-hosts-num) goes with the v0.9.1 launcher; a v0.9.1-dev proxy in front of
+    // engines started the main way (seed 001's start scripts) does not decide the launcher.
+    profile.launchFlavor = im.flavor.value_or(proxy.numIncFlags ? LaunchFlavor::V091 : LaunchFlavor::Main);
+
+    applyRanktable(im, sources);
+    fillTemplateTp(im);
+    fillAssumedLayout(im);
+    // The container and the environment scripts given to the import apply to both roles.
+    for (RoleConfig *c : {&profile.prefill, &profile.decode}) {
+        if (sources.container.isSet())
+            c->container = sources.container;
+        for (const QString &script : sources.envScripts)
+            if (!c->envScripts.contains(script))
+                c->envScripts.append(script);
+    }
+
+    fillProxy(im);
     return result;
 }
 
