@@ -194,21 +194,23 @@ ProblemSeverity severityOf(ProblemKind kind)
     return ProblemSeverity::Warning;
 }
 
-QList<Problem> findProblems(const TriageInput &in)
-{
-    QList<Problem> out;
-    auto make = [](ProblemKind kind, ProblemScope scope) {
-        Problem p;
-        p.kind = kind;
-        p.severity = severityOf(kind);
-        p.scope = scope;
-        p.nextStep = nextStepOf(kind);
-        return p;
-    };
+namespace {
 
-    // The proxy.
+Problem newProblem(ProblemKind kind, ProblemScope scope)
+{
+    Problem p;
+    p.kind = kind;
+    p.severity = severityOf(kind);
+    p.scope = scope;
+    p.nextStep = nextStepOf(kind);
+    return p;
+}
+
+// The proxy, and what clients get through it (the canary).
+void addProxyProblems(const TriageInput &in, QList<Problem> &out)
+{
     if (in.proxyKnown && !in.proxy.reachable) {
-        Problem p = make(ProblemKind::ProxyUnreachable, ProblemScope::Proxy);
+        Problem p = newProblem(ProblemKind::ProxyUnreachable, ProblemScope::Proxy);
         p.key = QStringLiteral("proxy-unreachable");
         p.what = FindProblemsTr::tr("Proxy unreachable");
         p.where = FindProblemsTr::tr("proxy %1").arg(in.proxyWhere);
@@ -221,7 +223,7 @@ QList<Problem> findProblems(const TriageInput &in)
     // What clients get: the canary's requests through the proxy. Unsaid while the proxy is down (said above).
     const CanaryStatus &canary = in.canary;
     if (canary.enabled && canary.consecutiveFailures >= kCanaryFailuresToRaise && !(in.proxyKnown && !in.proxy.reachable)) {
-        Problem p = make(ProblemKind::ClientRequestsFailing, ProblemScope::Proxy);
+        Problem p = newProblem(ProblemKind::ClientRequestsFailing, ProblemScope::Proxy);
         p.key = QStringLiteral("client-requests-failing");
         p.what = FindProblemsTr::tr("Client requests failing");
         p.where = FindProblemsTr::tr("proxy %1").arg(in.proxyWhere);
@@ -238,8 +240,11 @@ QList<Problem> findProblems(const TriageInput &in)
                                                                    canary.otherFailure.detail));
         out.append(p);
     }
+}
 
-    // The ranks of broken coupled groups: their group's problem stands for theirs (below).
+// The ranks of broken coupled groups: their group's problem stands for theirs (below).
+QList<bool> ranksOfBrokenGroups(const TriageInput &in)
+{
     QList<bool> inBrokenGroup(in.engines.size(), false);
     for (const TriageGroup &group : in.groups) {
         if (!group.coupled || group.health != GroupHealth::Broken || group.dead.isEmpty() || stoppedOnPurpose(group, in.engines))
@@ -249,8 +254,12 @@ QList<Problem> findProblems(const TriageInput &in)
                 inBrokenGroup[engine] = true;
         }
     }
+    return inBrokenGroup;
+}
 
-    // Pools: no engine serving, or the proxy counting none.
+// Pools: no engine serving, or the proxy counting none.
+void addPoolProblems(const TriageInput &in, const QList<bool> &inBrokenGroup, QList<Problem> &out)
+{
     for (Role role : { Role::Prefill, Role::Decode }) {
         int total = 0, serving = 0, observed = 0;
         std::int64_t lastChange = 0;
@@ -277,7 +286,7 @@ QList<Problem> findProblems(const TriageInput &in)
         }
         if (explained)
             continue;
-        Problem p = make(ProblemKind::PoolEmpty, ProblemScope::Pool);
+        Problem p = newProblem(ProblemKind::PoolEmpty, ProblemScope::Pool);
         p.key = QStringLiteral("pool-empty:%1").arg(roleName(role));
         p.what = FindProblemsTr::tr("%1 pool empty").arg(poolName(role));
         p.where = FindProblemsTr::tr("%1 pool").arg(problemRoleWord(role));
@@ -291,13 +300,16 @@ QList<Problem> findProblems(const TriageInput &in)
                 QStringLiteral("proxy /healthcheck: %1_instances=%2").arg(roleName(role)).arg(proxyCount));
         out.append(p);
     }
+}
 
-    // Nodes the console cannot reach over SSH.
+// Nodes: unreachable over SSH, and node checks that failed or warned.
+void addNodeProblems(const TriageInput &in, QList<Problem> &out)
+{
     for (int n = 0; n < in.nodes.size(); ++n) {
         const TriageNode &node = in.nodes.at(n);
         if (!node.sshKnown || node.sshUp)
             continue;
-        Problem p = make(ProblemKind::NodeSshDown, ProblemScope::Node);
+        Problem p = newProblem(ProblemKind::NodeSshDown, ProblemScope::Node);
         p.key = QStringLiteral("node-ssh-down:%1").arg(n);
         p.what = FindProblemsTr::tr("Node unreachable over SSH");
         p.where = FindProblemsTr::tr("node %1 (%2)").arg(node.name, node.address);
@@ -313,7 +325,7 @@ QList<Problem> findProblems(const TriageInput &in)
         const TriageNode &node = in.nodes.at(n);
         if (node.checkFailures.isEmpty() && node.checkWarnings.isEmpty())
             continue;
-        Problem p = make(ProblemKind::NodeCheckFailed, ProblemScope::Node);
+        Problem p = newProblem(ProblemKind::NodeCheckFailed, ProblemScope::Node);
         p.key = QStringLiteral("node-check:%1").arg(n);
         const bool failed = !node.checkFailures.isEmpty();
         p.severity = failed ? ProblemSeverity::Error : ProblemSeverity::Warning;
@@ -327,14 +339,17 @@ QList<Problem> findProblems(const TriageInput &in)
         p.evidence = node.checkFailures + node.checkWarnings;
         out.append(p);
     }
+}
 
-    // Broken coupled DP groups: one problem each, standing for the engine problems of all its ranks (a dead
-    // rank and 63 hung ones are one fault with one fix).
-    QList<bool> covered(in.engines.size(), false);
+// Broken coupled DP groups: one problem each, standing for the engine problems of all its ranks (a dead
+// rank and 63 hung ones are one fault with one fix).
+// Marks the ranks they stand for in covered.
+void addGroupProblems(const TriageInput &in, QList<bool> &covered, QList<Problem> &out)
+{
     for (const TriageGroup &group : in.groups) {
         if (!group.coupled || group.health != GroupHealth::Broken || group.dead.isEmpty() || stoppedOnPurpose(group, in.engines))
             continue;
-        Problem p = make(ProblemKind::GroupBroken, ProblemScope::Group);
+        Problem p = newProblem(ProblemKind::GroupBroken, ProblemScope::Group);
         p.key = QStringLiteral("group-broken:%1").arg(group.id);
         p.group = group.id;
         const int size = int(group.engines.size());
@@ -381,9 +396,12 @@ QList<Problem> findProblems(const TriageInput &in)
         }
         out.append(p);
     }
+}
 
-    // Engines. Several engines of one node with the same failure make one problem for the node: at 64+
-    // engines a hung collective or a dead host must read as one line, not sixteen.
+// Engines. Several engines of one node with the same failure make one problem for the node: at 64+
+// engines a hung collective or a dead host must read as one line, not sixteen.
+void addEngineProblems(const TriageInput &in, QList<bool> &covered, QList<Problem> &out)
+{
     QList<std::optional<ProblemKind>> kinds;
     kinds.reserve(in.engines.size());
     for (const TriageEngine &e : in.engines)
@@ -407,7 +425,7 @@ QList<Problem> findProblems(const TriageInput &in)
             if (hit.size() < kGroupOnNodeAtLeast)
                 continue;
             const TriageEngine &first = in.engines.at(hit.first());
-            Problem p = make(kind, ProblemScope::Node);
+            Problem p = newProblem(kind, ProblemScope::Node);
             p.key = QStringLiteral("%1:node:%2").arg(problemKindName(kind)).arg(n);
             p.what = hit.size() == engines.size()
                 ? FindProblemsTr::tr("%1 (all %2 engines of the node)").arg(whatOf(kind, first)).arg(engines.size())
@@ -435,7 +453,7 @@ QList<Problem> findProblems(const TriageInput &in)
             continue;
         const TriageEngine &e = in.engines.at(i);
         const ProblemKind kind = *kinds.at(i);
-        Problem p = make(kind, ProblemScope::Engine);
+        Problem p = newProblem(kind, ProblemScope::Engine);
         p.key = QStringLiteral("%1:%2").arg(problemKindName(kind)).arg(i);
         p.what = whatOf(kind, e);
         p.where = e.label;
@@ -449,14 +467,17 @@ QList<Problem> findProblems(const TriageInput &in)
             p.evidence.prepend(FindProblemsTr::tr("the proxy lists it as an active %1 instance").arg(problemRoleWord(e.role)));
         out.append(p);
     }
+}
 
-    // Known error signatures in engines' logs: one line each, beside whatever state the engine is in
-    // (an error in the log often explains the stall or the crash listed above).
+// Known error signatures in engines' logs: one line each, beside whatever state the engine is in
+// (an error in the log often explains the stall or the crash listed above).
+void addLogProblems(const TriageInput &in, QList<Problem> &out)
+{
     for (int i = 0; i < in.engines.size(); ++i) {
         const TriageEngine &e = in.engines.at(i);
         if (e.diagnosis.isEmpty())
             continue;
-        Problem p = make(ProblemKind::LogError, ProblemScope::Engine);
+        Problem p = newProblem(ProblemKind::LogError, ProblemScope::Engine);
         p.key = QStringLiteral("log-error:%1").arg(i);
         p.what = FindProblemsTr::tr("Log: %1").arg(e.diagnosis);
         p.where = e.label;
@@ -468,9 +489,21 @@ QList<Problem> findProblems(const TriageInput &in)
         p.evidence = {FindProblemsTr::tr("log line: %1").arg(e.diagnosisLine)};
         out.append(p);
     }
+}
 
+} // namespace
+
+QList<Problem> findProblems(const TriageInput &in)
+{
+    QList<Problem> out;
+    addProxyProblems(in, out);
+    addPoolProblems(in, ranksOfBrokenGroups(in), out);
+    addNodeProblems(in, out);
+    QList<bool> covered(in.engines.size(), false); // engines a group's or a node's problem stands for
+    addGroupProblems(in, covered, out);
+    addEngineProblems(in, covered, out);
+    addLogProblems(in, out);
     std::sort(out.begin(), out.end(), problemRanksBefore);
     return out;
 }
-
 } // namespace pd
