@@ -158,6 +158,224 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
     return plan(action, chosen, scope, breakGroups, nullptr);
 }
 
+namespace {
+
+// The coupled DP groups a plan acts on as a whole: every group of the chosen engines for "Restart
+// group"; for Stop and Restart, the groups whose every rank was chosen. Their ranks become one group
+// operation each; the chosen ranks of other coupled groups are skipped (unless breakGroups).
+QList<const DpGroup *> groupsTakenWhole(const ScaleContext &ctx, EngineAction action, const QList<EngineRef> &chosenIn,
+                                        const DpGroup *onlyGroup)
+{
+    QList<const DpGroup *> whole;
+    if (onlyGroup) {
+        whole << onlyGroup;
+    } else if (action == EngineAction::RestartGroup) {
+        for (const EngineRef &e : chosenIn) {
+            const DpGroup *g = ctx.groups.groupOfEngine(e.id);
+            if (g && g->coupled && !whole.contains(g))
+                whole << g;
+        }
+    } else if (action != EngineAction::ForceStop && action != EngineAction::RemoveFromProxy && !ctx.groups.isEmpty()) {
+        QHash<const DpGroup *, int> picked;
+        for (const EngineRef &e : chosenIn)
+            if (const DpGroup *g = ctx.groups.groupOfEngine(e.id); g && g->coupled)
+                ++picked[g];
+        for (auto it = picked.cbegin(); it != picked.cend(); ++it) {
+            if (it.value() < it.key()->size())
+                continue;
+            // A start takes the whole group only when none of its ranks is in the proxy; otherwise the
+            // ranks missing from it (routed around, still running) are added back one by one.
+            bool anyInProxy = false;
+            for (const QString &rank : it.key()->engineIds)
+                anyInProxy |= ctx.membership && inProxy(ctx.membership->fact(rank, it.key()->role));
+            if (stopsProcesses(action) || !anyInProxy)
+                whole << it.key();
+        }
+    }
+    return whole;
+}
+
+// The ranks of the whole groups join the plan (each group one operation); what remains of the chosen
+// engines is returned. A group with a rank WAITING in the proxy is skipped as a whole.
+QList<EngineRef> takeWholeGroups(const ScaleContext &ctx, const QList<const DpGroup *> &whole, const QList<EngineRef> &chosenIn,
+                                 EngineActionPlan &p)
+{
+    QList<EngineRef> chosen = chosenIn;
+    QSet<QString> wholeIds;
+    for (const DpGroup *g : std::as_const(whole))
+        wholeIds.insert(g->id);
+    if (!whole.isEmpty()) {
+        // The groups' ranks, as given when chosen (they carry the node), else from the group itself.
+        QHash<QString, EngineRef> given;
+        for (const EngineRef &e : chosenIn)
+            given.insert(e.id, e);
+        chosen.clear();
+        for (const EngineRef &e : chosenIn) {
+            const DpGroup *g = ctx.groups.groupOfEngine(e.id);
+            if (!g || !wholeIds.contains(g->id))
+                chosen << e;
+        }
+        for (const DpGroup *g : std::as_const(whole)) {
+            QList<EngineRef> ranks;
+            bool waiting = false;
+            for (int i = 0; i < g->size(); ++i) {
+                const QString &id = g->engineIds.at(i);
+                EngineRef e = given.value(id, EngineRef{id, g->role, QString(), g->dpRanks.value(i)});
+                for (const EngineRef &known : std::as_const(ctx.engines))
+                    if (e.node.isEmpty() && known.id == id)
+                        e = known;
+                waiting |= ctx.membership && ctx.membership->fact(id, g->role) == MembershipFact::Waiting;
+                ranks << e;
+            }
+            if (waiting) {
+                for (const EngineRef &e : std::as_const(ranks)) {
+                    p.skipped << e;
+                    p.skipReasons << EngineActionsTr::tr("DP group %1 has a rank WAITING in the proxy; wait until it is active or dropped").arg(g->id);
+                }
+                continue;
+            }
+            p.groups << g->id;
+            p.engines << ranks;
+        }
+    }
+    return chosen;
+}
+
+// How many engines of each kind a plan touches, for its lines.
+struct PlanCounts {
+    int drained = 0;
+    int atOnce = 0;
+    int outFirst = 0;
+    int started = 0;
+    int added = 0;
+    int removed = 0;
+};
+
+// The single engines (not whole groups): each is counted by what happens to it, or skipped with the reason.
+// leaving gains the active instances the plan takes out of the proxy, per role.
+PlanCounts sortEngines(const ScaleContext &ctx, EngineAction action, bool breakGroups, const QList<EngineRef> &chosen,
+                       EngineActionPlan &p, QHash<Role, int> &leaving)
+{
+    PlanCounts n;
+    const auto skip = [&p](const EngineRef &e, const QString &why) {
+        p.skipped << e;
+        p.skipReasons << why;
+    };
+    for (const EngineRef &e : chosen) {
+        const MembershipFact fact = ctx.membership ? ctx.membership->fact(e.id, e.role) : MembershipFact::Unknown;
+        const bool active = fact == MembershipFact::Active;
+        if (stopsProcesses(action) && !breakGroups && ctx.groups.isCoupledRank(e.id)) {
+            skip(e, EngineActionsTr::tr("would break DP group %1; stop or restart the whole group, or remove it from the proxy")
+                        .arg(ctx.groups.groupOfEngine(e.id)->id));
+            continue;
+        }
+        if (fact == MembershipFact::Waiting && action != EngineAction::Start) {
+            skip(e, EngineActionsTr::tr("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener; "
+                           "wait until it is active or dropped"));
+            continue;
+        }
+        switch (action) {
+        case EngineAction::Start:
+            if (active) {
+                skip(e, EngineActionsTr::tr("already active in the proxy"));
+                continue;
+            }
+            ++n.started;
+            break;
+        case EngineAction::StartAndAdd:
+        case EngineAction::AddToProxy:
+            if (inProxy(fact)) {
+                skip(e, fact == MembershipFact::Draining
+                            ? EngineActionsTr::tr("draining: re-adding does not cancel a drain; wait until it left the list")
+                            : EngineActionsTr::tr("already active in the proxy"));
+                continue;
+            }
+            ++n.added;
+            break;
+        case EngineAction::Stop:
+            active ? ++n.drained : ++n.atOnce;
+            break;
+        case EngineAction::ForceStop:
+            active ? ++n.outFirst : ++n.atOnce;
+            break;
+        case EngineAction::Restart:
+            active ? ++n.drained : ++n.atOnce;
+            break;
+        case EngineAction::RemoveFromProxy:
+            if (!active) {
+                skip(e, EngineActionsTr::tr("not active in the proxy (%1)").arg(membershipFactName(fact)));
+                continue;
+            }
+            ++n.removed;
+            break;
+        case EngineAction::RestartGroup:
+            continue; // never reached: the groups' ranks were taken above
+        }
+        if (active && action != EngineAction::Start && action != EngineAction::StartAndAdd
+            && action != EngineAction::AddToProxy)
+            ++leaving[e.role];
+        p.engines << e;
+    }
+
+    return n;
+}
+
+// Each whole group: what happens to it, and the capacity its pool lacks meanwhile.
+void describeGroups(const ScaleContext &ctx, EngineAction action, EngineActionPlan &p, QHash<Role, int> &leaving)
+{
+    for (const QString &id : std::as_const(p.groups)) {
+        const DpGroup *g = ctx.groups.find(id);
+        int activeRanks = 0;
+        for (const QString &rank : g->engineIds)
+            activeRanks += ctx.membership && ctx.membership->fact(rank, g->role) == MembershipFact::Active;
+        if (startsGroup(action)) {
+            p.lines << (action == EngineAction::Start
+                            ? EngineActionsTr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then left "
+                                     "outside the proxy")
+                            : EngineActionsTr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then all "
+                                     "added to the proxy"))
+                           .arg(id).arg(g->size()).arg(ctx.settings.groupReadyTimeoutMs / 1000);
+            continue;
+        }
+        leaving[g->role] += activeRanks;
+        const bool stop = action == EngineAction::Stop;
+        p.lines << (stop ? EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together")
+                               .arg(id).arg(g->size())
+                         : EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped (stragglers "
+                                  "asked again), all started together, waited for with one deadline of %3 s, all added back")
+                               .arg(id).arg(g->size()).arg(ctx.settings.groupReadyTimeoutMs / 1000));
+        const int pool = ctx.membership ? ctx.membership->activeCount(g->role) : 0;
+        p.lines << (stop ? EngineActionsTr::tr("%1 loses %2 of %3 instances").arg(roleName(g->role)).arg(activeRanks).arg(pool)
+                         : EngineActionsTr::tr("%1 loses %2 of %3 instances until the group serves again").arg(roleName(g->role)).arg(activeRanks).arg(pool));
+    }
+}
+
+// One line per kind of single engine.
+void describeCounts(EngineAction action, const PlanCounts &n, EngineActionPlan &p)
+{
+    const bool restart = action == EngineAction::Restart;
+    if (n.started)
+        p.lines << EngineActionsTr::tr("%1 outside the proxy: started and waited for until they answer /v1/models and /health, "
+                          "then left outside the proxy (add them when wanted)").arg(countText(n.started));
+    if (n.added)
+        p.lines << EngineActionsTr::tr("%1 not in the proxy: started where not running, waited for, added, and checked to "
+                          "receive traffic").arg(countText(n.added));
+    if (n.drained)
+        p.lines << EngineActionsTr::tr("%1 active in the proxy: %2").arg(countText(n.drained),
+                       restart ? EngineActionsTr::tr("restarted one at a time (drained out, stopped, started, added back)")
+                               : EngineActionsTr::tr("taken out, drained until no request runs, then stopped"));
+    if (n.outFirst)
+        p.lines << EngineActionsTr::tr("%1 active in the proxy: taken out and stopped at once, without a drain (their requests "
+                          "in flight fail)").arg(countText(n.outFirst));
+    if (n.atOnce)
+        p.lines << EngineActionsTr::tr("%1 not in the proxy: %2").arg(countText(n.atOnce), restart ? EngineActionsTr::tr("stopped and started again")
+                                                                                    : EngineActionsTr::tr("stopped at once"));
+    if (n.removed)
+        p.lines << EngineActionsTr::tr("%1 active in the proxy: taken out and drained; the processes keep running").arg(countText(n.removed));
+}
+
+} // namespace
+
 EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef> &chosenIn, const QString &scope, bool breakGroups,
                                      const DpGroup *onlyGroup) const
 {
@@ -172,73 +390,8 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
     else if (!mutationRefusal(*m_ctx).isEmpty())
         p.refusal = QLatin1String(kAuditFailed);
 
-    // The coupled DP groups this plan acts on as a whole: every group of the chosen engines for "Restart
-    // group"; for Stop and Restart, the groups whose every rank was chosen. Their ranks become one group
-    // operation each; the chosen ranks of other coupled groups are skipped (unless breakGroups).
-    QList<EngineRef> chosen = chosenIn;
-    QList<const DpGroup *> whole;
-    QSet<QString> wholeIds;
-    if (onlyGroup) {
-        whole << onlyGroup;
-    } else if (action == EngineAction::RestartGroup) {
-        for (const EngineRef &e : chosenIn) {
-            const DpGroup *g = m_ctx->groups.groupOfEngine(e.id);
-            if (g && g->coupled && !whole.contains(g))
-                whole << g;
-        }
-    } else if (action != EngineAction::ForceStop && action != EngineAction::RemoveFromProxy && !m_ctx->groups.isEmpty()) {
-        QHash<const DpGroup *, int> picked;
-        for (const EngineRef &e : chosenIn)
-            if (const DpGroup *g = m_ctx->groups.groupOfEngine(e.id); g && g->coupled)
-                ++picked[g];
-        for (auto it = picked.cbegin(); it != picked.cend(); ++it) {
-            if (it.value() < it.key()->size())
-                continue;
-            // A start takes the whole group only when none of its ranks is in the proxy; otherwise the
-            // ranks missing from it (routed around, still running) are added back one by one.
-            bool anyInProxy = false;
-            for (const QString &rank : it.key()->engineIds)
-                anyInProxy |= m_ctx->membership && inProxy(m_ctx->membership->fact(rank, it.key()->role));
-            if (stopsProcesses(action) || !anyInProxy)
-                whole << it.key();
-        }
-    }
-    for (const DpGroup *g : std::as_const(whole))
-        wholeIds.insert(g->id);
-    if (!whole.isEmpty()) {
-        // The groups' ranks, as given when chosen (they carry the node), else from the group itself.
-        QHash<QString, EngineRef> given;
-        for (const EngineRef &e : chosenIn)
-            given.insert(e.id, e);
-        chosen.clear();
-        for (const EngineRef &e : chosenIn) {
-            const DpGroup *g = m_ctx->groups.groupOfEngine(e.id);
-            if (!g || !wholeIds.contains(g->id))
-                chosen << e;
-        }
-        for (const DpGroup *g : std::as_const(whole)) {
-            QList<EngineRef> ranks;
-            bool waiting = false;
-            for (int i = 0; i < g->size(); ++i) {
-                const QString &id = g->engineIds.at(i);
-                EngineRef e = given.value(id, EngineRef{id, g->role, QString(), g->dpRanks.value(i)});
-                for (const EngineRef &known : std::as_const(m_ctx->engines))
-                    if (e.node.isEmpty() && known.id == id)
-                        e = known;
-                waiting |= m_ctx->membership && m_ctx->membership->fact(id, g->role) == MembershipFact::Waiting;
-                ranks << e;
-            }
-            if (waiting) {
-                for (const EngineRef &e : std::as_const(ranks)) {
-                    p.skipped << e;
-                    p.skipReasons << EngineActionsTr::tr("DP group %1 has a rank WAITING in the proxy; wait until it is active or dropped").arg(g->id);
-                }
-                continue;
-            }
-            p.groups << g->id;
-            p.engines << ranks;
-        }
-    }
+    const QList<const DpGroup *> whole = groupsTakenWhole(*m_ctx, action, chosenIn, onlyGroup);
+    QList<EngineRef> chosen = whole.isEmpty() ? chosenIn : takeWholeGroups(*m_ctx, whole, chosenIn, p);
     if (action == EngineAction::RestartGroup) {
         for (const EngineRef &e : std::as_const(chosen)) {
             p.skipped << e;
@@ -247,115 +400,11 @@ EngineActionPlan EngineActions::plan(EngineAction action, const QList<EngineRef>
         chosen.clear();
     }
 
-    // Per group: how many, and what happens to them.
-    int drained = 0, atOnce = 0, outFirst = 0, started = 0, added = 0, removed = 0;
     QHash<Role, int> leaving; // active instances this plan takes out of the proxy, per role
-    const auto skip = [&p](const EngineRef &e, const QString &why) {
-        p.skipped << e;
-        p.skipReasons << why;
-    };
-    for (const EngineRef &e : chosen) {
-        const MembershipFact fact = m_ctx->membership ? m_ctx->membership->fact(e.id, e.role) : MembershipFact::Unknown;
-        const bool active = fact == MembershipFact::Active;
-        if (stopsProcesses(action) && !breakGroups && m_ctx->groups.isCoupledRank(e.id)) {
-            skip(e, EngineActionsTr::tr("would break DP group %1; stop or restart the whole group, or remove it from the proxy")
-                        .arg(m_ctx->groups.groupOfEngine(e.id)->id));
-            continue;
-        }
-        if (fact == MembershipFact::Waiting && action != EngineAction::Start) {
-            skip(e, EngineActionsTr::tr("WAITING in the proxy: stopping or re-adding it now can kill the proxy's listener; "
-                           "wait until it is active or dropped"));
-            continue;
-        }
-        switch (action) {
-        case EngineAction::Start:
-            if (active) {
-                skip(e, EngineActionsTr::tr("already active in the proxy"));
-                continue;
-            }
-            ++started;
-            break;
-        case EngineAction::StartAndAdd:
-        case EngineAction::AddToProxy:
-            if (inProxy(fact)) {
-                skip(e, fact == MembershipFact::Draining
-                            ? EngineActionsTr::tr("draining: re-adding does not cancel a drain; wait until it left the list")
-                            : EngineActionsTr::tr("already active in the proxy"));
-                continue;
-            }
-            ++added;
-            break;
-        case EngineAction::Stop:
-            active ? ++drained : ++atOnce;
-            break;
-        case EngineAction::ForceStop:
-            active ? ++outFirst : ++atOnce;
-            break;
-        case EngineAction::Restart:
-            active ? ++drained : ++atOnce;
-            break;
-        case EngineAction::RemoveFromProxy:
-            if (!active) {
-                skip(e, EngineActionsTr::tr("not active in the proxy (%1)").arg(membershipFactName(fact)));
-                continue;
-            }
-            ++removed;
-            break;
-        case EngineAction::RestartGroup:
-            continue; // never reached: the groups' ranks were taken above
-        }
-        if (active && action != EngineAction::Start && action != EngineAction::StartAndAdd
-            && action != EngineAction::AddToProxy)
-            ++leaving[e.role];
-        p.engines << e;
-    }
-
-    // Each whole group: what happens to it, and the capacity its pool lacks meanwhile.
-    for (const QString &id : std::as_const(p.groups)) {
-        const DpGroup *g = m_ctx->groups.find(id);
-        int activeRanks = 0;
-        for (const QString &rank : g->engineIds)
-            activeRanks += m_ctx->membership && m_ctx->membership->fact(rank, g->role) == MembershipFact::Active;
-        if (startsGroup(action)) {
-            p.lines << (action == EngineAction::Start
-                            ? EngineActionsTr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then left "
-                                     "outside the proxy")
-                            : EngineActionsTr::tr("DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then all "
-                                     "added to the proxy"))
-                           .arg(id).arg(g->size()).arg(m_ctx->settings.groupReadyTimeoutMs / 1000);
-            continue;
-        }
-        leaving[g->role] += activeRanks;
-        const bool stop = action == EngineAction::Stop;
-        p.lines << (stop ? EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together")
-                               .arg(id).arg(g->size())
-                         : EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped (stragglers "
-                                  "asked again), all started together, waited for with one deadline of %3 s, all added back")
-                               .arg(id).arg(g->size()).arg(m_ctx->settings.groupReadyTimeoutMs / 1000));
-        const int pool = m_ctx->membership ? m_ctx->membership->activeCount(g->role) : 0;
-        p.lines << (stop ? EngineActionsTr::tr("%1 loses %2 of %3 instances").arg(roleName(g->role)).arg(activeRanks).arg(pool)
-                         : EngineActionsTr::tr("%1 loses %2 of %3 instances until the group serves again").arg(roleName(g->role)).arg(activeRanks).arg(pool));
-    }
-    const bool restart = action == EngineAction::Restart;
-    if (started)
-        p.lines << EngineActionsTr::tr("%1 outside the proxy: started and waited for until they answer /v1/models and /health, "
-                          "then left outside the proxy (add them when wanted)").arg(countText(started));
-    if (added)
-        p.lines << EngineActionsTr::tr("%1 not in the proxy: started where not running, waited for, added, and checked to "
-                          "receive traffic").arg(countText(added));
-    if (drained)
-        p.lines << EngineActionsTr::tr("%1 active in the proxy: %2").arg(countText(drained),
-                       restart ? EngineActionsTr::tr("restarted one at a time (drained out, stopped, started, added back)")
-                               : EngineActionsTr::tr("taken out, drained until no request runs, then stopped"));
-    if (outFirst)
-        p.lines << EngineActionsTr::tr("%1 active in the proxy: taken out and stopped at once, without a drain (their requests "
-                          "in flight fail)").arg(countText(outFirst));
-    if (atOnce)
-        p.lines << EngineActionsTr::tr("%1 not in the proxy: %2").arg(countText(atOnce), restart ? EngineActionsTr::tr("stopped and started again")
-                                                                                    : EngineActionsTr::tr("stopped at once"));
-    if (removed)
-        p.lines << EngineActionsTr::tr("%1 active in the proxy: taken out and drained; the processes keep running").arg(countText(removed));
-    p.destructive = drained + outFirst + atOnce + removed > 0 || (!p.groups.isEmpty() && !startsGroup(action));
+    const PlanCounts n = sortEngines(*m_ctx, action, breakGroups, chosen, p, leaving);
+    describeGroups(*m_ctx, action, p, leaving);
+    describeCounts(action, n, p);
+    p.destructive = n.drained + n.outFirst + n.atOnce + n.removed > 0 || (!p.groups.isEmpty() && !startsGroup(action));
     if (m_ctx->membership) {
         for (auto it = leaving.cbegin(); it != leaving.cend(); ++it) {
             // A restart takes one out at a time per engine, but the runner runs several engines at once.
