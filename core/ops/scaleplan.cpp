@@ -162,24 +162,33 @@ QString unreachablePoolSize(const DpGroups &groups, Role role, int target)
         .arg(roleWord(role), sizeList(sizes, target), nearest);
 }
 
-ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEngines, const DpGroups &groups,
-                        const MembershipReconciler &membership, const QHash<QString, EngineLoad> &loads,
-                        const ScaleSettings &settings, const QSet<QString> &notAnswering)
-{
-    ScalePlan plan;
-    plan.role = role;
-    plan.target = target;
-    QList<EngineRef> members;      // independent ranks active in the proxy
-    QList<EngineRef> candidates;   // independent ranks not in it
-    QList<GroupState> coupled;     // profile order
+namespace {
+
+// The pool as it stands, read from the profile and the proxy's membership.
+struct PoolPicture {
+    QList<EngineRef> members;    // independent ranks active in the proxy
+    QList<EngineRef> candidates; // independent ranks not in it
+    QList<GroupState> coupled;   // profile order
     QHash<QString, int> groupIndex;
+    int waiting = 0;             // independent ranks WAITING in the proxy
+};
+
+// Counts the pool's members into plan (current, draining, dead in the proxy) and sorts its engines.
+PoolPicture readPool(Role role, const QList<EngineRef> &profileEngines, const DpGroups &groups,
+                     const MembershipReconciler &membership, const QSet<QString> &notAnswering, ScalePlan &plan)
+{
+    PoolPicture pool;
+    QList<EngineRef> &members = pool.members;
+    QList<EngineRef> &candidates = pool.candidates;
+    QList<GroupState> &coupled = pool.coupled;
+    QHash<QString, int> &groupIndex = pool.groupIndex;
     for (const DpGroup *g : groups.ofRole(role)) {
         if (!g->coupled)
             continue;
         groupIndex.insert(g->id, int(coupled.size()));
         coupled.append({g, {}, 0, 0, 0, 0});
     }
-    int waiting = 0;
+    int &waiting = pool.waiting;
     for (const EngineRef &e : profileEngines) {
         if (e.role != role)
             continue;
@@ -221,6 +230,162 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
     }
     for (GroupState &st : coupled)
         std::stable_sort(st.ranks.begin(), st.ranks.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
+    return pool;
+}
+
+double loadOf(const QHash<QString, EngineLoad> &loads, const EngineRef &e)
+{
+    const auto it = loads.constFind(e.id);
+    return it == loads.constEnd() ? std::numeric_limits<double>::infinity() : it->running + it->waiting;
+}
+
+// Why no whole-group plan exists from here although the target is a reachable size.
+QString noWholeGroupPlan(const PoolPicture &pool, Role role, int current, int target, bool growing)
+{
+    QStringList why;
+    for (const GroupState &st : std::as_const(pool.coupled)) {
+        if (st.dead > 0)
+            why << ScalePlanTr::tr("DP group %1 has %2 rank(s) that do not answer: the group is broken, restart the whole group")
+                       .arg(st.group->id).arg(st.dead);
+        else if (st.members > 0 && st.members < st.ranks.size())
+            why << ScalePlanTr::tr("DP group %1 is partly in the proxy (%2 of %3 ranks)").arg(st.group->id).arg(st.members).arg(st.ranks.size());
+        else if (!growing && st.waiting > 0)
+            why << ScalePlanTr::tr("DP group %1 has %2 rank(s) still WAITING in the proxy").arg(st.group->id).arg(st.waiting);
+        else if (st.draining > 0)
+            why << ScalePlanTr::tr("DP group %1 has %2 rank(s) draining").arg(st.group->id).arg(st.draining);
+    }
+    QString text = ScalePlanTr::tr("no set of whole DP groups takes the %1 pool from %2 to %3 now").arg(roleWord(role)).arg(current).arg(target);
+    if (!why.isEmpty())
+        text += QStringLiteral(": ") + why.join(QStringLiteral("; "));
+    return text;
+}
+
+// More instances: independent ranks by rank, or whole groups none of whose ranks is in the proxy.
+void planGrowth(ScalePlan &plan, PoolPicture &pool, Role role, int target, const QString &unreachable)
+{
+    std::stable_sort(pool.candidates.begin(), pool.candidates.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
+    const int need = target - plan.current;
+    if (pool.coupled.isEmpty()) {
+        if (need > pool.candidates.size()) {
+            plan.blocked = ScalePlanTr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
+                               .arg(pool.candidates.size()).arg(roleWord(role));
+            if (plan.draining > 0)
+                plan.blocked += ScalePlanTr::tr("; %1 more are draining out of it (a busy proxy keeps them listed until it is "
+                                       "idle): wait for the drain to end and scale again").arg(plan.draining);
+        }
+        plan.toStart = pool.candidates.mid(0, need);
+    } else {
+        // Whole groups none of whose ranks is in the proxy (or draining out of it) can start.
+        QList<const GroupState *> startable;
+        QList<int> sizes;
+        for (const GroupState &st : std::as_const(pool.coupled))
+            if (st.members == 0 && st.draining == 0) {
+                startable << &st;
+                sizes << int(st.ranks.size());
+            }
+        const std::optional<QList<int>> picked = pickUnits(sizes, need, int(pool.candidates.size()));
+        if (!picked) {
+            plan.blocked = !unreachable.isEmpty() ? unreachable : noWholeGroupPlan(pool, role, plan.current, target, true);
+        } else {
+            int fromGroups = 0;
+            for (int i : *picked) {
+                plan.groupsToStart << startable.at(i)->group->id;
+                plan.toStart << startable.at(i)->ranks;
+                plan.groupRanks.insert(startable.at(i)->group->id, startable.at(i)->ranks);
+                fromGroups += sizes.at(i);
+            }
+            plan.toStart << pool.candidates.mid(0, need - fromGroups);
+        }
+    }
+}
+
+// Fewer instances: the least loaded leave first, independent ranks or whole groups.
+void planShrink(ScalePlan &plan, PoolPicture &pool, Role role, int target, const MembershipReconciler &membership,
+                const QHash<QString, EngineLoad> &loads, const QString &unreachable)
+{
+    const int leave = plan.current - target;
+    std::stable_sort(pool.members.begin(), pool.members.end(), [&](const EngineRef &a, const EngineRef &b) {
+        const double la = loadOf(loads, a), lb = loadOf(loads, b);
+        return la != lb ? la < lb : a.dpRank > b.dpRank; // equal load: the highest rank leaves first
+    });
+    if (pool.coupled.isEmpty()) {
+        if (leave > pool.members.size())
+            plan.blocked = ScalePlanTr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now").arg(pool.waiting);
+        plan.toRemove = pool.members.mid(0, leave);
+    } else {
+        // Groups wholly in the proxy with every rank active can leave, least loaded first; a partly
+        // listed group (a rank routed around) leaves with the ranks it has in the proxy.
+        QList<const GroupState *> removable;
+        for (const GroupState &st : std::as_const(pool.coupled))
+            if (st.members > 0 && st.waiting == 0 && st.draining == 0)
+                removable << &st;
+        auto groupLoad = [&](const GroupState *st) {
+            double sum = 0;
+            for (const EngineRef &e : st->ranks)
+                if (membership.fact(e.id, role) == MembershipFact::Active)
+                    sum += loadOf(loads, e);
+            return sum;
+        };
+        std::stable_sort(removable.begin(), removable.end(), [&](const GroupState *a, const GroupState *b) {
+            const double la = groupLoad(a), lb = groupLoad(b);
+            return la != lb ? la < lb : pool.groupIndex.value(a->group->id) > pool.groupIndex.value(b->group->id);
+        });
+        QList<int> sizes;
+        for (const GroupState *st : std::as_const(removable))
+            sizes << st->members;
+        const std::optional<QList<int>> picked = pickUnits(sizes, leave, int(pool.members.size()));
+        if (!picked) {
+            plan.blocked = !unreachable.isEmpty() ? unreachable : noWholeGroupPlan(pool, role, plan.current, target, false);
+        } else {
+            int fromGroups = 0;
+            for (int i : *picked) {
+                const GroupState *st = removable.at(i);
+                plan.groupsToRemove << st->group->id;
+                plan.groupRanks.insert(st->group->id, st->ranks);
+                for (const EngineRef &e : st->ranks)
+                    if (membership.fact(e.id, role) == MembershipFact::Active)
+                        plan.toRemove << e;
+                fromGroups += sizes.at(i);
+            }
+            plan.toRemove << pool.members.mid(0, leave - fromGroups);
+        }
+    }
+    for (const EngineRef &e : std::as_const(plan.toRemove)) {
+        const double l = loadOf(loads, e);
+        if (std::isinf(l))
+            plan.warnings << ScalePlanTr::tr("no load reading for %1").arg(e.id);
+        else
+            plan.affectedRequests += loads.value(e.id).running + loads.value(e.id).waiting;
+    }
+    if (target == 0)
+        plan.needsOverride = true;
+}
+
+// The P:D ratio after the plan, against the profile's bounds.
+void warnRatio(ScalePlan &plan, Role role, int target, const MembershipReconciler &membership, const ScaleSettings &settings)
+{
+    if (settings.minPrefillPerDecode <= 0 && settings.maxPrefillPerDecode <= 0)
+        return;
+    const int p = role == Role::Prefill ? target : membership.activeCount(Role::Prefill);
+    const int d = role == Role::Decode ? target : membership.activeCount(Role::Decode);
+    const double ratio = d > 0 ? double(p) / d : std::numeric_limits<double>::infinity();
+    if ((settings.minPrefillPerDecode > 0 && ratio < settings.minPrefillPerDecode)
+        || (settings.maxPrefillPerDecode > 0 && ratio > settings.maxPrefillPerDecode))
+        plan.warnings << ScalePlanTr::tr("P:D would be %1:%2 (%3), outside the profile's bounds %4-%5")
+                             .arg(p).arg(d).arg(ratio, 0, 'f', 2)
+                             .arg(settings.minPrefillPerDecode, 0, 'f', 2).arg(settings.maxPrefillPerDecode, 0, 'f', 2);
+}
+
+} // namespace
+
+ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEngines, const DpGroups &groups,
+                        const MembershipReconciler &membership, const QHash<QString, EngineLoad> &loads,
+                        const ScaleSettings &settings, const QSet<QString> &notAnswering)
+{
+    ScalePlan plan;
+    plan.role = role;
+    plan.target = target;
+    PoolPicture pool = readPool(role, profileEngines, groups, membership, notAnswering, plan);
     if (settings.profileErrors > 0)
         plan.blocked = ScalePlanTr::tr("the profile has %1 validation error(s): fix them first").arg(settings.profileErrors);
     else if (settings.readOnly)
@@ -229,138 +394,16 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
         plan.blocked = ScalePlanTr::tr("a pool cannot have fewer than 0 instances");
         return plan;
     }
-    auto loadOf = [&loads](const EngineRef &e) {
-        const auto it = loads.constFind(e.id);
-        return it == loads.constEnd() ? std::numeric_limits<double>::infinity() : it->running + it->waiting;
-    };
-    // Why no whole-group plan exists from here although `target` is a reachable size.
-    const auto stateRefusal = [&](bool growing) {
-        QStringList why;
-        for (const GroupState &st : std::as_const(coupled)) {
-            if (st.dead > 0)
-                why << ScalePlanTr::tr("DP group %1 has %2 rank(s) that do not answer: the group is broken, restart the whole group")
-                           .arg(st.group->id).arg(st.dead);
-            else if (st.members > 0 && st.members < st.ranks.size())
-                why << ScalePlanTr::tr("DP group %1 is partly in the proxy (%2 of %3 ranks)").arg(st.group->id).arg(st.members).arg(st.ranks.size());
-            else if (!growing && st.waiting > 0)
-                why << ScalePlanTr::tr("DP group %1 has %2 rank(s) still WAITING in the proxy").arg(st.group->id).arg(st.waiting);
-            else if (st.draining > 0)
-                why << ScalePlanTr::tr("DP group %1 has %2 rank(s) draining").arg(st.group->id).arg(st.draining);
-        }
-        QString text = ScalePlanTr::tr("no set of whole DP groups takes the %1 pool from %2 to %3 now").arg(roleWord(role)).arg(plan.current).arg(target);
-        if (!why.isEmpty())
-            text += QStringLiteral(": ") + why.join(QStringLiteral("; "));
-        return text;
-    };
-    const QString unreachable = coupled.isEmpty() ? QString() : unreachablePoolSize(groups, role, target);
-    if (target > plan.current) {
-        std::stable_sort(candidates.begin(), candidates.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
-        const int need = target - plan.current;
-        if (coupled.isEmpty()) {
-            if (need > candidates.size()) {
-                plan.blocked = ScalePlanTr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
-                                   .arg(candidates.size()).arg(roleWord(role));
-                if (plan.draining > 0)
-                    plan.blocked += ScalePlanTr::tr("; %1 more are draining out of it (a busy proxy keeps them listed until it is "
-                                           "idle): wait for the drain to end and scale again").arg(plan.draining);
-            }
-            plan.toStart = candidates.mid(0, need);
-        } else {
-            // Whole groups none of whose ranks is in the proxy (or draining out of it) can start.
-            QList<const GroupState *> startable;
-            QList<int> sizes;
-            for (const GroupState &st : std::as_const(coupled))
-                if (st.members == 0 && st.draining == 0) {
-                    startable << &st;
-                    sizes << int(st.ranks.size());
-                }
-            const std::optional<QList<int>> picked = pickUnits(sizes, need, int(candidates.size()));
-            if (!picked) {
-                plan.blocked = !unreachable.isEmpty() ? unreachable : stateRefusal(true);
-            } else {
-                int fromGroups = 0;
-                for (int i : *picked) {
-                    plan.groupsToStart << startable.at(i)->group->id;
-                    plan.toStart << startable.at(i)->ranks;
-                    plan.groupRanks.insert(startable.at(i)->group->id, startable.at(i)->ranks);
-                    fromGroups += sizes.at(i);
-                }
-                plan.toStart << candidates.mid(0, need - fromGroups);
-            }
-        }
-    } else if (target < plan.current) {
-        const int leave = plan.current - target;
-        std::stable_sort(members.begin(), members.end(), [&](const EngineRef &a, const EngineRef &b) {
-            const double la = loadOf(a), lb = loadOf(b);
-            return la != lb ? la < lb : a.dpRank > b.dpRank; // equal load: the highest rank leaves first
-        });
-        if (coupled.isEmpty()) {
-            if (leave > members.size())
-                plan.blocked = ScalePlanTr::tr("%1 instance(s) are still waiting to be activated; they cannot be removed now").arg(waiting);
-            plan.toRemove = members.mid(0, leave);
-        } else {
-            // Groups wholly in the proxy with every rank active can leave, least loaded first; a partly
-            // listed group (a rank routed around) leaves with the ranks it has in the proxy.
-            QList<const GroupState *> removable;
-            for (const GroupState &st : std::as_const(coupled))
-                if (st.members > 0 && st.waiting == 0 && st.draining == 0)
-                    removable << &st;
-            auto groupLoad = [&](const GroupState *st) {
-                double sum = 0;
-                for (const EngineRef &e : st->ranks)
-                    if (membership.fact(e.id, role) == MembershipFact::Active)
-                        sum += loadOf(e);
-                return sum;
-            };
-            std::stable_sort(removable.begin(), removable.end(), [&](const GroupState *a, const GroupState *b) {
-                const double la = groupLoad(a), lb = groupLoad(b);
-                return la != lb ? la < lb : groupIndex.value(a->group->id) > groupIndex.value(b->group->id);
-            });
-            QList<int> sizes;
-            for (const GroupState *st : std::as_const(removable))
-                sizes << st->members;
-            const std::optional<QList<int>> picked = pickUnits(sizes, leave, int(members.size()));
-            if (!picked) {
-                plan.blocked = !unreachable.isEmpty() ? unreachable : stateRefusal(false);
-            } else {
-                int fromGroups = 0;
-                for (int i : *picked) {
-                    const GroupState *st = removable.at(i);
-                    plan.groupsToRemove << st->group->id;
-                    plan.groupRanks.insert(st->group->id, st->ranks);
-                    for (const EngineRef &e : st->ranks)
-                        if (membership.fact(e.id, role) == MembershipFact::Active)
-                            plan.toRemove << e;
-                    fromGroups += sizes.at(i);
-                }
-                plan.toRemove << members.mid(0, leave - fromGroups);
-            }
-        }
-        for (const EngineRef &e : std::as_const(plan.toRemove)) {
-            const double l = loadOf(e);
-            if (std::isinf(l))
-                plan.warnings << ScalePlanTr::tr("no load reading for %1").arg(e.id);
-            else
-                plan.affectedRequests += loads.value(e.id).running + loads.value(e.id).waiting;
-        }
-        if (target == 0)
-            plan.needsOverride = true;
-    }
+    const QString unreachable = pool.coupled.isEmpty() ? QString() : unreachablePoolSize(groups, role, target);
+    if (target > plan.current)
+        planGrowth(plan, pool, role, target, unreachable);
+    else if (target < plan.current)
+        planShrink(plan, pool, role, target, membership, loads, unreachable);
     if (!plan.deadInProxy.isEmpty())
         plan.warnings << ScalePlanTr::tr("%n listed instance(s) do not answer and are not counted (dead in the proxy, which keeps routing to "
                                 "them): %1. Take them out with Remove from proxy, or restart them", nullptr, int(plan.deadInProxy.size()))
                              .arg(plan.deadInProxy.join(QStringLiteral(", ")));
-    // P:D ratio after the plan.
-    if (settings.minPrefillPerDecode > 0 || settings.maxPrefillPerDecode > 0) {
-        const int p = role == Role::Prefill ? target : membership.activeCount(Role::Prefill);
-        const int d = role == Role::Decode ? target : membership.activeCount(Role::Decode);
-        const double ratio = d > 0 ? double(p) / d : std::numeric_limits<double>::infinity();
-        if ((settings.minPrefillPerDecode > 0 && ratio < settings.minPrefillPerDecode)
-            || (settings.maxPrefillPerDecode > 0 && ratio > settings.maxPrefillPerDecode))
-            plan.warnings << ScalePlanTr::tr("P:D would be %1:%2 (%3), outside the profile's bounds %4-%5")
-                                 .arg(p).arg(d).arg(ratio, 0, 'f', 2)
-                                 .arg(settings.minPrefillPerDecode, 0, 'f', 2).arg(settings.maxPrefillPerDecode, 0, 'f', 2);
-    }
+    warnRatio(plan, role, target, membership, settings);
     return plan;
 }
 
