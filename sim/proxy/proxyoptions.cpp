@@ -260,6 +260,70 @@ QList<BackendAddress> expand(const QStringList &hosts, const QList<int> &ports,
     return out;
 }
 
+// The generation decides which parser applies; find it first (last occurrence wins).
+ProxyGeneration generationOf(const QStringList &arguments)
+{
+    ProxyGeneration generation = ProxyGeneration::Main;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        QString value;
+        if (arguments.at(i) == QLatin1String("--generation") && i + 1 < arguments.size())
+            value = arguments.at(i + 1);
+        else if (arguments.at(i).startsWith(QLatin1String("--generation=")))
+            value = arguments.at(i).mid(13);
+        else
+            continue;
+        if (value == QLatin1String("v0.9.1-dev"))
+            generation = ProxyGeneration::V091Dev;
+        else if (value == QLatin1String("main"))
+            generation = ProxyGeneration::Main;
+    }
+    return generation;
+}
+
+// Converts one flag's raw values the way argparse's type= and choices= would; the first error ends the
+// parse with argparse's usage text in err.
+struct FlagReader {
+    const QHash<QString, QStringList> &v;
+    ProxyGeneration generation;
+    QString &err;
+
+    std::optional<std::optional<QList<int>>> ints(const char *flag) const
+    {
+        const QString name = QLatin1String(flag);
+        if (!v.contains(name))
+            return std::optional<QList<int>>();
+        auto list = convert<int>(name, v.value(name), pythonInt, "int", generation, &err);
+        if (!list)
+            return std::nullopt;
+        return std::optional<QList<int>>(*list);
+    }
+    std::optional<double> floatValue(const char *flag, double fallback) const
+    {
+        const QString name = QLatin1String(flag);
+        if (!v.contains(name))
+            return fallback;
+        auto list = convert<double>(name, v.value(name), pythonFloat, "float", generation, &err);
+        if (!list)
+            return std::nullopt;
+        return list->first();
+    }
+    std::optional<QString> choice(const char *flag, const QStringList &choices, const QString &fallback) const
+    {
+        const QString name = QLatin1String(flag);
+        if (!v.contains(name))
+            return fallback;
+        const QString value = v.value(name).first();
+        if (choices.contains(value))
+            return value;
+        QStringList quoted;
+        for (const QString &c : choices)
+            quoted << pythonRepr(c);
+        err = usageError(generation, QStringLiteral("argument %1: invalid choice: %2 (choose from %3)")
+                                         .arg(name, pythonRepr(value), quoted.join(QStringLiteral(", "))));
+        return std::nullopt;
+    }
+};
+
 } // namespace
 
 QString ProxyOptions::usage(ProxyGeneration generation)
@@ -297,21 +361,7 @@ std::optional<ProxyOptions> ProxyOptions::fromArguments(const QStringList &argum
     int &exit = exitCode ? *exitCode : localExit;
     exit = 2;
 
-    // The generation decides which parser applies; find it first (last occurrence wins).
-    ProxyGeneration generation = ProxyGeneration::Main;
-    for (qsizetype i = 0; i < arguments.size(); ++i) {
-        QString value;
-        if (arguments.at(i) == QLatin1String("--generation") && i + 1 < arguments.size())
-            value = arguments.at(i + 1);
-        else if (arguments.at(i).startsWith(QLatin1String("--generation=")))
-            value = arguments.at(i).mid(13);
-        else
-            continue;
-        if (value == QLatin1String("v0.9.1-dev"))
-            generation = ProxyGeneration::V091Dev;
-        else if (value == QLatin1String("main"))
-            generation = ProxyGeneration::Main;
-    }
+    const ProxyGeneration generation = generationOf(arguments);
 
     const auto parsed = tokenize(arguments, generation, &err);
     if (!parsed)
@@ -327,39 +377,7 @@ std::optional<ProxyOptions> ProxyOptions::fromArguments(const QStringList &argum
         return std::nullopt;
     }
 
-    auto ints = [&](const char *flag) -> std::optional<std::optional<QList<int>>> {
-        const QString name = QLatin1String(flag);
-        if (!v.contains(name))
-            return std::optional<QList<int>>();
-        auto list = convert<int>(name, v.value(name), pythonInt, "int", generation, &err);
-        if (!list)
-            return std::nullopt;
-        return std::optional<QList<int>>(*list);
-    };
-    auto floatValue = [&](const char *flag, double fallback) -> std::optional<double> {
-        const QString name = QLatin1String(flag);
-        if (!v.contains(name))
-            return fallback;
-        auto list = convert<double>(name, v.value(name), pythonFloat, "float", generation, &err);
-        if (!list)
-            return std::nullopt;
-        return list->first();
-    };
-    auto choice = [&](const char *flag, const QStringList &choices, const QString &fallback) -> std::optional<QString> {
-        const QString name = QLatin1String(flag);
-        if (!v.contains(name))
-            return fallback;
-        const QString value = v.value(name).first();
-        if (choices.contains(value))
-            return value;
-        QStringList quoted;
-        for (const QString &c : choices)
-            quoted << pythonRepr(c);
-        err = usageError(generation, QStringLiteral("argument %1: invalid choice: %2 (choose from %3)")
-                                         .arg(name, pythonRepr(value), quoted.join(QStringLiteral(", "))));
-        return std::nullopt;
-    };
-
+    const FlagReader flags{v, generation, err};
     ProxyOptions o;
     o.generation = generation;
     if (v.contains(QStringLiteral("--host")))
@@ -367,61 +385,61 @@ std::optional<ProxyOptions> ProxyOptions::fromArguments(const QStringList &argum
 
     // Converted in the order argparse would meet them is not observable except for the first error;
     // check in declaration order.
-    const auto port = ints("--port");
+    const auto port = flags.ints("--port");
     if (!port)
         return std::nullopt;
     if (*port)
         o.port = (*port)->first();
     const QStringList prefillHosts = v.value(QStringLiteral("--prefiller-hosts"), {QStringLiteral("localhost")});
-    const auto prefillHostsNum = ints("--prefiller-hosts-num");
+    const auto prefillHostsNum = flags.ints("--prefiller-hosts-num");
     if (!prefillHostsNum)
         return std::nullopt;
-    const auto prefillPorts = ints("--prefiller-ports");
+    const auto prefillPorts = flags.ints("--prefiller-ports");
     if (!prefillPorts)
         return std::nullopt;
-    const auto prefillPortsInc = ints("--prefiller-ports-inc");
+    const auto prefillPortsInc = flags.ints("--prefiller-ports-inc");
     if (!prefillPortsInc)
         return std::nullopt;
     const QStringList decodeHosts = v.value(QStringLiteral("--decoder-hosts"), {QStringLiteral("localhost")});
-    const auto decodeHostsNum = ints("--decoder-hosts-num");
+    const auto decodeHostsNum = flags.ints("--decoder-hosts-num");
     if (!decodeHostsNum)
         return std::nullopt;
-    const auto decodePorts = ints("--decoder-ports");
+    const auto decodePorts = flags.ints("--decoder-ports");
     if (!decodePorts)
         return std::nullopt;
-    const auto decodePortsInc = ints("--decoder-ports-inc");
+    const auto decodePortsInc = flags.ints("--decoder-ports-inc");
     if (!decodePortsInc)
         return std::nullopt;
-    const auto maxRetries = ints("--max-retries");
+    const auto maxRetries = flags.ints("--max-retries");
     if (!maxRetries)
         return std::nullopt;
     if (*maxRetries)
         o.maxRetries = (*maxRetries)->first();
-    const auto retryDelay = floatValue("--retry-delay", o.retryDelay);
+    const auto retryDelay = flags.floatValue("--retry-delay", o.retryDelay);
     if (!retryDelay)
         return std::nullopt;
     o.retryDelay = *retryDelay;
-    const auto maxWaiting = ints("--max-waiting-retries");
+    const auto maxWaiting = flags.ints("--max-waiting-retries");
     if (!maxWaiting)
         return std::nullopt;
     if (*maxWaiting)
         o.maxWaitingRetries = (*maxWaiting)->first();
-    const auto interval = floatValue("--waiting-retry-interval", o.waitingRetryInterval);
+    const auto interval = flags.floatValue("--waiting-retry-interval", o.waitingRetryInterval);
     if (!interval)
         return std::nullopt;
     o.waitingRetryInterval = *interval;
-    const auto workers = ints("--workers");
+    const auto workers = flags.ints("--workers");
     if (!workers)
         return std::nullopt;
     if (*workers)
         o.workers = (*workers)->first();
-    const auto logLevel = choice("--log-level", kLogLevels, o.logLevel);
+    const auto logLevel = flags.choice("--log-level", kLogLevels, o.logLevel);
     if (!logLevel)
         return std::nullopt;
     o.logLevel = *logLevel;
-    if (!choice("--generation", kGenerations, QStringLiteral("main")))
+    if (!flags.choice("--generation", kGenerations, QStringLiteral("main")))
         return std::nullopt;
-    const auto timeout = floatValue("--backend-timeout", 0.0);
+    const auto timeout = flags.floatValue("--backend-timeout", 0.0);
     if (!timeout)
         return std::nullopt;
     o.backendTimeout = *timeout;
