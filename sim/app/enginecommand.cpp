@@ -36,10 +36,20 @@ void raiseFileLimit()
     }
 }
 
-} // namespace
+// The engine's command line, checked; kNoExit when the engine should run, else the exit status
+// (0 after --help, 2 for a bad value: every bad value is named first).
+constexpr int kNoExit = -1;
 
-int pd::sim::runEngineCommand(const QStringList &arguments)
+struct EngineCommand {
+    pd::sim::EngineOptions engine;
+    pd::sim::DpRendezvous::Options group; // dpSize 1: the engine is alone
+    QString master;              // --dp-master as given
+    int graceMs = 0;
+};
+
+int parseEngineCommand(const QStringList &arguments, EngineCommand *out)
 {
+    using namespace pd::sim;
     QTextStream err(stderr);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("A simulated vLLM 0.9.1 OpenAI server (one engine)."));
@@ -77,7 +87,7 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
         return 0;
     }
 
-    EngineOptions o;
+    EngineOptions &o = out->engine;
     bool ok = true;
     const auto number = [&](const QCommandLineOption &opt, double lo, double hi) {
         bool good = false;
@@ -127,16 +137,16 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
         err << "pdsim engine: --host must be a loopback address (127.0.0.x)\n";
         ok = false;
     }
-    const int graceMs = int(number(grace, 0, 86400) * 1000);
-    DpRendezvous::Options group;
+    out->graceMs = int(number(grace, 0, 86400) * 1000);
+    DpRendezvous::Options &group = out->group;
     group.dpSize = int(number(dpSize, 1, 1e5));
     group.dpRank = o.dpRank;
     group.timeScale = o.timeScale;
     group.joinTimeoutSeconds = number(dpJoin, 1e-3, 1e7);
     group.watchdogTimeoutSeconds = parser.isSet(dpWatchdog) ? number(dpWatchdog, 1e-3, 1e7) : o.hcclExecTimeoutSeconds;
-    const QString master = parser.value(dpMaster);
-    const bool coupled = group.dpSize > 1;
-    if (coupled) {
+    out->master = parser.value(dpMaster);
+    const QString &master = out->master;
+    if (group.dpSize > 1) {
         const qsizetype colon = master.lastIndexOf(QLatin1Char(':'));
         bool portOk = false;
         const int masterPort = colon > 0 ? master.mid(colon + 1).toInt(&portOk) : 0;
@@ -151,8 +161,22 @@ int pd::sim::runEngineCommand(const QStringList &arguments)
             ok = false;
         }
     }
-    if (!ok)
-        return 2;
+    return ok ? kNoExit : 2;
+}
+
+} // namespace
+
+int pd::sim::runEngineCommand(const QStringList &arguments)
+{
+    EngineCommand command;
+    if (const int exitCode = parseEngineCommand(arguments, &command); exitCode != kNoExit)
+        return exitCode;
+    QTextStream err(stderr);
+    const EngineOptions &o = command.engine;
+    const DpRendezvous::Options &group = command.group;
+    const QString &master = command.master;
+    const int graceMs = command.graceMs;
+    const bool coupled = group.dpSize > 1;
 
     raiseFileLimit();
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFd) != 0) {
