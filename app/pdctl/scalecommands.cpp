@@ -186,6 +186,82 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     return proxyUp ? 0 : 1;
 }
 
+namespace {
+
+// Without --yes the operator types "yes" on a terminal; kApply when confirmed, else the exit status.
+constexpr int kApply = -1;
+
+int confirmScale(QTextStream &out, QTextStream &err)
+{
+    if (!isatty(STDIN_FILENO)) {
+        err << "pdctl scale: stdin is not a terminal; confirm with --yes\n";
+        return 2;
+    }
+    out << "Apply? Type yes: " << Qt::flush;
+    QTextStream in(stdin);
+    if (in.readLine().trimmed() != QLatin1String("yes")) {
+        out << "Not applied.\n";
+        return 1;
+    }
+    return kApply;
+}
+
+// A proxy without /instances: the new membership by restarting it with new lists, one line per step.
+int applyByProxyRestart(ProxyRestartScale &restart, const Profile &profileModel, const QString &profile, Role role,
+                        const AuditLog &audit, QTextStream &out)
+{
+    QHash<int, StepStatus> shown; // a line when a step changes status, not per progress update
+    QObject::connect(&restart, &ScaleOperation::stepChanged, &restart, [&out, &shown, op = &restart](int step) {
+        const OperationStep &st = op->steps().at(step);
+        if (shown.contains(step) && shown.value(step) == st.status)
+            return;
+        shown.insert(step, st.status);
+        out << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")) << "  proxy restart  " << st.label << ": "
+            << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
+    });
+    restart.start();
+    spin([&restart] { return restart.isFinished(); }, 24 * 3600 * 1000);
+    out << operationOutcomeName(restart.outcome()) << "  " << restart.summary() << '\n';
+    if (restart.outcome() == OperationOutcome::Succeeded && profileModel.proxyInstances(role) != restart.newLists().of(role))
+        out << "note: " << profile << " still lists " << profileModel.proxyInstances(role).size() << ' ' << roleName(role)
+            << " instance(s); `pdctl proxy start` starts the proxy with the profile's lists (set proxy."
+            << roleName(role) << "_instances to keep this membership)\n";
+    out << "audit log: " << audit.path() << '\n';
+    return restart.outcome() == OperationOutcome::Succeeded ? 0 : 1;
+}
+
+// The plan's operations through a ScaleRunner, one line whenever a step changes status.
+int applyByRunner(ScaleContext &ctx, const ScalePlan &plan, bool override, const QString &parallelText, const AuditLog &audit,
+                  QTextStream &out)
+{
+    ScaleRunner runner(&ctx);
+    bool okParallel = false;
+    const int parallel = parallelText.toInt(&okParallel);
+    if (okParallel)
+        runner.setParallelCap(parallel);
+    QHash<QPair<ScaleOperation *, int>, StepStatus> printed; // progress lines only when a step changes status
+    QObject::connect(&runner, &ScaleRunner::operationChanged, &runner, [&out, &printed](ScaleOperation *op, int step) {
+        const OperationStep &st = op->steps().at(step);
+        const auto key = qMakePair(op, step);
+        if (printed.contains(key) && printed.value(key) == st.status)
+            return;
+        printed.insert(key, st.status);
+        out << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")) << "  " << op->engine().id << "  " << st.label << ": "
+            << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
+    });
+    const QList<ScaleOperation *> ops = runner.apply(plan, override);
+    spin([&runner] { return runner.isIdle(); }, 24 * 3600 * 1000);
+    int failed = 0;
+    for (const ScaleOperation *op : ops) {
+        out << operationOutcomeName(op->outcome()) << "  " << op->engine().id << "  " << op->summary() << '\n';
+        failed += op->outcome() != OperationOutcome::Succeeded;
+    }
+    out << "audit log: " << audit.path() << '\n';
+    return failed ? 1 : 0;
+}
+
+} // namespace
+
 int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
     pdctl::VerbParser p(QStringLiteral("scale"),
@@ -310,63 +386,14 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
                               : "The wait for no request in flight is bounded by --idle-timeout S; --allow-in-flight does not wait.\n");
     }
     if (!p.isSet(QStringLiteral("yes"))) {
-        if (!isatty(STDIN_FILENO)) {
-            err << "pdctl scale: stdin is not a terminal; confirm with --yes\n";
-            return 2;
-        }
-        out << "Apply? Type yes: " << Qt::flush;
-        QTextStream in(stdin);
-        if (in.readLine().trimmed() != QLatin1String("yes")) {
-            out << "Not applied.\n";
-            return 1;
-        }
+        if (const int exitCode = confirmScale(out, err); exitCode != kApply)
+            return exitCode;
     }
     out.flush();
-    if (restart) {
-        QHash<int, StepStatus> shown; // a line when a step changes status, not per progress update
-        QObject::connect(restart.get(), &ScaleOperation::stepChanged, restart.get(), [&out, &shown, op = restart.get()](int step) {
-            const OperationStep &st = op->steps().at(step);
-            if (shown.contains(step) && shown.value(step) == st.status)
-                return;
-            shown.insert(step, st.status);
-            out << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")) << "  proxy restart  " << st.label << ": "
-                << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
-        });
-        restart->start();
-        spin([&restart] { return restart->isFinished(); }, 24 * 3600 * 1000);
-        out << operationOutcomeName(restart->outcome()) << "  " << restart->summary() << '\n';
-        if (restart->outcome() == OperationOutcome::Succeeded && s->profile.proxyInstances(role) != restart->newLists().of(role))
-            out << "note: " << profile << " still lists " << s->profile.proxyInstances(role).size() << ' ' << roleName(role)
-                << " instance(s); `pdctl proxy start` starts the proxy with the profile's lists (set proxy."
-                << roleName(role) << "_instances to keep this membership)\n";
-        out << "audit log: " << audit.path() << '\n';
-        return restart->outcome() == OperationOutcome::Succeeded ? 0 : 1;
-    }
+    if (restart)
+        return applyByProxyRestart(*restart, s->profile, profile, role, audit, out);
     s->table->start(2000);
-    ScaleRunner runner(&ctx);
-    bool okParallel = false;
-    const int parallel = p.value(QStringLiteral("parallel")).toInt(&okParallel);
-    if (okParallel)
-        runner.setParallelCap(parallel);
-    QHash<QPair<ScaleOperation *, int>, StepStatus> printed; // progress lines only when a step changes status
-    QObject::connect(&runner, &ScaleRunner::operationChanged, &runner, [&out, &printed](ScaleOperation *op, int step) {
-        const OperationStep &st = op->steps().at(step);
-        const auto key = qMakePair(op, step);
-        if (printed.contains(key) && printed.value(key) == st.status)
-            return;
-        printed.insert(key, st.status);
-        out << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")) << "  " << op->engine().id << "  " << st.label << ": "
-            << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
-    });
-    const QList<ScaleOperation *> ops = runner.apply(plan, override);
-    spin([&runner] { return runner.isIdle(); }, 24 * 3600 * 1000);
-    int failed = 0;
-    for (const ScaleOperation *op : ops) {
-        out << operationOutcomeName(op->outcome()) << "  " << op->engine().id << "  " << op->summary() << '\n';
-        failed += op->outcome() != OperationOutcome::Succeeded;
-    }
-    out << "audit log: " << audit.path() << '\n';
-    return failed ? 1 : 0;
+    return applyByRunner(ctx, plan, override, p.value(QStringLiteral("parallel")), audit, out);
 }
 
 int runAuditCommand(const QStringList &args, QTextStream &out, QTextStream &err)
