@@ -328,6 +328,32 @@ QList<Flag> flagsOf(const QStringList &args, QStringList *positional)
     return flags;
 }
 
+// The environment: the node's own variables become node fields, the rest the role's env.
+void readExports(const StartScript &script, StartScriptNode *out, QStringList *warnings)
+{
+    QString socketName;
+    QString socketFrom;
+    for (const auto &[key, value] : script.exports) {
+        if (key == QLatin1String("HCCL_IF_IP")) {
+            out->localIp = value;
+            continue;
+        }
+        if (isNodeDerivedVariable(key)) {
+            if (socketName.isEmpty()) {
+                socketName = value;
+                socketFrom = key;
+            } else if (value != socketName) {
+                warnings->append(QStringLiteral("%1: %2=%3 differs from %4=%5; the node's NIC is taken as %5 and pdconsole's "
+                                                "launcher exports it for all three")
+                                     .arg(script.name, key, value, socketFrom, socketName));
+            }
+            continue;
+        }
+        out->config.env.append({key, value});
+    }
+    out->nicName = socketName;
+}
+
 } // namespace
 
 bool readStartScript(const StartScript &script, StartScriptNode *out, QStringList *errors, QStringList *warnings)
@@ -446,28 +472,7 @@ bool readStartScript(const StartScript &script, StartScriptNode *out, QStringLis
     if (c.modelPath.isEmpty())
         errors->append(QStringLiteral("%1: the vllm command names no model").arg(at));
 
-    // The environment: the node's own variables become node fields, the rest the role's env.
-    QString socketName;
-    QString socketFrom;
-    for (const auto &[key, value] : script.exports) {
-        if (key == QLatin1String("HCCL_IF_IP")) {
-            out->localIp = value;
-            continue;
-        }
-        if (isNodeDerivedVariable(key)) {
-            if (socketName.isEmpty()) {
-                socketName = value;
-                socketFrom = key;
-            } else if (value != socketName) {
-                warnings->append(QStringLiteral("%1: %2=%3 differs from %4=%5; the node's NIC is taken as %5 and pdconsole's "
-                                                "launcher exports it for all three")
-                                     .arg(script.name, key, value, socketFrom, socketName));
-            }
-            continue;
-        }
-        c.env.append({key, value});
-    }
-    out->nicName = socketName;
+    readExports(script, out, warnings);
     c.envScripts = script.sourced;
 
     const QString kvRole = c.kvRole();
