@@ -13,6 +13,8 @@
 #include <QDir>
 #include <QMetaObject>
 
+#include <functional>
+
 namespace pd::sim {
 
 using json = nlohmann::json;
@@ -87,6 +89,43 @@ bool SimCluster::openLogs(QString *error)
     }
     return true;
 }
+
+namespace {
+
+// What the group coordinator does to a rank, queued to the thread of the shard that runs it (shards are
+// looked up when called: they start after the coordinator).
+DpGroupCoordinator::RankActions rankActions(const std::function<EngineShard *(int)> &shardOf)
+{
+    DpGroupCoordinator::RankActions actions;
+    actions.startGated = [shardOf](int index, quint64 serial) {
+        EngineShard *shard = shardOf(index);
+        QMetaObject::invokeMethod(shard, [shard, index, serial] { shard->startGated(index, serial); }, Qt::QueuedConnection);
+    };
+    actions.stop = [shardOf](int index) {
+        EngineShard *shard = shardOf(index);
+        QMetaObject::invokeMethod(shard, [shard, index] { shard->stop(index); }, Qt::QueuedConnection);
+    };
+    actions.formed = [shardOf](int index) {
+        EngineShard *shard = shardOf(index);
+        QMetaObject::invokeMethod(shard, [shard, index] { shard->groupFormed(index); }, Qt::QueuedConnection);
+    };
+    actions.block = [shardOf](int index, bool blocked) {
+        EngineShard *shard = shardOf(index);
+        QMetaObject::invokeMethod(shard, [shard, index, blocked] { shard->setGroupBlocked(index, blocked); }, Qt::QueuedConnection);
+    };
+    actions.exitJoinTimeout = [shardOf](int index, int seconds, int joined, int size, const QString &master) {
+        EngineShard *shard = shardOf(index);
+        QMetaObject::invokeMethod(shard, [=] { shard->exitJoinTimeout(index, seconds, joined, size, master); },
+            Qt::QueuedConnection);
+    };
+    actions.exitWatchdog = [shardOf](int index, int seconds, int deadRank) {
+        EngineShard *shard = shardOf(index);
+        QMetaObject::invokeMethod(shard, [=] { shard->exitWatchdog(index, seconds, deadRank); }, Qt::QueuedConnection);
+    };
+    return actions;
+}
+
+} // namespace
 
 bool SimCluster::start(QString *error)
 {
@@ -163,32 +202,7 @@ bool SimCluster::start(QString *error)
                           o.role, e.dpRank, shard});
     }
     m_isReady = QList<bool>(engines.size(), false);
-    DpGroupCoordinator::RankActions actions;
-    actions.startGated = [this](int index, quint64 serial) {
-        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
-        QMetaObject::invokeMethod(shard, [shard, index, serial] { shard->startGated(index, serial); }, Qt::QueuedConnection);
-    };
-    actions.stop = [this](int index) {
-        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
-        QMetaObject::invokeMethod(shard, [shard, index] { shard->stop(index); }, Qt::QueuedConnection);
-    };
-    actions.formed = [this](int index) {
-        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
-        QMetaObject::invokeMethod(shard, [shard, index] { shard->groupFormed(index); }, Qt::QueuedConnection);
-    };
-    actions.block = [this](int index, bool blocked) {
-        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
-        QMetaObject::invokeMethod(shard, [shard, index, blocked] { shard->setGroupBlocked(index, blocked); }, Qt::QueuedConnection);
-    };
-    actions.exitJoinTimeout = [this](int index, int seconds, int joined, int size, const QString &master) {
-        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
-        QMetaObject::invokeMethod(shard, [=] { shard->exitJoinTimeout(index, seconds, joined, size, master); },
-            Qt::QueuedConnection);
-    };
-    actions.exitWatchdog = [this](int index, int seconds, int deadRank) {
-        EngineShard *shard = m_shards.at(m_engines.at(index).shard);
-        QMetaObject::invokeMethod(shard, [=] { shard->exitWatchdog(index, seconds, deadRank); }, Qt::QueuedConnection);
-    };
+    DpGroupCoordinator::RankActions actions = rankActions([this](int index) { return m_shards.at(m_engines.at(index).shard); });
     m_coordinator = new DpGroupCoordinator(m_groups, timing, m_options.timeScale, std::move(actions), this);
     connect(m_coordinator, &DpGroupCoordinator::groupChanged, this, [this](const QString &id, const QString &state) {
         Q_EMIT message(QStringLiteral("DP group %1: %2").arg(id, state));
