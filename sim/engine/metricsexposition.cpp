@@ -297,6 +297,12 @@ void MetricsExposition::buildVllm(bool main)
                   "Histogram of new KV tokens computed during prefill (excluding cached tokens).",
                   s.prefillKvComputed);
 
+    buildCacheConfigInfo(main);
+}
+
+// vllm:cache_config_info: the engine's cache configuration as labels of a constant 1 (each generation its own labels).
+void MetricsExposition::buildCacheConfigInfo(bool main)
+{
     const int blocks = m_options.effectiveNumGpuBlocks();
     const QByteArray nb = QByteArray::number(blocks);
     const QByteArray bs = QByteArray::number(m_options.blockSize);

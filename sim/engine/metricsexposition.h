@@ -36,6 +36,7 @@ private:
 
     void buildDefaultCollectors();
     void buildVllm(bool main);
+    void buildCacheConfigInfo(bool main);
     void counter(const char *name, const char *help,
                  const std::vector<std::pair<QByteArray, const double *>> &series);
     void gauge(const char *name, const char *help,
