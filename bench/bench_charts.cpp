@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     }
 
     std::vector<Role> roles(static_cast<std::size_t>(engines), Role::Decode);
-    for (int e = 0; e < engines / 8; ++e) // one prefill engine per eight, as in seed 000
+    for (int e = 0; e < engines / 8; ++e) // one prefill engine per eight, as in the 8-node guide
         roles[std::size_t(e)] = Role::Prefill;
     SeriesStore store(roles);
     Synth synth;

@@ -28,7 +28,7 @@
 #include "triageviews/problemspanel.h"
 #include "triageviews/timelineview.h"
 #include "triage/triage.h"
-// issue 8: settings and keyboard
+// settings and keyboard
 #include "actioncatalog.h"
 #include "commandpalette.h"
 #include "jknavigation.h"
@@ -707,7 +707,7 @@ void MainWindow::showAbout()
                           "vLLM-Ascend clusters.").arg(QStringLiteral(PDCONSOLE_VERSION)));
 }
 
-// --- settings, keyboard (issue 8) -------------------------------------------------------------------
+// --- settings, keyboard ---------------------------------------------------------------------------
 
 void MainWindow::createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help)
 {

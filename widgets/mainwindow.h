@@ -47,7 +47,7 @@ public:
     bool openProfile(const QString &path);
     QLabel *summaryLabel() const { return m_summaryLabel; } // the status bar's profile summary (tests)
     // Asked before the profile is replaced (open, reload) or the window closes, with what is about to
-    // happen ("reload", "open x.json", "quit"); false keeps everything as it is for now. A guard that
+    // happen ("reload", "open x.json", "quit"); false keeps everything as it is. A guard that
     // chose to wait (operations still running) calls `proceed` later, which asks again and then does
     // it. The composition root installs one that asks when operations are running.
     using LeaveGuard = std::function<bool(const QString &what, std::function<void()> proceed)>;
@@ -80,7 +80,7 @@ public:
     void showNote(const QString &text);
     void showError(const QString &title, const QStringList &details);
 
-    // Derived state and triage (issue 5): adds the Problems dock, the engine detail dock and the
+    // Derived state and triage: adds the Problems dock, the engine detail dock and the
     // Timeline tab, and puts the problem count in the title and the status bar.
     void setTriage(StateTracker *tracker, Triage *triage);
     ProblemsPanel *problemsPanel() const { return m_problemsPanel; }
@@ -93,7 +93,7 @@ public:
     void focusEngine(int engine);
     void focusNode(int node);
 
-    // --- settings, keyboard (issue 8) ---
+    // --- settings, keyboard ---
     // Where recent profiles, the last profile and the window layout are kept; the window uses the
     // per-user settings until given others. Not owned.
     void setSettings(ConsoleSettings *settings);
@@ -166,7 +166,7 @@ private:
     bool m_detailSized = false; // the detail dock got its first width
     int m_problemsHeight = 220;
     QMenu *m_viewMenu = nullptr;
-    // issue 8
+    // settings and keyboard
     std::unique_ptr<ConsoleSettings> m_ownSettings; // the per-user settings, until setSettings
     ConsoleSettings *m_settings = nullptr;
     QSplitter *m_splitter = nullptr;

@@ -63,7 +63,7 @@ int main(int argc, char *argv[])
     if (!options)
         return exitCode;
 
-    // Settings, language and looks come before any window (issue 8).
+    // Settings, language and looks come before any window.
     pd::ConsoleSettings settings;
     const QString language = options->language.isEmpty() ? settings.language() : options->language;
     const pd::TranslationLoad translation = pd::installTranslations(&app, language);

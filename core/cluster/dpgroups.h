@@ -47,7 +47,7 @@ public:
     bool isCoupledRank(const QString &engineId) const;
 
     // Pool sizes (engine counts) reachable by running whole coupled groups plus any number of independent
-    // ranks, ascending, 0 included. Seed 000's decode pool (one coupled group of 64): {0, 64}.
+    // ranks, ascending, 0 included. The 8-node guide's decode pool (one coupled group of 64): {0, 64}.
     QList<int> reachableSizes(Role role) const;
     // The reachable sizes nearest below and above `wanted` (equal to it when reachable); -1 where none.
     std::pair<int, int> nearestReachable(Role role, int wanted) const;

@@ -52,7 +52,7 @@ struct EngineGroup {
 // on 127.0.0.x); local = always on this machine.
 enum class NodeTransport { Auto, Ssh, Local };
 
-// Where a node's engines run: inside a named container (seed 001: a privileged Docker container per
+// Where a node's engines run: inside a named container (the two-node A2 guide: a privileged Docker container per
 // node) or on the host. Every command for the engines (start, stop, status, adoption) then runs as
 // `<tool> exec -i <name> bash -c ...`, so pid files, markers and /proc are the container's.
 struct ContainerSpec {

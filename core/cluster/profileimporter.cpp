@@ -521,7 +521,7 @@ struct Import {
     }
 };
 
-// Role defaults from seed 000's templates; the operator edits them afterwards.
+// Role defaults from the 8-node DeepSeek-R1 guide's templates; the operator edits them afterwards.
 void setRoleDefaults(Profile &profile)
 {
     profile.prefill.maxNumSeqs = 4;
@@ -743,7 +743,7 @@ void applyRanktable(Import &im, const ImportSources &sources)
     }
 }
 
-// v0.9.1 templates hard-code TP so that the node's engines fill its NPUs (seed 000: 16 / 2 = 8 on P, 1 on D).
+// v0.9.1 templates hard-code TP so that the node's engines fill its NPUs (the 8-node guide: 16 / 2 = 8 on P, 1 on D).
 void fillTemplateTp(Import &im)
 {
     ImportResult &result = im.result;
@@ -854,8 +854,8 @@ ImportResult importProfile(const ImportSources &sources)
     addProxyInstances(im);
     applyLaunchers(im, sources);
     applyStartScripts(im, sources);
-    // Seed 000's layout (--*-hosts-num) goes with the v0.9.1 launcher; a v0.9.1-dev proxy in front of
-    // engines started the main way (seed 001's start scripts) does not decide the launcher.
+    // The 8-node guide's layout (--*-hosts-num) goes with the v0.9.1 launcher; a v0.9.1-dev proxy in front of
+    // engines started the main way (the two-node A2 guide's start scripts) does not decide the launcher.
     profile.launchFlavor = im.flavor.value_or(proxy.numIncFlags ? LaunchFlavor::V091 : LaunchFlavor::Main);
 
     applyRanktable(im, sources);

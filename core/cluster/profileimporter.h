@@ -66,10 +66,10 @@ struct ImportSources {
     QByteArray ranktable;            // empty: none
     QString ranktableName = QStringLiteral("ranktable.json");
     QString clusterName = QStringLiteral("imported");
-    // Operators' own engine start scripts (seed 001's start_prefill.sh / start_decode.sh): each sets its
+    // Operators' own engine start scripts (the two-node A2 guide's start_prefill.sh / start_decode.sh): each sets its
     // node's DP layout, NIC and HCCL address, and its role's model, lengths, kv config and env.
     QList<StartScriptSource> startScripts;
-    // Where both roles' engines run (seed 001: docker:vllm_deepseek_pd) and the CANN set_env.sh scripts
+    // Where both roles' engines run (the two-node A2 guide: docker:vllm_deepseek_pd) and the CANN set_env.sh scripts
     // they need; a start script's own `source` lines come first.
     ContainerSpec container;
     QStringList envScripts;

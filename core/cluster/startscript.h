@@ -10,7 +10,7 @@
 
 #include <optional>
 
-// Reads an operator's own engine start script (seed 001's start_prefill.sh / start_decode.sh): its
+// Reads an operator's own engine start script (the two-node A2 guide's start_prefill.sh / start_decode.sh): its
 // `export` lines, `source` lines and the `vllm serve` command (backslash continuations, quoted JSON,
 // `--flag=value` and `--flag value`). Variables set earlier in the script are expanded in later lines
 // ($NAME, ${NAME}, not inside single quotes); nothing is executed. What the command says becomes

@@ -6,7 +6,7 @@
 #include <QByteArray>
 #include <QString>
 
-// A shell command run inside a node's container (seed 001's privileged Docker container, where CANN,
+// A shell command run inside a node's container (the two-node A2 guide's privileged Docker container, where CANN,
 // npu-smi and the engines live): `<tool> exec -i <name> bash -c '<command>'`. An empty name runs the
 // command as is, on the host.
 namespace pd {

@@ -84,7 +84,7 @@ public:
     const std::optional<ProxyLists> &lists() const { return m_lists; }
     const ProxyHealth &health() const { return m_health; }
     QString lastError() const { return m_error; }
-    // The last membership read while the proxy was healthy, for restore after a restart (§13, issue 7).
+    // The last membership read while the proxy was healthy, for restore after a restart (§13).
     const std::optional<ProxyLists> &lastKnownGood() const { return m_lastKnownGood; }
     QDateTime lastKnownGoodAt() const { return m_lastKnownGoodAt; }
 

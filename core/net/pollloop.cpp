@@ -26,7 +26,7 @@ constexpr std::size_t kMaxMetricsBody = 4u * 1024u * 1024u;
 constexpr int kFleetForRelax = 1024;
 // /health is 200 on a hung engine and tells little more than /metrics does, but it is the only sign
 // of a dead engine core whose API server still serves /metrics (500 on /health only). Every second
-// poll keeps that within two poll intervals (issue 5's triage target) at a quarter fewer requests
+// poll keeps that within two poll intervals (the triage target) at a quarter fewer requests
 // than probing every poll (a request costs about as much CPU as parsing a body).
 constexpr quint64 kHealthEvery = 2;
 

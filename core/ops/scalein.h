@@ -3,7 +3,7 @@
 
 #include "ops/scaleoperation.h"
 
-// Scale in one engine (issue 7; spec proxy-api §2.3, §8.1, §8.3, §13.4-5):
+// Scale in one engine (spec proxy-api §2.3, §8.1, §8.3, §13.4-5):
 //   preflight (never remove a WAITING instance, last-instance guard)
 //   -> POST /instances/remove (skipped when it is not in the proxy)
 //   -> drain: show it draining while the proxy still lists it, wait until the engine's own

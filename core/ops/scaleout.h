@@ -3,7 +3,7 @@
 
 #include "ops/scaleoperation.h"
 
-// Scale out one engine (issue 7; spec proxy-api §3, §8.1, §13.3):
+// Scale out one engine (spec proxy-api §3, §8.1, §13.3):
 //   preflight (membership, proxy generation, node/NPU via the control seam, port free)
 //   -> start the engine (skipped when it already runs)
 //   -> wait until the engine itself answers /v1/models and /health

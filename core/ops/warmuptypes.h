@@ -10,9 +10,9 @@
 #include <cmath>
 #include <limits>
 
-// The warm-up / smoke test of the proxy (seed 000's FAQ: prefill engines need a few requests before a
-// benchmark; spec proxy-api §8.2: the proxy answers a decoder failure with 200 and an empty or
-// truncated body). Value types only: what to send, what one request gave, what the run adds up to.
+// The warm-up / smoke test of the proxy (the 8-node DeepSeek-R1 guide's FAQ: prefill engines need a
+// few requests before a benchmark; spec proxy-api §8.2: the proxy answers a decoder failure with 200
+// and an empty or truncated body). Value types only: what to send, what one request gave, what the run adds up to.
 namespace pd {
 
 struct WarmUpOptions {

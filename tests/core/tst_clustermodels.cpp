@@ -42,7 +42,7 @@ private Q_SLOTS:
         QCOMPARE(model.index(8, EngineTableModel::NodeColumn).data().toString(), QStringLiteral("d0"));
         QCOMPARE(model.index(8, EngineTableModel::DpRankColumn).data().toString(), QStringLiteral("0 / 64"));
         QCOMPARE(model.index(8, EngineTableModel::DpGroupColumn).data().toString(), QStringLiteral("192.0.0.5:13395"));
-        // Seed 000's launcher: dp_size, master ip, master port, local rank, rank, port, local size.
+        // The 8-node guide's launcher: dp_size, master ip, master port, local rank, rank, port, local size.
         QCOMPARE(model.index(71, EngineTableModel::LauncherColumn).data().toString(),
                  QStringLiteral("64 192.0.0.5 13395 15 63 9015 16"));
         QCOMPARE(model.index(71, EngineTableModel::DpRankColumn).data(SortRole).toInt(), 63);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The DP groups of a profile: seed 000's layout (each prefill node its own group of 2, the four decode
+// The DP groups of a profile: the 8-node guide's layout (each prefill node its own group of 2, the four decode
 // nodes one coupled group of 64), the sizes a pool can take by whole groups, dp_coupling in the format and
 // the validator.
 #include "cluster/dpgroups.h"
@@ -38,7 +38,7 @@ private Q_SLOTS:
     void demoGroupsLayout();
 };
 
-// What `pdconsole --demo` runs: seed 000's prefill pool, decode as four coupled groups of 16 with d3's
+// What `pdconsole --demo` runs: the 8-node guide's prefill pool, decode as four coupled groups of 16 with d3's
 // group left out of the proxy (one warning for the group, not sixteen).
 void TstDpGroups::demoGroupsLayout()
 {

@@ -142,7 +142,7 @@ void TestPdctl::validateReportsEveryProblem()
     QCOMPARE(run.out.count(QStringLiteral("/nic_name: ")), 8);
 }
 
-// Issue 13 item 3: seed 001's proxy line, rank table and two start scripts, plus the container and the
+// The two-node A2 guide's proxy line, rank table and two start scripts, plus the container and the
 // set_env.sh scripts the guide uses, give the bundled 2-node profile's roles and nodes.
 void TestPdctl::importSeed001StartScripts()
 {

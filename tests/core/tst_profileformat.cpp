@@ -83,7 +83,7 @@ void TestProfileFormat::bundledProfilesRoundTrip()
 
 void TestProfileFormat::bundledSeedProfileContents()
 {
-    // Seed 000: 4 prefill nodes × 2 engines (TP 8, own master), 4 decode nodes × 16 engines (TP 1, master .5).
+    // 8-node guide: 4 prefill nodes × 2 engines (TP 8, own master), 4 decode nodes × 16 engines (TP 1, master .5).
     const ProfileLoadResult loaded = loadProfileFile(sourcePath(QStringLiteral("resources/profiles/deepseek-r1-8node.json")));
     QVERIFY(loaded.profile.has_value());
     const Profile &p = *loaded.profile;

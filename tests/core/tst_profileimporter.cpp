@@ -31,7 +31,7 @@ Profile loadBundled(const QString &name)
     return *loaded.profile;
 }
 
-// The real v0.9.1-dev proxy's order for seed 000 (spec proxy-api §4.1): host by host, port by port.
+// The real v0.9.1-dev proxy's order for the 8-node guide (spec proxy-api §4.1): host by host, port by port.
 QStringList seedInstances(Role role)
 {
     QStringList ids;
@@ -108,7 +108,7 @@ private Q_SLOTS:
 
 void TestProfileImporter::seedProxyCommandLine()
 {
-    // Seed 000's command line exactly as the guide prints it: backslash-newline continuations,
+    // The 8-node guide's command line exactly as the guide prints it: backslash-newline continuations,
     // and "2 2 2 2\" with no space before the backslash.
     const QString commandLine = QString::fromUtf8(readFixture(QStringLiteral("seed000-proxy.txt")));
     QVERIFY(commandLine.contains(QStringLiteral("2 2 2 2\\\n")));
@@ -420,7 +420,7 @@ void TestProfileImporter::ranktables_data()
     QStringList a2Ips;
     for (int d = 1; d <= 16; ++d)
         a2Ips.append(QStringLiteral("29.0.0.%1").arg(d));
-    QTest::newRow("seed 001: two A2 servers x 16 devices")
+    QTest::newRow("the two-node A2 guide: two A2 servers x 16 devices")
         << QStringLiteral("ranktable-seed001-a2.json")
         << QStringList{QStringLiteral("141.61.41.163"), QStringLiteral("141.61.41.164")}
         << QList<int>{int(Role::Prefill), int(Role::Decode)} << QList<int>{16, 16} << false << a2Ips;
@@ -478,7 +478,7 @@ void TestProfileImporter::seed001FromProxyAndRanktable()
     ImportSources sources;
     sources.proxyCommandLine = QString::fromUtf8(readFixture(QStringLiteral("seed001-proxy.txt")));
     sources.ranktable = readFixture(QStringLiteral("ranktable-seed001-a2.json"));
-    // Seed 001 runs vllm-ascend 0.9.1-dev's proxy; its command line alone cannot tell (no -num/-inc).
+    // The two-node A2 guide runs vllm-ascend 0.9.1-dev's proxy; its command line alone cannot tell (no -num/-inc).
     QCOMPARE(importProfile(sources).profile.proxy.generation, ProxyGeneration::Main);
     sources.proxyGeneration = ProxyGeneration::V091Dev;
     const ImportResult result = importProfile(sources);
@@ -505,7 +505,7 @@ void TestProfileImporter::seed001FromProxyAndRanktable()
         QCOMPARE(p.nodes.at(n).npuGeneration, NpuGeneration::A2);
         QCOMPARE(p.nodes.at(n).npuCount, 16);
         QCOMPARE(p.nodes.at(n).npuIps, bundled.nodes.at(n).npuIps);
-        // One engine per node; without launchers TP fills the node (seed 001 runs TP 16).
+        // One engine per node; without launchers TP fills the node (the two-node A2 guide runs TP 16).
         QCOMPARE(p.nodes.at(n).engineGroups.size(), 1);
         QCOMPARE(p.nodes.at(n).engineGroups.first().tpSize, 16);
         QCOMPARE(p.nodes.at(n).engineGroups.first().engineStartPort, 20002);

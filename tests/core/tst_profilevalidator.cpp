@@ -102,8 +102,8 @@ void TestProfileValidator::cleanTopologies_data()
 {
     QTest::addColumn<QString>("profile");
     QTest::addColumn<int>("engines");
-    QTest::newRow("seed 000: DeepSeek-R1, 4 P x 2 + 4 D x 16") << QStringLiteral("deepseek-r1-8node") << 72;
-    QTest::newRow("seed 001: DeepSeek-V3, 2 A2 nodes, LLMDataDist") << QStringLiteral("deepseek-v3-2node-a2") << 2;
+    QTest::newRow("the 8-node guide: DeepSeek-R1, 4 P x 2 + 4 D x 16") << QStringLiteral("deepseek-r1-8node") << 72;
+    QTest::newRow("two-node A2 guide: DeepSeek-V3, LLMDataDist") << QStringLiteral("deepseek-v3-2node-a2") << 2;
     QTest::newRow("demo on loopback") << QStringLiteral("demo-loopback") << 72;
     QTest::newRow("main tutorial: 2 P (DP2 TP8 own master) + 2 D (DP32 TP1), ports 7100")
         << QStringLiteral("tutorial-main-2p2d") << 36;

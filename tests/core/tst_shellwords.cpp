@@ -42,7 +42,7 @@ void TestShellWords::split_data()
     QTest::newRow("backslash-CRLF continues the line (pasted from Windows)") << QStringLiteral("a \\\r\n  b") << w({"a", "b"});
     QTest::newRow("continuation right after a word joins with the next line")
         << QStringLiteral("2 2 2 2\\\n--decoder-hosts") << w({"2", "2", "2", "2--decoder-hosts"});
-    QTest::newRow("continuation after a word, next line indented (seed 000)")
+    QTest::newRow("continuation after a word, next line indented (the 8-node guide)")
         << QStringLiteral("2 2 2 2\\\n    --decoder-hosts") << w({"2", "2", "2", "2", "--decoder-hosts"});
     QTest::newRow("continuation inside double quotes") << QStringLiteral("\"a\\\nb\"") << w({"ab"});
     QTest::newRow("no expansion of any kind") << QStringLiteral("$HOME ~ * $(id) `id` ;") << w({"$HOME", "~", "*", "$(id)", "`id`", ";"});

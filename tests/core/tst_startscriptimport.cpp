@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Start-script import (issue 13 item 3): seed 001's two start scripts plus its proxy line give the bundled
+// Start-script import: the two-node A2 guide's two start scripts plus its proxy line give the bundled
 // 2-node profile's engine values; odd scripts either read right or are refused naming file:line.
 #include "cluster/profileformat.h"
 #include "cluster/profileimporter.h"

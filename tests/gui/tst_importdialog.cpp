@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// File ▸ Import Cluster… (issue 13 item 3): the importers pdctl has, with a preview of the profile and of
-// its problems before anything is saved. Seed 001's sources give the bundled 2-node profile's roles; a
+// File ▸ Import Cluster…: the importers pdctl has, with a preview of the profile and of
+// its problems before anything is saved. The two-node A2 guide's sources give the bundled 2-node profile's roles; a
 // broken script shows its file:line and blocks Save; the saved profile opens in the window.
 #include "cluster/clusterstore.h"
 #include "cluster/profileformat.h"

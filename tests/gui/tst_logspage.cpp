@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Logs tab follows an adopted engine's own log: when the console learns that an engine started
 // outside pdconsole writes elsewhere (the file behind its stdout), the open tail switches to that file
-// and its lines are diagnosed (issue 13 item 1).
+// and its lines are diagnosed.
 #include "exec/localrunner.h"
 #include "logspage.h"
 

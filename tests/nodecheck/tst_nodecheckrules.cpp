@@ -65,7 +65,8 @@ void TestNodeCheckRules::suitesFollowTheSeeds()
         a2Commands.append(s.command);
     for (const CheckSection &s : a3)
         a3Commands.append(s.command);
-    // Seed 000's A2 tab: -lldp -link -net_health -netdetect -gateway, cat /etc/hccn.conf, -ip; seed 001: -tls.
+    // The 8-node guide's A2 tab: -lldp -link -net_health -netdetect -gateway, cat /etc/hccn.conf, -ip;
+    // the two-node A2 guide: -tls.
     for (const char *c : { "hccn_tool -i 7 -lldp -g", "hccn_tool -i 7 -link -g", "hccn_tool -i 7 -net_health -g",
              "hccn_tool -i 7 -netdetect -g", "hccn_tool -i 7 -gateway -g", "hccn_tool -i 7 -ip -g",
              "hccn_tool -i 7 -tls -g", "cat '/etc/hccn.conf'", "npu-smi info", "npu-smi info -t health -i 7 -c 0" })

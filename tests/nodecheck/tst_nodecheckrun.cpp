@@ -368,7 +368,7 @@ void TestNodeCheckRun::asyncRunner()
     VERDICT(check(r, QStringLiteral("q"), CheckKind::Ping, 7), Verdict::Pass);
 }
 
-// Issue 13 item 2: a node whose engines live in a container gets its checks there too. A fake `docker`
+// A node whose engines live in a container gets its checks there too. A fake `docker`
 // on PATH records the call and runs the command here; the report is the one the host would give.
 void TestNodeCheckRun::checksRunInsideTheNodesContainer()
 {

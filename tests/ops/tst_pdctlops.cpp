@@ -204,7 +204,7 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QLatin1String("p1 (192.0.2.7)")), qPrintable(r.out + r.err));
     }
 
-    // Issue 13 item 5: pdctl scale without --sim-control starts and stops engines the way the console
+    // Pdctl scale without --sim-control starts and stops engines the way the console
     // does, through each node's runner (here the local one runs the pdsim stand-in template), verified
     // at the proxy's /healthcheck.
     void scaleThroughTheNodesRunners()
@@ -258,7 +258,7 @@ private Q_SLOTS:
         QCOMPARE(pdctl({ QStringLiteral("proxy"), QStringLiteral("stop"), QStringLiteral("--profile"), path }).exitCode, 0);
     }
 
-    // Issue 13 item 1: an engine started by the operator's own script (no pdconsole marker, no pid file)
+    // An engine started by the operator's own script (no pdconsole marker, no pid file)
     // is found by its port: status shows it running "started outside pdconsole" with its PID, command
     // line and log; Start does not launch a second copy; Stop stops it (the port closes). A port held by
     // something that is not an engine is a conflict: Start refuses naming it, Stop never touches it.
@@ -319,7 +319,7 @@ private Q_SLOTS:
         squatter.waitForFinished(5000);
     }
 
-    // Issue 13 item 2: a node whose engines live in a container (seed 001: a privileged Docker container)
+    // A node whose engines live in a container (the two-node A2 guide: a privileged Docker container)
     // with CANN's set_env.sh to source. A fake `docker` on PATH records every call and runs the command
     // here: start, status and stop all go through `docker exec -i <name> bash -c`, the engine's process
     // carries what set_env.sh exports, the generated template sources it, a missing script is named.

@@ -102,7 +102,7 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("/proc/version/audit.jsonl")), qPrintable(error));
     }
 
-    // Issue 14 item 9: a failed append is held until acknowledged, and until then every mutating action
+    // A failed append is held until acknowledged, and until then every mutating action
     // is refused (the operation, the engine menu's plan), without a second try at the broken log.
     void aFailedAppendStopsActionsUntilAcknowledged()
     {

@@ -331,7 +331,7 @@ private Q_SLOTS:
         QCOMPARE(engineStatus(outside.id), QStringLiteral("ready"));
     }
 
-    // Issue 14 item 9: cancelled while its first membership read is in flight, the rolling restart is
+    // Cancelled while its first membership read is in flight, the rolling restart is
     // deleted (finished -> deleteLater); the read's answer must not reach it (a use-after-free under ASan).
     void cancellingARollingRestartDuringAMembershipReadIsSafe()
     {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The confirmation an operator reads before "Restart the whole DP group" on seed 000's layout (one decode
+// The confirmation an operator reads before "Restart the whole DP group" on the 8-node guide's layout (one decode
 // group of 64, every rank active): the real dialog, shown offscreen, grabbed to
 // build/.../group-restart-plan.png (docs/screenshots/group-restart-plan.png is a copy), then cancelled.
 // What it must say: the whole group goes, the capacity lost is all 64 decode instances, the last-instance

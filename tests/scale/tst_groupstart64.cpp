@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Seed 000's decode pool is ONE coupled DP group of 64 ranks (resources/profiles/demo-loopback.json).
+// The 8-node guide's decode pool is ONE coupled DP group of 64 ranks (resources/profiles/demo-loopback.json).
 // pdsim couples it like a real cluster: no rank answers until all 64 have started, and ranks started
 // without the rest give up after the join timeout. Started through the console's own path (the engine
 // actions' "Start and add" on the 64 ranks, the runner with the GUI's parallel cap of 4), the group forms: one

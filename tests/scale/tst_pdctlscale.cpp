@@ -103,7 +103,7 @@ private Q_SLOTS:
         QCOMPARE(load["empty_ok"].get<int>(), 0);
     }
 
-    // Issue 14 item 7: under a load that never lets the proxy be idle, the two removed instances stay
+    // Under a load that never lets the proxy be idle, the two removed instances stay
     // listed (§8.3) after their engines stopped. A pdctl with no memory of that scale-in (a fresh data
     // directory: no membership journal) must not count them: scaling straight back up starts two other
     // engines and the pool serves 6 again.

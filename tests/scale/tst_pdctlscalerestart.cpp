@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 13 item 4: a proxy without /instances (pdsim's proxy run as vllm-ascend v0.9.1-dev) is scaled
+// A proxy without /instances (pdsim's proxy run as vllm-ascend v0.9.1-dev) is scaled
 // through the one path it has: pdctl reads the running proxy's command line as its membership, waits
 // until nothing is in flight, restarts the proxy with the new lists and stops the engines that left.
 // Processes only: `pdsim cluster` and `pdctl`, over HTTP on 127.0.0.74-76.

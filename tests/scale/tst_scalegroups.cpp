@@ -96,7 +96,7 @@ private Q_SLOTS:
         QVERIFY(plan.describe().contains(plan.blocked));
         QCOMPARE(unreachablePoolSize(m_groups, Role::Decode, 6), QString());
 
-        // Seed 000's layout: one coupled decode group of 64.
+        // The 8-node guide's layout: one coupled decode group of 64.
         const Profile demo = load(QStringLiteral("resources/profiles/demo-loopback.json"));
         const QString refusal = unreachablePoolSize(DpGroups(demo), Role::Decode, 60);
         QVERIFY2(refusal.startsWith(QLatin1String("decode can be 0 or 64")), qPrintable(refusal));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// https towards the proxy and the engines, verified (issue 14 item 5), against a real TLS server on
+// https towards the proxy and the engines, verified, against a real TLS server on
 // 127.0.0.121 (tests/scale/data/https_files.py, Python's http.server behind its ssl module) serving the
 // proxy's /healthcheck and an engine's /v1/models, /health and /metrics as files, with a certificate
 // signed by a CA made here with the openssl command. The profile's tls section

@@ -145,7 +145,7 @@ void TestSimProxyLogic::options()
 
 void TestSimProxyLogic::seed000Expansion()
 {
-    // Spec §4.1 worked example (seed 000's command line).
+    // Spec §4.1 worked example (the 8-node guide's command line).
     const QStringList args = words(
         "--generation v0.9.1-dev --prefiller-hosts 192.0.0.1 192.0.0.2 192.0.0.3 192.0.0.4 --prefiller-hosts-num 2 2 2 2 "
         "--prefiller-ports 9000 9000 9000 9000 --prefiller-ports-inc 2 2 2 2 --decoder-hosts 192.0.0.5 192.0.0.6 "

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The console's own operations stack over real SSH (issue 13 item 1, issue 14 item 8): the same parts
+// The console's own operations stack over real SSH: the same parts
 // app/console/operations.cpp composes (SshRunner behind DefaultRunnerFactory, EngineController,
 // RunnerEngineControl, ScaleRunner, EngineActions with its audit log) against a node on 127.0.0.x whose
 // "transport": "ssh" sends every command through a real sshd. An engine started on the node by hand

@@ -118,7 +118,7 @@ private Q_SLOTS:
         QCOMPARE(readFile(knownHosts), QByteArray());
     }
 
-    // Issue 13 item 1 through sshd: an engine started on the node by a plain script (no pdconsole
+    // Through sshd: an engine started on the node by a plain script (no pdconsole
     // marker) is adopted by `pdctl engine status` over SSH, with its PID and command line, and stopped
     // by `pdctl engine stop` (the port closes).
     void adoptsAnEngineStartedByHandOverSsh()

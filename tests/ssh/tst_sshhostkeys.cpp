@@ -153,7 +153,7 @@ void TstSshHostKeys::concurrentFirstContactsAskOncePerNode()
     QCOMPARE(readFile(settings.knownHostsPath).count('\n'), m_harness->nodeCount());
 }
 
-// Issue 14 item 9: seven nodes with unknown keys and one trusted node, two pool workers. While the
+// Seven nodes with unknown keys and one trusted node, two pool workers. While the
 // operator has the first trust question open, the other untrusted nodes do not take the second worker:
 // the trusted node's command runs.
 void TstSshHostKeys::aTrustQuestionDoesNotStarveTrustedNodes()

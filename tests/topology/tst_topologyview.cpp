@@ -241,7 +241,7 @@ private Q_SLOTS:
         view.setProfile(profile);
         view.setStates(QVector<EngineState>(72, EngineState::Serving));
         view.show();
-        // Seed 000: 4 prefill groups of 2 (one node each), one coupled decode group of 64 on 4 nodes.
+        // The 8-node guide: 4 prefill groups of 2 (one node each), one coupled decode group of 64 on 4 nodes.
         const QString decode = QStringLiteral("decode@192.0.0.5:13395");
         QCOMPARE(int(view.groupFrames().size()), 5);
         int f = -1;

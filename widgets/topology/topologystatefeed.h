@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The one place that feeds the topology its engine states. For now the source is ObservedStates
-// (HTTP observations only); the derived-state tracker (core/state) replaces it with the same three
-// connections: a full set of states on reset, changed engines per round, and the info provider.
+// The one place that feeds the topology its engine states. ObservedStates (HTTP observations only)
+// feeds it until the derived-state tracker (core/state) is attached; the tracker then replaces it with
+// the same three connections: a full set of states on reset, changed engines per round, the info provider.
 namespace pd {
 
 class EngineInfoProvider;

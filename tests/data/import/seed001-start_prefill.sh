@@ -1,5 +1,5 @@
 #!/bin/bash
-# Seed 001 (4.2): start_prefill.sh on the P node, rebuilt from the guide's text (its quotes restored).
+# The two-node A2 guide (4.2): start_prefill.sh on the P node, rebuilt from the guide's text (its quotes restored).
 # 环境变量配置
 export HCCL_IF_IP=141.61.41.163
 export GLOO_SOCKET_IFNAME="ens3f0"
