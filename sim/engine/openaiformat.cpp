@@ -171,4 +171,61 @@ QByteArray tokenText(quint64 seed, int index)
     return (index == 0 ? QByteArray() : QByteArray(" ")) + QByteArray(kWords[k % n]);
 }
 
+namespace {
+
+int tokensOfText(const std::string &s)
+{
+    return int((s.size() + 3) / 4); // the simulator's tokenizer: 4 bytes per token
+}
+
+} // namespace
+
+std::pair<int, std::string> promptOf(const Json &body, bool chat)
+{
+    std::string text;
+    int tokens = 0;
+    if (chat) {
+        const auto it = body.find("messages");
+        if (it == body.end() || !it->is_array())
+            return {0, {}};
+        for (const Json &m : *it) {
+            tokens += 4;
+            if (!m.is_object())
+                continue;
+            const auto c = m.find("content");
+            if (c == m.end())
+                continue;
+            if (c->is_string()) {
+                text += c->get<std::string>();
+            } else if (c->is_array()) {
+                for (const Json &part : *c) {
+                    if (part.is_object() && part.contains("text") && part["text"].is_string())
+                        text += part["text"].get<std::string>();
+                }
+            }
+            text += '\n';
+        }
+        return {tokens + tokensOfText(text), text};
+    }
+    const auto it = body.find("prompt");
+    if (it == body.end())
+        return {0, {}};
+    if (it->is_string()) {
+        text = it->get<std::string>();
+        return {tokensOfText(text), text};
+    }
+    if (it->is_array() && !it->empty()) {
+        const Json &first = it->front();
+        if (first.is_number_integer())
+            return {int(it->size()), it->dump()}; // token ids
+        if (first.is_string()) {
+            text = first.get<std::string>();
+            return {tokensOfText(text), text};
+        }
+        if (first.is_array())
+            return {int(first.size()), first.dump()};
+    }
+    return {0, {}};
+}
+
 } // namespace pd::sim::openai

@@ -26,61 +26,6 @@ double wallNow()
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
 }
 
-int tokensOfText(const std::string &s)
-{
-    return int((s.size() + 3) / 4); // the simulator's tokenizer: 4 bytes per token
-}
-
-// Prompt length in tokens (4 UTF-8 bytes per token; chat adds 4 template tokens per message) and the
-// prompt text used for prefix-cache lookups.
-std::pair<int, std::string> promptOf(const Json &body, bool chat)
-{
-    std::string text;
-    int tokens = 0;
-    if (chat) {
-        const auto it = body.find("messages");
-        if (it == body.end() || !it->is_array())
-            return {0, {}};
-        for (const Json &m : *it) {
-            tokens += 4;
-            if (!m.is_object())
-                continue;
-            const auto c = m.find("content");
-            if (c == m.end())
-                continue;
-            if (c->is_string()) {
-                text += c->get<std::string>();
-            } else if (c->is_array()) {
-                for (const Json &part : *c) {
-                    if (part.is_object() && part.contains("text") && part["text"].is_string())
-                        text += part["text"].get<std::string>();
-                }
-            }
-            text += '\n';
-        }
-        return {tokens + tokensOfText(text), text};
-    }
-    const auto it = body.find("prompt");
-    if (it == body.end())
-        return {0, {}};
-    if (it->is_string()) {
-        text = it->get<std::string>();
-        return {tokensOfText(text), text};
-    }
-    if (it->is_array() && !it->empty()) {
-        const Json &first = it->front();
-        if (first.is_number_integer())
-            return {int(it->size()), it->dump()}; // token ids
-        if (first.is_string()) {
-            text = first.get<std::string>();
-            return {tokensOfText(text), text};
-        }
-        if (first.is_array())
-            return {int(first.size()), first.dump()};
-    }
-    return {0, {}};
-}
-
 QByteArray handlerOf(const QByteArray &path)
 {
     static const QByteArray known[] = {"/v1/completions", "/v1/chat/completions", "/v1/models",
@@ -594,7 +539,7 @@ void SimEngine::handleGeneration(const HttpRequest &req, const HttpResponderPtr 
                 return;
             }
         }
-        const auto [promptTokens, promptText] = promptOf(body, chat);
+        const auto [promptTokens, promptText] = openai::promptOf(body, chat);
         if (promptTokens <= 0) {
             reply(req, res, 400, kJsonContentType,
                   openai::errorBody(400, chat ? "messages must be a non-empty list"
