@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "apptheme.h"
+#include "clustertables.h"
 #include "importdialog.h"
 #include "stateappearance.h"
 
@@ -74,43 +75,6 @@ QKeySequence standardOr(QKeySequence::StandardKey key, const QKeySequence &fallb
     return standard.isEmpty() ? fallback : standard;
 }
 
-QTableView *makeTable(QWidget *parent)
-{
-    auto *view = new QTableView(parent);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setAlternatingRowColors(true);
-    view->setSortingEnabled(true);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
-    view->horizontalHeader()->setHighlightSections(false);
-    view->setWordWrap(false);
-    return view;
-}
-
-// Filters engines by the selected nodes and by free text over every column.
-class EngineFilter final : public QSortFilterProxyModel {
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    QList<int> nodes;
-    void refresh() { invalidateFilter(); }
-
-protected:
-    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
-    {
-        const QModelIndex first = sourceModel()->index(row, 0, parent);
-        if (!nodes.isEmpty() && !nodes.contains(first.data(NodeIndexRole).toInt()))
-            return false;
-        const QRegularExpression re = filterRegularExpression();
-        if (re.pattern().isEmpty())
-            return true;
-        for (int c = 0; c < sourceModel()->columnCount(parent); ++c) {
-            if (sourceModel()->index(row, c, parent).data().toString().contains(re))
-                return true;
-        }
-        return false;
-    }
-};
-
 } // namespace
 
 MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
@@ -121,9 +85,9 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     , m_issueModel(new ValidationIssueModel(store, this))
     , m_nodeSort(new QSortFilterProxyModel(this))
     , m_engineFilter(new EngineFilter(this))
-    , m_nodeView(makeTable(this))
-    , m_engineView(makeTable(this))
-    , m_issueView(makeTable(this))
+    , m_nodeView(makeClusterTable(this))
+    , m_engineView(makeClusterTable(this))
+    , m_issueView(makeClusterTable(this))
     , m_issueDock(new QDockWidget(tr("Profile problems"), this))
     , m_filterEdit(new QLineEdit(this))
     , m_banner(new ErrorBanner(this))
