@@ -63,132 +63,11 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     m_readOnly->setToolTip(tr("Scaling, starts, stops, restarts and proxy changes are refused (and audited as refused)"));
     connect(m_readOnly, &QCheckBox::toggled, this, &OperationsPage::setReadOnly);
 
-    // The restore offer: shown when the proxy came back with other lists than before its outage.
-    m_restoreBar->setObjectName(QStringLiteral("restoreBar"));
-    m_restoreBar->setAutoFillBackground(true);
-    QPalette warn = m_restoreBar->palette();
-    warn.setColor(QPalette::Window, QColor(0xff, 0xf4, 0xce));
-    warn.setColor(QPalette::WindowText, QColor(0x3c, 0x2f, 0x00));
-    m_restoreBar->setPalette(warn);
-    m_restoreText->setWordWrap(true);
-    auto *restore = new QPushButton(tr("Restore membership"), m_restoreBar);
-    restore->setObjectName(QStringLiteral("restoreButton"));
-    auto *dismiss = new QPushButton(tr("Dismiss"), m_restoreBar);
-    connect(restore, &QPushButton::clicked, this, &OperationsPage::restore);
-    connect(dismiss, &QPushButton::clicked, m_restoreBar, &QWidget::hide);
-    auto *bar = new QHBoxLayout(m_restoreBar);
-    bar->addWidget(m_restoreText, 1);
-    bar->addWidget(restore);
-    bar->addWidget(dismiss);
-    m_restoreBar->hide();
-
-    // An audit line that could not be written stops every mutating action until the operator has seen it.
-    m_auditFailureBar->setObjectName(QStringLiteral("auditFailureBar"));
-    m_auditFailureBar->setAutoFillBackground(true);
-    QPalette alarm = m_auditFailureBar->palette();
-    alarm.setColor(QPalette::Window, QColor(0xfd, 0xe2, 0xe1));
-    alarm.setColor(QPalette::WindowText, QColor(0x5c, 0x0a, 0x0a));
-    m_auditFailureBar->setPalette(alarm);
-    m_auditFailureText->setWordWrap(true);
-    m_auditFailureText->setTextFormat(Qt::PlainText);
-    m_auditFailureText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *acknowledge = new QPushButton(tr("Acknowledge"), m_auditFailureBar);
-    acknowledge->setObjectName(QStringLiteral("acknowledgeAuditButton"));
-    acknowledge->setToolTip(tr("Actions are allowed again; the next failed audit line stops them again"));
-    connect(acknowledge, &QPushButton::clicked, this, [this] {
-        if (m_ctx->audit)
-            m_ctx->audit->acknowledge();
-        m_auditFailureBar->hide();
-    });
-    auto *auditRow = new QHBoxLayout(m_auditFailureBar);
-    auditRow->addWidget(m_auditFailureText, 1);
-    auditRow->addWidget(acknowledge);
-    m_auditFailureBar->hide();
-    if (m_ctx->audit) {
-        m_ctx->audit->setFailureListener([self = QPointer<OperationsPage>(this)](const QString &error) {
-            if (self)
-                self->showAuditFailure(error);
-        });
-        if (!m_ctx->audit->unacknowledgedFailure().isEmpty())
-            showAuditFailure(m_ctx->audit->unacknowledgedFailure());
-    }
-
-    // The proxy's process: what its /healthcheck says, start / stop / restart, the last outcome.
-    auto *proxy = new QGroupBox(tr("Proxy"), this);
-    proxy->setObjectName(QStringLiteral("proxyGroup"));
-    m_startProxy->setObjectName(QStringLiteral("startProxyButton"));
-    m_stopProxy->setObjectName(QStringLiteral("stopProxyButton"));
-    m_restartProxy->setObjectName(QStringLiteral("restartProxyButton"));
-    m_proxyState->setObjectName(QStringLiteral("proxyState"));
-    m_proxyState->setWordWrap(true);
-    m_proxyState->setTextFormat(Qt::RichText);
-    m_proxyState->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_proxyHealth->setWordWrap(true);
-    m_proxyHealth->setTextFormat(Qt::RichText);
-    connect(m_startProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Start); });
-    connect(m_stopProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Stop); });
-    connect(m_restartProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Restart); });
-    connect(m_proxyActions, &ProxyActions::phaseChanged, this, &OperationsPage::showProxyPhase);
-    connect(m_proxyActions, &ProxyActions::finished, this, &OperationsPage::proxyFinished);
-    if (m_ctx->membership)
-        connect(m_ctx->membership, &MembershipReconciler::reconciled, this, &OperationsPage::showProxyHealth);
-    auto *proxyRow = new QHBoxLayout;
-    proxyRow->addWidget(m_proxyHealth, 1);
-    proxyRow->addWidget(m_startProxy);
-    proxyRow->addWidget(m_stopProxy);
-    proxyRow->addWidget(m_restartProxy);
-    auto *proxyLayout = new QVBoxLayout(proxy);
-    proxyLayout->addLayout(proxyRow);
-    proxyLayout->addWidget(m_proxyState);
-    m_proxyState->hide(); // until the first action
-    showProxyHealth();
-
-    // Rolling restart per pool.
-    auto *rolling = new QGroupBox(tr("Rolling restart (after a config or model change)"), this);
-    m_floor->setRange(0, 4096);
-    m_floor->setValue(1);
-    m_floor->setPrefix(tr("keep at least "));
-    m_floor->setSuffix(tr(" active"));
-    m_floor->setToolTip(tr("The restart never leaves fewer active instances of the pool in the proxy"));
-    m_resume->setVisible(false);
-    m_cancelRolling->setVisible(false);
-    m_rollingState->setWordWrap(true);
-    connect(m_restartPrefill, &QPushButton::clicked, this, [this] { startRollingRestart(Role::Prefill, m_floor->value()); });
-    connect(m_restartDecode, &QPushButton::clicked, this, [this] { startRollingRestart(Role::Decode, m_floor->value()); });
-    connect(m_resume, &QPushButton::clicked, this, [this] {
-        if (m_rolling)
-            m_rolling->resume();
-        showRollingState();
-    });
-    connect(m_cancelRolling, &QPushButton::clicked, this, [this] {
-        if (m_rolling)
-            m_rolling->cancel();
-        showRollingState();
-    });
-    auto *rollingRow = new QHBoxLayout;
-    rollingRow->addWidget(m_floor);
-    rollingRow->addWidget(m_restartPrefill);
-    rollingRow->addWidget(m_restartDecode);
-    rollingRow->addWidget(m_rollingState, 1);
-    rollingRow->addWidget(m_resume);
-    rollingRow->addWidget(m_cancelRolling);
-    rolling->setLayout(rollingRow);
-
-    // The audit log.
-    auto *audit = new QGroupBox(tr("Audit log"), this);
-    m_auditView->setObjectName(QStringLiteral("auditView"));
-    m_auditView->setModel(m_audit);
-    m_auditView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_auditView->setWordWrap(false);
-    m_auditView->setAlternatingRowColors(true);
-    m_auditView->verticalHeader()->hide();
-    m_auditView->horizontalHeader()->setStretchLastSection(false);
-    m_auditView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_auditView->horizontalHeader()->setSectionResizeMode(AuditModel::DetailColumn, QHeaderView::Stretch);
-    m_auditPath->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *auditLayout = new QVBoxLayout(audit);
-    auditLayout->addWidget(m_auditPath);
-    auditLayout->addWidget(m_auditView, 1);
+    buildRestoreBar();
+    buildAuditFailureBar();
+    QGroupBox *proxy = buildProxyGroup();
+    QGroupBox *rolling = buildRollingGroup();
+    QGroupBox *audit = buildAuditGroup();
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_scale);
@@ -221,6 +100,151 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     connect(m_runner, &ScaleRunner::operationFinished, reload, qOverload<>(&QTimer::start));
     reloadAudit();
     setReadOnly(m_ctx->settings.readOnly);
+}
+
+// The restore offer: shown when the proxy came back with other lists than before its outage.
+void OperationsPage::buildRestoreBar()
+{
+    m_restoreBar->setObjectName(QStringLiteral("restoreBar"));
+    m_restoreBar->setAutoFillBackground(true);
+    QPalette warn = m_restoreBar->palette();
+    warn.setColor(QPalette::Window, QColor(0xff, 0xf4, 0xce));
+    warn.setColor(QPalette::WindowText, QColor(0x3c, 0x2f, 0x00));
+    m_restoreBar->setPalette(warn);
+    m_restoreText->setWordWrap(true);
+    auto *restore = new QPushButton(tr("Restore membership"), m_restoreBar);
+    restore->setObjectName(QStringLiteral("restoreButton"));
+    auto *dismiss = new QPushButton(tr("Dismiss"), m_restoreBar);
+    connect(restore, &QPushButton::clicked, this, &OperationsPage::restore);
+    connect(dismiss, &QPushButton::clicked, m_restoreBar, &QWidget::hide);
+    auto *bar = new QHBoxLayout(m_restoreBar);
+    bar->addWidget(m_restoreText, 1);
+    bar->addWidget(restore);
+    bar->addWidget(dismiss);
+    m_restoreBar->hide();
+}
+
+// An audit line that could not be written stops every mutating action until the operator has seen it.
+void OperationsPage::buildAuditFailureBar()
+{
+    m_auditFailureBar->setObjectName(QStringLiteral("auditFailureBar"));
+    m_auditFailureBar->setAutoFillBackground(true);
+    QPalette alarm = m_auditFailureBar->palette();
+    alarm.setColor(QPalette::Window, QColor(0xfd, 0xe2, 0xe1));
+    alarm.setColor(QPalette::WindowText, QColor(0x5c, 0x0a, 0x0a));
+    m_auditFailureBar->setPalette(alarm);
+    m_auditFailureText->setWordWrap(true);
+    m_auditFailureText->setTextFormat(Qt::PlainText);
+    m_auditFailureText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *acknowledge = new QPushButton(tr("Acknowledge"), m_auditFailureBar);
+    acknowledge->setObjectName(QStringLiteral("acknowledgeAuditButton"));
+    acknowledge->setToolTip(tr("Actions are allowed again; the next failed audit line stops them again"));
+    connect(acknowledge, &QPushButton::clicked, this, [this] {
+        if (m_ctx->audit)
+            m_ctx->audit->acknowledge();
+        m_auditFailureBar->hide();
+    });
+    auto *auditRow = new QHBoxLayout(m_auditFailureBar);
+    auditRow->addWidget(m_auditFailureText, 1);
+    auditRow->addWidget(acknowledge);
+    m_auditFailureBar->hide();
+    if (m_ctx->audit) {
+        m_ctx->audit->setFailureListener([self = QPointer<OperationsPage>(this)](const QString &error) {
+            if (self)
+                self->showAuditFailure(error);
+        });
+        if (!m_ctx->audit->unacknowledgedFailure().isEmpty())
+            showAuditFailure(m_ctx->audit->unacknowledgedFailure());
+    }
+}
+
+// The proxy's process: what its /healthcheck says, start / stop / restart, the last outcome.
+QGroupBox *OperationsPage::buildProxyGroup()
+{
+    auto *proxy = new QGroupBox(tr("Proxy"), this);
+    proxy->setObjectName(QStringLiteral("proxyGroup"));
+    m_startProxy->setObjectName(QStringLiteral("startProxyButton"));
+    m_stopProxy->setObjectName(QStringLiteral("stopProxyButton"));
+    m_restartProxy->setObjectName(QStringLiteral("restartProxyButton"));
+    m_proxyState->setObjectName(QStringLiteral("proxyState"));
+    m_proxyState->setWordWrap(true);
+    m_proxyState->setTextFormat(Qt::RichText);
+    m_proxyState->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_proxyHealth->setWordWrap(true);
+    m_proxyHealth->setTextFormat(Qt::RichText);
+    connect(m_startProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Start); });
+    connect(m_stopProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Stop); });
+    connect(m_restartProxy, &QPushButton::clicked, this, [this] { requestProxyAction(ProxyAction::Restart); });
+    connect(m_proxyActions, &ProxyActions::phaseChanged, this, &OperationsPage::showProxyPhase);
+    connect(m_proxyActions, &ProxyActions::finished, this, &OperationsPage::proxyFinished);
+    if (m_ctx->membership)
+        connect(m_ctx->membership, &MembershipReconciler::reconciled, this, &OperationsPage::showProxyHealth);
+    auto *proxyRow = new QHBoxLayout;
+    proxyRow->addWidget(m_proxyHealth, 1);
+    proxyRow->addWidget(m_startProxy);
+    proxyRow->addWidget(m_stopProxy);
+    proxyRow->addWidget(m_restartProxy);
+    auto *proxyLayout = new QVBoxLayout(proxy);
+    proxyLayout->addLayout(proxyRow);
+    proxyLayout->addWidget(m_proxyState);
+    m_proxyState->hide(); // until the first action
+    showProxyHealth();
+    return proxy;
+}
+
+// Rolling restart per pool.
+QGroupBox *OperationsPage::buildRollingGroup()
+{
+    auto *rolling = new QGroupBox(tr("Rolling restart (after a config or model change)"), this);
+    m_floor->setRange(0, 4096);
+    m_floor->setValue(1);
+    m_floor->setPrefix(tr("keep at least "));
+    m_floor->setSuffix(tr(" active"));
+    m_floor->setToolTip(tr("The restart never leaves fewer active instances of the pool in the proxy"));
+    m_resume->setVisible(false);
+    m_cancelRolling->setVisible(false);
+    m_rollingState->setWordWrap(true);
+    connect(m_restartPrefill, &QPushButton::clicked, this, [this] { startRollingRestart(Role::Prefill, m_floor->value()); });
+    connect(m_restartDecode, &QPushButton::clicked, this, [this] { startRollingRestart(Role::Decode, m_floor->value()); });
+    connect(m_resume, &QPushButton::clicked, this, [this] {
+        if (m_rolling)
+            m_rolling->resume();
+        showRollingState();
+    });
+    connect(m_cancelRolling, &QPushButton::clicked, this, [this] {
+        if (m_rolling)
+            m_rolling->cancel();
+        showRollingState();
+    });
+    auto *rollingRow = new QHBoxLayout;
+    rollingRow->addWidget(m_floor);
+    rollingRow->addWidget(m_restartPrefill);
+    rollingRow->addWidget(m_restartDecode);
+    rollingRow->addWidget(m_rollingState, 1);
+    rollingRow->addWidget(m_resume);
+    rollingRow->addWidget(m_cancelRolling);
+    rolling->setLayout(rollingRow);
+    return rolling;
+}
+
+// The audit log.
+QGroupBox *OperationsPage::buildAuditGroup()
+{
+    auto *audit = new QGroupBox(tr("Audit log"), this);
+    m_auditView->setObjectName(QStringLiteral("auditView"));
+    m_auditView->setModel(m_audit);
+    m_auditView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_auditView->setWordWrap(false);
+    m_auditView->setAlternatingRowColors(true);
+    m_auditView->verticalHeader()->hide();
+    m_auditView->horizontalHeader()->setStretchLastSection(false);
+    m_auditView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_auditView->horizontalHeader()->setSectionResizeMode(AuditModel::DetailColumn, QHeaderView::Stretch);
+    m_auditPath->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *auditLayout = new QVBoxLayout(audit);
+    auditLayout->addWidget(m_auditPath);
+    auditLayout->addWidget(m_auditView, 1);
+    return audit;
 }
 
 OperationsPage::~OperationsPage()

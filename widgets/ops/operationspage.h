@@ -12,6 +12,7 @@
 #include <optional>
 
 class QCheckBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -77,6 +78,12 @@ Q_SIGNALS:
     void auditFailed(const QString &error);
 
 private:
+    // The constructor's parts, in the page's order from the top.
+    void buildRestoreBar();
+    void buildAuditFailureBar();
+    QGroupBox *buildProxyGroup();
+    QGroupBox *buildRollingGroup();
+    QGroupBox *buildAuditGroup();
     void showAuditFailure(const QString &error);
     void showRollingState();
     void showProxyPhase(ProxyActions::Phase phase);
