@@ -26,7 +26,8 @@ LogSignature sig(int id, const char *title, const char *pattern, const char *dia
         words(anchors), network };
 }
 
-QList<LogSignature> build()
+// Memory: HBM, device allocation, the KV cache budget, quantized weights in the wrong dtype.
+QList<LogSignature> memorySignatures()
 {
     using S = LogSeverity;
     return {
@@ -50,6 +51,15 @@ QList<LogSignature> build()
             "scales."),
             QT_TRANSLATE_NOOP("pd::LogSignatures", "Set \"torch_dtype\": \"bfloat16\" in the model's config.json and/or --dtype bfloat16."), S::Critical,
             { "Tensor scale not implemented for DT_FLOAT16" }),
+    };
+}
+
+// HCCL and the NPU network: ports, link setup, the root, communicators, transport, TLS, the rank table,
+// execution timeouts, RDMA.
+QList<LogSignature> hcclSignatures()
+{
+    using S = LogSeverity;
+    return {
         sig(5, QT_TRANSLATE_NOOP("pd::LogSignatures", "HCCL root port 60000 in use"),
             R"(HCCL function error: HcclGetRootInfo\(&hcclID\), error code is 11\b|EJ0003: .*Failed to bind the IP port|host nic listen start failed, port\[60000\])",
             QT_TRANSLATE_NOOP("pd::LogSignatures", "Host-side HCCL root port (default 60000) already bound: a second engine/stale process on the same host."),
@@ -120,6 +130,15 @@ QList<LogSignature> build()
             QT_TRANSLATE_NOOP("pd::LogSignatures", "RDMA completion error between two devices: NIC port flapping or peer process exited."),
             QT_TRANSLATE_NOOP("pd::LogSignatures", "hccn_tool -i N -link_stat -g / -net_health -g on both ends; check peer logs."), S::Error,
             { "EI0013", "error CQE occurred" }, true),
+    };
+}
+
+// KV transfer, ports and start-up: LLMDataDist, Mooncake, the serve port, the engine core, the plugin,
+// torch / torch_npu.
+QList<LogSignature> startupSignatures()
+{
+    using S = LogSeverity;
+    return {
         sig(16, QT_TRANSLATE_NOOP("pd::LogSignatures", "LLMDataDist link failed"),
             R"(LLMStatusCode\.LLM_LINK_FAILED|\[LLMDataDist\.init\] failed|llm_datadist.*LLMException)",
             QT_TRANSLATE_NOOP("pd::LogSignatures", "LLMDataDist KV connector could not link P and D devices (bad global rank table / device IPs, NPU network "
@@ -168,6 +187,14 @@ QList<LogSignature> build()
             S::Critical,
             { "libtorch_npu.so: undefined symbol",
                 "Could not find a version that satisfies the requirement torch-npu==", "requires torch==" }),
+    };
+}
+
+// The device and the runtime: DCMI, opening the NPU, operators, stream resources, the KV connector's ZMQ.
+QList<LogSignature> deviceSignatures()
+{
+    using S = LogSeverity;
+    return {
         sig(22, QT_TRANSLATE_NOOP("pd::LogSignatures", "DCMI cannot open the device"),
             R"(dcmi module initialize failed\. ret is -8005|because the device is used\. ret is -8020)",
             QT_TRANSLATE_NOOP("pd::LogSignatures", "npu-smi/DCMI cannot open the device in this container: device owned by another container, or container "
@@ -204,6 +231,12 @@ QList<LogSignature> build()
             { "zmq.error.Again: Resource temporarily unavailable",
                 "zmq.error.ZMQError: Operation cannot be accomplished in current state" }),
     };
+}
+
+// The ids are the positions in this order (logSignature(id)).
+QList<LogSignature> build()
+{
+    return memorySignatures() + hcclSignatures() + startupSignatures() + deviceSignatures();
 }
 
 } // namespace
