@@ -222,6 +222,74 @@ Figures runPhase(QApplication &app, pd::ClusterStore &store, pd::SeriesStore &se
     return f;
 }
 
+// One phase's figures, as the docs quote them; the last line is the one-line summary.
+void printPhase(const Figures &f, int engines, int seconds, bool spread, const pd::StoreMemory &memory)
+{
+    std::printf("bench_poll [%s, %d loop%s]: %d engines, interval %d ms (%s), %d s measured, %llu polls, %llu "
+                "failed\n",
+        f.transport, f.loops, f.loops == 1 ? "" : "s", engines, f.interval, spread ? "spread" : "burst", seconds,
+        static_cast<unsigned long long>(f.polls), static_cast<unsigned long long>(f.failures));
+    std::printf(
+        "  poller thread (fetch /metrics + /health, parse, extract): %.1f us per engine poll\n", f.perPollUs);
+    std::printf("  GUI thread ingest (cluster store + series store + pools redraw trigger): %.1f us per engine\n",
+        f.ingestUs);
+    if (spread)
+        std::printf("  round time: none (spread: every engine on its own phase, re-armed after its reply)\n");
+    else
+        std::printf("  round time (all engines due at the same tick: first /metrics out to last answer in, /health "
+                    "included) p50 %.1f ms, p99 %.1f ms over %zu rounds (%d ticks with an engine missing)\n",
+            f.roundP50, f.roundP99, f.rounds, f.incompleteRounds);
+    for (const QString &e : f.errors)
+        std::printf("  failure seen: %s\n", qPrintable(e));
+    std::printf(
+        "  one /metrics request (start to body parsed) p50 %.1f ms, p99 %.1f ms\n", f.latencyP50, f.latencyP99);
+    std::printf("  CPU per round: poller thread %.1f ms, pdsim %.1f ms (2 cores = 2,000 ms per second)\n",
+        f.pollerMsPerRound, f.pdsimMsPerRound);
+    std::printf("  GUI stall p99 %.1f ms, max %.1f ms\n", f.stallP99, f.stallMax);
+    // A run of seconds holds little history: the hot rows dominate; bench_seriesstore measures a full day.
+    if (memory.sealedSamples > 0)
+        std::printf("  series store: %.1f MB allocated (hot rows and %.1f MB of sealed history at %.2f bytes per "
+                    "sample), %.1f MB of state\n",
+            double(memory.ringBytes) / 1e6, double(memory.sealedBytes) / 1e6, memory.sealedBytesPerSample(),
+            double(memory.stateBytes) / 1e6);
+    else // a run of seconds: the first block is still being sealed, no sealed sample is held yet
+        std::printf("  series store: %.1f MB allocated (hot rows; no history sealed yet), %.1f MB of state\n",
+            double(memory.ringBytes) / 1e6, double(memory.stateBytes) / 1e6);
+    std::printf("poll [%s]: %.1f us/engine, round p50 %.1f ms p99 %.1f ms, stall p99 %.1f ms max %.1f ms, "
+                "%.0f MB series store, %d engines\n",
+        f.transport, f.perPollUs + f.ingestUs, f.roundP50, f.roundP99, f.stallP99, f.stallMax,
+        double(memory.ringBytes + memory.stateBytes) / 1e6, engines);
+}
+
+// With a list of loop counts (n of them, each run twice): each count's mean of its two phases and its
+// round p99 as a ratio of the first count's. With --transport both (four phases): native against curl.
+void printComparison(const std::vector<Figures> &results, std::size_t n)
+{
+    if (n > 0) {
+        auto mean = [&](std::size_t k, double Figures::*field) { return (results[k].*field + results[k + n].*field) / 2; };
+        for (std::size_t k = 0; k < n; ++k) {
+            const double us = mean(k, &Figures::perPollUs) + mean(k, &Figures::ingestUs);
+            std::printf("loops %d (mean of 2 phases): %.1f us/engine (poller %.1f + ingest %.1f), round p50 %.1f ms p99 "
+                        "%.1f ms (%.2fx of %d loop%s), stall p99 %.1f ms max %.1f ms\n",
+                results[k].loops, us, mean(k, &Figures::perPollUs), mean(k, &Figures::ingestUs),
+                mean(k, &Figures::roundP50), mean(k, &Figures::roundP99),
+                mean(0, &Figures::roundP99) > 0 ? mean(k, &Figures::roundP99) / mean(0, &Figures::roundP99) : 0.0,
+                results[0].loops, results[0].loops == 1 ? "" : "s", mean(k, &Figures::stallP99),
+                std::max(results[k].stallMax, results[k + n].stallMax));
+        }
+    } else if (results.size() == 4) {
+        auto mean = [&](std::size_t a, std::size_t b, double Figures::*field) {
+            return (results[a].*field + results[b].*field) / 2;
+        };
+        const double native = mean(0, 2, &Figures::perPollUs);
+        const double curl = mean(1, 3, &Figures::perPollUs);
+        std::printf("native vs curl, same run (mean of 2 phases each): poller thread %.1f vs %.1f us per poll (%.2fx), "
+                    "round p99 %.1f vs %.1f ms, request p99 %.1f vs %.1f ms\n",
+            native, curl, native > 0 ? curl / native : 0.0, mean(0, 2, &Figures::roundP99),
+            mean(1, 3, &Figures::roundP99), mean(0, 2, &Figures::latencyP99), mean(1, 3, &Figures::latencyP99));
+    }
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -331,67 +399,10 @@ int main(int argc, char *argv[])
         const Figures f = runPhase(app, store, series, targets, engines, transport, loops, interval, seconds,
             parser.isSet(spreadOpt), pdsimPid);
         results.push_back(f);
-        const pd::StoreMemory memory = series.memory();
-        std::printf("bench_poll [%s, %d loop%s]: %d engines, interval %d ms (%s), %d s measured, %llu polls, %llu "
-                    "failed\n",
-            f.transport, f.loops, f.loops == 1 ? "" : "s", engines, f.interval, parser.isSet(spreadOpt) ? "spread" : "burst", seconds,
-            static_cast<unsigned long long>(f.polls), static_cast<unsigned long long>(f.failures));
-        std::printf(
-            "  poller thread (fetch /metrics + /health, parse, extract): %.1f us per engine poll\n", f.perPollUs);
-        std::printf("  GUI thread ingest (cluster store + series store + pools redraw trigger): %.1f us per engine\n",
-            f.ingestUs);
-        if (parser.isSet(spreadOpt))
-            std::printf("  round time: none (spread: every engine on its own phase, re-armed after its reply)\n");
-        else
-            std::printf("  round time (all engines due at the same tick: first /metrics out to last answer in, /health "
-                        "included) p50 %.1f ms, p99 %.1f ms over %zu rounds (%d ticks with an engine missing)\n",
-                f.roundP50, f.roundP99, f.rounds, f.incompleteRounds);
-        for (const QString &e : f.errors)
-            std::printf("  failure seen: %s\n", qPrintable(e));
-        std::printf(
-            "  one /metrics request (start to body parsed) p50 %.1f ms, p99 %.1f ms\n", f.latencyP50, f.latencyP99);
-        std::printf("  CPU per round: poller thread %.1f ms, pdsim %.1f ms (2 cores = 2,000 ms per second)\n",
-            f.pollerMsPerRound, f.pdsimMsPerRound);
-        std::printf("  GUI stall p99 %.1f ms, max %.1f ms\n", f.stallP99, f.stallMax);
-        // A run of seconds holds little history: the hot rows dominate; bench_seriesstore measures a full day.
-        if (memory.sealedSamples > 0)
-            std::printf("  series store: %.1f MB allocated (hot rows and %.1f MB of sealed history at %.2f bytes per "
-                        "sample), %.1f MB of state\n",
-                double(memory.ringBytes) / 1e6, double(memory.sealedBytes) / 1e6, memory.sealedBytesPerSample(),
-                double(memory.stateBytes) / 1e6);
-        else // a run of seconds: the first block is still being sealed, no sealed sample is held yet
-            std::printf("  series store: %.1f MB allocated (hot rows; no history sealed yet), %.1f MB of state\n",
-                double(memory.ringBytes) / 1e6, double(memory.stateBytes) / 1e6);
-        std::printf("poll [%s]: %.1f us/engine, round p50 %.1f ms p99 %.1f ms, stall p99 %.1f ms max %.1f ms, "
-                    "%.0f MB series store, %d engines\n",
-            f.transport, f.perPollUs + f.ingestUs, f.roundP50, f.roundP99, f.stallP99, f.stallMax,
-            double(memory.ringBytes + memory.stateBytes) / 1e6, engines);
+        printPhase(f, engines, seconds, parser.isSet(spreadOpt), series.memory());
     }
     pdsim.terminate();
     pdsim.waitForFinished(10000);
-    if (compareLoops) {
-        const std::size_t n = loopCounts.size();
-        auto mean = [&](std::size_t k, double Figures::*field) { return (results[k].*field + results[k + n].*field) / 2; };
-        for (std::size_t k = 0; k < n; ++k) {
-            const double us = mean(k, &Figures::perPollUs) + mean(k, &Figures::ingestUs);
-            std::printf("loops %d (mean of 2 phases): %.1f us/engine (poller %.1f + ingest %.1f), round p50 %.1f ms p99 "
-                        "%.1f ms (%.2fx of %d loop%s), stall p99 %.1f ms max %.1f ms\n",
-                results[k].loops, us, mean(k, &Figures::perPollUs), mean(k, &Figures::ingestUs),
-                mean(k, &Figures::roundP50), mean(k, &Figures::roundP99),
-                mean(0, &Figures::roundP99) > 0 ? mean(k, &Figures::roundP99) / mean(0, &Figures::roundP99) : 0.0,
-                results[0].loops, results[0].loops == 1 ? "" : "s", mean(k, &Figures::stallP99),
-                std::max(results[k].stallMax, results[k + n].stallMax));
-        }
-    } else if (results.size() == 4) {
-        auto mean = [&](std::size_t a, std::size_t b, double Figures::*field) {
-            return (results[a].*field + results[b].*field) / 2;
-        };
-        const double native = mean(0, 2, &Figures::perPollUs);
-        const double curl = mean(1, 3, &Figures::perPollUs);
-        std::printf("native vs curl, same run (mean of 2 phases each): poller thread %.1f vs %.1f us per poll (%.2fx), "
-                    "round p99 %.1f vs %.1f ms, request p99 %.1f vs %.1f ms\n",
-            native, curl, native > 0 ? curl / native : 0.0, mean(0, 2, &Figures::roundP99),
-            mean(1, 3, &Figures::roundP99), mean(0, 2, &Figures::latencyP99), mean(1, 3, &Figures::latencyP99));
-    }
+    printComparison(results, compareLoops ? loopCounts.size() : 0);
     return 0;
 }

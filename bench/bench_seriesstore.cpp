@@ -42,6 +42,37 @@ double medianUs(F &&f, int reps = 21)
     return t[std::size_t(reps / 2)];
 }
 
+// Decimated views of four series (two pool sums or maxima, a pool's summed histogram, one engine) over
+// each range ending at `to`, as a 1600 px chart asks for them: the redraw's median and the first view's.
+void measureViews(SeriesStore &store, int engines, std::int64_t to, std::initializer_list<std::int64_t> ranges)
+{
+    const int width = 1600;
+    struct View { const char *name; SeriesId id; };
+    const View views[] = {
+        {"pool decode generation tok/s (sum)", SeriesId::forPool(Pool::Decode, Metric::GenerationTokensRate)},
+        {"pool cluster KV max", SeriesId::forPool(Pool::Cluster, Metric::KvUsage, Agg::Max)},
+        {"pool decode TTFT p99 (summed buckets)", SeriesId::forPool(Pool::Decode, Metric::TtftP99)},
+        {"engine 517 TTFT p99", SeriesId::forEngine(std::min(517, engines - 1), Metric::TtftP99)},
+    };
+    for (const View &v : views) {
+        for (std::int64_t range : ranges) {
+            std::size_t points = 0;
+            int res = 0;
+            auto view = [&] {
+                const SeriesView sv = store.seriesView(v.id, to - range, to, 2 * width);
+                points = std::size_t(sv.points.size());
+                res = sv.resolutionMs;
+            };
+            // The first view decodes the series' sealed blocks; a chart's redraw one round later
+            // finds most of them decoded already (the ring keeps the decoded columns it read last).
+            const double first = medianUs(view, 1);
+            const double us = medianUs(view);
+            std::printf("decimate %-38s %5.0f min: %8.1f us, %4zu points (%d ms slots); first view %.1f us\n",
+                        v.name, double(range) / 60'000.0, us, points, res, first);
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -137,35 +168,8 @@ int main(int argc, char **argv)
     };
     printMemory("after 1 h");
 
-    const int width = 1600;
-    struct View { const char *name; SeriesId id; };
-    const View views[] = {
-        {"pool decode generation tok/s (sum)", SeriesId::forPool(Pool::Decode, Metric::GenerationTokensRate)},
-        {"pool cluster KV max", SeriesId::forPool(Pool::Cluster, Metric::KvUsage, Agg::Max)},
-        {"pool decode TTFT p99 (summed buckets)", SeriesId::forPool(Pool::Decode, Metric::TtftP99)},
-        {"engine 517 TTFT p99", SeriesId::forEngine(std::min(517, engines - 1), Metric::TtftP99)},
-    };
-    auto measure = [&](std::int64_t to, std::initializer_list<std::int64_t> ranges) {
-        for (const View &v : views) {
-            for (std::int64_t range : ranges) {
-                std::size_t points = 0;
-                int res = 0;
-                auto view = [&] {
-                    const SeriesView sv = store.seriesView(v.id, to - range, to, 2 * width);
-                    points = std::size_t(sv.points.size());
-                    res = sv.resolutionMs;
-                };
-                // The first view decodes the series' sealed blocks; a chart's redraw one round later
-                // finds most of them decoded already (the ring keeps the decoded columns it read last).
-                const double first = medianUs(view, 1);
-                const double us = medianUs(view);
-                std::printf("decimate %-38s %5.0f min: %8.1f us, %4zu points (%d ms slots); first view %.1f us\n",
-                            v.name, double(range) / 60'000.0, us, points, res, first);
-            }
-        }
-    };
     std::int64_t now = t0 + std::int64_t(rounds - 1) * 1000;
-    measure(now, {300'000, 3'600'000});
+    measureViews(store, engines, now, {300'000, 3'600'000});
 
     if (day) {
         // 22 h more at one round per 10 s, then the last hour at 1 s again: both rings hold what a day
@@ -187,7 +191,7 @@ int main(int argc, char **argv)
         std::printf("ingest: the last hour at 1 s: %.0f ns/engine-round CPU\n",
                     (ingestNs - beforeLast) / double(engineRounds - erBeforeLast));
     }
-    measure(now, {86'400'000});
+    measureViews(store, engines, now, {86'400'000});
     printMemory(day ? "after 24 h" : "at the end");
 
     const StoreMemory mem = store.memory();
