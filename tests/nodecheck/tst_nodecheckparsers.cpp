@@ -64,26 +64,15 @@ const char *kHccsFail = "device 0 PING 192.168.3.17\n\nThis pkt check recv msg f
                         "pkt ping not start to send!\n\n"
                         "3 packets transmitted, 0 received, 100.00% packets loss\nmax time 0.000us\nmin time 0.000us\n";
 
-} // namespace
+using K = CheckKind;
+using V = Verdict;
+QTestData &row(const char *name) { return QTest::newRow(name); }
 
-void TestNodeCheckParsers::judge_data()
+// judge's rows. The NIC and its link: lldp, link.
+void lldpAndLinkRows()
 {
-    QTest::addColumn<CheckKind>("kind");
-    QTest::addColumn<NpuGeneration>("generation");
-    QTest::addColumn<QByteArray>("out");
-    QTest::addColumn<QByteArray>("err");
-    QTest::addColumn<int>("rc");
-    QTest::addColumn<Verdict>("verdict");
-    QTest::addColumn<QString>("key"); // a parsed value to check ("" none)
-    QTest::addColumn<QString>("value");
-    QTest::addColumn<QString>("reasonHas");
-
     const auto A2 = NpuGeneration::A2;
     const auto A3 = NpuGeneration::A3;
-    using K = CheckKind;
-    using V = Verdict;
-    auto row = [](const char *name) -> QTestData & { return QTest::newRow(name); };
-
     // §2.1 lldp
     row("lldp full [C]") << K::Lldp << A2 << b(kLldp) << b("") << 0 << V::Pass << "ifname"
                          << "400GE1/1/5:1"
@@ -139,6 +128,13 @@ void TestNodeCheckParsers::judge_data()
     row("link not found") << K::Link << A2 << b("") << b("sh: 1: hccn_tool: not found\n") << 127 << V::Fail << ""
                           << ""
                           << "not found";
+}
+
+// judge's rows. The network: net_health, netdetect, gateway, ip, vnic.
+void networkRows()
+{
+    const auto A2 = NpuGeneration::A2;
+    const auto A3 = NpuGeneration::A3;
     // §2.3 net_health (the whole table)
     row("health Success") << K::NetHealth << A2 << b("net health status: Success\n") << b("") << 0 << V::Pass
                           << "net_health"
@@ -221,6 +217,13 @@ void TestNodeCheckParsers::judge_data()
     row("vnic no ip") << K::Vnic << A3 << b("vnic link status: UP\n") << b("") << 0 << V::Fail << ""
                       << ""
                       << "no 'vnic ipaddr:'";
+}
+
+// judge's rows. Reachability and TLS: ping, hccs_ping, tls.
+void pingRows()
+{
+    const auto A2 = NpuGeneration::A2;
+    const auto A3 = NpuGeneration::A3;
     // §2.8 ping
     row("ping ok [V]") << K::Ping << A2 << b(kPingOk) << b("") << 0 << V::Pass << "received"
                        << "3"
@@ -279,6 +282,13 @@ void TestNodeCheckParsers::judge_data()
     row("tls no field") << K::Tls << A2 << b("dev_id:0\n") << b("") << 0 << V::Fail << ""
                         << ""
                         << "";
+}
+
+// judge's rows. The device and the node: health, spod-info, hccn.conf, the tools.
+void deviceRows()
+{
+    const auto A2 = NpuGeneration::A2;
+    const auto A3 = NpuGeneration::A3;
     // §2.14 health
     row("health OK [V]") << K::NpuHealth << A2
                          << b("\tHealth Status                  : OK\n\tError Code                     : NA\n\tError "
@@ -338,6 +348,26 @@ void TestNodeCheckParsers::judge_data()
                          << b("hccn_tool: not found on PATH (/usr/bin)\n") << 0 << V::Fail << ""
                          << ""
                          << "hccn_tool: not found";
+}
+
+} // namespace
+
+void TestNodeCheckParsers::judge_data()
+{
+    QTest::addColumn<CheckKind>("kind");
+    QTest::addColumn<NpuGeneration>("generation");
+    QTest::addColumn<QByteArray>("out");
+    QTest::addColumn<QByteArray>("err");
+    QTest::addColumn<int>("rc");
+    QTest::addColumn<Verdict>("verdict");
+    QTest::addColumn<QString>("key"); // a parsed value to check ("" none)
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("reasonHas");
+
+    lldpAndLinkRows();
+    networkRows();
+    pingRows();
+    deviceRows();
 }
 
 void TestNodeCheckParsers::judge()
