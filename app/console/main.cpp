@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The composition root: builds the store and the window, wires them, and owns shutdown.
+// The composition root: reads the command line, sets up the application (settings, language, theme),
+// builds the store, the window and their parts (ConsoleAssembly), and runs until the window closes.
 #include "appicon.h"
-#include "clustertools.h"
+#include "consoleassembly.h"
 #include "consoleoptions.h"
-#include "democluster.h"
 #include "firstpaintprobe.h"
-#include "monitoring.h"
-#include "operations.h"
 
 #include "apptheme.h"
 #include "cluster/clusterstore.h"
@@ -16,10 +14,8 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
-#include <QUrl>
 
 namespace {
 
@@ -75,68 +71,8 @@ int main(int argc, char *argv[])
 
     pd::ClusterStore store;
     pd::MainWindow window(&store);
-    std::optional<pd::PrometheusSourceConfig> prometheus;
-    if (!options->prometheusUrl.isEmpty()) {
-        prometheus.emplace();
-        prometheus->endpoint.base = options->prometheusUrl;
-        prometheus->endpoint.bearerToken = options->prometheusToken;
-        prometheus->engineLabel = options->prometheusLabel.toStdString();
-    }
-    window.setSettings(&settings);
-    Monitoring monitoring(&store, &window, prometheus);
-    monitoring.applySettings(settings);
-    monitoring.start();
-    Operations operations(&store, &window, monitoring.tracker(),
-        { settings.knownHostsPath(), settings.auditLogPath(), settings.readOnlyByDefault() });
-    operations.setWatchSettings(settings.ejectionSettings(), settings.webhookUrl());
-    QObject::connect(&window, &pd::MainWindow::settingsChanged, &monitoring, [&monitoring, &operations, &settings, &window] {
-        monitoring.applySettings(settings);
-        operations.setWatchSettings(settings.ejectionSettings(), settings.webhookUrl());
-        pd::applyTheme(settings.theme());
-        window.showNote(QObject::tr("Preferences stored in %1").arg(settings.fileName()));
-    });
-    operations.setTriage(monitoring.triage());
-    ClusterTools tools(&store, &window, monitoring.tracker(), operations.sshRunner());
-    tools.setTriage(monitoring.triage());
-    QObject::connect(&operations, &Operations::logRequested, &tools, &ClusterTools::showEngineLog);
-    QObject::connect(&operations, &Operations::proxyLogRequested, &tools, &ClusterTools::showProxyLog);
-    QObject::connect(&operations, &Operations::nodeChecksRequested, &tools, &ClusterTools::runNodeChecks);
-    QObject::connect(&operations, &Operations::engineLogFound, &tools, &ClusterTools::setEngineLogPath);
-    DemoCluster demo;
-    if (options->demo) {
-        QString error;
-        if (demo.start(QStringLiteral(":/profiles/demo-groups.json"), &error)) {
-            window.openProfile(demo.profilePath());
-            window.showNote(QObject::tr("Starting the simulated cluster (pdsim)…"));
-            QObject::connect(&demo, &DemoCluster::ready, &window, [&window, &demo, &operations](const QString &proxy, int engines) {
-                if (!demo.controlAddress().isEmpty())
-                    operations.setSimControl(QUrl(QStringLiteral("http://") + demo.controlAddress()));
-                if (demo.heldGroups().isEmpty())
-                    window.showNote(QObject::tr("Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s")
-                                        .arg(engines)
-                                        .arg(proxy));
-                else
-                    window.showNote(QObject::tr("Demo: %1 engines serving, proxy %2, background load 4 req/s; not started: %3 "
-                                                "(scale the pool to start it as a whole group)")
-                                        .arg(engines)
-                                        .arg(proxy, demo.heldGroups().join(QStringLiteral(", "))));
-            });
-            QObject::connect(&demo, &DemoCluster::failed, &window, [&window](const QString &reason) {
-                window.showError(QObject::tr("The demo cluster stopped"), {reason});
-            });
-        } else {
-            window.openProfile(QStringLiteral(":/profiles/demo-groups.json"));
-            window.showError(QObject::tr("The demo cluster could not start; showing its profile only"), {error});
-        }
-    } else if (!options->profilePath.isEmpty()) {
-        window.openProfile(options->profilePath);
-    } else if (settings.reopenLastProfile() && !settings.lastProfile().isEmpty()) {
-        const QString last = settings.lastProfile();
-        if (QFileInfo::exists(last))
-            window.openProfile(last);
-        else
-            window.showNote(QObject::tr("The last profile %1 is gone; nothing reopened").arg(last));
-    }
+    ConsoleAssembly console(&store, &window, &settings, prometheusFromOptions(*options));
+    console.openStartProfile(*options);
     if (!settings.warnings().isEmpty())
         window.showNote(QObject::tr("Settings: %1").arg(settings.warnings().first()));
     if (options->screenshotPath.isEmpty()) // screenshots keep the default layout, so they are repeatable
