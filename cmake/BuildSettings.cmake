@@ -4,8 +4,10 @@
 add_library(pd_build_settings INTERFACE)
 target_compile_features(pd_build_settings INTERFACE cxx_std_20)
 set(CMAKE_CXX_EXTENSIONS OFF)
+# -Wshadow: a local that hides another (or a member, or a global such as environ) is a bug waiting for
+# the next edit; -Wold-style-cast: casts say which conversion they mean (static_cast, reinterpret_cast).
 target_compile_options(pd_build_settings INTERFACE
-  -Wall -Wextra -Wpedantic -Wnon-virtual-dtor -Woverloaded-virtual)
+  -Wall -Wextra -Wpedantic -Wnon-virtual-dtor -Woverloaded-virtual -Wshadow -Wold-style-cast)
 if(DEFINED ENV{CI} AND NOT "$ENV{CI}" STREQUAL "" AND NOT "$ENV{CI}" STREQUAL "false")
   target_compile_options(pd_build_settings INTERFACE -Werror)
 endif()

@@ -401,8 +401,8 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
         });
         // "Remove from proxy" on dead instances: the engine menu's action, so the same plan, confirmation,
         // WAITING guard (§8.1), last-instance rule and one-operation-per-engine serialisation apply.
-        m_windowConnections << connect(problems, &pd::ProblemsPanel::removeDeadRequested, this, [this](const QList<int> &engines) {
-            m_menu->trigger(pd::EngineAction::RemoveFromProxy, engines, tr("dead instances"));
+        m_windowConnections << connect(problems, &pd::ProblemsPanel::removeDeadRequested, this, [this](const QList<int> &dead) {
+            m_menu->trigger(pd::EngineAction::RemoveFromProxy, dead, tr("dead instances"));
         });
     }
     connect(m_page, &pd::OperationsPage::readOnlyChanged, this, [this](bool readOnly) {

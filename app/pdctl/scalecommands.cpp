@@ -408,8 +408,8 @@ int runAuditCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << r.error << '\n';
         return 1;
     }
-    for (const QString &p : r.problems)
-        err << p << '\n';
+    for (const QString &problem : r.problems)
+        err << problem << '\n';
     const bool asJson = p.isSet(QStringLiteral("json"));
     for (const AuditEntry &e : r.entries) {
         if (asJson) {

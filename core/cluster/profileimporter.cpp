@@ -330,7 +330,7 @@ bool parseLauncherParameters(const QString &spec, LauncherParameters *out, QStri
         if (!knownVars.contains(v.key()))
             errors.append(QStringLiteral("unknown launcher variable \"%1\"").arg(v.key()));
     }
-    auto intVar = [&](const char *name, int *target, int min, int max, bool required) {
+    auto intVar = [&](const char *name, int *into, int min, int max, bool required) {
         const QString key = QString::fromLatin1(name);
         if (!vars.contains(key)) {
             if (required)
@@ -342,7 +342,7 @@ bool parseLauncherParameters(const QString &spec, LauncherParameters *out, QStri
         if (!ok || v < min || v > max)
             errors.append(QStringLiteral("%1 = \"%2\" is not an integer in %3..%4").arg(key, vars.value(key)).arg(min).arg(max));
         else
-            *target = v;
+            *into = v;
     };
     g.engineStartPort = 9000;
     g.dpPort = 13395;

@@ -185,7 +185,7 @@ HttpResponseReader::State HttpResponseReader::parseHead()
             m_chunk = ChunkState::Size;
         } else if (m_contentLength >= 0 && !m_otherCoding) {
             m_framing = Framing::Length;
-            if ((unsigned long long)m_contentLength > m_maxBody) {
+            if (static_cast<unsigned long long>(m_contentLength) > m_maxBody) {
                 m_state = State::TooLarge;
                 return m_state;
             }

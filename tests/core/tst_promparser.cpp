@@ -410,8 +410,8 @@ void TestPromParser::valuesAgreeWithStrtod()
             len = std::snprintf(buf, sizeof buf, "%.*e", int(rng.bounded(0, 17)), mant);
             break;
         default:
-            len = std::snprintf(buf, sizeof buf, "%llu.%0*d", (unsigned long long)rng.generate64() >> rng.bounded(64),
-                int(rng.bounded(1, 4)), 0);
+            len = std::snprintf(buf, sizeof buf, "%llu.%0*d",
+                static_cast<unsigned long long>(rng.generate64()) >> rng.bounded(64), int(rng.bounded(1, 4)), 0);
         }
         double ours = 0;
         QVERIFY2(PromParser::parseValue(std::string_view(buf, std::size_t(len)), ours), buf);

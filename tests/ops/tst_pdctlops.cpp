@@ -364,9 +364,9 @@ private Q_SLOTS:
         QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
         const QList<qint64> pids = pidsIn(start.out);
         QCOMPARE(pids.size(), 1);
-        QFile environ(QStringLiteral("/proc/%1/environ").arg(pids.first()));
-        QVERIFY(environ.open(QIODevice::ReadOnly));
-        QVERIFY(environ.readAll().split('\0').contains("ASCEND_TOOLKIT_HOME=/usr/local/Ascend/ascend-toolkit/latest"));
+        QFile environment(QStringLiteral("/proc/%1/environ").arg(pids.first()));
+        QVERIFY(environment.open(QIODevice::ReadOnly));
+        QVERIFY(environment.readAll().split('\0').contains("ASCEND_TOOLKIT_HOME=/usr/local/Ascend/ascend-toolkit/latest"));
         const Run status = pdctl({ QStringLiteral("engine"), QStringLiteral("status"), QStringLiteral("--profile"), path,
             QStringLiteral("--engine"), engine.id() });
         QVERIFY2(status.exitCode == 0 && status.out.contains(QLatin1String("running")), qPrintable(status.out + status.err));

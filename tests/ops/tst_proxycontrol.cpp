@@ -201,9 +201,9 @@ private Q_SLOTS:
         QCOMPARE(health["prefill_instances"].get<int>(), 2);
         QCOMPARE(health["decode_instances"].get<int>(), 3);
         // The engines' API key reached the proxy as OPENAI_API_KEY.
-        QFile environ(QStringLiteral("/proc/%1/environ").arg(pid));
-        QVERIFY(environ.open(QIODevice::ReadOnly));
-        QVERIFY(environ.readAll().split('\0').contains("OPENAI_API_KEY=s3cret key;$(x)"));
+        QFile environment(QStringLiteral("/proc/%1/environ").arg(pid));
+        QVERIFY(environment.open(QIODevice::ReadOnly));
+        QVERIFY(environment.readAll().split('\0').contains("OPENAI_API_KEY=s3cret key;$(x)"));
 
         auto again = wait(c, c.startProxy());
         QVERIFY(again && again->failed() == 0);

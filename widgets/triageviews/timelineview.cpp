@@ -145,8 +145,8 @@ protected:
             }
             if (lastX >= 0)
                 p.fillRect(QRectF(lastX, y + lh / 2.0 - 2, xOf(to, from, to) - lastX, 4), lastColor);
-            for (int r : lane.rows) {
-                const QModelIndex i = m_filter->index(r, 0);
+            for (int row : lane.rows) {
+                const QModelIndex i = m_filter->index(row, 0);
                 const qint64 t = i.data(TimeRole).toLongLong();
                 if (t < from)
                     continue;
