@@ -95,8 +95,8 @@ class TestEngineActions : public QObject {
         QList<QPointer<ScaleOperation>> all;
         const auto c = connect(m_actions, &EngineActions::operationStarted, this, [&all](ScaleOperation *op) { all << op; });
         m_actions->run(plan, override);
-        waitIdle(60000);
-        QTest::qWait(300); // a chained second half is enqueued when the first one finishes
+        // A restart's second half is enqueued inside its first half's finished signal, after the runner's
+        // own handler: the runner is never idle between the two, so idle means both have run.
         waitIdle(60000);
         disconnect(c);
         return all;
