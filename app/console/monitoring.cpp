@@ -195,7 +195,7 @@ void Monitoring::showPrometheusStatus(const pd::PrometheusStatus &status)
         const auto names = [&engines](const QList<int> &list) {
             QStringList out;
             for (int e : list.mid(0, 8))
-                out.append(e < engines.size() ? engines.at(e).host + QLatin1Char(':') + QString::number(engines.at(e).port)
+                out.append(e < engines.size() ? engines.at(e).id()
                                               : QString::number(e));
             return out.join(QStringLiteral(", "));
         };

@@ -2,9 +2,9 @@
 // `pdctl status` and `pdctl scale` as processes against `pdsim cluster` as a process: decode 4 -> 6
 // with --yes under a background load, then the last-instance guard refuses prefill -> 0, and
 // `pdctl audit` prints what was done. No failed client request.
+#include "httpcall.h"
+#include "pdsimcluster.h"
 #include "scaletesthelpers.h"
-#include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -15,7 +15,7 @@ using json = nlohmann::json;
 class TestPdctlScale : public QObject {
     Q_OBJECT
 
-    QProcess m_sim;
+    pd::test::PdsimCluster m_sim;
     QString m_control;
     QTemporaryDir m_dir;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-pdctl.json");
@@ -38,32 +38,16 @@ class TestPdctlScale : public QObject {
     }
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body)
     {
-        QProcess curl;
-        curl.start(QStringLiteral("curl"), {QStringLiteral("-s"), QStringLiteral("-X"), QString::fromLatin1(method), QStringLiteral("-d"),
-                                            QString::fromUtf8(body), url});
-        curl.waitForFinished(10000);
-        return curl.readAllStandardOutput();
+        return pd::test::httpCall(method, url, body).body;
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile, QStringLiteral("--time-scale"),
+        PD_START_PDSIM(m_sim, m_profile, {QStringLiteral("--time-scale"),
                             QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("2"), QStringLiteral("--load-max-inflight"),
                             QStringLiteral("8"), QStringLiteral("--no-jitter")});
-        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sim.start();
-        QVERIFY(m_sim.waitForStarted(5000));
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
-        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        if (!match.hasMatch()) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(out.constData());
-            QSKIP(out.constData());
-        }
-        m_control = match.captured(1);
+        m_control = m_sim.control();
         http("POST", QStringLiteral("http://%1/cluster/engines/stop").arg(m_control),
              R"({"engines":["127.0.0.73:9004","127.0.0.73:9005","127.0.0.73:9006","127.0.0.73:9007"]})");
         QTRY_VERIFY_WITH_TIMEOUT(active(status(), "decode") == 4, 20000);
@@ -164,10 +148,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_sim.state() == QProcess::NotRunning)
-            return;
-        m_sim.terminate();
-        QVERIFY(m_sim.waitForFinished(10000));
+        QVERIFY(m_sim.stop()); // pdsim ends on SIGTERM
     }
 };
 

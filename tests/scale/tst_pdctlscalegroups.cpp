@@ -3,9 +3,9 @@
 // (tests/scale/data/scale-groups.json: four coupled decode groups of two, two serving) under a light
 // background load: decode 4 -> 8 starts two whole groups, 8 -> 5 is refused naming the reachable sizes
 // and changes nothing, 8 -> 4 removes two whole groups. No failed client request.
+#include "httpcall.h"
+#include "pdsimcluster.h"
 #include "scaletesthelpers.h"
-#include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -16,7 +16,7 @@ using json = nlohmann::json;
 class TestPdctlScaleGroups : public QObject {
     Q_OBJECT
 
-    QProcess m_sim;
+    pd::test::PdsimCluster m_sim;
     QString m_control;
     QTemporaryDir m_dir;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-groups.json");
@@ -33,10 +33,7 @@ class TestPdctlScaleGroups : public QObject {
     }
     json cluster()
     {
-        QProcess curl;
-        curl.start(QStringLiteral("curl"), {QStringLiteral("-s"), QStringLiteral("http://%1/cluster").arg(m_control)});
-        curl.waitForFinished(10000);
-        const QByteArray body = curl.readAllStandardOutput();
+        const QByteArray body = pd::test::httpCall("GET", m_sim.controlUrl(QStringLiteral("/cluster"))).body;
         return json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
     }
     // Decode engines the simulated cluster has serving.
@@ -51,32 +48,17 @@ class TestPdctlScaleGroups : public QObject {
     }
     void post(const QString &path, const QByteArray &body)
     {
-        QProcess curl;
-        curl.start(QStringLiteral("curl"), {QStringLiteral("-s"), QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("-d"),
-                                            QString::fromUtf8(body), QStringLiteral("http://%1%2").arg(m_control, path)});
-        curl.waitForFinished(10000);
+        pd::test::httpCall("POST", m_sim.controlUrl(path), body);
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile, QStringLiteral("--time-scale"),
+        PD_START_PDSIM(m_sim, m_profile, {QStringLiteral("--time-scale"),
                             QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("1"), QStringLiteral("--load-max-inflight"),
                             QStringLiteral("4"), QStringLiteral("--no-jitter")});
-        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sim.start();
-        QVERIFY(m_sim.waitForStarted(5000));
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
-        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        if (!match.hasMatch()) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(out.constData());
-            QSKIP(out.constData());
-        }
-        m_control = match.captured(1);
+        m_control = m_sim.control();
         post(QStringLiteral("/cluster/engines/stop"),
              R"({"engines":["127.0.0.115:9000","127.0.0.115:9001","127.0.0.116:9000","127.0.0.116:9001"]})");
         QTRY_COMPARE_WITH_TIMEOUT(runningDecode(), 4, 20000);
@@ -111,10 +93,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_sim.state() == QProcess::NotRunning)
-            return;
-        m_sim.terminate();
-        QVERIFY(m_sim.waitForFinished(10000));
+        QVERIFY(m_sim.stop()); // pdsim ends on SIGTERM
     }
 };
 

@@ -3,10 +3,10 @@
 // through the one path it has: pdctl reads the running proxy's command line as its membership, waits
 // until nothing is in flight, restarts the proxy with the new lists and stops the engines that left.
 // Processes only: `pdsim cluster` and `pdctl`, over HTTP on 127.0.0.74-76.
+#include "httpcall.h"
+#include "pdsimcluster.h"
 #include "scaletesthelpers.h"
 
-#include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,7 +17,7 @@ using json = nlohmann::json;
 class TestPdctlScaleRestart : public QObject {
     Q_OBJECT
 
-    QProcess m_sim;
+    pd::test::PdsimCluster m_sim;
     QString m_control;
     QTemporaryDir m_dir;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-v091.json");
@@ -25,13 +25,7 @@ class TestPdctlScaleRestart : public QObject {
     int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {})
     {
-        QProcess curl;
-        QStringList args{QStringLiteral("-s"), QStringLiteral("-m"), QStringLiteral("10"), QStringLiteral("-X"), QString::fromLatin1(method)};
-        if (!body.isEmpty())
-            args << QStringLiteral("-d") << QString::fromUtf8(body);
-        curl.start(QStringLiteral("curl"), args << url);
-        curl.waitForFinished(15000);
-        return curl.readAllStandardOutput();
+        return pd::test::httpCall(method, url, body).body;
     }
     json get(const QString &url)
     {
@@ -64,21 +58,9 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile, QStringLiteral("--time-scale"),
+        PD_START_PDSIM(m_sim, m_profile, {QStringLiteral("--time-scale"),
                             QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("0"), QStringLiteral("--no-jitter")});
-        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sim.start();
-        QVERIFY(m_sim.waitForStarted(5000));
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
-        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        if (!match.hasMatch()) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(out.constData());
-            QSKIP(out.constData());
-        }
-        m_control = match.captured(1);
+        m_control = m_sim.control();
         // The engines the proxy does not list are stopped: a scale-out has to start them.
         http("POST", QStringLiteral("http://%1/cluster/engines/stop").arg(m_control),
              R"({"engines":["127.0.0.76:9004","127.0.0.76:9005","127.0.0.76:9006","127.0.0.76:9007"]})");
@@ -90,12 +72,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_sim.state() != QProcess::NotRunning) {
-            m_sim.terminate();
-            if (!m_sim.waitForFinished(10000))
-                m_sim.kill();
-            m_sim.waitForFinished(5000);
-        }
+        m_sim.stop();
     }
 
     // Scale-in: the proxy is idle, so it restarts at once with two decoders; the two that left stop.

@@ -2,8 +2,9 @@
 // `pdctl status` names DP groups: against `pdsim cluster` (a prefill group of 2 on p0, a coupled decode
 // group of 4 spanning d0 and d1), the groups serve; a crashed decode rank makes its group broken, listed by
 // host:port in --json and named in the plain text; the prefill group stays serving.
+#include "httpcall.h"
+#include "pdsimcluster.h"
 #include "scaletesthelpers.h"
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -14,7 +15,7 @@ using json = nlohmann::json;
 class TestPdctlStatusGroups : public QObject {
     Q_OBJECT
 
-    QProcess m_sim;
+    pd::test::PdsimCluster m_sim;
     QString m_control;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/status-groups.json");
 
@@ -41,31 +42,15 @@ class TestPdctlStatusGroups : public QObject {
     }
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body)
     {
-        QProcess curl;
-        curl.start(QStringLiteral("curl"), {QStringLiteral("-s"), QStringLiteral("-X"), QString::fromLatin1(method), QStringLiteral("-d"),
-                                            QString::fromUtf8(body), url});
-        curl.waitForFinished(10000);
-        return curl.readAllStandardOutput();
+        return pd::test::httpCall(method, url, body).body;
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile, QStringLiteral("--time-scale"),
+        PD_START_PDSIM(m_sim, m_profile, {QStringLiteral("--time-scale"),
                             QStringLiteral("20"), QStringLiteral("--no-jitter")});
-        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sim.start();
-        QVERIFY(m_sim.waitForStarted(5000));
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
-        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        if (!match.hasMatch()) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(out.constData());
-            QSKIP(out.constData());
-        }
-        m_control = match.captured(1);
+        m_control = m_sim.control();
     }
 
     void everyGroupServes()
@@ -113,10 +98,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_sim.state() == QProcess::NotRunning)
-            return;
-        m_sim.terminate();
-        QVERIFY(m_sim.waitForFinished(10000));
+        QVERIFY(m_sim.stop()); // pdsim ends on SIGTERM
     }
 };
 
