@@ -18,11 +18,10 @@
 #include "ops/scalesimcontrol.h"
 
 #include "opsfixture.h"
+#include "pdsimcluster.h"
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -88,7 +87,7 @@ std::optional<Running> waitForRunning(pd::EngineControl &control, int ms = 30000
 class TestProxySeam : public QObject {
     Q_OBJECT
 
-    QProcess m_sim;
+    pd::test::PdsimCluster m_sim;
     QString m_control;
     std::unique_ptr<QTemporaryDir> m_dir;
     std::shared_ptr<pd::DefaultRunnerFactory> m_runners = std::make_shared<pd::DefaultRunnerFactory>();
@@ -107,22 +106,9 @@ private Q_SLOTS:
     {
         QVERIFY2(QFile::exists(QStringLiteral(PD_BINARY_DIR "/sim/pdsim")), "build the pdsim target first");
         qputenv("PDSIM", PD_BINARY_DIR "/sim/pdsim");
-        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_sim.setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"),
-                            QStringLiteral(PD_SOURCE_DIR "/tests/data/ops/proxyctl-loopback.json"), QStringLiteral("--time-scale"),
-                            QStringLiteral("20"), QStringLiteral("--no-jitter")});
-        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sim.start();
-        QVERIFY(m_sim.waitForStarted(5000));
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n') || m_sim.state() == QProcess::NotRunning, 30000);
-        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        if (!match.hasMatch()) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(out.constData());
-            QSKIP(out.constData());
-        }
-        m_control = match.captured(1);
+        PD_START_PDSIM(m_sim, QStringLiteral(PD_SOURCE_DIR "/tests/data/ops/proxyctl-loopback.json"),
+                       {QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--no-jitter")});
+        m_control = m_sim.control();
     }
 
     void init()
@@ -335,13 +321,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_sim.state() == QProcess::NotRunning)
-            return;
-        m_sim.terminate();
-        if (!m_sim.waitForFinished(10000)) {
-            m_sim.kill();
-            m_sim.waitForFinished(5000);
-        }
+        m_sim.stop();
     }
 };
 

@@ -3,6 +3,9 @@
 // prints the tables and exits 0; with the first decoder answering 500 (pdsim's control API) the
 // proxy's empty 200s are counted and the exit code is 1; --json and --csv; bad arguments exit 2;
 // the audit log has a line per run.
+#include "httpcall.h"
+#include "pdsimcluster.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -16,7 +19,7 @@ using json = nlohmann::json;
 class TestPdctlWarmUp : public QObject {
     Q_OBJECT
 
-    QProcess m_sim;
+    pd::test::PdsimCluster m_sim;
     QString m_control;
     QTemporaryDir m_dir;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/warmup-pdctl.json");
@@ -48,35 +51,15 @@ class TestPdctlWarmUp : public QObject {
     }
     int curl(const QString &path, const QByteArray &body)
     {
-        QProcess c;
-        c.start(QStringLiteral("curl"),
-            { QStringLiteral("-s"), QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-w"),
-                QStringLiteral("%{http_code}"), QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("-d"),
-                QString::fromUtf8(body), QStringLiteral("http://%1%2").arg(m_control, path) });
-        c.waitForFinished(10000);
-        return c.readAllStandardOutput().toInt();
+        return pd::test::httpCall("POST", m_sim.controlUrl(path), body).status;
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_sim.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_sim.setArguments({ QStringLiteral("cluster"), QStringLiteral("--profile"), m_profile,
-            QStringLiteral("--time-scale"), QStringLiteral("4"), QStringLiteral("--no-jitter") });
-        m_sim.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sim.start();
-        QVERIFY(m_sim.waitForStarted(5000));
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += m_sim.readAllStandardOutput()).contains('\n'), 30000);
-        const auto match
-            = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        if (!match.hasMatch()) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(out.constData());
-            QSKIP(out.constData());
-        }
-        m_control = match.captured(1);
+        PD_START_PDSIM(m_sim, m_profile, { QStringLiteral("--time-scale"), QStringLiteral("4"), QStringLiteral("--no-jitter") });
+        m_control = m_sim.control();
     }
 
     void cleanRunExitsZero()
@@ -152,10 +135,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_sim.state() == QProcess::NotRunning)
-            return;
-        m_sim.terminate();
-        QVERIFY(m_sim.waitForFinished(10000));
+        QVERIFY(m_sim.stop()); // pdsim ends on SIGTERM
     }
 };
 
