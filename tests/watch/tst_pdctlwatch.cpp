@@ -5,12 +5,13 @@
 // completes, the engine is restarted and the watch adds it back. Every event the watch prints reaches
 // the webhook receiver, once; ejection and re-add are in the audit log.
 #include "../scale/scaletesthelpers.h"
+#include "httpcall.h"
+#include "pdsimcluster.h"
 #include "webhookreceiver.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -30,7 +31,7 @@ struct LoadStats {
 class TestPdctlWatch : public QObject {
     Q_OBJECT
 
-    QProcess m_sim;
+    pd::test::PdsimCluster m_sim;
     QString m_control;
     QTemporaryDir m_dir;
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-loopback.json");
@@ -40,13 +41,7 @@ class TestPdctlWatch : public QObject {
     QByteArray http(const QByteArray &method, const QString &path, const QByteArray &body = {}) { return httpAt(m_control, method, path, body); }
     static QByteArray httpAt(const QString &control, const QByteArray &method, const QString &path, const QByteArray &body = {})
     {
-        QProcess curl;
-        QStringList args{QStringLiteral("-s"), QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-X"), QString::fromLatin1(method)};
-        if (!body.isEmpty())
-            args << QStringLiteral("-d") << QString::fromUtf8(body);
-        curl.start(QStringLiteral("curl"), args << QStringLiteral("http://%1%2").arg(control, path));
-        curl.waitForFinished(15000);
-        return curl.readAllStandardOutput();
+        return pd::test::httpCall(method, QStringLiteral("http://%1%2").arg(control, path), body).body;
     }
     LoadStats load() { return loadAt(m_control); }
     static LoadStats loadAt(const QString &control)
@@ -73,35 +68,15 @@ class TestPdctlWatch : public QObject {
         return now;
     }
 
-    // Starts `pdsim cluster` on a profile under client load; its control address, empty on failure.
-    static QString startSim(QProcess *sim, const QString &profile)
+    // `pdsim cluster` on a profile under client load.
+    static QString startSim(pd::test::PdsimCluster *sim, const QString &profile)
     {
-        sim->setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        sim->setArguments({QStringLiteral("cluster"), QStringLiteral("--profile"), profile, QStringLiteral("--time-scale"),
-                           QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("10"), QStringLiteral("--load-max-inflight"),
-                           QStringLiteral("8"), QStringLiteral("--no-jitter")});
-        sim->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        sim->start();
-        if (!sim->waitForStarted(5000))
-            return {};
-        QByteArray out;
-        QElapsedTimer waited;
-        waited.start();
-        while (!out.contains('\n') && waited.elapsed() < 30000 && sim->state() == QProcess::Running) {
-            sim->waitForReadyRead(1000);
-            out += sim->readAllStandardOutput();
-        }
-        const auto match = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        if (!match.hasMatch())
-            qWarning("pdsim: %s", out.constData());
-        return match.hasMatch() ? match.captured(1) : QString();
-    }
-    static void stopSim(QProcess *sim)
-    {
-        sim->terminate();
-        if (!sim->waitForFinished(10000))
-            sim->kill();
-        sim->waitForFinished(5000);
+        const QString error = sim->start(profile, {QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--load"),
+                                                   QStringLiteral("10"), QStringLiteral("--load-max-inflight"), QStringLiteral("8"),
+                                                   QStringLiteral("--no-jitter")});
+        if (!error.isEmpty())
+            qWarning("%s", qPrintable(error));
+        return sim->control();
     }
 
 private Q_SLOTS:
@@ -112,7 +87,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(load().sent > 0, 30000);
     }
 
-    void cleanupTestCase() { stopSim(&m_sim); }
+    void cleanupTestCase() { m_sim.stop(); }
 
     void usage()
     {
@@ -297,7 +272,7 @@ private Q_SLOTS:
     // on it). The watch ejects the whole group, never the dead rank alone, and the failures stop.
     void aBrokenCoupledGroupIsEjectedWhole()
     {
-        QProcess sim;
+        pd::test::PdsimCluster sim;
         const QString control = startSim(&sim, QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-groups.json"));
         QVERIFY(!control.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(loadAt(control).sent > 0, 30000);
@@ -339,7 +314,7 @@ private Q_SLOTS:
         QCOMPARE(out.count("\"event\":\"ejected\""), 1);
         watch.terminate();
         QVERIFY(watch.waitForFinished(15000));
-        stopSim(&sim);
+        sim.stop();
     }
 };
 
