@@ -13,12 +13,12 @@
 #include "state/statetracker.h"
 #include "triage/triage.h"
 
+#include "pdsimcluster.h"
+
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QProcess>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
@@ -31,7 +31,7 @@ class TestStateFaults : public QObject {
     Q_OBJECT
 
 private:
-    QProcess m_process;
+    pd::test::PdsimCluster m_sim;
     QString m_control;
     QNetworkAccessManager m_network;
     ClusterStore m_store;
@@ -117,22 +117,11 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        m_process.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
-        m_process.setArguments({ QStringLiteral("cluster"), QStringLiteral("--profile"),
-            QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"), QStringLiteral("--time-scale"),
-            QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("2"), QStringLiteral("--no-jitter") });
-        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_process.start();
-        if (!m_process.waitForStarted(5000))
-            QFAIL("pdsim did not start");
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (out += m_process.readAllStandardOutput()).contains('\n') || m_process.state() == QProcess::NotRunning,
-            30000);
-        const auto match
-            = QRegularExpression(QStringLiteral("control=([0-9.]+:[0-9]+)")).match(QString::fromLatin1(out));
-        QVERIFY2(match.hasMatch(), out.constData());
-        m_control = QStringLiteral("http://") + match.captured(1);
+        const QString started = m_sim.start(QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"),
+            { QStringLiteral("--time-scale"), QStringLiteral("20"), QStringLiteral("--load"), QStringLiteral("2"),
+                QStringLiteral("--no-jitter") });
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        m_control = QStringLiteral("http://") + m_sim.control();
 
         const ProfileLoadResult profile
             = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/data/state/faults-cluster.json"));
@@ -165,11 +154,7 @@ private Q_SLOTS:
             m_poller->stop();
         if (m_proxy)
             m_proxy->stop();
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.terminate();
-            if (!m_process.waitForFinished(10000))
-                m_process.kill();
-        }
+        m_sim.stop();
     }
 
     void everyEngineServesAndThereIsNoProblem()
