@@ -41,6 +41,18 @@ QWidget *currentTab(const MainWindow &window)
     return tabs ? tabs->currentWidget() : nullptr;
 }
 
+// The console as main() builds it: the store, the window, and their parts.
+struct Console {
+    explicit Console(ConsoleSettings *settings, const std::optional<PrometheusSourceConfig> &prometheus = std::nullopt)
+        : window(&store)
+        , parts(&store, &window, settings, prometheus)
+    {
+    }
+    ClusterStore store;
+    MainWindow window;
+    ConsoleAssembly parts;
+};
+
 } // namespace
 
 class TestConsoleAssembly : public QObject {
@@ -75,34 +87,32 @@ std::unique_ptr<ConsoleSettings> TestConsoleAssembly::newSettings(const QString 
 void TestConsoleAssembly::aProfileIsMonitoredOperatedAndItsLogsReachable()
 {
     auto settings = newSettings(QStringLiteral("profile"));
-    ClusterStore store;
-    MainWindow window(&store);
-    ConsoleAssembly console(&store, &window, settings.get(), std::nullopt);
+    Console c(settings.get());
     ConsoleOptions options;
     options.profilePath = kLoopbackProfile;
-    console.openStartProfile(options);
-    window.show();
-    QVERIFY(store.hasProfile());
-    QCOMPARE(int(store.engines().size()), 72);
+    c.parts.openStartProfile(options);
+    c.window.show();
+    QVERIFY(c.store.hasProfile());
+    QCOMPARE(int(c.store.engines().size()), 72);
 
     // Monitoring gave the window its Problems dock; Operations and the cluster tools their tabs.
-    QVERIFY(window.problemsDock());
-    QVERIFY(console.monitoring().tracker());
-    QVERIFY(console.operations().page());
-    QVERIFY(window.pageIndex(console.operations().page()) >= 0);
+    QVERIFY(c.window.problemsDock());
+    QVERIFY(c.parts.monitoring().tracker());
+    QVERIFY(c.parts.operations().page());
+    QVERIFY(c.window.pageIndex(c.parts.operations().page()) >= 0);
 
     // Nothing serves the profile's engines: poller -> store -> tracker -> triage -> Problems.
-    QTRY_VERIFY_WITH_TIMEOUT(console.monitoring().triage()->count() > 0, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(c.parts.monitoring().triage()->count() > 0, 60000);
     // Engine 0 derived from what was observed: nothing listens, and its node (this machine, reached by
     // the local runner) runs no engine process, so Stopped; Unreachable until the process facts arrive.
-    QTRY_VERIFY_WITH_TIMEOUT(console.monitoring().tracker()->state(0) != EngineState::Unknown, 60000);
-    const EngineState first = console.monitoring().tracker()->state(0);
+    QTRY_VERIFY_WITH_TIMEOUT(c.parts.monitoring().tracker()->state(0) != EngineState::Unknown, 60000);
+    const EngineState first = c.parts.monitoring().tracker()->state(0);
     QVERIFY2(first == EngineState::Stopped || first == EngineState::Unreachable, qPrintable(engineStateLabel(first)));
-    QVERIFY(!window.problemStatusText().isEmpty());
+    QVERIFY(!c.window.problemStatusText().isEmpty());
 
     // An engine's log, asked for from the operations (engine menu, detail panel), opens the Logs tab.
-    Q_EMIT console.operations().logRequested(0);
-    QWidget *tab = currentTab(window);
+    Q_EMIT c.parts.operations().logRequested(0);
+    QWidget *tab = currentTab(c.window);
     QVERIFY(tab);
     QCOMPARE(tab->objectName(), QStringLiteral("logsPage"));
 }
@@ -110,12 +120,10 @@ void TestConsoleAssembly::aProfileIsMonitoredOperatedAndItsLogsReachable()
 void TestConsoleAssembly::preferencesAreAppliedAgain()
 {
     auto settings = newSettings(QStringLiteral("preferences"));
-    ClusterStore store;
-    MainWindow window(&store);
-    ConsoleAssembly console(&store, &window, settings.get(), std::nullopt);
-    Q_EMIT window.settingsChanged();
-    QVERIFY2(window.statusBar()->currentMessage().contains(settings->fileName()),
-             qPrintable(window.statusBar()->currentMessage()));
+    Console c(settings.get());
+    Q_EMIT c.window.settingsChanged();
+    QVERIFY2(c.window.statusBar()->currentMessage().contains(settings->fileName()),
+             qPrintable(c.window.statusBar()->currentMessage()));
 }
 
 void TestConsoleAssembly::aLastProfileThatIsGoneIsSaid()
@@ -124,12 +132,10 @@ void TestConsoleAssembly::aLastProfileThatIsGoneIsSaid()
     const QString gone = m_home.filePath(QStringLiteral("gone.json"));
     QVERIFY(settings->setValue(ConsoleSettings::Key::ReopenLastProfile, true));
     QVERIFY(settings->setValue(ConsoleSettings::Key::LastProfile, gone));
-    ClusterStore store;
-    MainWindow window(&store);
-    ConsoleAssembly console(&store, &window, settings.get(), std::nullopt);
-    console.openStartProfile(ConsoleOptions{});
-    QVERIFY(!store.hasProfile());
-    QVERIFY2(window.statusBar()->currentMessage().contains(gone), qPrintable(window.statusBar()->currentMessage()));
+    Console c(settings.get());
+    c.parts.openStartProfile(ConsoleOptions{});
+    QVERIFY(!c.store.hasProfile());
+    QVERIFY2(c.window.statusBar()->currentMessage().contains(gone), qPrintable(c.window.statusBar()->currentMessage()));
 }
 
 void TestConsoleAssembly::anUnreachablePrometheusIsSaid()
@@ -138,29 +144,25 @@ void TestConsoleAssembly::anUnreachablePrometheusIsSaid()
     ConsoleOptions options;
     options.profilePath = kLoopbackProfile;
     options.prometheusUrl = QUrl(QStringLiteral("http://127.0.0.1:1")); // nothing listens on port 1
-    ClusterStore store;
-    MainWindow window(&store);
-    ConsoleAssembly console(&store, &window, settings.get(), prometheusFromOptions(options));
-    console.openStartProfile(options);
-    QTRY_VERIFY_WITH_TIMEOUT(window.errorBanner()->text().contains(QStringLiteral("Prometheus")), 60000);
+    Console c(settings.get(), prometheusFromOptions(options));
+    c.parts.openStartProfile(options);
+    QTRY_VERIFY_WITH_TIMEOUT(c.window.errorBanner()->text().contains(QStringLiteral("Prometheus")), 60000);
 }
 
 void TestConsoleAssembly::theDemoStartsPdsimAndServes()
 {
     auto settings = newSettings(QStringLiteral("demo"));
-    ClusterStore store;
-    MainWindow window(&store);
-    ConsoleAssembly console(&store, &window, settings.get(), std::nullopt);
+    Console c(settings.get());
     ConsoleOptions options;
     options.demo = true;
-    console.openStartProfile(options);
-    QVERIFY2(console.demo(), "the demo was not started");
-    QVERIFY2(window.errorBanner()->text().isEmpty(), qPrintable(window.errorBanner()->text()));
-    QSignalSpy ready(console.demo(), &DemoCluster::ready);
+    c.parts.openStartProfile(options);
+    QVERIFY2(c.parts.demo(), "the demo was not started");
+    QVERIFY2(c.window.errorBanner()->text().isEmpty(), qPrintable(c.window.errorBanner()->text()));
+    QSignalSpy ready(c.parts.demo(), &DemoCluster::ready);
     QVERIFY(ready.wait(120000));
-    QVERIFY(store.hasProfile());
+    QVERIFY(c.store.hasProfile());
     // The demo's first prefill engine is served by pdsim: the tracker derives Serving from its answers.
-    QTRY_VERIFY_WITH_TIMEOUT(console.monitoring().tracker()->state(0) == EngineState::Serving, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(c.parts.monitoring().tracker()->state(0) == EngineState::Serving, 60000);
 }
 
 QTEST_MAIN(TestConsoleAssembly)
