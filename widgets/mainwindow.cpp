@@ -67,6 +67,10 @@ constexpr int kCompactProblemsHeight = 56;
 
 constexpr int kMaxRecent = 8;
 
+// How long a transient status-bar line stays: a note (what an action did), a selection count.
+constexpr int kNoteMs = 15000;
+constexpr int kSelectionNoteMs = 5000;
+
 // The platform's key for a standard action, or the usual one where the platform has none (offscreen,
 // minimal): so the shortcuts, the palette and the docs' table are the same everywhere.
 QKeySequence standardOr(QKeySequence::StandardKey key, const QKeySequence &fallback)
@@ -167,7 +171,7 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     connect(m_topology->view(), &TopologyView::activated, this, &MainWindow::showEngineCharts);
     connect(m_topology->view(), &TopologyView::selectionChanged, this, [this](const QList<int> &engines) {
         if (engines.size() > 1)
-            statusBar()->showMessage(tr("%n engine(s) selected", nullptr, int(engines.size())), 5000);
+            statusBar()->showMessage(tr("%n engine(s) selected", nullptr, int(engines.size())), kSelectionNoteMs);
     });
     m_engineView->setToolTip(tr("Double-click an engine for its charts"));
     JkNavigation::install(m_engineView);
@@ -584,7 +588,7 @@ void MainWindow::showPools()
 
 void MainWindow::showNote(const QString &text)
 {
-    statusBar()->showMessage(text, 15000);
+    statusBar()->showMessage(text, kNoteMs);
 }
 
 void MainWindow::showError(const QString &title, const QStringList &details)

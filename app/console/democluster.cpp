@@ -172,10 +172,13 @@ void DemoCluster::stop()
     restoreEnvironment();
     if (m_process.state() == QProcess::NotRunning)
         return;
+    // pdsim stops its engines on SIGTERM; 3 s is ample for the demo's 72, then it is killed.
+    constexpr int kTermGraceMs = 3000;
+    constexpr int kKillWaitMs = 1000;
     m_process.terminate();
-    if (!m_process.waitForFinished(3000)) {
+    if (!m_process.waitForFinished(kTermGraceMs)) {
         m_process.kill();
-        m_process.waitForFinished(1000);
+        m_process.waitForFinished(kKillWaitMs);
     }
 }
 

@@ -49,6 +49,12 @@
 
 namespace {
 
+// How often each node is asked which engine processes run (and so whether it answers at all); at once
+// after a profile opens. One status command per node: cheap, but a node's answer can take seconds.
+constexpr int kProcessRefreshMs = 30000;
+// How often the proxy's membership (/instances or its command line) is read while a profile is open.
+constexpr int kMembershipReadMs = 2000;
+
 pd::SshSettings sshSettings(const OperationsSetup &setup)
 {
     pd::SshSettings settings;
@@ -69,9 +75,8 @@ Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::Stat
           setup.auditLogPath.isEmpty() ? pd::AuditLog::defaultPath() : setup.auditLogPath))
     , m_readOnly(setup.readOnly)
 {
-    // Process facts (and whether each node answers) every 30 s; at once after opening a profile.
     m_processRefresh = new QTimer(this);
-    m_processRefresh->setInterval(30000);
+    m_processRefresh->setInterval(kProcessRefreshMs);
     connect(m_processRefresh, &QTimer::timeout, this, &Operations::refreshProcesses);
     connect(m_store, &pd::ClusterStore::profileChanged, this, &Operations::rebuild);
     // Reload, open and quit cancel what runs: ask first while operations run.
@@ -305,7 +310,7 @@ void Operations::rebuild()
     wireWindow(refs);
     pd::syncListenerTiming(*m_context); // WAITING is judged by what the running proxy was started with
     pd::syncCommandLineMembership(*m_context); // a proxy without /instances: its command line is its membership
-    m_membership->start(2000);
+    m_membership->start(kMembershipReadMs);
     rebuildWatchdog();
     // The demo's engines live in pdsim's process: there is nothing to find on the nodes.
     if (m_simControl.isValid()) {
