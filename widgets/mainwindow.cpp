@@ -323,7 +323,7 @@ void MainWindow::updateFromStore()
     }
     const int errors = m_store->errorCount();
     const int warnings = m_store->warningCount();
-    m_validationLabel->setText(errors > 0 ? tr("<span style='color:#b3261e'><b>%n error(s)</b></span>", nullptr, errors)
+    m_validationLabel->setText(errors > 0 ? severityHtml(ProblemSeverity::Critical, QStringLiteral("<b>%1</b>").arg(tr("%n error(s)", nullptr, errors)))
                                               + tr(", %n warning(s)", nullptr, warnings)
                                           : tr("profile valid, %n warning(s)", nullptr, warnings));
     m_issueDock->setVisible(errors + warnings > 0);
@@ -521,14 +521,15 @@ void MainWindow::showProxyHealth(const ProxyHealth &health)
     m_topology->view()->setProxyHealth(health);
     if (health.reachable) {
         const QString inFlight = health.requestNum ? tr(" · %n in flight", nullptr, *health.requestNum) : QString();
-        m_proxyLabel->setText(tr("<span style='color:#1e7e34'>●</span> proxy %1: %2 prefill · %3 decode%4")
-                                  .arg(where)
-                                  .arg(health.prefillInstances)
-                                  .arg(health.decodeInstances)
-                                  .arg(inFlight));
+        m_proxyLabel->setText(healthyHtml(QStringLiteral("●")) + QLatin1Char(' ')
+                              + tr("proxy %1: %2 prefill · %3 decode%4")
+                                    .arg(where)
+                                    .arg(health.prefillInstances)
+                                    .arg(health.decodeInstances)
+                                    .arg(inFlight));
         m_proxyLabel->setToolTip(tr("Last /healthcheck at %1").arg(health.when.toLocalTime().toString(Qt::ISODate)));
     } else {
-        m_proxyLabel->setText(tr("<span style='color:#b3261e'>✖ proxy %1 unreachable</span>").arg(where));
+        m_proxyLabel->setText(severityHtml(ProblemSeverity::Critical, QStringLiteral("✖ ") + tr("proxy %1 unreachable").arg(where)));
         m_proxyLabel->setToolTip(tr("%1 (at %2)").arg(health.error, health.when.toLocalTime().toString(Qt::ISODate)));
     }
 }

@@ -8,6 +8,7 @@
 #include "net/proxyhealth.h"
 #include "net/proxyhealthhistory.h"
 #include "proxyhealthcharts.h"
+#include "stateappearance.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -217,7 +218,7 @@ void PoolsView::setRangeMs(qint64 rangeMs)
 void PoolsView::showProxyHealth(const ProxyHealth &health)
 {
     if (!health.reachable) {
-        m_proxy->setText(tr("<span style='color:#b3261e'>proxy unreachable</span>"));
+        m_proxy->setText(severityHtml(ProblemSeverity::Critical, tr("proxy unreachable")));
         m_proxy->setToolTip(health.error);
         return;
     }

@@ -308,4 +308,16 @@ void drawSeverityGlyph(QPainter &painter, ProblemSeverity severity, const QRectF
     painter.restore();
 }
 
+QString severityHtml(ProblemSeverity severity, const QString &html)
+{
+    const QColor badge = severityBadge(severity);
+    const QColor ink = isDarkTheme() ? badge.lighter(170) : badge;
+    return QStringLiteral("<span style='color:%1'>%2</span>").arg(ink.name(), html);
+}
+
+QString healthyHtml(const QString &html)
+{
+    return QStringLiteral("<span style='color:%1'>%2</span>").arg(stateMark(EngineState::Serving).name(), html);
+}
+
 } // namespace pd

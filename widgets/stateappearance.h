@@ -49,5 +49,10 @@ QColor severityBadge(ProblemSeverity severity);
 QPainterPath severityGlyphPath(ProblemSeverity severity, const QRectF &box);
 void drawSeverityGlyph(QPainter &painter, ProblemSeverity severity, const QRectF &box, const QColor &color);
 QString severityGlyphHtml(ProblemSeverity severity, int px, const QColor &color); // as stateGlyphHtml
+// Rich text (`html`, inserted as it is) in a severity's colour, readable on the application's current
+// palette (lighter on a dark one), and in the colour of health (Serving's mark): the one place status
+// texts and labels take their alarm and all-clear colours from, so no colour is written into a tr() string.
+QString severityHtml(ProblemSeverity severity, const QString &html);
+QString healthyHtml(const QString &html);
 
 } // namespace pd

@@ -2994,9 +2994,9 @@ last good scrape %1</source>
     </message>
     <message numerus="yes">
         <location line="+4"/>
-        <source>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n error(s)&lt;/b&gt;&lt;/span&gt;</source>
+        <source>%n error(s)</source>
         <translation>
-            <numerusform>&lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n 个错误&lt;/b&gt;&lt;/span&gt;</numerusform>
+            <numerusform>%n 个错误</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -3088,8 +3088,8 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>&lt;span style=&apos;color:#1e7e34&apos;&gt;●&lt;/span&gt; proxy %1: %2 prefill · %3 decode%4</source>
-        <translation>&lt;span style=&apos;color:#1e7e34&apos;&gt;●&lt;/span&gt; 代理 %1：预填充 %2 · 解码 %3%4</translation>
+        <source>proxy %1: %2 prefill · %3 decode%4</source>
+        <translation>代理 %1：预填充 %2 · 解码 %3%4</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3098,8 +3098,8 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
-        <source>&lt;span style=&apos;color:#b3261e&apos;&gt;✖ proxy %1 unreachable&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#b3261e&apos;&gt;✖ 代理 %1 不可达&lt;/span&gt;</translation>
+        <source>proxy %1 unreachable</source>
+        <translation>代理 %1 不可达</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3863,9 +3863,9 @@ last good scrape %1</source>
     </message>
     <message numerus="yes">
         <location line="+2"/>
-        <source> — &lt;span style=&apos;color:#b3261e&apos;&gt;%n unreadable line(s), e.g. %1&lt;/span&gt;</source>
+        <source>%n unreadable line(s), e.g. %1</source>
         <translation>
-            <numerusform> — &lt;span style=&apos;color:#b3261e&apos;&gt;%n 行无法读取，例如 %1&lt;/span&gt;</numerusform>
+            <numerusform>%n 行无法读取，例如 %1</numerusform>
         </translation>
     </message>
     <message>
@@ -4182,8 +4182,8 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+23"/>
-        <source>&lt;span style=&apos;color:#b3261e&apos;&gt;proxy unreachable&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#b3261e&apos;&gt;代理不可达&lt;/span&gt;</translation>
+        <source>proxy unreachable</source>
+        <translation>代理不可达</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4313,9 +4313,9 @@ last good scrape %1</source>
     </message>
     <message numerus="yes">
         <location line="+2"/>
-        <source> · &lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n critical&lt;/b&gt;&lt;/span&gt;</source>
+        <source>%n critical</source>
         <translation>
-            <numerusform> · &lt;span style=&apos;color:#b3261e&apos;&gt;&lt;b&gt;%n 个严重&lt;/b&gt;&lt;/span&gt;</numerusform>
+            <numerusform>%n 个严重</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -8,6 +8,7 @@
 #include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 #include "scale/scalepanel.h"
+#include "stateappearance.h"
 
 #include <QCheckBox>
 #include <QDateTime>
@@ -551,8 +552,10 @@ void OperationsPage::reloadAudit()
     if (!m_audit->error().isEmpty() && m_audit->rowCount() == 0)
         text = tr("%1 — nothing written yet").arg(m_audit->path().toHtmlEscaped());
     if (!m_audit->problems().isEmpty())
-        text += tr(" — <span style='color:#b3261e'>%n unreadable line(s), e.g. %1</span>", nullptr, int(m_audit->problems().size()))
-                    .arg(m_audit->problems().first().toHtmlEscaped());
+        text += QStringLiteral(" — ")
+                + severityHtml(ProblemSeverity::Critical,
+                               tr("%n unreadable line(s), e.g. %1", nullptr, int(m_audit->problems().size()))
+                                   .arg(m_audit->problems().first().toHtmlEscaped()));
     m_auditPath->setText(text);
     m_auditView->resizeColumnToContents(AuditModel::ActionColumn);
     m_auditView->scrollToBottom();

@@ -160,7 +160,8 @@ void ProblemsPanel::updateHeader()
     QString text = n == 0 ? tr("<b>No problems</b>: every observed engine serves and the proxy answers.")
                  : n == 1 ? tr("<b>1 problem</b>") : tr("<b>%1 problems</b>").arg(n);
     if (critical > 0)
-        text += tr(" · <span style='color:#b3261e'><b>%n critical</b></span>", nullptr, critical);
+        text += QStringLiteral(" · ")
+                + severityHtml(ProblemSeverity::Critical, QStringLiteral("<b>%1</b>").arg(tr("%n critical", nullptr, critical)));
     if (acked > 0)
         text += tr(" · %n acknowledged", nullptr, acked);
     if (n > 0)
