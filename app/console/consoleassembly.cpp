@@ -23,8 +23,7 @@ const QString kDemoProfile = QStringLiteral(":/profiles/demo-groups.json");
 
 ConsoleAssembly::ConsoleAssembly(pd::ClusterStore *store, pd::MainWindow *window, pd::ConsoleSettings *settings,
                                  const std::optional<pd::PrometheusSourceConfig> &prometheus)
-    : m_store(store)
-    , m_window(window)
+    : m_window(window)
     , m_settings(settings)
 {
     window->setSettings(settings);

@@ -45,7 +45,6 @@ public:
 private:
     void startDemo();
 
-    pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
     pd::ConsoleSettings *m_settings;
     std::unique_ptr<Monitoring> m_monitoring;
