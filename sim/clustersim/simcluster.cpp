@@ -626,7 +626,7 @@ void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPt
                                 ? faultKindFromName(QString::fromStdString(j["kind"].get<std::string>()))
                                 : std::nullopt;
         if (!parsed) {
-            reply(responder, 400, {{"error", "\"kind\" must be one of none, hang, crash, http500, slow, malformed-metrics, stall, kv-stuck, kv-pinned, cut-stream"}});
+            reply(responder, 400, {{"error", "\"kind\" must be one of " + faultKindNames().toStdString()}});
             return;
         }
         kind = *parsed;

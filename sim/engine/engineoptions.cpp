@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engineoptions.h"
 
+#include <QStringList>
+
 namespace pd::sim {
 
 namespace {
@@ -14,6 +16,7 @@ constexpr FaultName kFaultNames[] = {
     {FaultKind::Slow, "slow"},         {FaultKind::MalformedMetrics, "malformed-metrics"},
     {FaultKind::Stall, "stall"},       {FaultKind::KvStuck, "kv-stuck"},
     {FaultKind::KvPinned, "kv-pinned"},     {FaultKind::CutStream, "cut-stream"},
+    {FaultKind::BigMetrics, "big-metrics"},
 };
 } // namespace
 
@@ -33,6 +36,14 @@ std::optional<FaultKind> faultKindFromName(QStringView name)
             return f.kind;
     }
     return std::nullopt;
+}
+
+QString faultKindNames()
+{
+    QStringList names;
+    for (const auto &f : kFaultNames)
+        names.append(QString::fromLatin1(f.name));
+    return names.join(QStringLiteral(", "));
 }
 
 QString engineRoleName(EngineRole role)

@@ -28,10 +28,12 @@ enum class FaultKind {
     KvStuck,          // KV pulls from prefillers never complete: pulled requests wait forever, running ones finish
     KvPinned,         // the KV cache reads ~99 % used and nothing moves (blocks never freed: a wedged engine)
     CutStream,        // answers break mid-way: a stream after its first text chunk, closed without [DONE]
+    BigMetrics,       // a label-cardinality runaway: a valid exposition of ~6 MiB, over a poller's cap
 };
 
 QString faultKindName(FaultKind kind);
 std::optional<FaultKind> faultKindFromName(QStringView name);
+QString faultKindNames(); // "none, hang, ...": every name, for usage and error texts
 QString engineRoleName(EngineRole role);
 
 // Timing and capacity of the model (realistic-load.md §0, DeepSeek-R1 W8A8 on A3). Times in seconds.

@@ -474,4 +474,19 @@ QByteArray MetricsExposition::render() const
     return out;
 }
 
+// What a label-cardinality runaway adds to an exposition (a request id or adapter name used as a label):
+// ~6 MiB of valid samples, one series each, past the 4 MiB a poller reads of one answer.
+QByteArray cardinalityRunaway(int dpRank)
+{
+    constexpr int kSeries = 60000;
+    QByteArray extra;
+    extra.reserve(kSeries * 110);
+    extra += "# HELP vllm:lora_requests_info Running stats on lora requests.\n# TYPE vllm:lora_requests_info gauge\n";
+    const QByteArray engine = QByteArray::number(dpRank);
+    for (int i = 0; i < kSeries; ++i)
+        extra += "vllm:lora_requests_info{engine=\"" + engine + "\",max_lora=\"64\",running_lora_adapters=\"adapter-"
+                 + QByteArray::number(i) + "\",waiting_lora_adapters=\"\"} 1.7e+09\n";
+    return extra;
+}
+
 } // namespace pd::sim

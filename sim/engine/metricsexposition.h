@@ -53,4 +53,7 @@ private:
     const EngineOptions m_options;
 };
 
+// What a label-cardinality runaway adds to an exposition (FaultKind::BigMetrics): ~6 MiB of valid samples.
+QByteArray cardinalityRunaway(int dpRank);
+
 } // namespace pd::sim

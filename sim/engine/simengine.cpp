@@ -352,6 +352,8 @@ QByteArray SimEngine::renderMetrics()
     s.gcCollections = {std::floor(10.0 * finished + uptime), std::floor(finished + uptime / 11),
                        std::floor(finished / 15 + uptime / 180)};
     QByteArray out = m_exposition->render();
+    if (m_fault == FaultKind::BigMetrics)
+        out += cardinalityRunaway(m_options.dpRank);
     if (m_fault == FaultKind::MalformedMetrics) {
         // Cut in the middle of a sample line and garble: unbalanced braces, a bad number, no newline.
         out.truncate(out.size() * 3 / 5);
@@ -773,8 +775,7 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
             ms = int(body["ms"].get<double>());
         if (!kind) {
             res->respond(400, kJsonContentType,
-                         QByteArrayLiteral("{\"error\":\"kind must be one of none, hang, crash, "
-                                           "http500, slow, malformed-metrics, stall, kv-stuck, kv-pinned, cut-stream\"}"));
+                         QByteArray::fromStdString(Json{{"error", "kind must be one of " + faultKindNames().toStdString()}}.dump()));
             return;
         }
         Json j;
