@@ -5,6 +5,7 @@
 #include "consoleassembly.h"
 #include "consoleoptions.h"
 #include "firstpaintprobe.h"
+#include "soakprobe.h"
 
 #include "apptheme.h"
 #include "cluster/clusterstore.h"
@@ -82,6 +83,7 @@ int main(int argc, char *argv[])
     else if (options->view == QLatin1String("cluster"))
         window.showCluster();
     FirstPaintProbe::installIfAsked(sinceMain);
+    SoakProbe::installIfAsked(&store, &console.monitoring());
     window.show();
 
     if (options->quitAfterSeconds >= 0) {

@@ -45,6 +45,8 @@ public:
     void applySettings(const pd::ConsoleSettings &settings);
     pd::StateTracker *tracker() const { return m_tracker.get(); }
     pd::Triage *triage() const { return m_triage.get(); }
+    // The history of the open cluster (null before one is open); replaced when another one opens.
+    const pd::SeriesStore *seriesStore() const { return m_series.get(); }
 
 private:
     void retarget();
