@@ -18,6 +18,8 @@ public:
     PdsimCluster(const PdsimCluster &) = delete;
     PdsimCluster &operator=(const PdsimCluster &) = delete;
 
+    // pdsim's stderr into this file instead of the caller's own (a long run's proxy log); before start().
+    void setErrorFile(const QString &path) { m_errorFile = path; }
     // Empty when pdsim is ready; otherwise why not, with what pdsim printed.
     QString start(const QString &profile, const QStringList &extraArguments = {});
     QString control() const { return m_control; } // "host:port" of pdsim's control API
@@ -29,6 +31,7 @@ public:
 private:
     QProcess m_process;
     QString m_control;
+    QString m_errorFile;
 };
 
 } // namespace pd::test
