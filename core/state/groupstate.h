@@ -9,7 +9,7 @@
 #include <cstdint>
 
 // The state of one DP group, derived from its ranks' own states (docs/state-and-triage.md, "Groups").
-// On a MoE model the ranks of a group sync in every forward pass (specs/dp-groups.md §3): when one dies
+// On a MoE model the ranks of a group sync in every forward pass (docs/specs/dp-groups.md §3): when one dies
 // the others block in the next collective, still answering /health 200 but producing no token. So a
 // coupled group with a dead rank is broken as a whole, and its live ranks show GroupBroken. Pure.
 namespace pd {

@@ -92,7 +92,7 @@ void TestLogSignatures::matches_data()
     r(13, "[ERROR] HCCL(2): devices have same superDeviceId[0x3000000] in superPod[0]");
     r(14, "EI0002: A timeout occurs when the Notify register waits for the execution of a task.");
     r(14, "[rank3]:[E ProcessGroupHCCL.cpp:1390] HCCL watchdog thread terminated with exception: HCCL error");
-    // The survivors of a broken DP group (../shared/specs/dp-groups.md §3) and a collective task timeout.
+    // The survivors of a broken DP group (docs/specs/dp-groups.md §3) and a collective task timeout.
     r(14,
         "[rank5]:[E ProcessGroupHCCL.cpp:548] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=8812, "
         "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800412 milliseconds before timing out.");

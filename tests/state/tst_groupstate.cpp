@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// deriveGroupState: a DP group's state from its ranks' own states (specs/dp-groups.md §2-3).
+// deriveGroupState: a DP group's state from its ranks' own states (docs/specs/dp-groups.md §2-3).
 #include "state/groupstate.h"
 
 #include <QTest>

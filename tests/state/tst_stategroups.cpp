@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A rank of the demo's coupled decode group (64 ranks on d0-d3) dies while the group serves: the
-// survivors keep answering /health 200 with their token counters frozen (specs/dp-groups.md §3). The
+// survivors keep answering /health 200 with their token counters frozen (docs/specs/dp-groups.md §3). The
 // tracker must show every live rank as GroupBroken and triage must list one group problem within 3 polls.
 #include "state/statetracker.h"
 #include "statetestutil.h"

@@ -88,7 +88,7 @@ public:
     QRegion lastUpdateRegion() const { return m_lastDirty; } // what the last setState() repainted
     QRect legendRect() const { return m_legendRect; }
 
-    // DP groups (specs/dp-groups.md): a coupled group spanning several nodes is framed with its id; a group
+    // DP groups (docs/specs/dp-groups.md): a coupled group spanning several nodes is framed with its id; a group
     // whose ranks show GroupBroken is framed in the problem colour with a "group broken" band.
     struct GroupFrame {
         QString id;

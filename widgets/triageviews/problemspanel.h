@@ -42,7 +42,7 @@ Q_SIGNALS:
     void nodeFocusRequested(int node);
     // One click takes unreachable or stalled engines out of the proxy (it never does it itself, §8.2).
     void removeDeadRequested(const QList<int> &engines);
-    // One click asks to restart a broken coupled DP group as a whole (specs/dp-groups.md §3); the window
+    // One click asks to restart a broken coupled DP group as a whole (docs/specs/dp-groups.md §3); the window
     // runs the operation.
     void restartGroupRequested(const QString &groupId);
 
