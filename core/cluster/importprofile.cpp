@@ -3,6 +3,8 @@
 // parameters, start scripts, ranktable.json), one step per source; the parsers are in profileimporter.cpp.
 #include "cluster/profileimporter.h"
 
+#include "cluster/instancekey.h"
+
 #include <QSet>
 
 #include <optional>
@@ -35,7 +37,7 @@ struct Import {
     {
         for (int i = 0; i < profile.nodes.size(); ++i) {
             const Node &n = profile.nodes.at(i);
-            if ((n.address == host || normaliseLoopbackId(n.address) == normaliseLoopbackId(host)) && (!role || n.role == *role))
+            if ((n.address == host || proxyInstanceKey(n.address) == proxyInstanceKey(host)) && (!role || n.role == *role))
                 return i;
         }
         return -1;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cluster/profileimporter.h"
 
+#include "cluster/instancekey.h"
+
 #include "cluster/shellwords.h"
 #include "cluster/strictjson.h"
 
@@ -167,11 +169,11 @@ bool expandRole(const Options &o, const QString &prefix, const QString &roleWord
     QSet<QString> seen;
     for (qsizetype i = 0; i < qMin(expandedHosts.size(), expandedPorts.size()); ++i) {
         const QString id = expandedHosts.at(i) + QLatin1Char(':') + QString::number(expandedPorts.at(i));
-        if (seen.contains(normaliseLoopbackId(id))) {
+        if (seen.contains(proxyInstanceKey(id))) {
             warnings->append(QStringLiteral("%1 is listed twice; the proxy merges it silently").arg(id));
             continue;
         }
-        seen.insert(normaliseLoopbackId(id));
+        seen.insert(proxyInstanceKey(id));
         instances->append(id);
     }
     return true;
@@ -468,14 +470,6 @@ bool parseRanktable(const QByteArray &json, QList<RanktableServer> *out, QString
                                .arg(out->size()));
     }
     return errors->isEmpty();
-}
-
-QString normaliseLoopbackId(const QString &id)
-{
-    QString h = id;
-    h.replace(QLatin1String("localhost"), QLatin1String("0.0.0.0"));
-    h.replace(QLatin1String("127.0.0.1"), QLatin1String("0.0.0.0"));
-    return h;
 }
 
 } // namespace pd

@@ -89,8 +89,4 @@ struct ImportResult {
 
 ImportResult importProfile(const ImportSources &sources);
 
-// An instance id with localhost and 127.0.0.1 read as 0.0.0.0, so that two spellings of one local host
-// compare equal (the proxy's lists and the launchers may use any of the three).
-QString normaliseLoopbackId(const QString &id);
-
 } // namespace pd

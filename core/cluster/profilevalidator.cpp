@@ -6,6 +6,7 @@
 #include "cluster/dpgroups.h"
 
 #include "cluster/fieldrules.h"
+#include "cluster/instancekey.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -53,15 +54,6 @@ public:
 
 QString nodePointer(int n) { return QStringLiteral("/nodes/%1").arg(n); }
 QString groupPointer(int n, int g) { return QStringLiteral("/nodes/%1/engine_groups/%2").arg(n).arg(g); }
-
-// The proxy treats these spellings as one host (spec proxy-api §2.2).
-QString normaliseHost(const QString &host)
-{
-    QString h = host;
-    h.replace(QLatin1String("localhost"), QLatin1String("0.0.0.0"));
-    h.replace(QLatin1String("127.0.0.1"), QLatin1String("0.0.0.0"));
-    return h;
-}
 
 QString rangesText(const QList<int> &sorted)
 {
@@ -162,7 +154,7 @@ void checkNodes(Collector &c, const Profile &profile)
                     ProfileValidatorTr::tr("node name \"%1\" is already used by /nodes/%2").arg(node.name).arg(*it));
         else
             nameToNode.insert(node.name, n);
-        const QString host = normaliseHost(node.address);
+        const QString host = proxyInstanceKey(node.address);
         if (const auto it = addressToNode.constFind(host); it != addressToNode.constEnd()) {
             const Node &other = profile.nodes.at(*it);
             if (other.role == node.role)
@@ -241,7 +233,7 @@ void checkDpGroups(Collector &c, const Profile &profile)
             localSum += group.dpSizeLocal;
             if (!nodeNames.contains(node.name))
                 nodeNames.append(node.name);
-            if (normaliseHost(group.dpAddress) == normaliseHost(node.address) ||
+            if (proxyInstanceKey(group.dpAddress) == proxyInstanceKey(node.address) ||
                 (!node.localIp.isEmpty() && group.dpAddress == node.localIp))
                 masterIsMember = true;
             if (group.dpSize != first.dpSize) {
@@ -300,7 +292,7 @@ void checkPorts(Collector &c, const Profile &profile)
 {
     QHash<QString, QMap<int, QList<PortUse>>> ports;
     auto use = [&ports](const QString &host, int port, const QString &what, const QString &pointer) {
-        ports[normaliseHost(host)][port].append({what, pointer});
+        ports[proxyInstanceKey(host)][port].append({what, pointer});
     };
     QSet<QString> mastersSeen;
     for (int n = 0; n < profile.nodes.size(); ++n) {
@@ -392,7 +384,7 @@ void checkProxyInstances(Collector &c, const Profile &profile)
                 c.error(ip, ProfileValidatorTr::tr("instance \"%1\" %2").arg(Collector::printable(listed.at(i)), complaint));
                 continue;
             }
-            const QString id = normaliseHost(listed.at(i));
+            const QString id = proxyInstanceKey(listed.at(i));
             if (listedIds.contains(id))
                 c.warning(ip, ProfileValidatorTr::tr("%1 is listed twice (the proxy merges duplicates silently)").arg(listed.at(i)));
             listedIds.insert(id);
@@ -400,13 +392,13 @@ void checkProxyInstances(Collector &c, const Profile &profile)
         QSet<QString> engineIds;
         const QList<Engine> engines = profile.engines(role);
         for (const Engine &engine : engines)
-            engineIds.insert(normaliseHost(engine.id()));
+            engineIds.insert(proxyInstanceKey(engine.id()));
         // A whole DP group left out is a group held in reserve (started later as a whole): one line for it.
         QSet<QString> reported;
         for (const DpGroup *group : groups.ofRole(role)) {
             bool anyListed = false;
             for (const QString &id : group->engineIds)
-                anyListed = anyListed || listedIds.contains(normaliseHost(id));
+                anyListed = anyListed || listedIds.contains(proxyInstanceKey(id));
             if (anyListed || group->size() < 2)
                 continue;
             c.warning(lp, ProfileValidatorTr::tr("DP group %1 (%2 ranks on %3) is not in the proxy's %4 list: it gets no traffic until "
@@ -415,10 +407,10 @@ void checkProxyInstances(Collector &c, const Profile &profile)
                               .arg(group->size())
                               .arg(group->nodeNames.join(QStringLiteral(", ")), roleName(role)));
             for (const QString &id : group->engineIds)
-                reported.insert(normaliseHost(id));
+                reported.insert(proxyInstanceKey(id));
         }
         for (const Engine &engine : engines) {
-            const QString id = normaliseHost(engine.id());
+            const QString id = proxyInstanceKey(engine.id());
             if (!listedIds.contains(id) && !reported.contains(id))
                 c.warning(lp, ProfileValidatorTr::tr("engine %1 (node %2, DP rank %3) is not in the proxy's %4 list: it gets no traffic")
                                   .arg(engine.id(), profile.nodes.at(engine.nodeIndex).name)
@@ -426,7 +418,7 @@ void checkProxyInstances(Collector &c, const Profile &profile)
                                   .arg(roleName(role)));
         }
         for (qsizetype i = 0; i < listed.size(); ++i) {
-            if (fieldrules::checkInstance(listed.at(i)).isEmpty() && !engineIds.contains(normaliseHost(listed.at(i))))
+            if (fieldrules::checkInstance(listed.at(i)).isEmpty() && !engineIds.contains(proxyInstanceKey(listed.at(i))))
                 c.error(QStringLiteral("%1/%2").arg(lp).arg(i),
                         ProfileValidatorTr::tr("the proxy's %1 list names %2, which is no %1 engine of this profile")
                             .arg(roleName(role), listed.at(i)));

@@ -78,14 +78,6 @@ QString ProxyCapabilities::generationLabel() const
     return QStringLiteral("main (with /v1/models)");
 }
 
-QString proxyInstanceKey(const QString &hostPort)
-{
-    QString key = hostPort.trimmed();
-    key.replace(QStringLiteral("localhost"), QStringLiteral("0.0.0.0"));
-    key.replace(QStringLiteral("127.0.0.1"), QStringLiteral("0.0.0.0"));
-    return key;
-}
-
 QString describeHttpFailure(const QString &path, int httpStatus, const QByteArray &body, const QString &transportError)
 {
     if (httpStatus == 0)

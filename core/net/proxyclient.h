@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/instancekey.h"
+
 #include "cluster/profile.h"
 #include "net/proxyhealth.h"
 
@@ -102,10 +104,6 @@ private:
     std::optional<ProxyCapabilities> m_capabilities;
     quint64 m_generation = 0; // bumped by setEndpoint/abortAll: older replies are dropped
 };
-
-// The proxy's identity of an instance (§2.2): "localhost" and "127.0.0.1" inside the host are
-// replaced by "0.0.0.0", as Python's str.replace does.
-QString proxyInstanceKey(const QString &hostPort);
 
 // Parses an add/remove answer body. Exposed for tests.
 ProxyReply parseInstancesReply(int httpStatus, const QByteArray &body, const QString &path);

@@ -11,14 +11,6 @@ QString roleName(ProxyRole role)
     return role == ProxyRole::Prefill ? QStringLiteral("prefill") : QStringLiteral("decode");
 }
 
-QString instanceKey(const QString &host, int port)
-{
-    QString normalised = host;
-    normalised.replace(QLatin1String("localhost"), QLatin1String("0.0.0.0"));
-    normalised.replace(QLatin1String("127.0.0.1"), QLatin1String("0.0.0.0"));
-    return normalised + QLatin1Char(':') + QString::number(port);
-}
-
 double ProxyScheduler::prefillScore(qsizetype requestLength)
 {
     return (double(requestLength) / 4.0) * 0.0345 + 120.0745;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/instancekey.h"
+
 #include "proxyoptions.h"
 
 #include <QHash>
@@ -18,12 +20,14 @@ enum class ProxyRole { Prefill, Decode };
 
 QString roleName(ProxyRole role); // "prefill" / "decode"
 
-// The identity of an instance: host with the substrings "localhost" and "127.0.0.1" replaced by
-// "0.0.0.0", then ":port" (so "127.0.0.10" becomes "0.0.0.00", as in the real proxy).
-QString instanceKey(const QString &host, int port);
+// The identity of an instance (core's proxyInstanceKey: "127.0.0.10" becomes "0.0.0.00", as in the real proxy).
+inline QString instanceKey(const QString &host, int port)
+{
+    return pd::proxyInstanceKey(host, port);
+}
 inline QString instanceKey(const BackendAddress &address)
 {
-    return instanceKey(address.host, address.port);
+    return pd::proxyInstanceKey(address.host, address.port);
 }
 
 // A model of the real proxy's SharedProxyScheduler (spec §5): two role pools with a lazy-deletion
