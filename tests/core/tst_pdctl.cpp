@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Runs the built pdctl binary as an operator or a script would.
+#include "pdctlrun.h"
 #include "cluster/profileformat.h"
 
 #include <QFile>
@@ -16,25 +17,11 @@ QString sourcePath(const QString &relative)
     return QStringLiteral(PD_SOURCE_DIR "/") + relative;
 }
 
-const QString kPdctl = QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl");
-
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = pd::test::PdctlRun;
 
 Run pdctl(const QStringList &args)
 {
-    QProcess process;
-    process.start(kPdctl, args);
-    Run run;
-    if (!process.waitForFinished(30000) || process.exitStatus() != QProcess::NormalExit)
-        return run;
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return pd::test::runPdctl(args, {30000, {}});
 }
 
 QByteArray readAll(const QString &path)
@@ -75,7 +62,7 @@ private:
 
 void TestPdctl::initTestCase()
 {
-    QVERIFY2(QFile::exists(kPdctl), qPrintable(kPdctl + QStringLiteral(" is not built")));
+    QVERIFY2(QFile::exists(pd::test::pdctlPath()), qPrintable(pd::test::pdctlPath() + QStringLiteral(" is not built")));
     QVERIFY(m_dir.isValid());
 }
 

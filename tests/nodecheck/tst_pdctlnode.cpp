@@ -3,6 +3,7 @@
 // local runner) with the fake hccn_tool / npu-smi of sim/demo-tools as --tool-dir; a clean node
 // passes (exit 0), a link down on one NPU fails it (exit 1) with the device and reason, reports are
 // written, and an unknown node and bad options are usage errors.
+#include "pdctlrun.h"
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -12,32 +13,14 @@
 
 namespace {
 
-const QString kPdctl = QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl");
 const QString kProfile = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json");
 const QString kTools = QStringLiteral(PD_SOURCE_DIR "/sim/demo-tools");
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = pd::test::PdctlRun;
 
 Run pdctl(const QStringList &args, const QStringList &env = {})
 {
-    QProcess process;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    for (const QString &kv : env)
-        e.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
-    process.setProcessEnvironment(e);
-    process.setStandardInputFile(QProcess::nullDevice());
-    process.start(kPdctl, args);
-    Run run;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
-        return run;
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return pd::test::runPdctl(args, {120000, env});
 }
 
 } // namespace
@@ -60,7 +43,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        QVERIFY(QFileInfo(kPdctl).isExecutable());
+        QVERIFY(QFileInfo(pd::test::pdctlPath()).isExecutable());
     }
 
     void aCleanNodePasses()

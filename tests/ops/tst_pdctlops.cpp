@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pdctl engine/proxy/script as an operator runs them, against pdsim engines on 127.0.0.x through the
 // local runner; a node on another machine fails with its name while the SSH runner is not wired.
+#include "pdctlrun.h"
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
 
@@ -16,26 +17,11 @@
 
 namespace {
 
-const QString kPdctl = QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl");
-
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = pd::test::PdctlRun;
 
 Run pdctl(const QStringList &args)
 {
-    QProcess process;
-    process.setStandardInputFile(QProcess::nullDevice());
-    process.start(kPdctl, args);
-    Run run;
-    if (!process.waitForFinished(90000) || process.exitStatus() != QProcess::NormalExit)
-        return run;
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return pd::test::runPdctl(args, {90000, {}});
 }
 
 QList<qint64> pidsIn(const QString &text)

@@ -3,6 +3,7 @@
 
 // What the scaling tests against a simulated cluster share: a bounded reconcile, a bounded wait for the
 // runner to go idle, an operation with its steps as text for failure messages, and a bounded pdctl run.
+#include "pdctlrun.h"
 #include "net/membershipreconciler.h"
 #include "ops/scaleoperation.h"
 #include "ops/scalerunner.h"
@@ -57,20 +58,10 @@ inline QString testDataHome()
 // and stderr together in *out. `dataHome` empty: testDataHome().
 inline int runPdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000, const QString &dataHome = {})
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome.isEmpty() ? testDataHome() : dataHome);
-    p.setProcessEnvironment(env);
-    p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
-    p.setArguments(args);
-    p.start();
-    if (!p.waitForStarted(5000) || !p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished(5000);
-        return -1;
-    }
-    *out = p.readAllStandardOutput() + p.readAllStandardError();
-    return p.exitCode();
+    const PdctlRun run = pd::test::runPdctl(
+        args, {timeoutMs, {QStringLiteral("XDG_DATA_HOME=") + (dataHome.isEmpty() ? testDataHome() : dataHome)}});
+    *out = (run.out + run.err).toUtf8();
+    return run.exitCode;
 }
 
 } // namespace pd::test

@@ -3,6 +3,7 @@
 // prints the tables and exits 0; with the first decoder answering 500 (pdsim's control API) the
 // proxy's empty 200s are counted and the exit code is 1; --json and --csv; bad arguments exit 2;
 // the audit log has a line per run.
+#include "pdctlrun.h"
 #include "httpcall.h"
 #include "pdsimcluster.h"
 
@@ -26,22 +27,13 @@ class TestPdctlWarmUp : public QObject {
 
     int pdctl(const QStringList &args, QByteArray *out, QByteArray *err = nullptr)
     {
-        QProcess p;
-        p.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
-        p.setArguments(args);
-        p.start();
-        if (!p.waitForStarted(5000) || !p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished(5000);
-            return -1;
-        }
-        *out = p.readAllStandardOutput();
-        const QByteArray e = p.readAllStandardError();
+        const pd::test::PdctlRun run = pd::test::runPdctl(args);
+        *out = run.out.toUtf8();
         if (err)
-            *err = e;
+            *err = run.err.toUtf8();
         else
-            *out += e;
-        return p.exitCode();
+            *out += run.err.toUtf8();
+        return run.exitCode;
     }
     QStringList warmup(const QStringList &extra) const
     {
