@@ -3,6 +3,7 @@
 
 // What the scaling tests against a simulated cluster share: a bounded reconcile, a bounded wait for the
 // runner to go idle, an operation with its steps as text for failure messages, and a bounded pdctl run.
+#include "awaitreply.h"
 #include "pdctlrun.h"
 #include "net/membershipreconciler.h"
 #include "ops/scaleoperation.h"
@@ -20,22 +21,12 @@ namespace pd::test {
 // One reconcile round now; false when the lists could not be read within 10 s.
 inline bool reconcileNow(MembershipReconciler *table)
 {
-    std::optional<bool> ok;
-    table->reconcileNow([&ok](bool listed) { ok = listed; });
-    QElapsedTimer t;
-    t.start();
-    while (!ok && t.elapsed() < 10000)
-        QTest::qWait(10);
-    return ok.value_or(false);
+    return awaitReply<bool>([table](auto done) { table->reconcileNow(done); }).value_or(false);
 }
 
 inline bool waitIdle(ScaleRunner *runner, int ms)
 {
-    QElapsedTimer t;
-    t.start();
-    while (!runner->isIdle() && t.elapsed() < ms)
-        QTest::qWait(50);
-    return runner->isIdle();
+    return QTest::qWaitFor([runner] { return runner->isIdle(); }, ms);
 }
 
 inline QString describeOperation(const ScaleOperation *op)

@@ -58,10 +58,7 @@ class TestOperationsPage : public QObject {
         QNetworkRequest request{QUrl(m_control + path)};
         request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         QNetworkReply *reply = m_network.post(request, body);
-        QElapsedTimer clock;
-        clock.start();
-        while (!reply->isFinished() && clock.elapsed() < 10000)
-            QTest::qWait(10);
+        static_cast<void>(QTest::qWaitFor([reply] { return reply->isFinished(); }, 10000)); // the caller checks what it waited for
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         delete reply;
         return status;

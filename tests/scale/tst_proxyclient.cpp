@@ -2,6 +2,7 @@
 // ProxyClient against every response shape: the simulated proxy (real add/list/remove answers, the
 // error object, 500 text, both generations) and a scripted HTTP server (non-JSON /healthcheck, wrong
 // shapes, a hang for the timeout, 401 unless the bearer token matches).
+#include "awaitreply.h"
 #include "http/httpserver.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
@@ -38,13 +39,7 @@ class TestProxyClient : public QObject {
     template <typename T, typename Call>
     static T wait(Call call)
     {
-        std::optional<T> out;
-        call([&out](const T &v) { out = v; });
-        QElapsedTimer t;
-        t.start();
-        while (!out && t.elapsed() < 10000)
-            QTest::qWait(10);
-        return out.value_or(T());
+        return pd::test::awaitReply<T>(call).value_or(T());
     }
 
     ProxyClient *fakeClient(int timeoutMs = 3000, QByteArray token = {})

@@ -3,6 +3,7 @@
 // proxy with its §8 defects, the control API): decode 4 -> 6 -> 3 under a bounded client load with no
 // failed request and no §8.1 trigger, the last-instance guard, a dropped add, the listener-dead
 // diagnosis, a proxy restart and the restore of membership, and an audit line for every step.
+#include "awaitreply.h"
 #include "../sim/blockinghttp.h"
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
@@ -86,13 +87,8 @@ class TestScaleEnd2End : public QObject {
         for (const EngineRef &e : m_refs)
             if (e.role == role && m_table->fact(e.id, role) == MembershipFact::Active)
                 members << e;
-        std::optional<QHash<QString, EngineLoad>> out;
-        m_probe->loads(members, [&out](const QHash<QString, EngineLoad> &l) { out = l; });
-        QElapsedTimer t;
-        t.start();
-        while (!out && t.elapsed() < 10000)
-            QTest::qWait(10);
-        return out.value_or(QHash<QString, EngineLoad>());
+        return test::awaitReply<QHash<QString, EngineLoad>>([&](auto done) { m_probe->loads(members, done); })
+            .value_or(QHash<QString, EngineLoad>());
     }
     bool waitIdle(int ms) { return test::waitIdle(m_runner, ms); }
     static QString describe(const ScaleOperation *op) { return test::describeOperation(op); }
@@ -369,10 +365,7 @@ private Q_SLOTS:
             });
             QTRY_VERIFY_WITH_TIMEOUT(removed.has_value(), 10000);
             QVERIFY2(removed->ok, qPrintable(removed->error));
-            QElapsedTimer t;
-            t.start();
-            while (m_crashLines.isEmpty() && t.elapsed() < 8000)
-                QTest::qWait(50);
+            static_cast<void>(QTest::qWaitFor([this] { return !m_crashLines.isEmpty(); }, 8000)); // the caller checks what it waited for
             if (m_crashLines.isEmpty())
                 qInfo("attempt %d: a listener round fell between add and remove (%s); again", attempt + 1, qPrintable(removed->message));
         }

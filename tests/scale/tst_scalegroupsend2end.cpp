@@ -4,6 +4,7 @@
 // Decode 4 -> 8 starts two whole groups (each one operation: both ranks at once, even with a parallel
 // cap of 1), "Restart group" takes one group out, stops, starts and adds it back, and 8 -> 4 removes the
 // two least loaded whole groups; every operation succeeds and the proxy's lists follow.
+#include "awaitreply.h"
 #include "../sim/blockinghttp.h"
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
@@ -72,13 +73,8 @@ class TestScaleGroupsEnd2End : public QObject {
         for (const EngineRef &e : m_refs)
             if (e.role == Role::Decode && m_table->fact(e.id, Role::Decode) == MembershipFact::Active)
                 members << e;
-        std::optional<QHash<QString, EngineLoad>> out;
-        m_probe->loads(members, [&out](const QHash<QString, EngineLoad> &l) { out = l; });
-        QElapsedTimer t;
-        t.start();
-        while (!out && t.elapsed() < 10000)
-            QTest::qWait(10);
-        return out.value_or(QHash<QString, EngineLoad>());
+        return test::awaitReply<QHash<QString, EngineLoad>>([&](auto done) { m_probe->loads(members, done); })
+            .value_or(QHash<QString, EngineLoad>());
     }
     bool waitIdle(int ms) { return test::waitIdle(m_runner, ms); }
 
