@@ -70,9 +70,21 @@ void PlotLinesItem::setEmptyText(const QString &text)
     update();
 }
 
+void PlotLinesItem::setTimeTicks(QList<AxisTick> ticks, const QFont &font, double labelHeight)
+{
+    if (ticks == m_ticks && font == m_tickFont && labelHeight == m_labelHeight)
+        return;
+    if (labelHeight != m_labelHeight)
+        prepareGeometryChange();
+    m_ticks = std::move(ticks);
+    m_tickFont = font;
+    m_labelHeight = labelHeight;
+    update();
+}
+
 QRectF PlotLinesItem::boundingRect() const
 {
-    return m_area;
+    return m_area.adjusted(0, 0, 0, m_labelHeight);
 }
 
 double PlotLinesItem::toSceneX(double ms) const
@@ -85,11 +97,27 @@ double PlotLinesItem::toSceneY(double value) const
     return m_area.bottom() - value / m_yMax * m_area.height();
 }
 
+void PlotLinesItem::paintTimeTicks(QPainter *painter) const
+{
+    painter->setFont(m_tickFont);
+    for (const AxisTick &tick : m_ticks) {
+        if (tick.value < m_from || tick.value > m_to)
+            continue;
+        const double x = std::round(toSceneX(tick.value)) + 0.5;
+        painter->setPen(QPen(m_colors.grid, 1));
+        painter->drawLine(QPointF(x, m_area.top()), QPointF(x, m_area.bottom()));
+        painter->setPen(m_colors.text);
+        painter->drawText(
+            QRectF(x - 60, m_area.bottom() + 2, 120, m_labelHeight - 2), Qt::AlignHCenter | Qt::AlignTop, tick.label);
+    }
+}
+
 void PlotLinesItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
 {
     if (m_area.isEmpty())
         return;
     painter->save();
+    paintTimeTicks(painter);
     painter->setClipRect(m_area.adjusted(0, -1, 0, 1));
     painter->setRenderHint(QPainter::Antialiasing, false);
     if (!m_emptyText.isEmpty()) {

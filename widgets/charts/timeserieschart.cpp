@@ -10,6 +10,7 @@
 #include <QChartView>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QGraphicsLayout>
 #include <QLineSeries>
 #include <QMessageBox>
@@ -79,10 +80,14 @@ TimeSeriesChart::TimeSeriesChart(const QString &title, Format format, QWidget *p
     titleFont.setBold(true);
     m_chart->setTitleFont(titleFont);
     m_chart->legend()->setAlignment(Qt::AlignTop);
-    m_chart->setMargins(QMargins(4, 0, 8, 0));
+    // The time axis' labels are painted by PlotLinesItem in this band under the plot (see there why).
+    m_chart->setMargins(QMargins(4, 0, 8, timeLabelBand()));
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->setBackgroundRoundness(0);
     m_y->setRange(0, 1);
+    m_x->setRange(0, 1); // fixed: it only keeps the series attached; the time ticks are PlotLinesItem's
+    m_x->setLabelsVisible(false);
+    m_x->setGridLineVisible(false);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_view->setRenderHint(QPainter::Antialiasing, false);
@@ -226,7 +231,7 @@ void TimeSeriesChart::updateTimeTicks()
     // A label centred on a tick at the very edge would run into the y labels or out of the chart.
     const double edgeMs = kTimeLabelHalfWidth * (m_toMs - m_fromMs) / plotWidth();
     ticks.ticks.removeIf([&](const AxisTick &t) { return t.value < m_fromMs + edgeMs || t.value > m_toMs - edgeMs; });
-    showTicks(m_x, ticks.ticks, m_fromMs, m_toMs);
+    m_plot->setTimeTicks(ticks.ticks, m_y->labelsFont(), timeLabelBand());
 }
 
 void TimeSeriesChart::changeEvent(QEvent *event)
@@ -298,7 +303,12 @@ QString TimeSeriesChart::describeAt(double fraction) const
 
 QList<AxisTick> TimeSeriesChart::xTicks() const
 {
-    return ticksOf(m_x);
+    return m_plot->timeTicks();
+}
+
+int TimeSeriesChart::timeLabelBand() const
+{
+    return QFontMetrics(m_y->labelsFont()).height() + 4;
 }
 
 QList<AxisTick> TimeSeriesChart::yTicks() const

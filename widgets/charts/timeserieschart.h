@@ -59,6 +59,7 @@ public:
     void setTitle(const QString &title);
     // Width of the plot area in pixels: the store decimates to at most two points per column.
     int plotWidth() const;
+    int timeLabelBand() const; // px under the plot for the time labels
     QString title() const;
     bool savePng(const QString &path) const;
     int lineCount() const { return int(m_lines.size()); }
