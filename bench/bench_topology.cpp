@@ -6,7 +6,7 @@
 // (CPU medians) reads
 // "topology: redraw <ms> ms, update <ms> ms, <N> engines". Targets: redraw <= 16 ms, update <= 1 ms.
 #include "topology/syntheticprofile.h"
-#include "topology/topologyview.h"
+#include "topologyview/topologyview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "errorbanner.h"
+#include "apptheme.h"
+#include "stateappearance.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,8 +14,10 @@ ErrorBanner::ErrorBanner(QWidget *parent)
     , m_label(new QLabel(this))
 {
     setObjectName(QStringLiteral("errorBanner"));
-    setStyleSheet(QStringLiteral("#errorBanner { background: #fdecea; border: 1px solid #d93025; border-radius: 4px; }"
-                                 "#errorBanner QLabel { color: #5f1410; }"));
+    const BarColors bad = toneBar(Tone::Bad, isDarkTheme());
+    setStyleSheet(QStringLiteral("#errorBanner { background: %1; border: 1px solid %2; border-radius: 4px; }"
+                                 "#errorBanner QLabel { color: %3; }")
+                      .arg(bad.background.name(), toneInk(Tone::Bad, isDarkTheme()).name(), bad.text.name()));
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_label->setWordWrap(true);
     auto *close = new QToolButton(this);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "loglinedelegate.h"
 
+#include "apptheme.h"
 #include "logs/logsignatures.h"
 #include "logs/logtailmodel.h"
+#include "stateappearance.h"
 
 #include <QPainter>
 
@@ -10,15 +12,16 @@ namespace pd {
 
 QColor LogLineDelegate::severityColor(int severity)
 {
+    const bool dark = isDarkTheme();
     switch (severity) {
     case int(LogSeverity::Critical):
-        return QColor(0xb3, 0x26, 0x1e);
+        return severityInk(ProblemSeverity::Critical, dark);
     case int(LogSeverity::Error):
-        return QColor(0xd3, 0x4a, 0x24);
+        return severityInk(ProblemSeverity::Error, dark);
     case int(LogSeverity::Warning):
-        return QColor(0xc0, 0x8a, 0x12);
+        return severityInk(ProblemSeverity::Warning, dark);
     default:
-        return QColor(0x60, 0x60, 0x60);
+        return toneInk(Tone::Muted, dark);
     }
 }
 

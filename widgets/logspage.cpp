@@ -3,6 +3,7 @@
 
 #include "logs/logtail.h"
 #include "logview.h"
+#include "stateappearance.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -127,7 +128,7 @@ void LogsPage::updateStatus(const QString &problem)
     const LogSource &s = m_sources.at(m_current);
     QString text = tr("%1 on %2 (%3)").arg(s.path.toHtmlEscaped(), s.target.node.toHtmlEscaped(), s.target.host.toHtmlEscaped());
     if (!problem.isEmpty())
-        text += QStringLiteral(" — <span style='color:#b3261e'>%1</span>").arg(problem.toHtmlEscaped());
+        text += QStringLiteral(" — ") + toneHtml(Tone::Bad, problem.toHtmlEscaped());
     m_where->setText(text);
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "pooldelegate.h"
 
+#include "apptheme.h"
 #include "cluster/profile.h"
 #include "models/modelroles.h"
+#include "stateappearance.h"
 
 #include <QPainter>
 
@@ -10,9 +12,7 @@ namespace pd {
 
 QColor PoolDelegate::poolColor(int pool)
 {
-    // Blue for prefill (KV producers), orange for decode (KV consumers): distinguishable with the
-    // common colour-vision deficiencies, and the tag always carries the word as well.
-    return pool == int(Role::Prefill) ? QColor(0x2b, 0x6c, 0xb0) : QColor(0xc0, 0x64, 0x12);
+    return pd::poolColor(pool == int(Role::Prefill) ? Role::Prefill : Role::Decode, isDarkTheme());
 }
 
 QSize PoolDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const

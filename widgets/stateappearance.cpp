@@ -308,16 +308,101 @@ void drawSeverityGlyph(QPainter &painter, ProblemSeverity severity, const QRectF
     painter.restore();
 }
 
-QString severityHtml(ProblemSeverity severity, const QString &html)
+QColor severityInk(ProblemSeverity severity, bool dark)
 {
     const QColor badge = severityBadge(severity);
-    const QColor ink = isDarkTheme() ? badge.lighter(170) : badge;
-    return QStringLiteral("<span style='color:%1'>%2</span>").arg(ink.name(), html);
+    return dark ? badge.lighter(170) : badge;
+}
+
+QString severityHtml(ProblemSeverity severity, const QString &html)
+{
+    return QStringLiteral("<span style='color:%1'>%2</span>").arg(severityInk(severity, isDarkTheme()).name(), html);
 }
 
 QString healthyHtml(const QString &html)
 {
     return QStringLiteral("<span style='color:%1'>%2</span>").arg(stateMark(EngineState::Serving).name(), html);
+}
+
+namespace {
+
+struct ToneColors {
+    QColor inkLight, inkDark;
+};
+
+const ToneColors &toneColors(Tone tone)
+{
+    static const ToneColors good { QColor(0x1e, 0x7e, 0x34), QColor(0x5c, 0xc9, 0x7b) };
+    static const ToneColors info { QColor(0x15, 0x65, 0xc0), QColor(0x8a, 0xb4, 0xf8) };
+    static const ToneColors caution { QColor(0xc0, 0x64, 0x12), QColor(0xf0, 0xa0, 0x50) };
+    static const ToneColors bad { QColor(0xb3, 0x26, 0x1e), QColor(0xff, 0x6b, 0x6b) };
+    static const ToneColors muted { QColor(0x60, 0x60, 0x60), QColor(0xa0, 0xa7, 0xb0) };
+    static const ToneColors absent { QColor(0x9e, 0x9e, 0x9e), QColor(0x6b, 0x72, 0x7b) };
+    switch (tone) {
+    case Tone::Good:
+        return good;
+    case Tone::Info:
+        return info;
+    case Tone::Caution:
+        return caution;
+    case Tone::Bad:
+        return bad;
+    case Tone::Muted:
+        return muted;
+    case Tone::Absent:
+        return absent;
+    }
+    return muted;
+}
+
+} // namespace
+
+QColor toneInk(Tone tone, bool dark)
+{
+    const ToneColors &c = toneColors(tone);
+    return dark ? c.inkDark : c.inkLight;
+}
+
+QColor toneInk(Tone tone)
+{
+    return toneInk(tone, isDarkTheme());
+}
+
+QColor toneWash(Tone tone, bool dark)
+{
+    const QColor ink = toneInk(tone, dark);
+    const QColor base = dark ? QColor(0x1b, 0x1e, 0x21) : QColor(Qt::white);
+    const double a = dark ? 0.25 : 0.2;
+    return QColor::fromRgbF(float(base.redF() + (ink.redF() - base.redF()) * a),
+        float(base.greenF() + (ink.greenF() - base.greenF()) * a),
+        float(base.blueF() + (ink.blueF() - base.blueF()) * a));
+}
+
+BarColors toneBar(Tone tone, bool dark)
+{
+    switch (tone) {
+    case Tone::Caution:
+        return dark ? BarColors { QColor(0x3a, 0x33, 0x14), QColor(0xf4, 0xe4, 0xa8) }
+                    : BarColors { QColor(0xff, 0xf4, 0xce), QColor(0x3c, 0x2f, 0x00) };
+    case Tone::Bad:
+        return dark ? BarColors { QColor(0x4a, 0x1f, 0x1f), QColor(0xff, 0xd6, 0xd6) }
+                    : BarColors { QColor(0xfd, 0xe2, 0xe1), QColor(0x5c, 0x0a, 0x0a) };
+    default:
+        return dark ? BarColors { QColor(0x1f, 0x2a, 0x38), QColor(0xd6, 0xe4, 0xff) }
+                    : BarColors { QColor(0xe8, 0xf0, 0xfa), QColor(0x11, 0x3c, 0x8c) };
+    }
+}
+
+QString toneHtml(Tone tone, const QString &html)
+{
+    return QStringLiteral("<span style='color:%1'>%2</span>").arg(toneInk(tone).name(), html);
+}
+
+QColor poolColor(Role role, bool dark)
+{
+    if (role == Role::Prefill)
+        return dark ? QColor(0x6f, 0xa8, 0xf0) : QColor(0x2b, 0x6c, 0xb0);
+    return toneInk(Tone::Caution, dark);
 }
 
 } // namespace pd

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/profile.h"
 #include "state/enginestate.h"
 #include "triage/problem.h"
 
@@ -54,5 +55,33 @@ QString severityGlyphHtml(ProblemSeverity severity, int px, const QColor &color)
 // texts and labels take their alarm and all-clear colours from, so no colour is written into a tr() string.
 QString severityHtml(ProblemSeverity severity, const QString &html);
 QString healthyHtml(const QString &html);
+// A severity's colour for text and glyphs on the window's base (its badge, lighter on a dark palette).
+QColor severityInk(ProblemSeverity severity, bool dark);
+
+// The tones of every status that is not an engine state: a poll's outcome, a check's verdict, a scaling
+// step, a log line, the bars over a page. Their inks read on the window's base colour (3:1 at least),
+// light and dark; a wash is the tone faintly over the base (a passed check's cell); a bar is the
+// background and text of a banner (a restore to confirm, a failed audit write, an error).
+enum class Tone {
+    Good, // healthy, passed, done (Serving's mark)
+    Info, // running, in progress
+    Caution, // slow, timed out, a warning
+    Bad, // failed, refused a request, critical
+    Muted, // refused connection (nothing there), cancelled, unknown
+    Absent, // never polled, no verdict yet
+};
+QColor toneInk(Tone tone, bool dark);
+QColor toneInk(Tone tone); // for the application's current palette
+QColor toneWash(Tone tone, bool dark);
+struct BarColors {
+    QColor background;
+    QColor text;
+};
+BarColors toneBar(Tone tone, bool dark); // Caution and Bad; the others read as Info
+QString toneHtml(Tone tone, const QString &html); // as severityHtml, for the current palette
+
+// A pool's colour (tags, chart series): blue for prefill (KV producers), orange for decode (KV
+// consumers), told apart with the common colour-vision deficiencies; the word always goes with it.
+QColor poolColor(Role role, bool dark);
 
 } // namespace pd

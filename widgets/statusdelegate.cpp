@@ -15,16 +15,20 @@ namespace pd {
 QColor StatusDelegate::statusColor(int pollStatus, bool healthy)
 {
     if (pollStatus < 0)
-        return QColor(0x9e, 0x9e, 0x9e); // never polled
+        return toneInk(Tone::Absent); // never polled
     switch (PollStatus(pollStatus)) {
-    case PollStatus::Ok: return healthy ? QColor(0x1e, 0x7e, 0x34) : QColor(0xb3, 0x26, 0x1e);
-    case PollStatus::Refused: return QColor(0x60, 0x60, 0x60);
-    case PollStatus::Timeout: return QColor(0xc0, 0x64, 0x12);
+    case PollStatus::Ok:
+        return toneInk(healthy ? Tone::Good : Tone::Bad);
+    case PollStatus::Refused:
+        return toneInk(Tone::Muted);
+    case PollStatus::Timeout:
+        return toneInk(Tone::Caution);
     case PollStatus::HttpError:
     case PollStatus::Malformed:
-    case PollStatus::Failed: return QColor(0xb3, 0x26, 0x1e);
+    case PollStatus::Failed:
+        return toneInk(Tone::Bad);
     }
-    return Qt::gray;
+    return toneInk(Tone::Muted);
 }
 
 QSize StatusDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const

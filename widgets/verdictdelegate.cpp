@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "verdictdelegate.h"
 
+#include "apptheme.h"
 #include "models/nodecheckgridmodel.h"
+#include "stateappearance.h"
 
 #include <QPainter>
 
@@ -11,15 +13,15 @@ QColor VerdictDelegate::verdictColor(int verdict)
 {
     switch (verdict) {
     case int(Verdict::Pass):
-        return QColor(0x1e, 0x7e, 0x34);
+        return toneInk(Tone::Good);
     case int(Verdict::Warning):
-        return QColor(0xc0, 0x64, 0x12);
+        return toneInk(Tone::Caution);
     case int(Verdict::Fail):
-        return QColor(0xb3, 0x26, 0x1e);
+        return toneInk(Tone::Bad);
     case int(Verdict::Unknown):
-        return QColor(0x75, 0x75, 0x75);
+        return toneInk(Tone::Muted);
     default:
-        return QColor(0xe0, 0xe0, 0xe0);
+        return toneInk(Tone::Absent);
     }
 }
 
@@ -74,7 +76,7 @@ void VerdictDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     }
     const QColor c = verdictColor(verdict);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(verdict == int(Verdict::Pass) ? QColor(0xd3, 0xea, 0xd9) : c);
+    painter->setBrush(verdict == int(Verdict::Pass) ? toneWash(Tone::Good, isDarkTheme()) : c);
     painter->drawRoundedRect(r, 3, 3);
     if (selected) {
         painter->setPen(QPen(option.palette.highlight().color(), 2));

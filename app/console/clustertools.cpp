@@ -14,8 +14,8 @@
 #include "ops/launchspec.h"
 #include "ssh/sshrunner.h"
 #include "state/statetracker.h"
-#include "topology/topologypanel.h"
-#include "topology/topologyview.h"
+#include "topologyview/topologypanel.h"
+#include "topologyview/topologyview.h"
 #include "triage/triage.h"
 
 ClusterTools::ClusterTools(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker,

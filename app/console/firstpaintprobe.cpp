@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "firstpaintprobe.h"
 
-#include "topology/topologyview.h"
+#include "topologyview/topologyview.h"
 
 #include <QApplication>
 #include <QEvent>

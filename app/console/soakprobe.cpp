@@ -18,7 +18,7 @@
 
 namespace {
 
-constexpr int kTickMs = 5;       // the stall probe: how late this timer fires is how long the loop was busy
+constexpr int kTickMs = 5; // the stall probe: how late this timer fires is how long the loop was busy
 constexpr int kSampleMs = 10000; // one samples.csv line
 
 qint64 residentKiB()
@@ -127,7 +127,8 @@ void SoakProbe::statesChanged(const QList<int> &engines)
     const pd::StateTracker *tracker = m_monitoring->tracker();
     for (const int i : engines) {
         if (i < m_store->engines().size())
-            event(QStringLiteral("state,%1,%2").arg(m_store->engines().at(i).id(), pd::engineStateName(tracker->state(i))));
+            event(QStringLiteral("state,%1,%2")
+                      .arg(m_store->engines().at(i).id(), pd::engineStateName(tracker->state(i))));
     }
 }
 

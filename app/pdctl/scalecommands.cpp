@@ -13,13 +13,13 @@
 #include "net/proxyclient.h"
 #include "ops/enginecontroller.h"
 #include "ops/listenertimingsync.h"
-#include "ops/scalecontext.h"
 #include "ops/proxycommandlinemembership.h"
-#include "ops/scaleproxyrestart.h"
+#include "ops/proxyrestartscale.h"
+#include "ops/runnerenginecontrol.h"
+#include "ops/scalecontext.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/scalerunnercontrol.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -27,23 +27,23 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     const soak::RunOptions defaults;
     const QCommandLineOption minutes(QStringLiteral("minutes"), QStringLiteral("How long the faults go on (60)."),
-                                     QStringLiteral("M"), QString::number(defaults.minutes));
+        QStringLiteral("M"), QString::number(defaults.minutes));
     const QCommandLineOption engines(QStringLiteral("engines"), QStringLiteral("Engines in the cluster (1024)."),
-                                     QStringLiteral("N"), QString::number(defaults.engines));
-    const QCommandLineOption load(QStringLiteral("load"), QStringLiteral("Client requests per second through the proxy (40)."),
-                                  QStringLiteral("RPS"), QString::number(defaults.loadRps));
-    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Folder for the run's files (soak-<time>)."),
-                                 QStringLiteral("DIR"));
+        QStringLiteral("N"), QString::number(defaults.engines));
+    const QCommandLineOption load(QStringLiteral("load"),
+        QStringLiteral("Client requests per second through the proxy (40)."), QStringLiteral("RPS"),
+        QString::number(defaults.loadRps));
+    const QCommandLineOption out(
+        QStringLiteral("out"), QStringLiteral("Folder for the run's files (soak-<time>)."), QStringLiteral("DIR"));
     const QCommandLineOption reportOnly(QStringLiteral("report"),
-                                        QStringLiteral("Only judge the run already in DIR (its files are kept)."),
-                                        QStringLiteral("DIR"));
+        QStringLiteral("Only judge the run already in DIR (its files are kept)."), QStringLiteral("DIR"));
     const QCommandLineOption console(QStringLiteral("console"), QStringLiteral("The pdconsole to soak."),
-                                     QStringLiteral("PATH"), QStringLiteral(PD_BINARY_DIR "/app/console/pdconsole"));
+        QStringLiteral("PATH"), QStringLiteral(PD_BINARY_DIR "/app/console/pdconsole"));
     const QCommandLineOption every(QStringLiteral("fault-every"), QStringLiteral("Seconds between faults (60)."),
-                                   QStringLiteral("S"), QString::number(defaults.faultEverySeconds));
+        QStringLiteral("S"), QString::number(defaults.faultEverySeconds));
     const QCommandLineOption lasting(QStringLiteral("fault-for"), QStringLiteral("Seconds a fault lasts (20)."),
-                                     QStringLiteral("S"), QString::number(defaults.faultForSeconds));
-    parser.addOptions({minutes, engines, load, every, lasting, out, reportOnly, console});
+        QStringLiteral("S"), QString::number(defaults.faultForSeconds));
+    parser.addOptions({ minutes, engines, load, every, lasting, out, reportOnly, console });
     parser.process(app);
 
     soak::ReportOptions report;
@@ -59,11 +59,14 @@ int main(int argc, char **argv)
     run.console = parser.value(console);
     run.faultEverySeconds = parser.value(every).toInt();
     run.faultForSeconds = parser.value(lasting).toInt();
-    run.outDir = parser.isSet(out) ? parser.value(out)
-                                   : QStringLiteral("soak-") + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm"));
-    if (run.minutes <= 0 || run.engines < 8 || run.faultForSeconds < 1 || run.faultEverySeconds <= run.faultForSeconds) {
-        std::fprintf(stderr, "bench_soak: --minutes must be > 0, --engines at least 8, --fault-for at least 1 and "
-                             "under --fault-every\n");
+    run.outDir = parser.isSet(out)
+        ? parser.value(out)
+        : QStringLiteral("soak-") + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm"));
+    if (run.minutes <= 0 || run.engines < 8 || run.faultForSeconds < 1
+        || run.faultEverySeconds <= run.faultForSeconds) {
+        std::fprintf(stderr,
+            "bench_soak: --minutes must be > 0, --engines at least 8, --fault-for at least 1 and "
+            "under --fault-every\n");
         return 2;
     }
     QString error;

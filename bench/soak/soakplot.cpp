@@ -5,8 +5,8 @@
 #include <QChartView>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <QWidget>
 
 #include <algorithm>
@@ -24,8 +24,8 @@ QLineSeries *line(const QString &name, const QList<QPointF> &points)
 }
 
 // One chart: the series on a shared minutes axis and a value axis from 0 to a little over their top.
-QChartView *chartOf(const QString &title, const QString &unit, const QList<QXYSeries *> &series, double minMinute,
-                    double maxMinute)
+QChartView *chartOf(
+    const QString &title, const QString &unit, const QList<QXYSeries *> &series, double minMinute, double maxMinute)
 {
     auto *chart = new QChart;
     chart->setTitle(title);
@@ -61,13 +61,13 @@ bool plotSoak(const QList<SamplePoint> &points, const QList<FaultMark> &faults, 
         return false;
     QList<QPointF> rss, series, stall, limit, failed;
     for (const SamplePoint &p : points) {
-        rss.append({p.minute, p.rssMiB});
-        series.append({p.minute, p.seriesMiB});
-        stall.append({p.minute, p.stallMs});
-        failed.append({p.minute, p.pollsFailed});
+        rss.append({ p.minute, p.rssMiB });
+        series.append({ p.minute, p.seriesMiB });
+        stall.append({ p.minute, p.stallMs });
+        failed.append({ p.minute, p.pollsFailed });
     }
     const double minMinute = points.first().minute, maxMinute = points.last().minute;
-    limit = {{minMinute, 50.0}, {maxMinute, 50.0}};
+    limit = { { minMinute, 50.0 }, { maxMinute, 50.0 } };
     auto *marks = new QScatterSeries;
     marks->setName(QStringLiteral("fault injected"));
     marks->setMarkerSize(7);
@@ -77,13 +77,12 @@ bool plotSoak(const QList<SamplePoint> &points, const QList<FaultMark> &faults, 
     QWidget page;
     auto *layout = new QVBoxLayout(&page);
     layout->addWidget(chartOf(QStringLiteral("console memory"), QStringLiteral("MiB"),
-                              {line(QStringLiteral("RSS"), rss), line(QStringLiteral("series store"), series)}, minMinute,
-                              maxMinute));
+        { line(QStringLiteral("RSS"), rss), line(QStringLiteral("series store"), series) }, minMinute, maxMinute));
     layout->addWidget(chartOf(QStringLiteral("longest GUI stall per 10 s"), QStringLiteral("ms"),
-                              {line(QStringLiteral("stall max"), stall), line(QStringLiteral("50 ms limit"), limit)},
-                              minMinute, maxMinute));
+        { line(QStringLiteral("stall max"), stall), line(QStringLiteral("50 ms limit"), limit) }, minMinute,
+        maxMinute));
     layout->addWidget(chartOf(QStringLiteral("polls failed per 10 s (faults marked)"), QStringLiteral("polls"),
-                              {line(QStringLiteral("failed"), failed), marks}, minMinute, maxMinute));
+        { line(QStringLiteral("failed"), failed), marks }, minMinute, maxMinute));
     page.resize(1400, 1200);
     page.show();
     return page.grab().save(pngPath);

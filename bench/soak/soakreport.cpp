@@ -50,10 +50,10 @@ struct Fault {
     QString target; // empty: the proxy
     qint64 injectMs = 0;
     qint64 clearMs = 0;
-    qint64 seenMs = -1;    // latency, -1 never
+    qint64 seenMs = -1; // latency, -1 never
     qint64 clearedMs = -1;
-    int seenPolls = 0;     // polls of the faulted engine (or the proxy) until the console showed it
-    int clearedPolls = 0;  // and until it showed it Serving (reachable) again
+    int seenPolls = 0; // polls of the faulted engine (or the proxy) until the console showed it
+    int clearedPolls = 0; // and until it showed it Serving (reachable) again
 };
 
 bool isFailureState(const QByteArray &state)
@@ -79,18 +79,17 @@ Events readEvents(const QList<QByteArrayList> &rows)
     for (const QByteArrayList &r : rows) {
         const qint64 at = r.at(0).toLongLong();
         if (r.at(1) == "state")
-            e.states.append({at, QString::fromUtf8(r.at(2)), r.at(3)});
+            e.states.append({ at, QString::fromUtf8(r.at(2)), r.at(3) });
         else if (r.at(1) == "proxy")
-            e.proxy.append({at, r.at(2) == "reachable"});
+            e.proxy.append({ at, r.at(2) == "reachable" });
         else if (r.at(1) == "poll-failed")
-            e.pollFailures.append({at, QString::fromUtf8(r.at(2))});
+            e.pollFailures.append({ at, QString::fromUtf8(r.at(2)) });
     }
     return e;
 }
 
 // The first event at or after `fromMs` that the predicate accepts: its latency, or -1.
-template<typename List, typename Pred>
-qint64 firstAfter(const List &list, qint64 fromMs, Pred accept)
+template<typename List, typename Pred> qint64 firstAfter(const List &list, qint64 fromMs, Pred accept)
 {
     for (const auto &item : list)
         if (item.first >= fromMs && accept(item))
@@ -122,7 +121,7 @@ int report(const ReportOptions &options)
     const QList<QByteArrayList> faultRows = readCsv(dir.filePath(QStringLiteral("faults.csv")), 5, &okFaults);
     if (!okSamples || !okEvents || !okFaults || sampleRows.isEmpty()) {
         std::fprintf(stderr, "soak: %s lacks samples.csv, events.csv or faults.csv (or they are empty)\n",
-                     qPrintable(options.dir));
+            qPrintable(options.dir));
         return 2;
     }
     qint64 startMs = 0, endMs = 0;
@@ -134,7 +133,7 @@ int report(const ReportOptions &options)
         else if (r.at(1) == "end")
             endMs = at;
         else if (r.at(1) == "inject")
-            faults.append({QString::fromUtf8(r.at(2)), QString::fromUtf8(r.at(3)), at, 0});
+            faults.append({ QString::fromUtf8(r.at(2)), QString::fromUtf8(r.at(3)), at, 0 });
         else if (r.at(1) == "clear" && !faults.isEmpty())
             faults.last().clearMs = at;
     }
@@ -147,9 +146,8 @@ int report(const ReportOptions &options)
     // polled every interval; a crashed engine's start-up (refused polls) is not counted.
     // A batch's state changes are written just before its failed polls: up to toMs + 100 ms is that batch.
     const auto failedPolls = [&](const QString &engine, qint64 fromMs, qint64 toMs) {
-        return int(std::count_if(events.pollFailures.begin(), events.pollFailures.end(), [&](const auto &p) {
-            return p.second == engine && p.first >= fromMs && p.first <= toMs + 100;
-        }));
+        return int(std::count_if(events.pollFailures.begin(), events.pollFailures.end(),
+            [&](const auto &p) { return p.second == engine && p.first >= fromMs && p.first <= toMs + 100; }));
     };
     const auto intervals = [&](qint64 ms) { return int((ms + options.pollIntervalMs / 2) / options.pollIntervalMs); };
     int faultsOk = 0;
@@ -165,8 +163,9 @@ int report(const ReportOptions &options)
             f.clearedMs = firstStateAfter(events.states, f.target, f.clearMs, false);
             // A stall is counted from the first poll whose whole interval is frozen: the poll straddling the
             // injection still sees its counters move.
-            f.seenPolls = f.kind == QLatin1String("stall") ? std::max(0, intervals(f.seenMs) - 1)
-                                                            : std::max(1, failedPolls(f.target, f.injectMs, f.injectMs + f.seenMs));
+            f.seenPolls = f.kind == QLatin1String("stall")
+                ? std::max(0, intervals(f.seenMs) - 1)
+                : std::max(1, failedPolls(f.target, f.injectMs, f.injectMs + f.seenMs));
             const qint64 counted = f.clearMs + (f.kind == QLatin1String("crash") ? options.startupSeconds * 1000LL : 0);
             f.clearedPolls = failedPolls(f.target, counted, f.clearMs + f.clearedMs) + 1;
         }
@@ -175,9 +174,9 @@ int report(const ReportOptions &options)
         byKind[f.kind].append(f);
         if (!ok)
             std::printf("  fault %s on %s at +%.0f s: seen %s (%d polls), cleared %s (%d polls)\n", qPrintable(f.kind),
-                        qPrintable(f.target.isEmpty() ? QStringLiteral("proxy") : f.target),
-                        double(f.injectMs - startMs) / 1000.0, qPrintable(seconds(f.seenMs)), f.seenPolls,
-                        qPrintable(seconds(f.clearedMs)), f.clearedPolls);
+                qPrintable(f.target.isEmpty() ? QStringLiteral("proxy") : f.target),
+                double(f.injectMs - startMs) / 1000.0, qPrintable(seconds(f.seenMs)), f.seenPolls,
+                qPrintable(seconds(f.clearedMs)), f.clearedPolls);
     }
 
     // Polls failed that no fault explains: on another engine than the one faulted, or outside its window.
@@ -189,7 +188,8 @@ int report(const ReportOptions &options)
             return f.target == engine && at >= f.injectMs && (f.clearedMs < 0 || at <= f.clearMs + f.clearedMs);
         });
         if (!explained && ++lost <= 5)
-            std::printf("  poll failed on %s at +%.0f s, no fault there\n", qPrintable(engine), double(at - startMs) / 1000.0);
+            std::printf(
+                "  poll failed on %s at +%.0f s, no fault there\n", qPrintable(engine), double(at - startMs) / 1000.0);
     }
 
     // Memory, stalls, polls.
@@ -221,12 +221,12 @@ int report(const ReportOptions &options)
     std::printf("soak over %.1f min, %d faults (%s)\n", minutes, int(faults.size()), qPrintable(options.dir));
     std::printf("  RSS %.0f MiB at +%.0f min, %.0f MiB at the end; series store grew %.1f MiB; net growth %+.2f %%  "
                 "(≤ 5 %%)  %s\n",
-                rssRef / 1024.0, double(refAtMs - startMs) / 60000.0, rssEnd / 1024.0, seriesGrowthKiB / 1024.0,
-                netGrowthPct, rssOk ? "ok" : "FAIL");
+        rssRef / 1024.0, double(refAtMs - startMs) / 60000.0, rssEnd / 1024.0, seriesGrowthKiB / 1024.0, netGrowthPct,
+        rssOk ? "ok" : "FAIL");
     std::printf("  GUI stall max %.1f ms over the whole run (%.1f ms during the faults)  (≤ 50 ms)  %s\n", stallMax,
-                stallMaxSoak, stallOk ? "ok" : "FAIL");
+        stallMaxSoak, stallOk ? "ok" : "FAIL");
     std::printf("  faults seen and cleared within 3 polls: %d of %d  %s\n", faultsOk, int(faults.size()),
-                faultsAllOk ? "ok" : "FAIL");
+        faultsAllOk ? "ok" : "FAIL");
     for (auto k = byKind.cbegin(); k != byKind.cend(); ++k) {
         qint64 seenMs = 0, clearedMs = 0;
         int seenPolls = 0, clearedPolls = 0;
@@ -236,24 +236,25 @@ int report(const ReportOptions &options)
             seenPolls = std::max(seenPolls, f.seenPolls);
             clearedPolls = std::max(clearedPolls, f.clearedPolls);
         }
-        std::printf("    %-13s ×%-3d worst: seen after %d polls (%s), cleared after %d polls (%s)\n", qPrintable(k.key()),
-                    int(k.value().size()), seenPolls, qPrintable(seconds(seenMs)), clearedPolls, qPrintable(seconds(clearedMs)));
+        std::printf("    %-13s ×%-3d worst: seen after %d polls (%s), cleared after %d polls (%s)\n",
+            qPrintable(k.key()), int(k.value().size()), seenPolls, qPrintable(seconds(seenMs)), clearedPolls,
+            qPrintable(seconds(clearedMs)));
     }
     std::printf("  polls: %lld answered or failed during the soak, %lld failed, %d no fault explains  (0)  %s\n", polls,
-                pollsFailed, lost, lostOk ? "ok" : "FAIL");
+        pollsFailed, lost, lostOk ? "ok" : "FAIL");
 
     QList<FaultMark> marks;
     for (const Fault &f : faults)
-        marks.append({double(f.injectMs - startMs) / 60000.0, f.kind});
+        marks.append({ double(f.injectMs - startMs) / 60000.0, f.kind });
     QList<SamplePoint> points;
     QFile csv(dir.filePath(QStringLiteral("soak.csv")));
     if (csv.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
         QTextStream s(&csv);
         s << "minute,rss_mib,series_mib,stall_max_ms,polls_ok,polls_failed,serving\n";
         for (const QByteArrayList &r : sampleRows) {
-            const SamplePoint p{double(r.at(0).toLongLong() - startMs) / 60000.0, r.at(1).toDouble() / 1024.0,
-                                r.at(2).toDouble() / 1048576.0, r.at(3).toDouble(), r.at(4).toDouble(),
-                                r.at(5).toDouble(), r.at(6).toDouble()};
+            const SamplePoint p { double(r.at(0).toLongLong() - startMs) / 60000.0, r.at(1).toDouble() / 1024.0,
+                r.at(2).toDouble() / 1048576.0, r.at(3).toDouble(), r.at(4).toDouble(), r.at(5).toDouble(),
+                r.at(6).toDouble() };
             points.append(p);
             s << QString::number(p.minute, 'f', 3) << ',' << QString::number(p.rssMiB, 'f', 1) << ','
               << QString::number(p.seriesMiB, 'f', 1) << ',' << p.stallMs << ',' << p.pollsOk << ',' << p.pollsFailed

@@ -40,7 +40,7 @@ pd::Profile soakProfile(int engines)
     for (qsizetype n = 0; n < profile.nodes.size(); ++n)
         for (pd::EngineGroup &group : profile.nodes[n].engineGroups)
             group.dpAddress = profile.nodes[n].role == pd::Role::Prefill ? profile.nodes.first().address
-                                                                          : profile.nodes.last().address;
+                                                                         : profile.nodes.last().address;
     profile.prefill.dpCoupling = pd::DpCoupling::Independent;
     profile.decode.dpCoupling = pd::DpCoupling::Independent;
     profile.proxy.address = QStringLiteral("127.0.0.9");
@@ -74,8 +74,8 @@ int servingNow(const QString &samplesPath)
 // own pick when none is found among the next 64.
 QString engineWithWork(const QStringList &decode, int start)
 {
-    static const QRegularExpression running(QStringLiteral("^vllm:num_requests_running\\{[^}]*\\} ([0-9.e+]+)"),
-                                            QRegularExpression::MultilineOption);
+    static const QRegularExpression running(
+        QStringLiteral("^vllm:num_requests_running\\{[^}]*\\} ([0-9.e+]+)"), QRegularExpression::MultilineOption);
     for (int k = 0; k < 64; ++k) {
         const QString id = decode.at((start + k) % decode.size());
         const pd::test::HttpAnswer a = httpCall("GET", QStringLiteral("http://%1/metrics").arg(id), {}, 3000);
@@ -136,9 +136,8 @@ int clear(const pd::test::PdsimCluster &sim, const Target &t)
 
 QStringList faultKinds()
 {
-    return {QStringLiteral("crash"),   QStringLiteral("hang"),        QStringLiteral("stall"),
-            QStringLiteral("http500"), QStringLiteral("slow"),        QStringLiteral("big-metrics"),
-            QStringLiteral("proxy-restart")};
+    return { QStringLiteral("crash"), QStringLiteral("hang"), QStringLiteral("stall"), QStringLiteral("http500"),
+        QStringLiteral("slow"), QStringLiteral("big-metrics"), QStringLiteral("proxy-restart") };
 }
 
 bool run(const RunOptions &options, QString *error)
@@ -156,24 +155,25 @@ bool run(const RunOptions &options, QString *error)
 
     pd::test::PdsimCluster sim;
     sim.setErrorFile(out.filePath(QStringLiteral("pdsim.stderr")));
-    *error = sim.start(profilePath, {QStringLiteral("--startup-seconds"), QString::number(options.startupSeconds),
-                                     QStringLiteral("--load"), QString::number(options.loadRps),
-                                     QStringLiteral("--seed"), QStringLiteral("7")});
+    *error = sim.start(profilePath,
+        { QStringLiteral("--startup-seconds"), QString::number(options.startupSeconds), QStringLiteral("--load"),
+            QString::number(options.loadRps), QStringLiteral("--seed"), QStringLiteral("7") });
     if (!error->isEmpty())
         return false;
     std::printf("soak: pdsim cluster of %d engines ready, control %s, load %.0f req/s\n", options.engines,
-                qPrintable(sim.control()), options.loadRps);
+        qPrintable(sim.control()), options.loadRps);
 
     QProcess console;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("PDCONSOLE_SOAK_DIR"), options.outDir);
-    for (const char *xdg : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"})
+    for (const char *xdg : { "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME" })
         env.insert(QString::fromLatin1(xdg), out.filePath(QStringLiteral("home/") + QString::fromLatin1(xdg)));
     console.setProcessEnvironment(env);
     console.setStandardErrorFile(out.filePath(QStringLiteral("console.stderr")));
     console.setStandardOutputFile(out.filePath(QStringLiteral("console.stdout")));
-    console.start(options.console, {QStringLiteral("--profile"), profilePath, QStringLiteral("--view"), QStringLiteral("pools")});
+    console.start(options.console,
+        { QStringLiteral("--profile"), profilePath, QStringLiteral("--view"), QStringLiteral("pools") });
     if (!console.waitForStarted(10000)) {
         *error = QStringLiteral("the console did not start: ") + console.errorString();
         return false;
@@ -183,8 +183,8 @@ bool run(const RunOptions &options, QString *error)
     ready.start();
     while (servingNow(samples) < options.engines && ready.elapsed() < 300000 && console.state() == QProcess::Running)
         waitMs(1000);
-    std::printf("soak: %d of %d engines serving after %lld s; warming up %d s\n", servingNow(samples),
-                options.engines, ready.elapsed() / 1000, options.warmupSeconds);
+    std::printf("soak: %d of %d engines serving after %lld s; warming up %d s\n", servingNow(samples), options.engines,
+        ready.elapsed() / 1000, options.warmupSeconds);
     waitMs(options.warmupSeconds * 1000);
 
     FaultLog faults(out.filePath(QStringLiteral("faults.csv")));
@@ -199,12 +199,13 @@ bool run(const RunOptions &options, QString *error)
             return false;
         }
         const qint64 slotStart = soakClock.elapsed();
-        Target t{kinds.at(k % kinds.size()), {}};
+        Target t { kinds.at(k % kinds.size()), {} };
         if (t.kind != QLatin1String("proxy-restart"))
-            t.engine = t.kind == QLatin1String("stall") ? engineWithWork(decode, k * 37) : decode.at((k * 37) % decode.size());
+            t.engine = t.kind == QLatin1String("stall") ? engineWithWork(decode, k * 37)
+                                                        : decode.at((k * 37) % decode.size());
         faults.write(QStringLiteral("inject"), t.kind, t.engine, inject(sim, t, options));
         std::printf("soak: %3lld min  %-13s %s\n", soakClock.elapsed() / 60000, qPrintable(t.kind),
-                    qPrintable(t.engine.isEmpty() ? QStringLiteral("proxy") : t.engine));
+            qPrintable(t.engine.isEmpty() ? QStringLiteral("proxy") : t.engine));
         std::fflush(stdout);
         waitMs(int(slotStart + options.faultForSeconds * 1000 - soakClock.elapsed()));
         faults.write(QStringLiteral("clear"), t.kind, t.engine, clear(sim, t));

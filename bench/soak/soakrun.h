@@ -19,9 +19,9 @@ struct RunOptions {
     double loadRps = 40;
     int faultEverySeconds = 60;
     int faultForSeconds = 20;
-    int warmupSeconds = 60;   // after every engine serves, before the first fault
-    int startupSeconds = 2;   // simulated weight loading of a (re)started engine
-    int slowMs = 3000;        // the slow fault's delay: beyond the console's 2 s poll timeout
+    int warmupSeconds = 60; // after every engine serves, before the first fault
+    int startupSeconds = 2; // simulated weight loading of a (re)started engine
+    int slowMs = 3000; // the slow fault's delay: beyond the console's 2 s poll timeout
 };
 
 // The fault kinds injected in turn: crash, hang, stall, http500, slow, big-metrics, proxy-restart.

@@ -37,7 +37,8 @@ struct Import {
     {
         for (int i = 0; i < profile.nodes.size(); ++i) {
             const Node &n = profile.nodes.at(i);
-            if ((n.address == host || proxyInstanceKey(n.address) == proxyInstanceKey(host)) && (!role || n.role == *role))
+            if ((n.address == host || proxyInstanceKey(n.address) == proxyInstanceKey(host))
+                && (!role || n.role == *role))
                 return i;
         }
         return -1;

@@ -233,8 +233,8 @@ void checkDpGroups(Collector &c, const Profile &profile)
             localSum += group.dpSizeLocal;
             if (!nodeNames.contains(node.name))
                 nodeNames.append(node.name);
-            if (proxyInstanceKey(group.dpAddress) == proxyInstanceKey(node.address) ||
-                (!node.localIp.isEmpty() && group.dpAddress == node.localIp))
+            if (proxyInstanceKey(group.dpAddress) == proxyInstanceKey(node.address)
+                || (!node.localIp.isEmpty() && group.dpAddress == node.localIp))
                 masterIsMember = true;
             if (group.dpSize != first.dpSize) {
                 sizesAgree = false;
@@ -292,7 +292,7 @@ void checkPorts(Collector &c, const Profile &profile)
 {
     QHash<QString, QMap<int, QList<PortUse>>> ports;
     auto use = [&ports](const QString &host, int port, const QString &what, const QString &pointer) {
-        ports[proxyInstanceKey(host)][port].append({what, pointer});
+        ports[proxyInstanceKey(host)][port].append({ what, pointer });
     };
     QSet<QString> mastersSeen;
     for (int n = 0; n < profile.nodes.size(); ++n) {
@@ -418,7 +418,8 @@ void checkProxyInstances(Collector &c, const Profile &profile)
                                   .arg(roleName(role)));
         }
         for (qsizetype i = 0; i < listed.size(); ++i) {
-            if (fieldrules::checkInstance(listed.at(i)).isEmpty() && !engineIds.contains(proxyInstanceKey(listed.at(i))))
+            if (fieldrules::checkInstance(listed.at(i)).isEmpty()
+                && !engineIds.contains(proxyInstanceKey(listed.at(i))))
                 c.error(QStringLiteral("%1/%2").arg(lp).arg(i),
                         ProfileValidatorTr::tr("the proxy's %1 list names %2, which is no %1 engine of this profile")
                             .arg(roleName(role), listed.at(i)));

@@ -3,11 +3,11 @@
 
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
+#include "ops/dpgroupoperation.h"
+#include "ops/rollingrestart.h"
 #include "ops/scalecontext.h"
-#include "ops/scalegroup.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
-#include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 
 #include <QCoreApplication>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ops/scalerunner.h"
-#include "ops/scaleproxyrestart.h"
+#include "ops/proxyrestartscale.h"
 
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
-#include "ops/scalegroup.h"
+#include "ops/dpgroupoperation.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 

@@ -763,7 +763,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>pd::EngineActionMenu</name>
     <message>
-        <location filename="../../widgets/ops/engineactionmenu.cpp" line="+27"/>
+        <location filename="../../widgets/operations/engineactionmenu.cpp" line="+27"/>
         <source>Start</source>
         <translation>启动</translation>
     </message>
@@ -2004,7 +2004,7 @@ last good scrape %1</source>
 <context>
     <name>pd::GuiSshPrompts</name>
     <message>
-        <location filename="../../widgets/ssh/guisshprompts.cpp" line="+78"/>
+        <location filename="../../widgets/sshdialogs/guisshprompts.cpp" line="+78"/>
         <source>Passphrase for %1</source>
         <translation>%1 的密码短语</translation>
     </message>
@@ -2017,7 +2017,7 @@ last good scrape %1</source>
 <context>
     <name>pd::HostKeyTrustDialog</name>
     <message>
-        <location filename="../../widgets/ssh/hostkeytrustdialog.cpp" line="+16"/>
+        <location filename="../../widgets/sshdialogs/hostkeytrustdialog.cpp" line="+16"/>
         <source>Unknown host key: %1</source>
         <translation>未知主机密钥：%1</translation>
     </message>
@@ -3552,7 +3552,7 @@ last good scrape %1</source>
 <context>
     <name>pd::OperationsPage</name>
     <message>
-        <location filename="../../widgets/ops/operationspage.cpp" line="+35"/>
+        <location filename="../../widgets/operations/operationspage.cpp" line="+35"/>
         <source>&amp;Read-only: refuse every change to the cluster</source>
         <translation>只读：拒绝对集群的任何更改(&amp;R)</translation>
     </message>
@@ -4970,7 +4970,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ScaleOps</name>
     <message>
-        <location filename="../../core/ops/scalegroup.cpp" line="+65"/>
+        <location filename="../../core/ops/dpgroupoperation.cpp" line="+65"/>
         <location filename="../../core/ops/scalein.cpp" line="+17"/>
         <location filename="../../core/ops/scaleout.cpp" line="+16"/>
         <source>Preflight</source>
@@ -5103,7 +5103,7 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../core/ops/scaleproxyrestart.cpp" line="+37"/>
+        <location filename="../../core/ops/proxyrestartscale.cpp" line="+37"/>
         <source>Wait for /v1/models and /health</source>
         <translation>等待 /v1/models 和 /health 就绪</translation>
     </message>
@@ -5124,13 +5124,13 @@ last good scrape %1</source>
     </message>
     <message>
         <location filename="../../core/ops/scaleplan.cpp" line="+26"/>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+27"/>
+        <location filename="../../core/ops/rollingrestart.cpp" line="+27"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+0"/>
+        <location filename="../../core/ops/rollingrestart.cpp" line="+0"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
@@ -5293,7 +5293,7 @@ last good scrape %1</source>
         <translation>P:D 将为 %1:%2（%3），超出配置文件的范围 %4-%5</translation>
     </message>
     <message>
-        <location filename="../../core/ops/scalerollingrestart.cpp" line="+124"/>
+        <location filename="../../core/ops/rollingrestart.cpp" line="+124"/>
         <location line="+38"/>
         <source>cannot read the proxy&apos;s membership: %1</source>
         <translation>无法读取代理成员状态：%1</translation>
@@ -5349,7 +5349,7 @@ last good scrape %1</source>
         <translation>%1 已重启</translation>
     </message>
     <message>
-        <location filename="../../core/ops/scaleproxyrestart.cpp" line="-1"/>
+        <location filename="../../core/ops/proxyrestartscale.cpp" line="-1"/>
         <source>Start the new engines</source>
         <translation>启动新引擎</translation>
     </message>
@@ -5972,7 +5972,7 @@ last good scrape %1</source>
 <context>
     <name>pd::TopologyPanel</name>
     <message>
-        <location filename="../../widgets/topology/topologypanel.cpp" line="+45"/>
+        <location filename="../../widgets/topologyview/topologypanel.cpp" line="+45"/>
         <source>Filter (node, host, :port, dp 12, state…)</source>
         <translation>筛选（节点、主机、:端口、dp 12、状态…）</translation>
     </message>
@@ -6082,7 +6082,7 @@ last good scrape %1</source>
 <context>
     <name>pd::TopologyView</name>
     <message>
-        <location filename="../../widgets/topology/topologyview.cpp" line="+651"/>
+        <location filename="../../widgets/topologyview/topologyview.cpp" line="+651"/>
         <source>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</source>
         <translation>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</translation>
     </message>
@@ -6153,7 +6153,7 @@ last good scrape %1</source>
         <translation>/healthcheck（%1）：预填充实例 %2 个，解码实例 %3 个（含排空中，不含等待中）</translation>
     </message>
     <message>
-        <location filename="../../widgets/topology/topologyviewpaint.cpp" line="+67"/>
+        <location filename="../../widgets/topologyview/topologyviewpaint.cpp" line="+67"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
@@ -6304,7 +6304,7 @@ last good scrape %1</source>
         <translation>无数据 · 标记表示状态</translation>
     </message>
     <message>
-        <location filename="../../widgets/topology/topologygroups.cpp" line="+93"/>
+        <location filename="../../widgets/topologyview/topologygroups.cpp" line="+93"/>
         <source>DP group %1 · %2 ranks on %3 nodes</source>
         <translation>DP 组 %1 · %2 个 rank，分布在 %3 个节点</translation>
     </message>

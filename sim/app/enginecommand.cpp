@@ -64,7 +64,8 @@ int parseEngineCommand(const QStringList &arguments, EngineCommand *out)
     const QCommandLineOption flavor(QStringLiteral("metrics-flavor"), QStringLiteral("0.9.1 or main."), QStringLiteral("F"), QStringLiteral("0.9.1"));
     const QCommandLineOption startup(QStringLiteral("startup-seconds"), QStringLiteral("Simulated seconds before listening."), QStringLiteral("S"), QStringLiteral("0"));
     const QCommandLineOption scale(QStringLiteral("time-scale"), QStringLiteral("Simulated seconds per real second."), QStringLiteral("F"), QStringLiteral("1"));
-    const QCommandLineOption fault(QStringLiteral("fault"), QStringLiteral("Fault at start: %1.").arg(faultKindNames()), QStringLiteral("KIND"), QStringLiteral("none"));
+    const QCommandLineOption fault(QStringLiteral("fault"), QStringLiteral("Fault at start: %1.").arg(faultKindNames()),
+        QStringLiteral("KIND"), QStringLiteral("none"));
     const QCommandLineOption faultMs(QStringLiteral("fault-ms"), QStringLiteral("Delay for the slow fault."), QStringLiteral("MS"), QStringLiteral("0"));
     const QCommandLineOption apiKey(QStringLiteral("api-key"), QStringLiteral("Bearer token required on /v1/*."), QStringLiteral("KEY"));
     const QCommandLineOption grace(QStringLiteral("grace-seconds"), QStringLiteral("SIGTERM grace period (real seconds)."), QStringLiteral("S"), QStringLiteral("30"));

@@ -626,7 +626,7 @@ void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPt
                                 ? faultKindFromName(QString::fromStdString(j["kind"].get<std::string>()))
                                 : std::nullopt;
         if (!parsed) {
-            reply(responder, 400, {{"error", "\"kind\" must be one of " + faultKindNames().toStdString()}});
+            reply(responder, 400, { { "error", "\"kind\" must be one of " + faultKindNames().toStdString() } });
             return;
         }
         kind = *parsed;

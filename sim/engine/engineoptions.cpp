@@ -11,12 +11,17 @@ struct FaultName {
     const char *name;
 };
 constexpr FaultName kFaultNames[] = {
-    {FaultKind::None, "none"},         {FaultKind::Hang, "hang"},
-    {FaultKind::Crash, "crash"},       {FaultKind::Http500, "http500"},
-    {FaultKind::Slow, "slow"},         {FaultKind::MalformedMetrics, "malformed-metrics"},
-    {FaultKind::Stall, "stall"},       {FaultKind::KvStuck, "kv-stuck"},
-    {FaultKind::KvPinned, "kv-pinned"},     {FaultKind::CutStream, "cut-stream"},
-    {FaultKind::BigMetrics, "big-metrics"},
+    { FaultKind::None, "none" },
+    { FaultKind::Hang, "hang" },
+    { FaultKind::Crash, "crash" },
+    { FaultKind::Http500, "http500" },
+    { FaultKind::Slow, "slow" },
+    { FaultKind::MalformedMetrics, "malformed-metrics" },
+    { FaultKind::Stall, "stall" },
+    { FaultKind::KvStuck, "kv-stuck" },
+    { FaultKind::KvPinned, "kv-pinned" },
+    { FaultKind::CutStream, "cut-stream" },
+    { FaultKind::BigMetrics, "big-metrics" },
 };
 } // namespace
 

@@ -19,16 +19,16 @@ enum class MetricsFlavor { V0_9_1, Main };
 
 enum class FaultKind {
     None,
-    Hang,             // connections accepted, nothing answered, requests frozen
-    Crash,            // the process exits; an in-process engine closes its server and connections
-    Http500,          // /health 500, requests fail 500
-    Slow,             // faultMs added to every response
+    Hang, // connections accepted, nothing answered, requests frozen
+    Crash, // the process exits; an in-process engine closes its server and connections
+    Http500, // /health 500, requests fail 500
+    Slow, // faultMs added to every response
     MalformedMetrics, // truncated and garbled exposition
-    Stall,            // /health 200, running requests never finish, token counters stop
-    KvStuck,          // KV pulls from prefillers never complete: pulled requests wait forever, running ones finish
-    KvPinned,         // the KV cache reads ~99 % used and nothing moves (blocks never freed: a wedged engine)
-    CutStream,        // answers break mid-way: a stream after its first text chunk, closed without [DONE]
-    BigMetrics,       // a label-cardinality runaway: a valid exposition of ~6 MiB, over a poller's cap
+    Stall, // /health 200, running requests never finish, token counters stop
+    KvStuck, // KV pulls from prefillers never complete: pulled requests wait forever, running ones finish
+    KvPinned, // the KV cache reads ~99 % used and nothing moves (blocks never freed: a wedged engine)
+    CutStream, // answers break mid-way: a stream after its first text chunk, closed without [DONE]
+    BigMetrics, // a label-cardinality runaway: a valid exposition of ~6 MiB, over a poller's cap
 };
 
 QString faultKindName(FaultKind kind);

@@ -485,7 +485,7 @@ QByteArray cardinalityRunaway(int dpRank)
     const QByteArray engine = QByteArray::number(dpRank);
     for (int i = 0; i < kSeries; ++i)
         extra += "vllm:lora_requests_info{engine=\"" + engine + "\",max_lora=\"64\",running_lora_adapters=\"adapter-"
-                 + QByteArray::number(i) + "\",waiting_lora_adapters=\"\"} 1.7e+09\n";
+            + QByteArray::number(i) + "\",waiting_lora_adapters=\"\"} 1.7e+09\n";
     return extra;
 }
 

@@ -775,7 +775,8 @@ void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
             ms = int(body["ms"].get<double>());
         if (!kind) {
             res->respond(400, kJsonContentType,
-                         QByteArray::fromStdString(Json{{"error", "kind must be one of " + faultKindNames().toStdString()}}.dump()));
+                QByteArray::fromStdString(
+                    Json { { "error", "kind must be one of " + faultKindNames().toStdString() } }.dump()));
             return;
         }
         Json j;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Runs the built pdctl binary as an operator or a script would.
-#include "pdctlrun.h"
 #include "cluster/profileformat.h"
+#include "pdctlrun.h"
 
 #include <QFile>
 #include <QProcess>
@@ -21,7 +21,7 @@ using Run = pd::test::PdctlRun;
 
 Run pdctl(const QStringList &args)
 {
-    return pd::test::runPdctl(args, {30000, {}});
+    return pd::test::runPdctl(args, { 30000, {} });
 }
 
 QByteArray readAll(const QString &path)

@@ -15,7 +15,7 @@
 #include "cluster/clusterstore.h"
 #include "errorbanner.h"
 #include "mainwindow.h"
-#include "ops/operationspage.h"
+#include "operations/operationspage.h"
 #include "settings/consolesettings.h"
 #include "state/enginestate.h"
 #include "state/statetracker.h"

@@ -10,8 +10,8 @@
 #include "settings/consolesettings.h"
 #include "shortcutsdialog.h"
 #include "state/statetracker.h"
-#include "topology/topologypanel.h"
-#include "topology/topologyview.h"
+#include "topologyview/topologypanel.h"
+#include "topologyview/topologyview.h"
 #include "triage/triage.h"
 #include "triageviews/enginedetailpanel.h"
 

@@ -8,11 +8,11 @@
 #include "mainwindow.h"
 #include "settings/consolesettings.h"
 #include "state/statetracker.h"
-#include "triage/triage.h"
 #include "stateappearance.h"
-#include "topology/statestyle.h"
-#include "topology/topologypanel.h"
-#include "topology/topologyview.h"
+#include "topologyview/statestyle.h"
+#include "topologyview/topologypanel.h"
+#include "topologyview/topologyview.h"
+#include "triage/triage.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The main window offscreen: opening profiles, the engine table, filtering, and the error banner.
+#include "../state/statetestutil.h"
 #include "cluster/clusterstore.h"
 #include "errorbanner.h"
 #include "mainwindow.h"
 #include "state/statetracker.h"
-#include "topology/topologypanel.h"
-#include "topology/topologyview.h"
+#include "topologyview/topologypanel.h"
+#include "topologyview/topologyview.h"
 #include "triage/triage.h"
-#include "../state/statetestutil.h"
 
 #include <QApplication>
 #include <QDir>

@@ -20,7 +20,7 @@ using Run = pd::test::PdctlRun;
 
 Run pdctl(const QStringList &args, const QStringList &env = {})
 {
-    return pd::test::runPdctl(args, {120000, env});
+    return pd::test::runPdctl(args, { 120000, env });
 }
 
 } // namespace

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // pdctl engine/proxy/script as an operator runs them, against pdsim engines on 127.0.0.x through the
 // local runner; a node on another machine fails with its name while the SSH runner is not wired.
-#include "pdctlrun.h"
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
+#include "pdctlrun.h"
 
 #include "opsfixture.h"
 
@@ -21,7 +21,7 @@ using Run = pd::test::PdctlRun;
 
 Run pdctl(const QStringList &args)
 {
-    return pd::test::runPdctl(args, {90000, {}});
+    return pd::test::runPdctl(args, { 90000, {} });
 }
 
 QList<qint64> pidsIn(const QString &text)

@@ -8,14 +8,14 @@
 // and audits the refusal.
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
-#include "net/proxylistenertiming.h"
 #include "net/proxyclient.h"
+#include "net/proxylistenertiming.h"
 #include "ops/enginecontroller.h"
 #include "ops/launchspec.h"
 #include "ops/proxyactions.h"
+#include "ops/runnerenginecontrol.h"
 #include "ops/scalecontext.h"
-#include "ops/scalerunnercontrol.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 
 #include "opsfixture.h"
 #include "pdsimcluster.h"

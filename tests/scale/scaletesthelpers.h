@@ -4,10 +4,10 @@
 // What the scaling tests against a simulated cluster share: a bounded reconcile, a bounded wait for the
 // runner to go idle, an operation with its steps as text for failure messages, and a bounded pdctl run.
 #include "awaitreply.h"
-#include "pdctlrun.h"
 #include "net/membershipreconciler.h"
 #include "ops/scaleoperation.h"
 #include "ops/scalerunner.h"
+#include "pdctlrun.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -50,7 +50,7 @@ inline QString testDataHome()
 inline int runPdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000, const QString &dataHome = {})
 {
     const PdctlRun run = pd::test::runPdctl(
-        args, {timeoutMs, {QStringLiteral("XDG_DATA_HOME=") + (dataHome.isEmpty() ? testDataHome() : dataHome)}});
+        args, { timeoutMs, { QStringLiteral("XDG_DATA_HOME=") + (dataHome.isEmpty() ? testDataHome() : dataHome) } });
     *out = (run.out + run.err).toUtf8();
     return run.exitCode;
 }

@@ -10,12 +10,12 @@
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
 #include "ops/engineactions.h"
+#include "ops/rollingrestart.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 #include "ops/scaleprobe.h"
-#include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "scaletesthelpers.h"
 
 #include <QEventLoop>

@@ -7,7 +7,7 @@
 #include "cluster/profileformat.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
-#include "ops/engineactionmenu.h"
+#include "operations/engineactionmenu.h"
 #include "ops/engineactions.h"
 #include "ops/scalecontext.h"
 #include "ops/scalerunner.h"

@@ -4,18 +4,18 @@
 // without the rest give up after the join timeout. Started through the console's own path (the engine
 // actions' "Start and add" on the 64 ranks, the runner with the GUI's parallel cap of 4), the group forms: one
 // group-start operation starts every rank at once and waits with one deadline. Time-scaled (x100).
+#include "../sim/blockinghttp.h"
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
 #include "clustersim/simcluster.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
+#include "ops/dpgroupoperation.h"
 #include "ops/engineactions.h"
-#include "ops/scalegroup.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "scaletesthelpers.h"
-#include "../sim/blockinghttp.h"
 
 #include <QEventLoop>
 #include <QNetworkAccessManager>

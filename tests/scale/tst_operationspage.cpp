@@ -10,14 +10,14 @@
 #include "models/auditmodel.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
-#include "ops/engineactionmenu.h"
+#include "operations/engineactionmenu.h"
+#include "operations/operationspage.h"
 #include "ops/engineactions.h"
-#include "ops/operationspage.h"
+#include "ops/rollingrestart.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleprobe.h"
-#include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "scaletesthelpers.h"
 
 #include <QAbstractItemModelTester>
@@ -58,7 +58,8 @@ class TestOperationsPage : public QObject {
         QNetworkRequest request{QUrl(m_control + path)};
         request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         QNetworkReply *reply = m_network.post(request, body);
-        static_cast<void>(QTest::qWaitFor([reply] { return reply->isFinished(); }, 10000)); // the caller checks what it waited for
+        static_cast<void>(
+            QTest::qWaitFor([reply] { return reply->isFinished(); }, 10000)); // the caller checks what it waited for
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         delete reply;
         return status;

@@ -36,11 +36,7 @@ class TestProxyClient : public QObject {
     QByteArray m_requiredToken;
 
     // Runs one asynchronous call to its answer (bounded: 10 s).
-    template <typename T, typename Call>
-    static T wait(Call call)
-    {
-        return pd::test::awaitReply<T>(call).value_or(T());
-    }
+    template<typename T, typename Call> static T wait(Call call) { return pd::test::awaitReply<T>(call).value_or(T()); }
 
     ProxyClient *fakeClient(int timeoutMs = 3000, QByteArray token = {})
     {
@@ -83,7 +79,8 @@ private Q_SLOTS:
         QCOMPARE(proxyInstanceKey(QStringLiteral("10.0.0.1:9202")), QStringLiteral("10.0.0.1:9202"));
         // Every occurrence, left to right, as str.replace; white space around dropped; host and port apart.
         QCOMPARE(proxyInstanceKey(QStringLiteral(" 127.0.0.1:9202\n")), QStringLiteral("0.0.0.0:9202"));
-        QCOMPARE(proxyInstanceKey(QStringLiteral("localhost.127.0.0.1.localhost:1")), QStringLiteral("0.0.0.0.0.0.0.0.0.0.0.0:1"));
+        QCOMPARE(proxyInstanceKey(QStringLiteral("localhost.127.0.0.1.localhost:1")),
+            QStringLiteral("0.0.0.0.0.0.0.0.0.0.0.0:1"));
         QCOMPARE(proxyInstanceKey(QStringLiteral("127.0.0.1127.0.0.1:1")), QStringLiteral("0.0.0.00.0.0.0:1"));
         QCOMPARE(proxyInstanceKey(QStringLiteral("127.0.0.153"), 9001), QStringLiteral("0.0.0.053:9001"));
         QCOMPARE(proxyInstanceKey(QString()), QString());

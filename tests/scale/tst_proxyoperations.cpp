@@ -8,7 +8,7 @@
 #include "models/auditmodel.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
-#include "ops/operationspage.h"
+#include "operations/operationspage.h"
 #include "ops/proxyactions.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleenginecontrol.h"

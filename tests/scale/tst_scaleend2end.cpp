@@ -3,19 +3,19 @@
 // proxy with its §8 defects, the control API): decode 4 -> 6 -> 3 under a bounded client load with no
 // failed request and no §8.1 trigger, the last-instance guard, a dropped add, the listener-dead
 // diagnosis, a proxy restart and the restore of membership, and an audit line for every step.
-#include "awaitreply.h"
 #include "../sim/blockinghttp.h"
 #include "audit/auditlog.h"
+#include "awaitreply.h"
 #include "cluster/profileformat.h"
 #include "clustersim/simcluster.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
+#include "ops/rollingrestart.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 #include "ops/scaleprobe.h"
-#include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "scaletesthelpers.h"
 
 #include <QEventLoop>
@@ -87,8 +87,9 @@ class TestScaleEnd2End : public QObject {
         for (const EngineRef &e : m_refs)
             if (e.role == role && m_table->fact(e.id, role) == MembershipFact::Active)
                 members << e;
-        return test::awaitReply<QHash<QString, EngineLoad>>([&](auto done) { m_probe->loads(members, done); })
-            .value_or(QHash<QString, EngineLoad>());
+        return test::awaitReply<QHash<QString, EngineLoad>>([&](auto done) {
+            m_probe->loads(members, done);
+        }).value_or(QHash<QString, EngineLoad>());
     }
     bool waitIdle(int ms) { return test::waitIdle(m_runner, ms); }
     static QString describe(const ScaleOperation *op) { return test::describeOperation(op); }
@@ -365,7 +366,8 @@ private Q_SLOTS:
             });
             QTRY_VERIFY_WITH_TIMEOUT(removed.has_value(), 10000);
             QVERIFY2(removed->ok, qPrintable(removed->error));
-            static_cast<void>(QTest::qWaitFor([this] { return !m_crashLines.isEmpty(); }, 8000)); // the caller checks what it waited for
+            static_cast<void>(QTest::qWaitFor(
+                [this] { return !m_crashLines.isEmpty(); }, 8000)); // the caller checks what it waited for
             if (m_crashLines.isEmpty())
                 qInfo("attempt %d: a listener round fell between add and remove (%s); again", attempt + 1, qPrintable(removed->message));
         }

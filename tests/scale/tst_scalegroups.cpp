@@ -9,10 +9,10 @@
 #include "cluster/profileformat.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
+#include "ops/dpgroupoperation.h"
 #include "ops/engineactions.h"
-#include "ops/scalegroup.h"
+#include "ops/rollingrestart.h"
 #include "ops/scaleplan.h"
-#include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 
 #include <QProcess>

@@ -4,19 +4,19 @@
 // Decode 4 -> 8 starts two whole groups (each one operation: both ranks at once, even with a parallel
 // cap of 1), "Restart group" takes one group out, stops, starts and adds it back, and 8 -> 4 removes the
 // two least loaded whole groups; every operation succeeds and the proxy's lists follow.
-#include "awaitreply.h"
 #include "../sim/blockinghttp.h"
 #include "audit/auditlog.h"
+#include "awaitreply.h"
 #include "cluster/profileformat.h"
 #include "clustersim/simcluster.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
+#include "ops/dpgroupoperation.h"
 #include "ops/engineactions.h"
-#include "ops/scalegroup.h"
+#include "ops/rollingrestart.h"
 #include "ops/scaleprobe.h"
-#include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "scaletesthelpers.h"
 
 #include <QEventLoop>
@@ -73,8 +73,9 @@ class TestScaleGroupsEnd2End : public QObject {
         for (const EngineRef &e : m_refs)
             if (e.role == Role::Decode && m_table->fact(e.id, Role::Decode) == MembershipFact::Active)
                 members << e;
-        return test::awaitReply<QHash<QString, EngineLoad>>([&](auto done) { m_probe->loads(members, done); })
-            .value_or(QHash<QString, EngineLoad>());
+        return test::awaitReply<QHash<QString, EngineLoad>>([&](auto done) {
+            m_probe->loads(members, done);
+        }).value_or(QHash<QString, EngineLoad>());
     }
     bool waitIdle(int ms) { return test::waitIdle(m_runner, ms); }
 

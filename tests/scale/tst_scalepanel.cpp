@@ -11,7 +11,7 @@
 #include "net/proxyclient.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "scale/poolscalecontrol.h"
 #include "scale/scalepanel.h"
 

@@ -10,10 +10,10 @@
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
 #include "ops/proxycommandlinemembership.h"
+#include "ops/proxyrestartscale.h"
 #include "ops/scaleprobe.h"
-#include "ops/scaleproxyrestart.h"
 #include "ops/scalerunner.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "scale/poolscalecontrol.h"
 #include "scale/scalepanel.h"
 

@@ -20,7 +20,7 @@
 #include "ops/listenertimingsync.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "scaletesthelpers.h"
 
 #include <QSignalSpy>

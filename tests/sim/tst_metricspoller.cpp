@@ -133,22 +133,21 @@ private Q_SLOTS:
         MetricsPoller poller(findRunning);
         poller.setInterval(100);
         poller.setTimeout(3000);
-        poller.setTargets({target(0, engine->port())});
+        poller.setTargets({ target(0, engine->port()) });
         poller.start();
-        const PollOutcome big = collect(poller, {0}, 10000).value(0);
+        const PollOutcome big = collect(poller, { 0 }, 10000).value(0);
         QVERIFY2(big.status == PollStatus::Failed || big.status == PollStatus::Malformed,
-                 qPrintable(pollStatusName(big.status) + QLatin1Char(' ') + big.error));
+            qPrintable(pollStatusName(big.status) + QLatin1Char(' ') + big.error));
         QVERIFY2(big.error.contains(QLatin1String("4 MiB")), qPrintable(big.error));
         engine->setFault(FaultKind::None);
         QSignalSpy spy(&poller, &MetricsPoller::batchReady);
         bool good = false;
-        QTRY_VERIFY_WITH_TIMEOUT((
-            [&] {
-                while (!spy.isEmpty())
-                    for (const PollOutcome &o : spy.takeFirst().at(0).value<PollBatch>().outcomes)
-                        good = good || (o.status == PollStatus::Ok && o.metrics.has_value());
-                return good;
-            }()),
+        QTRY_VERIFY_WITH_TIMEOUT(([&] {
+            while (!spy.isEmpty())
+                for (const PollOutcome &o : spy.takeFirst().at(0).value<PollBatch>().outcomes)
+                    good = good || (o.status == PollStatus::Ok && o.metrics.has_value());
+            return good;
+        }()),
             15000);
     }
 

@@ -15,10 +15,10 @@
 #include "net/proxyclient.h"
 #include "ops/engineactions.h"
 #include "ops/enginecontroller.h"
+#include "ops/runnerenginecontrol.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/scalerunnercontrol.h"
 #include "ssh/sshprompts.h"
 #include "ssh/sshrunner.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The console's answers to the SSH layer's questions: a worker thread asks, the dialog shows the
 // fingerprint, the operator's click (or closing the dialog) is the answer.
-#include "ssh/guisshprompts.h"
-#include "ssh/hostkeytrustdialog.h"
+#include "sshdialogs/guisshprompts.h"
+#include "sshdialogs/hostkeytrustdialog.h"
 
 #include <QApplication>
 #include <QInputDialog>

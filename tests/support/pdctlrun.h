@@ -9,13 +9,13 @@ namespace pd::test {
 // What the built pdctl did with one command line.
 struct PdctlRun {
     int exitCode = -1; // -1: it did not finish in time, or crashed
-    QString out;       // its stdout
-    QString err;       // its stderr
+    QString out; // its stdout
+    QString err; // its stderr
     QString both() const { return out + err; }
 };
 
 struct PdctlOptions {
-    int timeoutMs = 120000;  // then killed (exitCode -1)
+    int timeoutMs = 120000; // then killed (exitCode -1)
     QStringList environment; // "NAME=value" entries added to the test's own environment
 };
 

@@ -15,7 +15,8 @@ QString PdsimCluster::start(const QString &profile, const QStringList &extraArgu
 {
     m_process.setProgram(QStringLiteral(PD_BINARY_DIR "/sim/pdsim"));
     m_process.setArguments(QStringList{ QStringLiteral("cluster"), QStringLiteral("--profile"), profile } + extraArguments);
-    m_process.setProcessChannelMode(m_errorFile.isEmpty() ? QProcess::ForwardedErrorChannel : QProcess::SeparateChannels);
+    m_process.setProcessChannelMode(
+        m_errorFile.isEmpty() ? QProcess::ForwardedErrorChannel : QProcess::SeparateChannels);
     if (!m_errorFile.isEmpty())
         m_process.setStandardErrorFile(m_errorFile);
     m_process.start();

@@ -7,10 +7,10 @@
 #include "mainwindow.h"
 #include "poolsview.h"
 #include "topology/engineinfoprovider.h"
-#include "topology/statestyle.h"
 #include "topology/syntheticprofile.h"
-#include "topology/topologypanel.h"
-#include "topology/topologyview.h"
+#include "topologyview/statestyle.h"
+#include "topologyview/topologypanel.h"
+#include "topologyview/topologyview.h"
 
 #include <QApplication>
 #include <QComboBox>

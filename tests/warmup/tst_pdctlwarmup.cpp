@@ -3,8 +3,8 @@
 // prints the tables and exits 0; with the first decoder answering 500 (pdsim's control API) the
 // proxy's empty 200s are counted and the exit code is 1; --json and --csv; bad arguments exit 2;
 // the audit log has a line per run.
-#include "pdctlrun.h"
 #include "httpcall.h"
+#include "pdctlrun.h"
 #include "pdsimcluster.h"
 
 #include <QFile>

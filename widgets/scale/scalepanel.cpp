@@ -3,9 +3,10 @@
 
 #include "models/operationmodel.h"
 #include "net/membershipreconciler.h"
+#include "ops/proxyrestartscale.h"
 #include "ops/scalerunner.h"
-#include "ops/scaleproxyrestart.h"
 #include "scale/poolscalecontrol.h"
+#include "stateappearance.h"
 
 #include <QCheckBox>
 #include <QDialog>
@@ -35,13 +36,13 @@ public:
         const QString s = index.data(OperationModel::OperationStatusRole).toString();
         QColor c;
         if (s == QLatin1String("failed"))
-            c = QColor(0xc6, 0x28, 0x28);
+            c = toneInk(Tone::Bad);
         else if (s == QLatin1String("succeeded") || s == QLatin1String("done"))
-            c = QColor(0x2e, 0x7d, 0x32);
+            c = toneInk(Tone::Good);
         else if (s == QLatin1String("running"))
-            c = QColor(0x15, 0x65, 0xc0);
+            c = toneInk(Tone::Info);
         else if (s == QLatin1String("cancelled") || s == QLatin1String("skipped") || s == QLatin1String("pending"))
-            c = QColor(0x75, 0x75, 0x75);
+            c = toneInk(Tone::Muted);
         if (c.isValid())
             option->palette.setColor(QPalette::Text, c);
     }

@@ -3,6 +3,7 @@
 
 #include "ops/warmupreport.h"
 #include "ops/warmuprun.h"
+#include "stateappearance.h"
 #include "warmup/warmupchart.h"
 
 #include <QCheckBox>
@@ -292,7 +293,7 @@ void WarmUpDialog::onFinished(const WarmUpResult &result)
     }
     if (!result.auditError.isEmpty())
         text += QLatin1Char(' ') + tr("Not audited: %1").arg(result.auditError);
-    m_status->setStyleSheet(bad ? QStringLiteral("color: #c62828;") : QString());
+    m_status->setStyleSheet(bad ? QStringLiteral("color: %1;").arg(toneInk(Tone::Bad).name()) : QString());
     m_status->setText(text);
     Q_EMIT finished(result);
 }
@@ -312,7 +313,7 @@ void WarmUpDialog::fillOutcomes(
             = item((k == 0 ? QStringLiteral("\u2714 ") : QStringLiteral("\u2716 ")) + outcomeLabel(WarmUpOutcome(k)));
         label->setData(Qt::UserRole, warmUpOutcomeName(WarmUpOutcome(k)));
         if (k != 0)
-            label->setForeground(QColor(0xc6, 0x28, 0x28));
+            label->setForeground(toneInk(Tone::Bad));
         m_outcomes->setItem(r, 0, label);
         m_outcomes->setItem(r, 1, item(QString::number(counts[k]), Qt::AlignRight | Qt::AlignVCenter));
         auto *example = item(examples[k]);
@@ -363,7 +364,7 @@ void WarmUpDialog::chooseCsvFile()
         return;
     QString error;
     if (!exportCsv(path, &error)) {
-        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->setStyleSheet(QStringLiteral("color: %1;").arg(toneInk(Tone::Bad).name()));
         m_status->setText(error);
         return;
     }

@@ -33,6 +33,7 @@ struct CanvasColors {
     QColor background, prefillTint, decodeTint, prefillBorder, decodeBorder, nodeBorder, panel, filteredNode;
     QColor text, mutedText, selection, selectionBand, bad, good, noData, noDataHatch, requestArrow, kvArrow;
     QColor problemBorder; // the heavy border of problem cells, and of problem swatches in the legend
+    QColor keyboardFocus; // the dashed frame of the engine the keyboard is on
 };
 const CanvasColors &canvasColors(bool dark);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ops/scalesimcontrol.h"
+#include "ops/simclusterenginecontrol.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -37,14 +37,16 @@ void SimClusterEngineControl::post(const QString &path, const QByteArray &body, 
         if (!r.ok)
             r.error = status == 0 ? QStringLiteral("%1: %2").arg(url.toString(), reply->errorString())
                                   : QStringLiteral("%1 answered HTTP %2 for %3: %4")
-                                        .arg(url.toString()).arg(status).arg(what, QString::fromUtf8(reply->readAll().left(200)));
+                                        .arg(url.toString())
+                                        .arg(status)
+                                        .arg(what, QString::fromUtf8(reply->readAll().left(200)));
         done(r);
     });
 }
 
 void SimClusterEngineControl::post(const QString &path, const EngineRef &engine, Done done)
 {
-    const nlohmann::json body{{"engines", {engine.id.toStdString()}}};
+    const nlohmann::json body { { "engines", { engine.id.toStdString() } } };
     post(path, QByteArray::fromStdString(body.dump()), engine.id, std::move(done));
 }
 
@@ -59,12 +61,14 @@ void SimClusterEngineControl::clusterState(std::function<void(const nlohmann::js
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status != 200) {
-            done(nlohmann::json(), status == 0 ? QStringLiteral("%1: %2").arg(url.toString(), reply->errorString())
-                                               : QStringLiteral("%1 answered HTTP %2").arg(url.toString()).arg(status));
+            done(nlohmann::json(),
+                status == 0 ? QStringLiteral("%1: %2").arg(url.toString(), reply->errorString())
+                            : QStringLiteral("%1 answered HTTP %2").arg(url.toString()).arg(status));
             return;
         }
         const QByteArray bytes = reply->readAll();
-        const nlohmann::json state = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+        const nlohmann::json state
+            = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
         if (!state.is_object() || !state.contains("engines") || !state["engines"].is_array()) {
             done(nlohmann::json(), QStringLiteral("%1: not a cluster state").arg(url.toString()));
             return;
@@ -73,8 +77,8 @@ void SimClusterEngineControl::clusterState(std::function<void(const nlohmann::js
     });
 }
 
-void SimClusterEngineControl::engineState(const EngineRef &engine,
-                                          std::function<void(const QString &, const QString &, const QString &)> done)
+void SimClusterEngineControl::engineState(
+    const EngineRef &engine, std::function<void(const QString &, const QString &, const QString &)> done)
 {
     clusterState([engine, done = std::move(done)](const nlohmann::json &state, const QString &error) {
         if (!error.isEmpty()) {
@@ -85,7 +89,7 @@ void SimClusterEngineControl::engineState(const EngineRef &engine,
         for (const auto &e : state["engines"]) {
             if (e.value("id", std::string()) == id || e.value("profile_id", std::string()) == id) {
                 done(QString::fromStdString(e.value("status", std::string())),
-                     QString::fromStdString(e.value("node", std::string())), QString());
+                    QString::fromStdString(e.value("node", std::string())), QString());
                 return;
             }
         }
@@ -95,22 +99,24 @@ void SimClusterEngineControl::engineState(const EngineRef &engine,
 
 void SimClusterEngineControl::preflight(const EngineRef &engine, PreflightDone done)
 {
-    engineState(engine, [engine, done = std::move(done)](const QString &status, const QString &node, const QString &error) {
-        PreflightReport report;
-        if (!error.isEmpty()) {
-            report.error = error;
-        } else if (!engine.node.isEmpty() && node != engine.node) {
-            report.error = QStringLiteral("%1 runs on node %2 in the cluster, the profile says %3").arg(engine.id, node, engine.node);
-        } else if (status == QLatin1String("crashed")) {
-            report.error = QStringLiteral("%1 crashed; look at its log before starting it again").arg(engine.id);
-        } else {
-            report.ok = true;
-            report.passed << QStringLiteral("node %1 reachable (simulated cluster answers)").arg(node)
-                          << QStringLiteral("engine process: %1").arg(status)
-                          << QStringLiteral("NPU health: simulated node, no NPUs to check");
-        }
-        done(report);
-    });
+    engineState(
+        engine, [engine, done = std::move(done)](const QString &status, const QString &node, const QString &error) {
+            PreflightReport report;
+            if (!error.isEmpty()) {
+                report.error = error;
+            } else if (!engine.node.isEmpty() && node != engine.node) {
+                report.error = QStringLiteral("%1 runs on node %2 in the cluster, the profile says %3")
+                                   .arg(engine.id, node, engine.node);
+            } else if (status == QLatin1String("crashed")) {
+                report.error = QStringLiteral("%1 crashed; look at its log before starting it again").arg(engine.id);
+            } else {
+                report.ok = true;
+                report.passed << QStringLiteral("node %1 reachable (simulated cluster answers)").arg(node)
+                              << QStringLiteral("engine process: %1").arg(status)
+                              << QStringLiteral("NPU health: simulated node, no NPUs to check");
+            }
+            done(report);
+        });
 }
 
 void SimClusterEngineControl::start(const EngineRef &engine, Done done)
@@ -142,13 +148,15 @@ void SimClusterEngineControl::startProxy(Done done)
 void SimClusterEngineControl::startProxyWith(const ProxyLists &lists, Done done)
 {
     nlohmann::json body = nlohmann::json::object();
-    for (const auto &[key, ids] : {std::pair{"prefill_instances", &lists.prefill}, std::pair{"decode_instances", &lists.decode}}) {
+    for (const auto &[key, ids] :
+        { std::pair { "prefill_instances", &lists.prefill }, std::pair { "decode_instances", &lists.decode } }) {
         nlohmann::json array = nlohmann::json::array();
         for (const QString &id : *ids)
             array.push_back(id.toStdString());
         body[key] = array;
     }
-    post(QStringLiteral("/cluster/proxy/start"), QByteArray::fromStdString(body.dump()), QStringLiteral("the proxy"), std::move(done));
+    post(QStringLiteral("/cluster/proxy/start"), QByteArray::fromStdString(body.dump()), QStringLiteral("the proxy"),
+        std::move(done));
 }
 
 void SimClusterEngineControl::stopProxy(Done done)

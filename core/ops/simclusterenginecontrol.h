@@ -39,7 +39,8 @@ private:
     // GET /cluster: the whole state (a JSON object with "engines") or an error.
     void clusterState(std::function<void(const nlohmann::json &state, const QString &error)> done);
     // GET /cluster, the engine's object (status, node) or an error.
-    void engineState(const EngineRef &engine, std::function<void(const QString &status, const QString &node, const QString &error)> done);
+    void engineState(const EngineRef &engine,
+        std::function<void(const QString &status, const QString &node, const QString &error)> done);
 
     QNetworkAccessManager *m_network;
     QUrl m_base;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ops/scalegroup.h"
+#include "ops/dpgroupoperation.h"
 
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
@@ -15,9 +15,9 @@ namespace pd {
 namespace {
 
 // Asks something of every rank at once and calls `all` once each answered, answers in rank order.
-template <typename T>
+template<typename T>
 void askEach(const QList<EngineRef> &ranks, const std::function<void(const EngineRef &, std::function<void(T)>)> &ask,
-             std::function<void(const QList<T> &)> all)
+    std::function<void(const QList<T> &)> all)
 {
     if (ranks.isEmpty())
         return all({});
@@ -48,15 +48,15 @@ struct Load {
 
 } // namespace
 
-DpGroupOperation::DpGroupOperation(Mode mode, QString groupId, QList<EngineRef> ranks, ScaleContext *context, bool allowLastInstance,
-                                   QObject *parent)
-    : ScaleOperation(mode == Mode::ScaleOut  ? QStringLiteral("group-scale-out")
-                     : mode == Mode::ScaleIn ? QStringLiteral("group-scale-in")
-                                             : QStringLiteral("group-restart"),
-                     // The group stands in for one engine in labels and markers: its id, its first node.
-                     EngineRef{groupId, ranks.isEmpty() ? Role::Decode : ranks.first().role,
-                               ranks.isEmpty() ? QString() : ranks.first().node, -1},
-                     context, parent)
+DpGroupOperation::DpGroupOperation(
+    Mode mode, QString groupId, QList<EngineRef> ranks, ScaleContext *context, bool allowLastInstance, QObject *parent)
+    : ScaleOperation(mode == Mode::ScaleOut ? QStringLiteral("group-scale-out")
+            : mode == Mode::ScaleIn         ? QStringLiteral("group-scale-in")
+                                            : QStringLiteral("group-restart"),
+        // The group stands in for one engine in labels and markers: its id, its first node.
+        EngineRef { groupId, ranks.isEmpty() ? Role::Decode : ranks.first().role,
+            ranks.isEmpty() ? QString() : ranks.first().node, -1 },
+        context, parent)
     , m_mode(mode)
     , m_groupId(std::move(groupId))
     , m_ranks(std::move(ranks))
@@ -68,7 +68,8 @@ DpGroupOperation::DpGroupOperation(Mode mode, QString groupId, QList<EngineRef> 
     addStep(QStringLiteral("stop-ranks"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Stop every rank"));
     addStep(QStringLiteral("verify-stopped"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Verify every rank stopped"));
     addStep(QStringLiteral("start-ranks"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Start every rank at once"));
-    addStep(QStringLiteral("wait-ready"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Wait until every rank answers /v1/models and /health"));
+    addStep(QStringLiteral("wait-ready"),
+        QT_TRANSLATE_NOOP("pd::ScaleOps", "Wait until every rank answers /v1/models and /health"));
     addStep(QStringLiteral("add"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Add every rank to the proxy"));
     addStep(QStringLiteral("wait-listed"), QT_TRANSLATE_NOOP("pd::ScaleOps", "Wait until the proxy lists every rank"));
 }
@@ -119,31 +120,41 @@ void DpGroupOperation::preflight()
             if (checkCancelled(QStringLiteral("nothing was done")))
                 return;
             if (!listed)
-                return fail(QStringLiteral("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+                return fail(
+                    QStringLiteral("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
             const Role role = m_ranks.first().role;
             QStringList waiting, inProxy;
             for (const EngineRef &e : std::as_const(m_ranks)) {
                 const MembershipFact fact = m_ctx->membership->fact(e.id, role);
                 if (fact == MembershipFact::Waiting)
                     waiting << e.id;
-                if (fact == MembershipFact::Active || fact == MembershipFact::Waiting || fact == MembershipFact::Draining)
+                if (fact == MembershipFact::Active || fact == MembershipFact::Waiting
+                    || fact == MembershipFact::Draining)
                     inProxy << QStringLiteral("%1 (%2)").arg(e.id, membershipFactName(fact));
             }
             if (!waiting.isEmpty())
-                return fail(QStringLiteral("rank(s) %1 still WAITING in the proxy: removing or re-adding now can kill the proxy's "
-                                           "listener. Wait until they are active or dropped").arg(waiting.join(QStringLiteral(", "))));
+                return fail(QStringLiteral(
+                    "rank(s) %1 still WAITING in the proxy: removing or re-adding now can kill the proxy's "
+                    "listener. Wait until they are active or dropped")
+                                .arg(waiting.join(QStringLiteral(", "))));
             if (m_mode == Mode::ScaleOut) {
                 if (!inProxy.isEmpty())
-                    return fail(QStringLiteral("a group starts only when none of its ranks is in the proxy: %1").arg(inProxy.join(QStringLiteral(", "))));
+                    return fail(QStringLiteral("a group starts only when none of its ranks is in the proxy: %1")
+                                    .arg(inProxy.join(QStringLiteral(", "))));
                 return checkRanks();
             }
             const int leaving = int(activeIds().size());
             const int others = m_ctx->membership->activeCount(role) - leaving - m_ctx->removalsInFlight.value(role);
             if (leaving > 0 && others < 1 && !m_allowLast)
-                return fail(QStringLiteral("DP group %1 holds the last active instances of the %2 pool: without them every request "
-                                           "fails. It needs the explicit override").arg(m_groupId, roleName(role)));
+                return fail(QStringLiteral(
+                    "DP group %1 holds the last active instances of the %2 pool: without them every request "
+                    "fails. It needs the explicit override")
+                                .arg(m_groupId, roleName(role)));
             done(QStringLiteral("%1 of %2 ranks active in the proxy; %3 other active %4 instance(s)")
-                     .arg(leaving).arg(m_ranks.size()).arg(qMax(0, others)).arg(roleName(role)));
+                     .arg(leaving)
+                     .arg(m_ranks.size())
+                     .arg(qMax(0, others))
+                     .arg(roleName(role)));
             removeFromProxy();
         }));
     });
@@ -165,7 +176,10 @@ void DpGroupOperation::checkRanks()
             perNode << e;
         }
     askEach<PreflightReport>(
-        perNode, [this](const EngineRef &e, std::function<void(PreflightReport)> report) { m_ctx->control->preflight(e, guarded(report)); },
+        perNode,
+        [this](const EngineRef &e, std::function<void(PreflightReport)> report) {
+            m_ctx->control->preflight(e, guarded(report));
+        },
         guarded([this](const QList<PreflightReport> &reports) {
             QStringList passed;
             for (const PreflightReport &r : reports) {
@@ -176,34 +190,45 @@ void DpGroupOperation::checkRanks()
             askEach<Running>(
                 m_ranks,
                 [this](const EngineRef &e, std::function<void(Running)> report) {
-                    m_ctx->control->isRunning(e, guarded([report](std::optional<bool> running, const QString &error) { report({running, error}); }));
+                    m_ctx->control->isRunning(e, guarded([report](std::optional<bool> running, const QString &error) {
+                        report({ running, error });
+                    }));
                 },
                 guarded([this, passed](const QList<Running> &answers) {
                     m_running = 0;
                     for (int i = 0; i < answers.size(); ++i) {
                         if (!answers.at(i).running)
-                            return fail(QStringLiteral("cannot tell whether %1 runs: %2").arg(m_ranks.at(i).id, answers.at(i).error));
+                            return fail(QStringLiteral("cannot tell whether %1 runs: %2")
+                                            .arg(m_ranks.at(i).id, answers.at(i).error));
                         m_running += *answers.at(i).running;
                     }
                     if (m_running > 0 && m_running < m_ranks.size())
-                        return fail(QStringLiteral("%1 of %2 ranks run: the group is broken, a rank alone cannot rejoin it. Restart the whole "
-                                                   "group").arg(m_running).arg(m_ranks.size()));
+                        return fail(QStringLiteral(
+                            "%1 of %2 ranks run: the group is broken, a rank alone cannot rejoin it. Restart the whole "
+                            "group")
+                                        .arg(m_running)
+                                        .arg(m_ranks.size()));
                     askEach<EngineReadiness>(
-                        m_ranks, [this](const EngineRef &e, std::function<void(EngineReadiness)> report) { m_ctx->probe->readiness(e, guarded(report)); },
+                        m_ranks,
+                        [this](const EngineRef &e, std::function<void(EngineReadiness)> report) {
+                            m_ctx->probe->readiness(e, guarded(report));
+                        },
                         guarded([this, passed](const QList<EngineReadiness> &ready) {
                             m_ready = 0;
                             for (int i = 0; i < ready.size(); ++i) {
                                 if (m_running == 0 && ready.at(i).listening)
-                                    return fail(QStringLiteral("port in use: something answers on %1 but the rank's process is not running")
+                                    return fail(QStringLiteral(
+                                        "port in use: something answers on %1 but the rank's process is not running")
                                                     .arg(m_ranks.at(i).id));
                                 m_ready += ready.at(i).ready();
                             }
                             QStringList lines = passed;
-                            lines << (m_running ? QStringLiteral("all %1 ranks already run, %2 serve").arg(m_running).arg(m_ready)
-                                                : QStringLiteral("%1 ports free").arg(m_ranks.size()));
+                            lines << (m_running
+                                    ? QStringLiteral("all %1 ranks already run, %2 serve").arg(m_running).arg(m_ready)
+                                    : QStringLiteral("%1 ports free").arg(m_ranks.size()));
                             done(lines.join(QStringLiteral("; ")));
                             const QString why = QStringLiteral("the group is started, not restarted");
-                            for (int step : {RemoveFromProxy, Drain, StopRanks, VerifyStopped})
+                            for (int step : { RemoveFromProxy, Drain, StopRanks, VerifyStopped })
                                 skip(step, why);
                             startRanks();
                         }));
@@ -232,7 +257,8 @@ void DpGroupOperation::removeFromProxy()
         for (const EngineRef &e : std::as_const(m_ranks))
             if (m_removed.contains(e.id))
                 declareIntent(e, OperatorIntent::Drain);
-        done(QStringLiteral("%1 ranks out of the proxy (a busy proxy lists them draining until idle)").arg(m_removed.size()));
+        done(QStringLiteral("%1 ranks out of the proxy (a busy proxy lists them draining until idle)")
+                 .arg(m_removed.size()));
         drain();
     }));
 }
@@ -257,9 +283,11 @@ void DpGroupOperation::drain()
                 [this](const EngineRef &e, std::function<void(Load)> answer) {
                     m_ctx->probe->load(e, guarded([this, e, answer](std::optional<EngineLoad> load, const QString &) {
                         if (load)
-                            return answer({load, true});
+                            return answer({ load, true });
                         // Nothing listening runs nothing.
-                        m_ctx->probe->readiness(e, guarded([answer](const EngineReadiness &r) { answer({std::nullopt, r.listening}); }));
+                        m_ctx->probe->readiness(e, guarded([answer](const EngineReadiness &r) {
+                            answer({ std::nullopt, r.listening });
+                        }));
                     }));
                 },
                 guarded([this, last, report](const QList<Load> &loads) {
@@ -274,16 +302,23 @@ void DpGroupOperation::drain()
                         if (l.load)
                             running += l.load->running + l.load->waiting;
                     }
-                    *last = QStringLiteral("%1 of %2 ranks idle, %3 request(s) left").arg(idle).arg(m_ranks.size()).arg(running);
+                    *last = QStringLiteral("%1 of %2 ranks idle, %3 request(s) left")
+                                .arg(idle)
+                                .arg(m_ranks.size())
+                                .arg(running);
                     progress(*last);
                     report(idle == m_ranks.size());
                 }));
         },
         [this, last, timeout](bool timedOut) {
             if (timedOut && m_mode != Mode::Restart)
-                return fail(QStringLiteral("still busy after %1 s (%2); every rank was left running").arg(timeout / 1000).arg(*last));
+                return fail(QStringLiteral("still busy after %1 s (%2); every rank was left running")
+                                .arg(timeout / 1000)
+                                .arg(*last));
             // A hung group never drains: its requests stopped producing tokens. The restart is its cure.
-            done(timedOut ? QStringLiteral("not idle after %1 s (%2): stopped anyway, their requests fail").arg(timeout / 1000).arg(*last)
+            done(timedOut ? QStringLiteral("not idle after %1 s (%2): stopped anyway, their requests fail")
+                                .arg(timeout / 1000)
+                                .arg(*last)
                           : QStringLiteral("no rank runs a request"));
             stopRanks();
         });
@@ -297,7 +332,10 @@ void DpGroupOperation::stopRanks()
     for (const EngineRef &e : std::as_const(m_ranks))
         declareIntent(e, OperatorIntent::Stop);
     askEach<ControlResult>(
-        m_ranks, [this](const EngineRef &e, std::function<void(ControlResult)> answer) { m_ctx->control->stop(e, guarded(answer)); },
+        m_ranks,
+        [this](const EngineRef &e, std::function<void(ControlResult)> answer) {
+            m_ctx->control->stop(e, guarded(answer));
+        },
         guarded([this](const QList<ControlResult> &results) {
             QStringList errors;
             for (int i = 0; i < results.size(); ++i)
@@ -324,14 +362,18 @@ void DpGroupOperation::verifyStopped()
             askEach<Running>(
                 m_ranks,
                 [this](const EngineRef &e, std::function<void(Running)> answer) {
-                    m_ctx->control->isRunning(e, guarded([answer](std::optional<bool> running, const QString &error) { answer({running, error}); }));
+                    m_ctx->control->isRunning(e, guarded([answer](std::optional<bool> running, const QString &error) {
+                        answer({ running, error });
+                    }));
                 },
                 guarded([this, last, clock, timeout, report](const QList<Running> &answers) {
                     QList<EngineRef> still;
                     for (int i = 0; i < answers.size(); ++i)
                         if (!answers.at(i).running || *answers.at(i).running)
                             still << m_ranks.at(i);
-                    *last = still.isEmpty() ? QString() : QStringLiteral("%1 of %2 ranks still running").arg(still.size()).arg(m_ranks.size());
+                    *last = still.isEmpty()
+                        ? QString()
+                        : QStringLiteral("%1 of %2 ranks still running").arg(still.size()).arg(m_ranks.size());
                     if (!still.isEmpty()) {
                         // Survivors of a broken group may hang in a collective: ask them once more halfway.
                         if (!m_stragglersAsked && clock.elapsed() > timeout / 2) {
@@ -344,15 +386,19 @@ void DpGroupOperation::verifyStopped()
                         return report(false);
                     }
                     askEach<EngineReadiness>(
-                        m_ranks, [this](const EngineRef &e, std::function<void(EngineReadiness)> a) { m_ctx->probe->readiness(e, guarded(a)); },
+                        m_ranks,
+                        [this](const EngineRef &e, std::function<void(EngineReadiness)> a) {
+                            m_ctx->probe->readiness(e, guarded(a));
+                        },
                         guarded([this, last, report](const QList<EngineReadiness> &ready) {
                             QStringList listening;
                             for (int i = 0; i < ready.size(); ++i)
                                 if (ready.at(i).listening)
                                     listening << m_ranks.at(i).id;
-                            *last = listening.isEmpty() ? QString()
-                                                        : QStringLiteral("processes gone, but something still answers on %1")
-                                                              .arg(listening.join(QStringLiteral(", ")));
+                            *last = listening.isEmpty()
+                                ? QString()
+                                : QStringLiteral("processes gone, but something still answers on %1")
+                                      .arg(listening.join(QStringLiteral(", ")));
                             if (!listening.isEmpty())
                                 progress(*last);
                             report(listening.isEmpty());
@@ -365,9 +411,11 @@ void DpGroupOperation::verifyStopped()
             done(QStringLiteral("all %1 ranks stopped").arg(m_ranks.size()));
             if (m_mode == Mode::ScaleIn) {
                 const QString why = QStringLiteral("the group is scaled in");
-                for (int step : {StartRanks, WaitReady, AddToProxy, WaitListed})
+                for (int step : { StartRanks, WaitReady, AddToProxy, WaitListed })
                     skip(step, why);
-                return succeed(QStringLiteral("DP group %1 stopped: %2 ranks out of the proxy").arg(m_groupId).arg(m_ranks.size()));
+                return succeed(QStringLiteral("DP group %1 stopped: %2 ranks out of the proxy")
+                                   .arg(m_groupId)
+                                   .arg(m_ranks.size()));
             }
             m_running = 0;
             m_ready = 0;
@@ -377,17 +425,24 @@ void DpGroupOperation::verifyStopped()
 
 void DpGroupOperation::startRanks()
 {
-    if (checkCancelled(m_mode == Mode::Restart ? QStringLiteral("every rank of the group is stopped") : QStringLiteral("nothing was done")))
+    if (checkCancelled(m_mode == Mode::Restart ? QStringLiteral("every rank of the group is stopped")
+                                               : QStringLiteral("nothing was done")))
         return;
     if (m_running == m_ranks.size()) {
         skip(StartRanks, QStringLiteral("every rank already runs"));
         return waitReady();
     }
-    begin(StartRanks, QStringLiteral("%1 ranks through %2, without waiting between them").arg(m_ranks.size()).arg(m_ctx->control->describe()));
+    begin(StartRanks,
+        QStringLiteral("%1 ranks through %2, without waiting between them")
+            .arg(m_ranks.size())
+            .arg(m_ctx->control->describe()));
     for (const EngineRef &e : std::as_const(m_ranks))
         declareIntent(e, OperatorIntent::None);
     askEach<ControlResult>(
-        m_ranks, [this](const EngineRef &e, std::function<void(ControlResult)> answer) { m_ctx->control->start(e, guarded(answer)); },
+        m_ranks,
+        [this](const EngineRef &e, std::function<void(ControlResult)> answer) {
+            m_ctx->control->start(e, guarded(answer));
+        },
         guarded([this](const QList<ControlResult> &results) {
             QStringList errors;
             for (int i = 0; i < results.size(); ++i)
@@ -396,7 +451,8 @@ void DpGroupOperation::startRanks()
             if (!errors.isEmpty()) {
                 // The others would only wait for the missing rank until their rendezvous times out.
                 stopAllQuietly();
-                return fail(QStringLiteral("not started: %1. Every rank of the group was stopped again").arg(errors.join(QStringLiteral("; "))));
+                return fail(QStringLiteral("not started: %1. Every rank of the group was stopped again")
+                                .arg(errors.join(QStringLiteral("; "))));
             }
             done(QStringLiteral("start accepted for all %1 ranks").arg(m_ranks.size()));
             waitReady();
@@ -412,13 +468,19 @@ void DpGroupOperation::waitReady()
         return addToProxy();
     }
     const int timeout = m_ctx->settings.groupReadyTimeoutMs;
-    begin(WaitReady, QStringLiteral("the group serves when all %1 ranks joined (at most %2 s for the group)").arg(m_ranks.size()).arg(timeout / 1000));
+    begin(WaitReady,
+        QStringLiteral("the group serves when all %1 ranks joined (at most %2 s for the group)")
+            .arg(m_ranks.size())
+            .arg(timeout / 1000));
     auto last = std::make_shared<QString>();
     pollUntil(
         timeout,
         [this, last](Report report) {
             askEach<EngineReadiness>(
-                m_ranks, [this](const EngineRef &e, std::function<void(EngineReadiness)> a) { m_ctx->probe->readiness(e, guarded(a)); },
+                m_ranks,
+                [this](const EngineRef &e, std::function<void(EngineReadiness)> a) {
+                    m_ctx->probe->readiness(e, guarded(a));
+                },
                 guarded([this, last, report](const QList<EngineReadiness> &ready) {
                     int serving = 0;
                     QString firstDetail;
@@ -437,7 +499,9 @@ void DpGroupOperation::waitReady()
         [this, last, timeout](bool timedOut) {
             if (timedOut) {
                 stopAllQuietly();
-                return fail(QStringLiteral("the group does not serve after %1 s: %2. Every rank was stopped again").arg(timeout / 1000).arg(*last));
+                return fail(QStringLiteral("the group does not serve after %1 s: %2. Every rank was stopped again")
+                                .arg(timeout / 1000)
+                                .arg(*last));
             }
             done(QStringLiteral("all %1 ranks answer /v1/models and /health").arg(m_ranks.size()));
             addToProxy();
@@ -452,9 +516,11 @@ void DpGroupOperation::addToProxy()
         const QString why = QStringLiteral("start only: not added");
         skip(AddToProxy, why);
         skip(WaitListed, why);
-        return succeed(QStringLiteral("DP group %1 serves: %2 ranks %3; not in the proxy (add them when wanted)")
-                           .arg(m_groupId).arg(m_ranks.size())
-                           .arg(m_running == m_ranks.size() ? QStringLiteral("were already running") : QStringLiteral("started")));
+        return succeed(
+            QStringLiteral("DP group %1 serves: %2 ranks %3; not in the proxy (add them when wanted)")
+                .arg(m_groupId)
+                .arg(m_ranks.size())
+                .arg(m_running == m_ranks.size() ? QStringLiteral("were already running") : QStringLiteral("started")));
     }
     const Role role = m_ranks.first().role;
     const auto draining = [this, role] {
@@ -470,7 +536,8 @@ void DpGroupOperation::addToProxy()
     }
     // Re-adding a draining instance is a no-op and it is removed once the drain ends (§8.12): wait until
     // the proxy finalised the drains, which needs a listener round with no request in flight (§8.3).
-    begin(AddToProxy, QStringLiteral("waiting for the proxy to finalise the drain of %1").arg(draining().join(QStringLiteral(", "))));
+    begin(AddToProxy,
+        QStringLiteral("waiting for the proxy to finalise the drain of %1").arg(draining().join(QStringLiteral(", "))));
     const int timeout = m_ctx->settings.idleTimeoutMs;
     pollUntil(
         timeout,
@@ -479,9 +546,11 @@ void DpGroupOperation::addToProxy()
         },
         [this, draining, timeout](bool timedOut) {
             if (timedOut)
-                return fail(QStringLiteral("the group serves, but the proxy still lists %1 as draining after %2 s: it finalises drains "
-                                           "only when no request is in flight; add the ranks when traffic allows")
-                                .arg(draining().join(QStringLiteral(", "))).arg(timeout / 1000));
+                return fail(QStringLiteral(
+                    "the group serves, but the proxy still lists %1 as draining after %2 s: it finalises drains "
+                    "only when no request is in flight; add the ranks when traffic allows")
+                                .arg(draining().join(QStringLiteral(", ")))
+                                .arg(timeout / 1000));
             progress(QStringLiteral("POST /instances/add with %1 ranks").arg(m_ranks.size()));
             sendAdd();
         });
@@ -504,7 +573,8 @@ void DpGroupOperation::waitListed()
 {
     const Role role = m_ranks.first().role;
     const int deadline = m_ctx->membership->waitingDeadlineMs();
-    begin(WaitListed, QStringLiteral("waiting for the proxy's listener (at most %1 s)").arg(deadline / 1000.0, 0, 'f', 1));
+    begin(WaitListed,
+        QStringLiteral("waiting for the proxy's listener (at most %1 s)").arg(deadline / 1000.0, 0, 'f', 1));
     auto missing = std::make_shared<QStringList>();
     pollUntil(
         deadline,
@@ -518,7 +588,8 @@ void DpGroupOperation::waitListed()
                         *missing << QStringLiteral("%1 (%2)").arg(e.id, membershipFactName(fact));
                     dropped |= fact == MembershipFact::Dropped;
                 }
-                progress(QStringLiteral("%1 of %2 ranks active").arg(m_ranks.size() - missing->size()).arg(m_ranks.size()));
+                progress(
+                    QStringLiteral("%1 of %2 ranks active").arg(m_ranks.size() - missing->size()).arg(m_ranks.size()));
                 report(missing->isEmpty() || dropped);
             }));
         },
@@ -527,7 +598,9 @@ void DpGroupOperation::waitListed()
                 return fail(QStringLiteral("not active in the proxy: %1").arg(missing->join(QStringLiteral(", "))));
             done(QStringLiteral("every rank active in the proxy's list"));
             succeed(QStringLiteral("DP group %1 serves: %2 ranks %3 and listed by the proxy")
-                        .arg(m_groupId).arg(m_ranks.size()).arg(m_mode == Mode::Restart ? QStringLiteral("restarted") : QStringLiteral("started")));
+                        .arg(m_groupId)
+                        .arg(m_ranks.size())
+                        .arg(m_mode == Mode::Restart ? QStringLiteral("restarted") : QStringLiteral("started")));
         });
 }
 

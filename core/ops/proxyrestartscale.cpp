@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ops/scaleproxyrestart.h"
+#include "ops/proxyrestartscale.h"
 
 #include "net/membershipreconciler.h"
 #include "ops/scaleenginecontrol.h"
@@ -21,14 +21,20 @@ QString ids(const QList<EngineRef> &engines)
     return out.join(QStringLiteral(", "));
 }
 
-QStringList &listOf(ProxyLists &lists, Role role) { return role == Role::Prefill ? lists.prefill : lists.decode; }
+QStringList &listOf(ProxyLists &lists, Role role)
+{
+    return role == Role::Prefill ? lists.prefill : lists.decode;
+}
 
 } // namespace
 
-ProxyRestartScale::ProxyRestartScale(const ScalePlan &plan, const ProxyLists &current, ScaleContext *context, QObject *parent)
+ProxyRestartScale::ProxyRestartScale(
+    const ScalePlan &plan, const ProxyLists &current, ScaleContext *context, QObject *parent)
     : ScaleOperation(plan.toStart.isEmpty() ? QStringLiteral("scale-in-restart") : QStringLiteral("scale-out-restart"),
-                     !plan.toStart.isEmpty() ? plan.toStart.first() : !plan.toRemove.isEmpty() ? plan.toRemove.first() : EngineRef(),
-                     context, parent)
+        !plan.toStart.isEmpty()        ? plan.toStart.first()
+            : !plan.toRemove.isEmpty() ? plan.toRemove.first()
+                                       : EngineRef(),
+        context, parent)
     , m_plan(plan)
     , m_current(current)
     , m_next(listsAfter(current, plan))
@@ -71,7 +77,8 @@ void ProxyRestartScale::run()
 {
     if (m_next.prefill.isEmpty() || m_next.decode.isEmpty()) {
         begin(StartEngines);
-        return fail(QStringLiteral("the new lists leave the %1 pool empty, and a proxy cannot start without an instance in each pool")
+        return fail(QStringLiteral(
+            "the new lists leave the %1 pool empty, and a proxy cannot start without an instance in each pool")
                         .arg(m_next.prefill.isEmpty() ? roleName(Role::Prefill) : roleName(Role::Decode)));
     }
     if (m_plan.toStart.isEmpty()) {
@@ -105,7 +112,8 @@ void ProxyRestartScale::startEngines()
 void ProxyRestartScale::waitReady()
 {
     begin(WaitReady, QStringLiteral("waiting for %1").arg(ids(m_plan.toStart)));
-    const int timeout = m_plan.groupsToStart.isEmpty() ? m_ctx->settings.engineReadyTimeoutMs : m_ctx->settings.groupReadyTimeoutMs;
+    const int timeout
+        = m_plan.groupsToStart.isEmpty() ? m_ctx->settings.engineReadyTimeoutMs : m_ctx->settings.groupReadyTimeoutMs;
     auto notReady = std::make_shared<QStringList>();
     pollUntil(
         timeout,
@@ -113,16 +121,17 @@ void ProxyRestartScale::waitReady()
             auto pending = std::make_shared<int>(int(m_plan.toStart.size()));
             auto waiting = std::make_shared<QStringList>();
             for (const EngineRef &e : m_plan.toStart) {
-                m_ctx->probe->readiness(e, guarded([this, e, pending, waiting, notReady, report](const EngineReadiness &r) {
-                    if (!r.ready())
-                        *waiting << e.id;
-                    if (--*pending > 0)
-                        return;
-                    *notReady = *waiting;
-                    if (!waiting->isEmpty())
-                        progress(QStringLiteral("not serving yet: %1").arg(waiting->join(QStringLiteral(", "))));
-                    report(waiting->isEmpty());
-                }));
+                m_ctx->probe->readiness(
+                    e, guarded([this, e, pending, waiting, notReady, report](const EngineReadiness &r) {
+                        if (!r.ready())
+                            *waiting << e.id;
+                        if (--*pending > 0)
+                            return;
+                        *notReady = *waiting;
+                        if (!waiting->isEmpty())
+                            progress(QStringLiteral("not serving yet: %1").arg(waiting->join(QStringLiteral(", "))));
+                        report(waiting->isEmpty());
+                    }));
             }
         },
         [this, notReady](bool timedOut) {
@@ -151,8 +160,10 @@ void ProxyRestartScale::inFlight(std::function<void(std::optional<int>, const QS
             for (const EngineLoad &l : loads)
                 sum += l.running + l.waiting;
             const int silent = int(members.size() - loads.size());
-            done(int(sum + 0.5), silent > 0 ? QStringLiteral("the members' running + waiting requests (%1 member(s) did not answer)").arg(silent)
-                                            : QStringLiteral("the members' running + waiting requests"));
+            done(int(sum + 0.5),
+                silent > 0 ? QStringLiteral("the members' running + waiting requests (%1 member(s) did not answer)")
+                                 .arg(silent)
+                           : QStringLiteral("the members' running + waiting requests"));
         }));
     }));
 }
@@ -165,7 +176,8 @@ void ProxyRestartScale::waitIdle()
     if (m_allowInFlight) {
         inFlight(guarded([this](std::optional<int> count, const QString &source) {
             done(QStringLiteral("not waiting (override): %1 request(s) in flight by %2 will fail when the proxy stops")
-                     .arg(count.value_or(0)).arg(source));
+                     .arg(count.value_or(0))
+                     .arg(source));
             restartProxy();
         }));
         return;
@@ -184,10 +196,11 @@ void ProxyRestartScale::waitIdle()
             if (checkCancelled(QStringLiteral("the proxy was not touched")))
                 return;
             if (timedOut)
-                return fail(QStringLiteral("never idle within %1 s (last: %2); the proxy was not touched. Retry in a quiet "
-                                           "moment, or override and accept that the in-flight requests fail")
-                                .arg(m_ctx->settings.idleTimeoutMs / 1000)
-                                .arg(*last));
+                return fail(
+                    QStringLiteral("never idle within %1 s (last: %2); the proxy was not touched. Retry in a quiet "
+                                   "moment, or override and accept that the in-flight requests fail")
+                        .arg(m_ctx->settings.idleTimeoutMs / 1000)
+                        .arg(*last));
             done(QStringLiteral("no request in flight"));
             restartProxy();
         });
@@ -206,14 +219,14 @@ void ProxyRestartScale::restartProxy()
         pollUntil(
             m_ctx->settings.stopTimeoutMs,
             [this](Report report) {
-                m_ctx->control->isProxyRunning(guarded([report](std::optional<bool> running, const QString &) {
-                    report(running && !*running);
-                }));
+                m_ctx->control->isProxyRunning(
+                    guarded([report](std::optional<bool> running, const QString &) { report(running && !*running); }));
             },
             [this](bool timedOut) {
                 if (timedOut)
-                    return fail(QStringLiteral("the proxy's process still runs %1 s after the stop; nothing was started")
-                                    .arg(m_ctx->settings.stopTimeoutMs / 1000));
+                    return fail(
+                        QStringLiteral("the proxy's process still runs %1 s after the stop; nothing was started")
+                            .arg(m_ctx->settings.stopTimeoutMs / 1000));
                 startWith(m_next, false);
             });
     }));
@@ -222,20 +235,24 @@ void ProxyRestartScale::restartProxy()
 void ProxyRestartScale::startWith(const ProxyLists &lists, bool rollback)
 {
     progress(rollback ? QStringLiteral("starting the proxy again with the previous lists")
-                      : QStringLiteral("starting the proxy with %1 prefill and %2 decode instance(s)").arg(lists.prefill.size()).arg(lists.decode.size()));
+                      : QStringLiteral("starting the proxy with %1 prefill and %2 decode instance(s)")
+                            .arg(lists.prefill.size())
+                            .arg(lists.decode.size()));
     m_ctx->control->startProxyWith(lists, guarded([this, rollback](const ControlResult &r) {
         if (r.ok) {
             if (rollback)
-                return fail(QStringLiteral("the proxy did not start with the new lists (%1); it runs again with the previous ones")
+                return fail(QStringLiteral(
+                    "the proxy did not start with the new lists (%1); it runs again with the previous ones")
                                 .arg(m_failures.join(QStringLiteral("; "))));
             done(r.detail.isEmpty() ? QStringLiteral("restarted") : r.detail);
             return verify();
         }
         if (rollback)
-            return fail(QStringLiteral("THE PROXY IS DOWN: it started neither with the new lists (%1) nor with the previous ones "
-                                       "(%2). Start it by hand (pdctl proxy start)")
+            return fail(QStringLiteral(
+                "THE PROXY IS DOWN: it started neither with the new lists (%1) nor with the previous ones "
+                "(%2). Start it by hand (pdctl proxy start)")
                             .arg(m_failures.join(QStringLiteral("; ")), r.error));
-        m_failures = {r.error};
+        m_failures = { r.error };
         startWith(m_current, true);
     }));
 }
@@ -259,8 +276,11 @@ void ProxyRestartScale::verify()
         },
         [this, last](bool timedOut) {
             if (timedOut)
-                return fail(QStringLiteral("the restarted proxy does not report %1 prefill and %2 decode instances (last: %3)")
-                                .arg(m_next.prefill.size()).arg(m_next.decode.size()).arg(*last));
+                return fail(
+                    QStringLiteral("the restarted proxy does not report %1 prefill and %2 decode instances (last: %3)")
+                        .arg(m_next.prefill.size())
+                        .arg(m_next.decode.size())
+                        .arg(*last));
             // The running proxy's command line is now the new lists: the next plan starts from them.
             m_ctx->commandLineMembership = m_next;
             if (m_ctx->membership)
@@ -288,7 +308,8 @@ void ProxyRestartScale::stopEngines()
             if (--m_pending > 0)
                 return;
             if (!m_failures.isEmpty())
-                return fail(QStringLiteral("the proxy no longer lists them, but %1").arg(m_failures.join(QStringLiteral("; "))));
+                return fail(QStringLiteral("the proxy no longer lists them, but %1")
+                                .arg(m_failures.join(QStringLiteral("; "))));
             done(QStringLiteral("%1 engine(s) stopped").arg(m_plan.toRemove.size()));
             succeed(QStringLiteral("proxy restarted with %1 (%2 left and stopped)").arg(lists, ids(m_plan.toRemove)));
         }));

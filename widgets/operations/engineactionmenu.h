@@ -24,7 +24,8 @@ public:
     // Returns true to run; sets *overrideLastInstance when the operator ticked the override.
     using Confirm = std::function<bool(const EngineActionPlan &plan, bool *overrideLastInstance)>;
 
-    EngineActionMenu(EngineActions *actions, QList<EngineRef> engines, QWidget *dialogParent, QObject *parent = nullptr);
+    EngineActionMenu(
+        EngineActions *actions, QList<EngineRef> engines, QWidget *dialogParent, QObject *parent = nullptr);
 
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
     // Node names, by node index, for menus and scopes.

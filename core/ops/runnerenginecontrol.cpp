@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ops/scalerunnercontrol.h"
+#include "ops/runnerenginecontrol.h"
 
 #include "ops/enginecontroller.h"
 #include "ops/operationsummary.h"
@@ -24,7 +24,8 @@ Finished resultOf(EngineControl::Done done)
 {
     return [done = std::move(done)](const OperationSummary &summary) {
         const QString error = firstError(summary);
-        done(ControlResult{error.isEmpty(), error, summary.outcomes.isEmpty() ? QString() : summary.outcomes.constFirst().detail});
+        done(ControlResult {
+            error.isEmpty(), error, summary.outcomes.isEmpty() ? QString() : summary.outcomes.constFirst().detail });
     };
 }
 
@@ -55,10 +56,10 @@ RunnerEngineControl::RunnerEngineControl(EngineController *controller, QObject *
 }
 
 void RunnerEngineControl::run(const EngineRef &engine, const std::function<int(const QList<Engine> &)> &launch,
-                              Finished finished, const std::function<void(const QString &)> &unknown)
+    Finished finished, const std::function<void(const QString &)> &unknown)
 {
     QStringList missing;
-    const QList<Engine> engines = m_controller->enginesById({engine.id}, &missing);
+    const QList<Engine> engines = m_controller->enginesById({ engine.id }, &missing);
     if (engines.isEmpty()) {
         unknown(QStringLiteral("%1: not an engine of the profile").arg(engine.id));
         return;
@@ -93,26 +94,34 @@ void RunnerEngineControl::preflight(const EngineRef &engine, PreflightDone done)
             report.ok = true;
             report.passed << QStringLiteral("node %1 answers through its runner").arg(engine.node)
                           << (o.process == ProcessFact::Running
-                                  ? QStringLiteral("engine %1 already runs (PID %2): it is not started twice").arg(engine.id).arg(o.pid)
-                                  : QStringLiteral("engine %1 is not running").arg(engine.id))
+                                     ? QStringLiteral("engine %1 already runs (PID %2): it is not started twice")
+                                           .arg(engine.id)
+                                           .arg(o.pid)
+                                     : QStringLiteral("engine %1 is not running").arg(engine.id))
                           << QStringLiteral("NPU health is not probed here: run the node checks first");
             done(report);
         },
-        [done](const QString &error) { done(PreflightReport{false, {}, error}); });
+        [done](const QString &error) {
+            done(PreflightReport { false, {}, error });
+        });
 }
 
 void RunnerEngineControl::start(const EngineRef &engine, Done done)
 {
     run(
         engine, [this](const QList<Engine> &e) { return m_controller->startEngines(e); }, resultOf(done),
-        [done](const QString &error) { done(ControlResult{false, error, {}}); });
+        [done](const QString &error) {
+            done(ControlResult { false, error, {} });
+        });
 }
 
 void RunnerEngineControl::stop(const EngineRef &engine, Done done)
 {
     run(
         engine, [this](const QList<Engine> &e) { return m_controller->stopEngines(e); }, resultOf(done),
-        [done](const QString &error) { done(ControlResult{false, error, {}}); });
+        [done](const QString &error) {
+            done(ControlResult { false, error, {} });
+        });
 }
 
 void RunnerEngineControl::isRunning(const EngineRef &engine, RunningDone done)
@@ -154,7 +163,8 @@ void RunnerEngineControl::proxyCommandLine(CommandLineDone done)
         if (o.process != ProcessFact::Running)
             return done(std::nullopt, QStringLiteral("the proxy's process is not running (%1)").arg(o.detail));
         if (o.commandLine.isEmpty())
-            return done(std::nullopt, QStringLiteral("cannot read the command line of the proxy's process (PID %1)").arg(o.pid));
+            return done(std::nullopt,
+                QStringLiteral("cannot read the command line of the proxy's process (PID %1)").arg(o.pid));
         done(o.commandLine, QString());
     });
 }

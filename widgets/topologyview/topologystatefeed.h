@@ -14,7 +14,7 @@ class TopologyView;
 void feedTopologyFromObservations(ObservedStates *source, TopologyView *view);
 // Replaces the observation feed: states from the derived-state tracker (reset, changed engines per
 // round), tooltips and metric colours from `info`, metrics refreshed after every derived round.
-void feedTopologyFromTracker(ObservedStates *previous, StateTracker *tracker, const EngineInfoProvider *info,
-                             TopologyView *view);
+void feedTopologyFromTracker(
+    ObservedStates *previous, StateTracker *tracker, const EngineInfoProvider *info, TopologyView *view);
 
 } // namespace pd

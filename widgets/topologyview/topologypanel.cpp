@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "topology/topologypanel.h"
+#include "topologyview/topologypanel.h"
 
-#include "topology/statestyle.h"
-#include "topology/topologyview.h"
+#include "topologyview/statestyle.h"
+#include "topologyview/topologyview.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -72,9 +72,10 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     auto *fit = toolButton(tr("Fit"), tr("Show the whole cluster (0)"), this);
     auto *zoomOut = toolButton(QStringLiteral("−"), tr("Zoom out (-)"), this);
     auto *zoomIn = toolButton(QStringLiteral("+"), tr("Zoom in (+)"), this);
-    auto *help = new QLabel(tr("<small>drag: select area · Shift/Ctrl: add · <b>right-click: actions</b> (engine, "
-                               "selection or node) · right/middle/Alt-drag: pan · wheel: zoom · arrows, Enter: open</small>"),
-        this);
+    auto *help
+        = new QLabel(tr("<small>drag: select area · Shift/Ctrl: add · <b>right-click: actions</b> (engine, "
+                        "selection or node) · right/middle/Alt-drag: pan · wheel: zoom · arrows, Enter: open</small>"),
+            this);
     help->setObjectName(QStringLiteral("topologyHelp"));
     help->setWordWrap(true); // its one line must not set the window's minimum width
 
@@ -149,7 +150,8 @@ void TopologyPanel::applyFilter()
     filter.text = m_text->text();
     const int state = m_state->currentData().toInt();
     if (state == kProblemsEntry)
-        filter.states = { EngineState::Stalled, EngineState::Unhealthy, EngineState::Unreachable, EngineState::GroupBroken };
+        filter.states
+            = { EngineState::Stalled, EngineState::Unhealthy, EngineState::Unreachable, EngineState::GroupBroken };
     else if (state >= 0)
         filter.states = { EngineState(state) };
     filter.node = m_node->currentData().isValid() ? m_node->currentData().toInt() : -1;

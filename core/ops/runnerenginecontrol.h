@@ -35,7 +35,7 @@ private:
     using Finished = std::function<void(const OperationSummary &)>;
     // Runs `launch` for the one engine; `finished` gets the operation's summary.
     void run(const EngineRef &engine, const std::function<int(const QList<Engine> &)> &launch, Finished finished,
-             const std::function<void(const QString &)> &unknown);
+        const std::function<void(const QString &)> &unknown);
     void onFinished(const OperationSummary &summary);
     // The operation `id` (a proxy call on the controller) ends in `finished`.
     void expect(int id, Finished finished) { m_pending.insert(id, std::move(finished)); }

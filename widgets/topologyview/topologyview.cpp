@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "topology/topologyview.h"
+#include "topologyview/topologyview.h"
 
-#include "topology/engineinfoprovider.h"
 #include "stateappearance.h"
-#include "topology/statestyle.h"
+#include "topology/engineinfoprovider.h"
+#include "topologyview/statestyle.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -129,7 +129,8 @@ void TopologyView::setState(int engine, EngineState state)
     ++pool[std::size_t(state)];
     m_states[engine] = state;
     updateMatch(engine);
-    m_lastDirty = dirtyRegion(engine) + QRegion(m_legendItems[std::size_t(old)]) + groupStateChanged(engine, old, state);
+    m_lastDirty
+        = dirtyRegion(engine) + QRegion(m_legendItems[std::size_t(old)]) + groupStateChanged(engine, old, state);
     update(m_lastDirty);
 }
 
@@ -654,7 +655,8 @@ QString TopologyView::toolTipFor(QPoint pos) const
                           .arg(group.dpSize)
                           .arg(group.tpSize);
         tip += QStringLiteral("<br>%1 <b>%2</b>")
-                   .arg(stateGlyphHtml(state, fontMetrics().height(), stateMark(state)), StateStyle::label(state).toHtmlEscaped());
+                   .arg(stateGlyphHtml(state, fontMetrics().height(), stateMark(state)),
+                       StateStyle::label(state).toHtmlEscaped());
         if (summary.since.isValid()) {
             const qint64 secs = summary.since.secsTo(QDateTime::currentDateTimeUtc());
             const QString ago

@@ -33,8 +33,8 @@ struct ScaleContext;
 class OperationsPage final : public QWidget {
     Q_OBJECT
 public:
-    OperationsPage(ScaleContext *context, ScaleRunner *runner, QList<EngineRef> profileEngines, const QString &auditPath,
-                   QWidget *parent = nullptr);
+    OperationsPage(ScaleContext *context, ScaleRunner *runner, QList<EngineRef> profileEngines,
+        const QString &auditPath, QWidget *parent = nullptr);
     ~OperationsPage() override;
 
     // Yes/no for a destructive action the operator started (title, what it does). Tests pre-answer.
@@ -98,7 +98,7 @@ private:
     QCheckBox *m_readOnly;
     QWidget *m_restoreBar;
     QLabel *m_restoreText;
-    QWidget *m_auditFailureBar;   // an audit append failed: actions refused until acknowledged
+    QWidget *m_auditFailureBar; // an audit append failed: actions refused until acknowledged
     QLabel *m_auditFailureText;
     std::optional<ProxyLists> m_previous;
     std::optional<ProxyLists> m_now;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TopologyView's DP group frames: which node boxes a group spans, and whether its ranks show it broken.
 // The painting is in topologyviewpaint.cpp with the other passes.
-#include "topology/topologyview.h"
+#include "topologyview/topologyview.h"
 
 #include "cluster/dpgroups.h"
 
@@ -36,7 +36,8 @@ void TopologyView::rebuildGroupFrames()
             for (int n = 0; n < m_profile.nodes.size(); ++n) {
                 if (m_profile.nodes.at(n).name != name || std::size_t(n) >= m_layout.nodes().size())
                     continue;
-                rect = rect.isNull() ? m_layout.nodes()[std::size_t(n)].rect : rect.united(m_layout.nodes()[std::size_t(n)].rect);
+                rect = rect.isNull() ? m_layout.nodes()[std::size_t(n)].rect
+                                     : rect.united(m_layout.nodes()[std::size_t(n)].rect);
                 ++frame.nodeCount;
             }
         }
@@ -63,7 +64,8 @@ void TopologyView::recountGroups()
 
 QRegion TopologyView::groupStateChanged(int engine, EngineState old, EngineState state)
 {
-    const int f = engine >= 0 && std::size_t(engine) < m_frameOfEngine.size() ? m_frameOfEngine[std::size_t(engine)] : -1;
+    const int f
+        = engine >= 0 && std::size_t(engine) < m_frameOfEngine.size() ? m_frameOfEngine[std::size_t(engine)] : -1;
     if (f < 0)
         return {};
     GroupFrame &frame = m_groupFrames[std::size_t(f)];
@@ -90,8 +92,9 @@ QString TopologyView::groupLabel(const GroupFrame &frame, const QFontMetrics &fm
 {
     QStringList wordings;
     if (frame.brokenRanks == 0) {
-        wordings = { tr("DP group %1 · %2 ranks on %3 nodes").arg(frame.id).arg(frame.engines.size()).arg(frame.nodeCount),
-            tr("DP group %1").arg(frame.id) };
+        wordings
+            = { tr("DP group %1 · %2 ranks on %3 nodes").arg(frame.id).arg(frame.engines.size()).arg(frame.nodeCount),
+                  tr("DP group %1").arg(frame.id) };
     } else {
         QStringList dead;
         for (int engine : frame.engines) {

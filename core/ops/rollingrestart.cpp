@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "ops/scalerollingrestart.h"
+#include "ops/rollingrestart.h"
 
 #include "net/membershipreconciler.h"
-#include "ops/scalegroup.h"
+#include "ops/dpgroupoperation.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
 #include "ops/scalerunner.h"
@@ -29,7 +29,8 @@ QString restartRoleWord(Role role)
 
 } // namespace
 
-RollingRestart::RollingRestart(QList<EngineRef> engines, int floor, ScaleContext *context, ScaleRunner *runner, QObject *parent)
+RollingRestart::RollingRestart(
+    QList<EngineRef> engines, int floor, ScaleContext *context, ScaleRunner *runner, QObject *parent)
     : QObject(parent)
     , m_engines(std::move(engines))
     , m_floor(qMax(0, floor))
@@ -63,15 +64,15 @@ void RollingRestart::buildUnits(bool groups)
     for (const EngineRef &e : std::as_const(m_engines)) {
         const DpGroup *g = groups ? m_ctx->groups.groupOfEngine(e.id) : nullptr;
         if (!g || !g->coupled) {
-            m_units.append({QString(), {e}});
+            m_units.append({ QString(), { e } });
             continue;
         }
         if (unitOfGroup.contains(g->id))
             continue;
         unitOfGroup.insert(g->id, int(m_units.size()));
-        Unit unit{g->id, {}};
+        Unit unit { g->id, {} };
         for (int i = 0; i < g->size(); ++i) {
-            EngineRef rank{g->engineIds.at(i), g->role, QString(), g->dpRanks.value(i)};
+            EngineRef rank { g->engineIds.at(i), g->role, QString(), g->dpRanks.value(i) };
             for (const EngineRef &known : std::as_const(m_ctx->engines))
                 if (known.id == rank.id)
                     rank = known;
@@ -148,17 +149,22 @@ void RollingRestart::afterMembershipRead(const EngineRef &engine, bool listed)
     if (m_state != State::Running)
         return;
     if (!listed)
-        return pause(RollingRestartTr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+        return pause(
+            RollingRestartTr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
     if (m_ctx->membership->fact(engine.id, engine.role) != MembershipFact::Active) {
         ++m_index;
-        Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("%1 skipped: not active in the proxy (%2)")
-                                                .arg(engine.id, membershipFactName(m_ctx->membership->fact(engine.id, engine.role))));
+        Q_EMIT progressed(m_index, total(),
+            RollingRestartTr::tr("%1 skipped: not active in the proxy (%2)")
+                .arg(engine.id, membershipFactName(m_ctx->membership->fact(engine.id, engine.role))));
         return next();
     }
     const int remaining = m_ctx->membership->activeCount(engine.role) - 1;
     if (remaining < m_floor)
         return pause(RollingRestartTr::tr("restarting %1 would leave %2 active %3 instance(s), below the floor of %4")
-                         .arg(engine.id).arg(remaining).arg(restartRoleWord(engine.role)).arg(m_floor));
+                         .arg(engine.id)
+                         .arg(remaining)
+                         .arg(restartRoleWord(engine.role))
+                         .arg(m_floor));
     auto *in = new ScaleIn(engine, m_ctx, false);
     in->setIntentDetail(QCoreApplication::translate("pd::ScaleOps", "rolling restart"));
     m_current = in;
@@ -186,20 +192,26 @@ void RollingRestart::afterGroupMembershipRead(const QString &groupId, const QLis
     if (m_state != State::Running)
         return;
     if (!listed)
-        return pause(RollingRestartTr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
+        return pause(
+            RollingRestartTr::tr("cannot read the proxy's membership: %1").arg(m_ctx->membership->lastError()));
     const Role role = ranks.first().role;
     int active = 0;
     for (const EngineRef &e : ranks)
         active += m_ctx->membership->fact(e.id, role) == MembershipFact::Active;
     if (active == 0) {
         ++m_index;
-        Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("DP group %1 skipped: none of its ranks is active in the proxy").arg(groupId));
+        Q_EMIT progressed(m_index, total(),
+            RollingRestartTr::tr("DP group %1 skipped: none of its ranks is active in the proxy").arg(groupId));
         return next();
     }
     const int remaining = m_ctx->membership->activeCount(role) - active;
     if (remaining < m_floor)
-        return pause(RollingRestartTr::tr("restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4")
-                         .arg(groupId).arg(remaining).arg(restartRoleWord(role)).arg(m_floor));
+        return pause(
+            RollingRestartTr::tr("restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4")
+                .arg(groupId)
+                .arg(remaining)
+                .arg(restartRoleWord(role))
+                .arg(m_floor));
     auto *op = new DpGroupOperation(DpGroupOperation::Mode::Restart, groupId, ranks, m_ctx, m_floor == 0);
     m_current = op;
     connect(op, &ScaleOperation::finished, this, [this, op, groupId](OperationOutcome outcome) {
@@ -223,11 +235,14 @@ void RollingRestart::bringBack(const EngineRef &engine)
             m_drainClock.start();
         if (m_drainClock.elapsed() > m_ctx->settings.idleTimeoutMs) {
             m_drainClock.invalidate();
-            return pause(RollingRestartTr::tr("%1 is stopped but the proxy still lists it as draining after %2 s: the proxy "
-                                "finalises drains only when no request is in flight; resume when traffic allows")
-                             .arg(engine.id).arg(m_ctx->settings.idleTimeoutMs / 1000));
+            return pause(
+                RollingRestartTr::tr("%1 is stopped but the proxy still lists it as draining after %2 s: the proxy "
+                                     "finalises drains only when no request is in flight; resume when traffic allows")
+                    .arg(engine.id)
+                    .arg(m_ctx->settings.idleTimeoutMs / 1000));
         }
-        Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("%1 stopped; waiting for the proxy to finalise its drain").arg(engine.id));
+        Q_EMIT progressed(m_index, total(),
+            RollingRestartTr::tr("%1 stopped; waiting for the proxy to finalise its drain").arg(engine.id));
         QTimer::singleShot(m_ctx->settings.pollMs, this, [this, engine] {
             if (m_state != State::Running)
                 return;
@@ -245,7 +260,8 @@ void RollingRestart::bringBack(const EngineRef &engine)
         if (m_state != State::Running)
             return;
         if (o != OperationOutcome::Succeeded)
-            return pause(RollingRestartTr::tr("%1 was stopped but did not come back: %2").arg(engine.id, out->summary()));
+            return pause(
+                RollingRestartTr::tr("%1 was stopped but did not come back: %2").arg(engine.id, out->summary()));
         m_stopped = false;
         ++m_index;
         Q_EMIT progressed(m_index, total(), RollingRestartTr::tr("%1 restarted").arg(engine.id));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ops/engineactionmenu.h"
+#include "operations/engineactionmenu.h"
 
 #include <QCheckBox>
 #include <QDialog>
@@ -12,7 +12,8 @@
 
 namespace pd {
 
-EngineActionMenu::EngineActionMenu(EngineActions *actions, QList<EngineRef> engines, QWidget *dialogParent, QObject *parent)
+EngineActionMenu::EngineActionMenu(
+    EngineActions *actions, QList<EngineRef> engines, QWidget *dialogParent, QObject *parent)
     : QObject(parent)
     , m_actions(actions)
     , m_engines(std::move(engines))
@@ -24,14 +25,22 @@ EngineActionMenu::EngineActionMenu(EngineActions *actions, QList<EngineRef> engi
 QString EngineActionMenu::actionText(EngineAction action)
 {
     switch (action) {
-    case EngineAction::Start: return tr("Start");
-    case EngineAction::StartAndAdd: return tr("Start and add to proxy");
-    case EngineAction::Stop: return tr("Stop (drain first when in the proxy)");
-    case EngineAction::ForceStop: return tr("Force stop (no drain)");
-    case EngineAction::Restart: return tr("Restart");
-    case EngineAction::AddToProxy: return tr("Add to proxy");
-    case EngineAction::RemoveFromProxy: return tr("Remove from proxy");
-    case EngineAction::RestartGroup: return tr("Restart the whole DP group");
+    case EngineAction::Start:
+        return tr("Start");
+    case EngineAction::StartAndAdd:
+        return tr("Start and add to proxy");
+    case EngineAction::Stop:
+        return tr("Stop (drain first when in the proxy)");
+    case EngineAction::ForceStop:
+        return tr("Force stop (no drain)");
+    case EngineAction::Restart:
+        return tr("Restart");
+    case EngineAction::AddToProxy:
+        return tr("Add to proxy");
+    case EngineAction::RemoveFromProxy:
+        return tr("Remove from proxy");
+    case EngineAction::RestartGroup:
+        return tr("Restart the whole DP group");
     }
     return {};
 }
@@ -77,12 +86,13 @@ void EngineActionMenu::addActions(QMenu *menu, const QList<int> &engines, const 
         if (i >= 0 && i < m_engines.size())
             refs << m_engines.at(i);
     for (const EngineAction action : allEngineActions()) {
-        QAction *a = menu->addAction(actionText(action), this, [this, action, engines, scope] { trigger(action, engines, scope); });
+        QAction *a = menu->addAction(
+            actionText(action), this, [this, action, engines, scope] { trigger(action, engines, scope); });
         QString why;
         if (readOnly) {
             why = tr("The console is in read-only mode");
         } else if (action == EngineAction::Stop || action == EngineAction::ForceStop || action == EngineAction::Restart
-                   || action == EngineAction::RestartGroup) {
+            || action == EngineAction::RestartGroup) {
             // Not offered as a plain action where it would break a coupled DP group (or, for "Restart the
             // whole DP group", where no chosen engine is in one): the plan says why.
             const EngineActionPlan plan = m_actions->plan(action, refs, scope);
@@ -102,8 +112,8 @@ QMenu *EngineActionMenu::buildMenu(const QList<int> &engines, int node, QWidget 
     menu->setAttribute(Qt::WA_DeleteOnClose);
     if (!engines.isEmpty()) {
         const QString title = engines.size() == 1 && engines.first() < m_engines.size()
-                                  ? m_engines.at(engines.first()).label()
-                                  : tr("%n selected engines", nullptr, int(engines.size()));
+            ? m_engines.at(engines.first()).label()
+            : tr("%n selected engines", nullptr, int(engines.size()));
         menu->addSection(title);
         addActions(menu, engines, {});
         menu->addSeparator();
@@ -139,7 +149,9 @@ bool EngineActionMenu::confirmWithDialog(const EngineActionPlan &plan, bool *ove
     layout->addWidget(text);
     QCheckBox *override = nullptr;
     if (plan.needsOverride) {
-        override = new QCheckBox(tr("Override: take the last active instance of the pool out (its requests fail until another is active)"), &dialog);
+        override = new QCheckBox(
+            tr("Override: take the last active instance of the pool out (its requests fail until another is active)"),
+            &dialog);
         layout->addWidget(override);
     }
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);

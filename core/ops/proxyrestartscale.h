@@ -30,7 +30,8 @@ class ProxyRestartScale final : public ScaleOperation {
 public:
     // current: the running proxy's lists (its command line). plan: planPoolScale's engines to start and
     // to remove for one role.
-    ProxyRestartScale(const ScalePlan &plan, const ProxyLists &current, ScaleContext *context, QObject *parent = nullptr);
+    ProxyRestartScale(
+        const ScalePlan &plan, const ProxyLists &current, ScaleContext *context, QObject *parent = nullptr);
 
     void setAllowInFlight(bool allow) { m_allowInFlight = allow; }
     QStringList engineIds() const override;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "topology/topologystatefeed.h"
+#include "topologyview/topologystatefeed.h"
 
 #include "state/statetracker.h"
 #include "topology/observedstates.h"
-#include "topology/topologyview.h"
+#include "topologyview/topologyview.h"
 
 namespace pd {
 
@@ -19,8 +19,8 @@ void feedTopologyFromObservations(ObservedStates *source, TopologyView *view)
     view->setStates(source->states());
 }
 
-void feedTopologyFromTracker(ObservedStates *previous, StateTracker *tracker, const EngineInfoProvider *info,
-                             TopologyView *view)
+void feedTopologyFromTracker(
+    ObservedStates *previous, StateTracker *tracker, const EngineInfoProvider *info, TopologyView *view)
 {
     if (previous)
         QObject::disconnect(previous, nullptr, view, nullptr);

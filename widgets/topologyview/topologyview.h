@@ -3,6 +3,7 @@
 
 #include "net/proxyhealth.h"
 #include "state/enginestate.h"
+#include "statestyle.h"
 #include "topology/topologyfilter.h"
 #include "topology/topologylayout.h"
 
@@ -138,7 +139,12 @@ private:
     static constexpr int kLegendSwatch = 16;
 
     QRectF toView(const QRectF &scene) const;
-    QColor cellColor(int engine) const;
+    // What every paint pass reads, chosen once at the start of paintEvent from the view's palette.
+    struct PaintContext {
+        bool dark = false;
+        const StateStyle::CanvasColors &canvas;
+    };
+    QColor cellColor(int engine, const PaintContext &ctx) const;
     void rebuildLayout();
     void recomputeMatches();
     void updateMatch(int engine);
@@ -151,14 +157,14 @@ private:
     void ensureVisible(int engine);
     void updateEngine(int engine);
 
-    void paintPools(QPainter &p, const QRectF &sceneClip);
-    void paintProxy(QPainter &p);
-    void paintArrows(QPainter &p);
-    void paintNodes(QPainter &p, const QRectF &sceneClip);
-    void paintBadges(QPainter &p, const NodeBox &box, NodeBadges badges);
-    void paintCells(QPainter &p, const QRectF &sceneClip);
-    void paintLegend(QPainter &p);
-    void paintGroups(QPainter &p, const QRectF &sceneClip);
+    void paintPools(QPainter &p, const PaintContext &ctx, const QRectF &sceneClip);
+    void paintProxy(QPainter &p, const PaintContext &ctx);
+    void paintArrows(QPainter &p, const PaintContext &ctx);
+    void paintNodes(QPainter &p, const PaintContext &ctx, const QRectF &sceneClip);
+    void paintBadges(QPainter &p, const PaintContext &ctx, const NodeBox &box, NodeBadges badges);
+    void paintCells(QPainter &p, const PaintContext &ctx, const QRectF &sceneClip);
+    void paintLegend(QPainter &p, const PaintContext &ctx);
+    void paintGroups(QPainter &p, const PaintContext &ctx, const QRectF &sceneClip);
     void rebuildGroupFrames();
     void recountGroups();
     // A rank's state moved: keeps its group's broken count; the region to repaint with it.

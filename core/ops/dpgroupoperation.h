@@ -8,7 +8,8 @@
 // One operation on a whole coupled DP group (docs/scaling.md, docs/dp-groups.md §2-3). Its ranks are
 // not independent processes: they join one rendezvous before they serve, and a rank that stops while
 // the others serve hangs them all. So every step acts on all ranks at once:
-//   scale-out (kind "group-scale-out", or "group-start" when it is not to be added): preflight -> start every rank without waiting between them
+//   scale-out (kind "group-scale-out", or "group-start" when it is not to be added): preflight -> start every rank
+//   without waiting between them
 //     -> wait until every rank answers /v1/models and /health, one deadline for the group
 //     (ScaleSettings::groupReadyTimeoutMs) -> add all in one call -> wait until the proxy lists all.
 //     A failed start or a missed deadline stops every rank again (a half-started group only waits).
@@ -23,12 +24,22 @@ class DpGroupOperation final : public ScaleOperation {
     Q_OBJECT
 public:
     enum class Mode { ScaleOut, ScaleIn, Restart };
-    enum Step { Preflight, RemoveFromProxy, Drain, StopRanks, VerifyStopped, StartRanks, WaitReady, AddToProxy, WaitListed };
+    enum Step {
+        Preflight,
+        RemoveFromProxy,
+        Drain,
+        StopRanks,
+        VerifyStopped,
+        StartRanks,
+        WaitReady,
+        AddToProxy,
+        WaitListed
+    };
 
     // ranks: every rank of the group, in rank order. allowLastInstance: the explicit override of the
     // last-instance guard (the group holds the pool's last active instances).
-    DpGroupOperation(Mode mode, QString groupId, QList<EngineRef> ranks, ScaleContext *context, bool allowLastInstance = false,
-                     QObject *parent = nullptr);
+    DpGroupOperation(Mode mode, QString groupId, QList<EngineRef> ranks, ScaleContext *context,
+        bool allowLastInstance = false, QObject *parent = nullptr);
 
     // Before start(), scale-out only: false starts the group and waits until it serves, without adding
     // it (kind "group-start").
@@ -64,9 +75,9 @@ private:
     QList<EngineRef> m_ranks;
     bool m_allowLast;
     bool m_addToProxy = true;
-    int m_running = 0;            // ranks whose process runs (preflight)
-    int m_ready = 0;              // of them, ranks that serve
-    QStringList m_removed;        // ranks this operation took out of the proxy
+    int m_running = 0; // ranks whose process runs (preflight)
+    int m_ready = 0; // of them, ranks that serve
+    QStringList m_removed; // ranks this operation took out of the proxy
     QHash<QString, int> m_zeroReads;
     bool m_stragglersAsked = false;
 };

@@ -26,7 +26,8 @@ class RollingRestart final : public QObject {
 public:
     enum class State { Idle, Running, Paused, Finished, Cancelled };
 
-    RollingRestart(QList<EngineRef> engines, int floor, ScaleContext *context, ScaleRunner *runner, QObject *parent = nullptr);
+    RollingRestart(
+        QList<EngineRef> engines, int floor, ScaleContext *context, ScaleRunner *runner, QObject *parent = nullptr);
 
     // Before start(): restart the given ranks of coupled groups one by one, as independent engines
     // (the operator's explicit breakGroups override).
@@ -34,13 +35,13 @@ public:
 
     void start();
     void resume();
-    void cancel();  // cancels the running operation; the engine may be left out of the proxy
+    void cancel(); // cancels the running operation; the engine may be left out of the proxy
 
     State state() const { return m_state; }
     int floor() const { return m_floor; }
-    int done() const { return m_index; }          // units finished (restarted or skipped)
+    int done() const { return m_index; } // units finished (restarted or skipped)
     int total() const { return int(m_units.size()); } // units: engines, or whole coupled DP groups
-    QString reason() const { return m_reason; }   // why it paused, or what it skipped
+    QString reason() const { return m_reason; } // why it paused, or what it skipped
     const QList<EngineRef> &engines() const { return m_engines; }
 
 Q_SIGNALS:
@@ -58,7 +59,7 @@ private:
     void restartGroup(const QString &groupId, const QList<EngineRef> &ranks);
     void buildUnits(bool groups);
 
-    QList<EngineRef> m_engines;   // node by node, rank order inside a node
+    QList<EngineRef> m_engines; // node by node, rank order inside a node
     // What restarts as one: an engine alone, or every rank of its coupled DP group (group id set).
     struct Unit {
         QString groupId;
@@ -71,8 +72,8 @@ private:
     State m_state = State::Idle;
     int m_index = 0;
     QString m_reason;
-    QElapsedTimer m_drainClock;  // how long the stopped engine has been waiting for its drain
-    bool m_stopped = false;       // the current engine was taken out and stopped
+    QElapsedTimer m_drainClock; // how long the stopped engine has been waiting for its drain
+    bool m_stopped = false; // the current engine was taken out and stopped
     QPointer<ScaleOperation> m_current;
 };
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "ops/operationspage.h"
+#include "operations/operationspage.h"
 
+#include "apptheme.h"
 #include "models/auditmodel.h"
 #include "net/membershipreconciler.h"
+#include "ops/rollingrestart.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleenginecontrol.h"
-#include "ops/scalerollingrestart.h"
 #include "ops/scalerunner.h"
 #include "scale/scalepanel.h"
 #include "stateappearance.h"
@@ -28,7 +29,7 @@
 namespace pd {
 
 OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList<EngineRef> profileEngines,
-                               const QString &auditPath, QWidget *parent)
+    const QString &auditPath, QWidget *parent)
     : QWidget(parent)
     , m_ctx(context)
     , m_runner(runner)
@@ -57,11 +58,13 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
 {
     setObjectName(QStringLiteral("operationsPage"));
     m_confirm = [this](const QString &title, const QString &text) {
-        return QMessageBox::question(this, title, text, QMessageBox::Ok | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Ok;
+        return QMessageBox::question(this, title, text, QMessageBox::Ok | QMessageBox::Cancel, QMessageBox::Cancel)
+            == QMessageBox::Ok;
     };
 
     m_readOnly->setObjectName(QStringLiteral("readOnlyBox"));
-    m_readOnly->setToolTip(tr("Scaling, starts, stops, restarts and proxy changes are refused (and audited as refused)"));
+    m_readOnly->setToolTip(
+        tr("Scaling, starts, stops, restarts and proxy changes are refused (and audited as refused)"));
     connect(m_readOnly, &QCheckBox::toggled, this, &OperationsPage::setReadOnly);
 
     buildRestoreBar();
@@ -78,7 +81,8 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
 
     auto *warmUp = new QPushButton(tr("&Warm-up / smoke test…"), this);
     warmUp->setObjectName(QStringLiteral("warmUpButton"));
-    warmUp->setToolTip(tr("Send small completions through the proxy: success rate, TTFT and TPOT, and the proxy's silent failures"));
+    warmUp->setToolTip(
+        tr("Send small completions through the proxy: success rate, TTFT and TPOT, and the proxy's silent failures"));
     connect(warmUp, &QPushButton::clicked, this, &OperationsPage::warmUpRequested);
     auto *top = new QHBoxLayout;
     top->addWidget(m_readOnly, 1);
@@ -109,8 +113,9 @@ void OperationsPage::buildRestoreBar()
     m_restoreBar->setObjectName(QStringLiteral("restoreBar"));
     m_restoreBar->setAutoFillBackground(true);
     QPalette warn = m_restoreBar->palette();
-    warn.setColor(QPalette::Window, QColor(0xff, 0xf4, 0xce));
-    warn.setColor(QPalette::WindowText, QColor(0x3c, 0x2f, 0x00));
+    const BarColors caution = toneBar(Tone::Caution, isDarkTheme());
+    warn.setColor(QPalette::Window, caution.background);
+    warn.setColor(QPalette::WindowText, caution.text);
     m_restoreBar->setPalette(warn);
     m_restoreText->setWordWrap(true);
     auto *restore = new QPushButton(tr("Restore membership"), m_restoreBar);
@@ -131,8 +136,9 @@ void OperationsPage::buildAuditFailureBar()
     m_auditFailureBar->setObjectName(QStringLiteral("auditFailureBar"));
     m_auditFailureBar->setAutoFillBackground(true);
     QPalette alarm = m_auditFailureBar->palette();
-    alarm.setColor(QPalette::Window, QColor(0xfd, 0xe2, 0xe1));
-    alarm.setColor(QPalette::WindowText, QColor(0x5c, 0x0a, 0x0a));
+    const BarColors bad = toneBar(Tone::Bad, isDarkTheme());
+    alarm.setColor(QPalette::Window, bad.background);
+    alarm.setColor(QPalette::WindowText, bad.text);
     m_auditFailureBar->setPalette(alarm);
     m_auditFailureText->setWordWrap(true);
     m_auditFailureText->setTextFormat(Qt::PlainText);
@@ -205,8 +211,10 @@ QGroupBox *OperationsPage::buildRollingGroup()
     m_resume->setVisible(false);
     m_cancelRolling->setVisible(false);
     m_rollingState->setWordWrap(true);
-    connect(m_restartPrefill, &QPushButton::clicked, this, [this] { startRollingRestart(Role::Prefill, m_floor->value()); });
-    connect(m_restartDecode, &QPushButton::clicked, this, [this] { startRollingRestart(Role::Decode, m_floor->value()); });
+    connect(m_restartPrefill, &QPushButton::clicked, this,
+        [this] { startRollingRestart(Role::Prefill, m_floor->value()); });
+    connect(
+        m_restartDecode, &QPushButton::clicked, this, [this] { startRollingRestart(Role::Decode, m_floor->value()); });
     connect(m_resume, &QPushButton::clicked, this, [this] {
         if (m_rolling)
             m_rolling->resume();
@@ -261,7 +269,7 @@ void OperationsPage::setReadOnly(bool readOnly)
     m_scale->setReadOnly(readOnly);
     if (m_readOnly->isChecked() != readOnly)
         m_readOnly->setChecked(readOnly);
-    for (QPushButton *b : {m_restartPrefill, m_restartDecode})
+    for (QPushButton *b : { m_restartPrefill, m_restartDecode })
         b->setEnabled(!readOnly && !m_rolling);
     updateProxyButtons();
     Q_EMIT readOnlyChanged(readOnly);
@@ -276,13 +284,14 @@ void OperationsPage::offerRestore(const ProxyLists &previous, const ProxyLists &
 {
     m_previous = previous;
     m_now = now;
-    m_restoreText->setText(tr("<b>The proxy restarted</b> and forgot the instances added or removed at runtime. Before: "
-                              "%1 prefill, %2 decode; now: %3 prefill, %4 decode. Restore adds back what is missing "
-                              "(engines already run) and takes out what was not there.")
-                               .arg(previous.prefill.size())
-                               .arg(previous.decode.size())
-                               .arg(now.prefill.size())
-                               .arg(now.decode.size()));
+    m_restoreText->setText(
+        tr("<b>The proxy restarted</b> and forgot the instances added or removed at runtime. Before: "
+           "%1 prefill, %2 decode; now: %3 prefill, %4 decode. Restore adds back what is missing "
+           "(engines already run) and takes out what was not there.")
+            .arg(previous.prefill.size())
+            .arg(previous.decode.size())
+            .arg(now.prefill.size())
+            .arg(now.decode.size()));
     m_restoreBar->show();
 }
 
@@ -355,9 +364,12 @@ void OperationsPage::adoptRollingRestart(RollingRestart *restart)
 QString OperationsPage::proxyActionText(ProxyAction action)
 {
     switch (action) {
-    case ProxyAction::Start: return tr("Start proxy");
-    case ProxyAction::Stop: return tr("Stop proxy…");
-    case ProxyAction::Restart: return tr("Restart proxy…");
+    case ProxyAction::Start:
+        return tr("Start proxy");
+    case ProxyAction::Stop:
+        return tr("Stop proxy…");
+    case ProxyAction::Restart:
+        return tr("Restart proxy…");
     }
     return {};
 }
@@ -367,9 +379,12 @@ namespace {
 QString proxyTitle(ProxyAction action)
 {
     switch (action) {
-    case ProxyAction::Start: return OperationsPage::tr("Start the proxy");
-    case ProxyAction::Stop: return OperationsPage::tr("Stop the proxy");
-    case ProxyAction::Restart: return OperationsPage::tr("Restart the proxy");
+    case ProxyAction::Start:
+        return OperationsPage::tr("Start the proxy");
+    case ProxyAction::Stop:
+        return OperationsPage::tr("Stop the proxy");
+    case ProxyAction::Restart:
+        return OperationsPage::tr("Restart the proxy");
     }
     return {};
 }
@@ -402,19 +417,21 @@ bool OperationsPage::requestProxyAction(ProxyAction action)
     if (action != ProxyAction::Start) {
         const QString where = m_ctx->proxy ? m_ctx->proxy->endpoint().base.authority() : QString();
         QString text = action == ProxyAction::Stop
-                           ? tr("The proxy at %1 is stopped. While it is down every request to the cluster fails, "
-                                "until it is started again.")
-                                 .arg(where)
-                           : tr("The proxy at %1 is stopped and started again with the profile's command line. "
-                                "Every request fails until it answers again.")
-                                 .arg(where);
+            ? tr("The proxy at %1 is stopped. While it is down every request to the cluster fails, "
+                 "until it is started again.")
+                  .arg(where)
+            : tr("The proxy at %1 is stopped and started again with the profile's command line. "
+                 "Every request fails until it answers again.")
+                  .arg(where);
         text += QLatin1String("\n\n")
             + tr("A started proxy knows only the instances on its command line: those added through /instances/add "
                  "are forgotten. Once it answers, the Operations tab offers to restore the membership it had.");
         if (m_ctx->membership && m_ctx->membership->lists()) {
             const ProxyLists &lists = *m_ctx->membership->lists();
             text += QLatin1String("\n\n")
-                + tr("It lists %1 prefill and %2 decode instances now.").arg(lists.prefill.size()).arg(lists.decode.size());
+                + tr("It lists %1 prefill and %2 decode instances now.")
+                      .arg(lists.prefill.size())
+                      .arg(lists.decode.size());
         }
         if (!m_runner->isIdle())
             text += QLatin1String("\n\n") + tr("Operations in progress fail while the proxy is down.");
@@ -439,11 +456,20 @@ void OperationsPage::showProxyPhase(ProxyActions::Phase phase)
 {
     QString text;
     switch (phase) {
-    case ProxyActions::Phase::Idle: break; // proxyFinished() says how it ended
-    case ProxyActions::Phase::Stopping: text = tr("Stopping the proxy…"); break;
-    case ProxyActions::Phase::ConfirmingDown: text = tr("Proxy stopped; checking that it no longer answers…"); break;
-    case ProxyActions::Phase::Starting: text = tr("Starting the proxy…"); break;
-    case ProxyActions::Phase::WaitingForHealth: text = tr("Proxy started; waiting for its /healthcheck to answer…"); break;
+    case ProxyActions::Phase::Idle:
+        break; // proxyFinished() says how it ended
+    case ProxyActions::Phase::Stopping:
+        text = tr("Stopping the proxy…");
+        break;
+    case ProxyActions::Phase::ConfirmingDown:
+        text = tr("Proxy stopped; checking that it no longer answers…");
+        break;
+    case ProxyActions::Phase::Starting:
+        text = tr("Starting the proxy…");
+        break;
+    case ProxyActions::Phase::WaitingForHealth:
+        text = tr("Proxy started; waiting for its /healthcheck to answer…");
+        break;
     }
     if (!text.isEmpty()) {
         m_proxyState->setText(text);
@@ -457,20 +483,31 @@ void OperationsPage::proxyFinished(ProxyAction action, bool ok, const QString &d
     QString text;
     if (!ok) {
         switch (action) {
-        case ProxyAction::Start: text = tr("%1: proxy start failed: %2"); break;
-        case ProxyAction::Stop: text = tr("%1: proxy stop failed: %2"); break;
-        case ProxyAction::Restart: text = tr("%1: proxy restart failed: %2"); break;
+        case ProxyAction::Start:
+            text = tr("%1: proxy start failed: %2");
+            break;
+        case ProxyAction::Stop:
+            text = tr("%1: proxy stop failed: %2");
+            break;
+        case ProxyAction::Restart:
+            text = tr("%1: proxy restart failed: %2");
+            break;
         }
     } else {
         switch (action) {
-        case ProxyAction::Start: text = tr("%1: proxy started (%2)"); break;
-        case ProxyAction::Stop: text = tr("%1: proxy stopped (%2); every request fails until it is started again"); break;
-        case ProxyAction::Restart: text = tr("%1: proxy restarted (%2)"); break;
+        case ProxyAction::Start:
+            text = tr("%1: proxy started (%2)");
+            break;
+        case ProxyAction::Stop:
+            text = tr("%1: proxy stopped (%2); every request fails until it is started again");
+            break;
+        case ProxyAction::Restart:
+            text = tr("%1: proxy restarted (%2)");
+            break;
         }
     }
     text = text.arg(now(), detail);
-    m_proxyState->setText(ok ? text.toHtmlEscaped()
-                             : QStringLiteral("<span style='color:#b3261e'>%1</span>").arg(text.toHtmlEscaped()));
+    m_proxyState->setText(ok ? text.toHtmlEscaped() : toneHtml(Tone::Bad, text.toHtmlEscaped()));
     m_proxyState->show();
     updateProxyButtons();
     reloadAudit();
@@ -492,8 +529,8 @@ void OperationsPage::showProxyHealth()
                                    .arg(health.prefillInstances)
                                    .arg(health.decodeInstances));
     else
-        m_proxyHealth->setText(tr("Proxy %1: <b>/healthcheck does not answer</b> (%2): %3")
-                                   .arg(where, at, health.error.toHtmlEscaped()));
+        m_proxyHealth->setText(
+            tr("Proxy %1: <b>/healthcheck does not answer</b> (%2): %3").arg(where, at, health.error.toHtmlEscaped()));
     updateProxyButtons(); // Start is for a proxy that does not answer
 }
 
@@ -501,18 +538,21 @@ void OperationsPage::updateProxyButtons()
 {
     const bool readOnly = m_ctx->settings.readOnly;
     const bool busy = m_proxyActions->isBusy();
-    for (QPushButton *b : {m_startProxy, m_stopProxy, m_restartProxy}) {
+    for (QPushButton *b : { m_startProxy, m_stopProxy, m_restartProxy }) {
         b->setEnabled(!readOnly && !busy);
-        b->setToolTip(readOnly ? tr("The console is in read-only mode") : busy ? tr("A proxy action is running") : QString());
+        b->setToolTip(readOnly ? tr("The console is in read-only mode")
+                : busy         ? tr("A proxy action is running")
+                               : QString());
     }
     // A proxy that answers /healthcheck runs: Start would do nothing, Restart is what is meant.
-    const bool answering = m_ctx->membership && m_ctx->membership->health().when.isValid()
-        && m_ctx->membership->health().reachable;
+    const bool answering
+        = m_ctx->membership && m_ctx->membership->health().when.isValid() && m_ctx->membership->health().reachable;
     if (!readOnly && !busy && answering) {
         m_startProxy->setEnabled(false);
         m_startProxy->setToolTip(tr("The proxy answers /healthcheck: it runs already (Restart stops and starts it)"));
     } else if (!readOnly && !busy) {
-        m_startProxy->setToolTip(tr("Start the proxy with the profile's command line (a running proxy is not started twice)"));
+        m_startProxy->setToolTip(
+            tr("Start the proxy with the profile's command line (a running proxy is not started twice)"));
     }
     if (!readOnly && !busy) {
         m_stopProxy->setToolTip(tr("Stop the proxy: every request fails while it is down"));
@@ -553,9 +593,9 @@ void OperationsPage::reloadAudit()
         text = tr("%1 — nothing written yet").arg(m_audit->path().toHtmlEscaped());
     if (!m_audit->problems().isEmpty())
         text += QStringLiteral(" — ")
-                + severityHtml(ProblemSeverity::Critical,
-                               tr("%n unreadable line(s), e.g. %1", nullptr, int(m_audit->problems().size()))
-                                   .arg(m_audit->problems().first().toHtmlEscaped()));
+            + severityHtml(ProblemSeverity::Critical,
+                tr("%n unreadable line(s), e.g. %1", nullptr, int(m_audit->problems().size()))
+                    .arg(m_audit->problems().first().toHtmlEscaped()));
     m_auditPath->setText(text);
     m_auditView->resizeColumnToContents(AuditModel::ActionColumn);
     m_auditView->scrollToBottom();
@@ -563,8 +603,10 @@ void OperationsPage::reloadAudit()
 
 void OperationsPage::showAuditFailure(const QString &error)
 {
-    m_auditFailureText->setText(tr("The audit log could not be written: every change to the cluster is refused until you "
-                                   "acknowledge this.\n%1").arg(error));
+    m_auditFailureText->setText(
+        tr("The audit log could not be written: every change to the cluster is refused until you "
+           "acknowledge this.\n%1")
+            .arg(error));
     m_auditFailureBar->show();
     Q_EMIT auditFailed(error);
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // TopologyView's painting: pools, proxy, arrows, nodes, cells (fills, then the cues besides colour,
 // then selection rings) and the legend. Every pass touches only what intersects the repainted region.
-#include "topology/topologyview.h"
+#include "topologyview/topologyview.h"
 
 #include "stateappearance.h"
-#include "topology/statestyle.h"
+#include "topologyview/statestyle.h"
 
 #include "apptheme.h"
 
@@ -19,15 +19,6 @@
 namespace pd {
 
 namespace {
-
-// The canvas colours of the paint under way, light or dark after the view's palette: chosen at the
-// start of paintEvent (painting runs on the GUI thread only), read by every pass.
-bool s_dark = false;
-const StateStyle::CanvasColors *s_canvas = &StateStyle::canvasColors(false);
-const StateStyle::CanvasColors &canvas()
-{
-    return *s_canvas;
-}
 
 QColor blend(const QColor &a, const QColor &b, double t)
 {
@@ -79,50 +70,50 @@ QString metricLabel(TopologyView::ColorBy colorBy)
 
 // --- painting --------------------------------------------------------------------------------------
 
-QColor TopologyView::cellColor(int engine) const
+QColor TopologyView::cellColor(int engine, const PaintContext &ctx) const
 {
     if (m_colorBy == ColorBy::State)
-        return StateStyle::fill(m_states[engine], s_dark);
+        return StateStyle::fill(m_states[engine], ctx.dark);
     const float v = m_values[std::size_t(engine)];
     if (std::isnan(v))
-        return canvas().noData;
+        return ctx.canvas.noData;
     return metricColor(double(v) / m_valueMax);
 }
 
 void TopologyView::paintEvent(QPaintEvent *event)
 {
     QPainter p(this);
-    s_dark = isDark(palette());
-    s_canvas = &StateStyle::canvasColors(s_dark);
+    const bool dark = isDark(palette());
+    const PaintContext ctx { dark, StateStyle::canvasColors(dark) };
     for (const QRect &clip : event->region()) {
         p.save();
         p.setClipRect(clip);
-        p.fillRect(clip, canvas().background);
+        p.fillRect(clip, ctx.canvas.background);
         const QRectF sceneClip = QRectF(mapToScene(clip.topLeft()), mapToScene(clip.bottomRight() + QPoint(1, 1)));
-        paintPools(p, sceneClip);
+        paintPools(p, ctx, sceneClip);
         if (sceneClip.intersects(m_layout.proxyRect().adjusted(-4, -4, 4, 4)))
-            paintProxy(p);
-        paintArrows(p);
-        paintNodes(p, sceneClip);
-        paintGroups(p, sceneClip);
-        paintCells(p, sceneClip);
+            paintProxy(p, ctx);
+        paintArrows(p, ctx);
+        paintNodes(p, ctx, sceneClip);
+        paintGroups(p, ctx, sceneClip);
+        paintCells(p, ctx, sceneClip);
         if (m_drag == Drag::Band && clip.intersects(m_band.adjusted(-1, -1, 1, 1))) {
-            p.setPen(QPen(canvas().selection, 1, Qt::DashLine));
-            p.setBrush(canvas().selectionBand);
+            p.setPen(QPen(ctx.canvas.selection, 1, Qt::DashLine));
+            p.setBrush(ctx.canvas.selectionBand);
             p.drawRect(m_band);
         }
         if (clip.intersects(m_legendRect))
-            paintLegend(p);
+            paintLegend(p, ctx);
         p.restore();
     }
     if (hasFocus() && m_current < 0) {
-        p.setPen(QPen(canvas().selection, 1, Qt::DotLine));
+        p.setPen(QPen(ctx.canvas.selection, 1, Qt::DotLine));
         p.setBrush(Qt::NoBrush);
         p.drawRect(rect().adjusted(0, 0, -1, -1));
     }
 }
 
-void TopologyView::paintGroups(QPainter &p, const QRectF &sceneClip)
+void TopologyView::paintGroups(QPainter &p, const PaintContext &ctx, const QRectF &sceneClip)
 {
     for (int f = 0; f < int(m_groupFrames.size()); ++f) {
         const GroupFrame &frame = m_groupFrames[std::size_t(f)];
@@ -137,38 +128,39 @@ void TopologyView::paintGroups(QPainter &p, const QRectF &sceneClip)
         p.save();
         p.setRenderHint(QPainter::Antialiasing);
         if (broken) {
-            QColor tint = canvas().bad;
-            tint.setAlpha(s_dark ? 46 : 30);
-            p.setPen(QPen(canvas().bad, 3));
+            QColor tint = ctx.canvas.bad;
+            tint.setAlpha(ctx.dark ? 46 : 30);
+            p.setPen(QPen(ctx.canvas.bad, 3));
             p.setBrush(tint);
         } else {
-            p.setPen(QPen(role == Role::Prefill ? canvas().prefillBorder : canvas().decodeBorder, 2, Qt::DashLine));
+            p.setPen(QPen(role == Role::Prefill ? ctx.canvas.prefillBorder : ctx.canvas.decodeBorder, 2, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
         }
         p.drawRoundedRect(r, 6, 6);
         const QRect label = groupLabelViewRect(f);
         const QFont labelFont = pixelFont(font(), std::clamp(12 * m_scale, 10.0, 14.0), true);
         p.setFont(labelFont);
-        p.setPen(broken ? QPen(canvas().bad, 1) : QPen(role == Role::Prefill ? canvas().prefillBorder : canvas().decodeBorder, 1));
-        p.setBrush(broken ? canvas().bad : canvas().panel);
+        p.setPen(broken ? QPen(ctx.canvas.bad, 1)
+                        : QPen(role == Role::Prefill ? ctx.canvas.prefillBorder : ctx.canvas.decodeBorder, 1));
+        p.setBrush(broken ? ctx.canvas.bad : ctx.canvas.panel);
         p.drawRoundedRect(label, 4, 4);
-        p.setPen(broken ? StateStyle::ink(canvas().bad) : canvas().text);
+        p.setPen(broken ? StateStyle::ink(ctx.canvas.bad) : ctx.canvas.text);
         p.drawText(label.adjusted(7, 0, -5, 0), Qt::AlignVCenter | Qt::AlignLeft,
-            QFontMetrics(labelFont).elidedText(groupLabel(frame, QFontMetrics(labelFont), label.width()), Qt::ElideRight,
-                label.width() - 12));
+            QFontMetrics(labelFont).elidedText(
+                groupLabel(frame, QFontMetrics(labelFont), label.width()), Qt::ElideRight, label.width() - 12));
         p.restore();
     }
 }
 
-void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
+void TopologyView::paintPools(QPainter &p, const PaintContext &ctx, const QRectF &sceneClip)
 {
     for (const PoolGroup &pool : m_layout.pools()) {
         if (!pool.rect.intersects(sceneClip))
             continue;
         const QRectF r = toView(pool.rect);
         p.setRenderHint(QPainter::Antialiasing);
-        p.setPen(QPen(pool.role == Role::Prefill ? canvas().prefillBorder : canvas().decodeBorder, 1));
-        p.setBrush(pool.role == Role::Prefill ? canvas().prefillTint : canvas().decodeTint);
+        p.setPen(QPen(pool.role == Role::Prefill ? ctx.canvas.prefillBorder : ctx.canvas.decodeBorder, 1));
+        p.setBrush(pool.role == Role::Prefill ? ctx.canvas.prefillTint : ctx.canvas.decodeTint);
         p.drawRoundedRect(r, 8, 8);
         p.setRenderHint(QPainter::Antialiasing, false);
         if (!pool.titleRect.intersects(sceneClip))
@@ -195,7 +187,7 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
         const QString withServing = title + tr(" · %1 serving").arg(serving);
         if (fm.horizontalAdvance(withServing) <= t.width())
             title = withServing; // only when it fits: the problems count must never be elided away
-        p.setPen(problems ? canvas().bad : canvas().text);
+        p.setPen(problems ? ctx.canvas.bad : ctx.canvas.text);
         p.drawText(
             t, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(title, Qt::ElideRight, int(std::max(40.0, t.width()))));
         // Heatmap: DP rank offsets above the columns.
@@ -204,7 +196,7 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
             : 0;
         if (pitch > 0 && 4 * pitch >= 18) {
             p.setFont(pixelFont(font(), std::clamp(pitch * 0.75, 7.0, 11.0)));
-            p.setPen(canvas().mutedText);
+            p.setPen(ctx.canvas.mutedText);
             const int step = pitch >= 20 ? 1 : pitch >= 9 ? 4 : 8;
             for (const QRectF &header : pool.headerRects) {
                 const QRectF h = toView(header);
@@ -216,34 +208,34 @@ void TopologyView::paintPools(QPainter &p, const QRectF &sceneClip)
     }
 }
 
-void TopologyView::paintProxy(QPainter &p)
+void TopologyView::paintProxy(QPainter &p, const PaintContext &ctx)
 {
     const QRectF r = toView(m_layout.proxyRect());
     const bool known = m_hasProxy;
     const bool up = known && m_proxy.reachable;
     p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(QPen(!known ? canvas().nodeBorder : up ? canvas().good : canvas().bad, up || !known ? 1.5 : 3));
-    p.setBrush(canvas().panel);
+    p.setPen(QPen(!known ? ctx.canvas.nodeBorder : up ? ctx.canvas.good : ctx.canvas.bad, up || !known ? 1.5 : 3));
+    p.setBrush(ctx.canvas.panel);
     p.drawRoundedRect(r, 8, 8);
     p.setRenderHint(QPainter::Antialiasing, false);
     const double px = std::clamp(14 * m_scale, 8.0, 18.0);
     const QRectF inner = r.adjusted(12 * m_scale, 6 * m_scale, -12 * m_scale, -6 * m_scale);
     p.setFont(pixelFont(font(), px, true));
-    p.setPen(canvas().text);
+    p.setPen(ctx.canvas.text);
     const QString where = QStringLiteral("%1:%2").arg(m_profile.proxy.address).arg(m_profile.proxy.port);
     p.drawText(inner, Qt::AlignTop | Qt::AlignHCenter, tr("Proxy %1").arg(where));
     QString line;
-    QColor color = canvas().mutedText;
+    QColor color = ctx.canvas.mutedText;
     if (!known) {
         line = tr("not polled yet");
     } else if (up) {
         line = tr("in proxy: %1 prefill · %2 decode").arg(m_proxy.prefillInstances).arg(m_proxy.decodeInstances);
         if (m_proxy.requestNum)
             line += tr(" · %n request(s) in flight", nullptr, *m_proxy.requestNum);
-        color = canvas().text;
+        color = ctx.canvas.text;
     } else {
         line = tr("✖ unreachable: %1").arg(m_proxy.error);
-        color = canvas().bad;
+        color = ctx.canvas.bad;
     }
     const int profilePrefill = int(m_profile.proxyInstances(Role::Prefill).size());
     const int profileDecode = int(m_profile.proxyInstances(Role::Decode).size());
@@ -251,24 +243,24 @@ void TopologyView::paintProxy(QPainter &p)
     const QFontMetrics fm(p.font());
     p.setPen(color);
     p.drawText(inner, Qt::AlignVCenter | Qt::AlignHCenter, fm.elidedText(line, Qt::ElideRight, int(inner.width())));
-    p.setPen(canvas().mutedText);
+    p.setPen(ctx.canvas.mutedText);
     p.drawText(inner, Qt::AlignBottom | Qt::AlignHCenter,
         tr("profile: %1 prefill · %2 decode instances").arg(profilePrefill).arg(profileDecode));
 }
 
-void TopologyView::paintArrows(QPainter &p)
+void TopologyView::paintArrows(QPainter &p, const PaintContext &ctx)
 {
     p.setRenderHint(QPainter::Antialiasing);
     for (const TopologyArrow &arrow : m_layout.arrows()) {
         const QLineF line(mapToView(arrow.line.p1()), mapToView(arrow.line.p2()));
         if (arrow.kind == ArrowKind::Requests) {
-            drawArrow(p, line, canvas().requestArrow, std::max(1.0, 2 * m_scale));
+            drawArrow(p, line, ctx.canvas.requestArrow, std::max(1.0, 2 * m_scale));
             continue;
         }
-        drawArrow(p, line, canvas().kvArrow, std::max(1.5, 4 * m_scale));
+        drawArrow(p, line, ctx.canvas.kvArrow, std::max(1.5, 4 * m_scale));
         const double px = std::clamp(12 * m_scale, 8.0, 14.0);
         p.setFont(pixelFont(font(), px, true));
-        p.setPen(canvas().kvArrow);
+        p.setPen(ctx.canvas.kvArrow);
         const QRectF label(line.p1().x(), line.p1().y() - 3.2 * px, line.length(), 3 * px);
         QString connector;
         const auto &kv = m_profile.prefill.kvTransferConfig;
@@ -280,7 +272,7 @@ void TopologyView::paintArrows(QPainter &p)
     p.setRenderHint(QPainter::Antialiasing, false);
 }
 
-void TopologyView::paintNodes(QPainter &p, const QRectF &sceneClip)
+void TopologyView::paintNodes(QPainter &p, const PaintContext &ctx, const QRectF &sceneClip)
 {
     const bool heat = m_layout.mode() == TopologyMode::Heatmap;
     const std::vector<int> nodes = m_layout.nodesIn(sceneClip);
@@ -294,13 +286,13 @@ void TopologyView::paintNodes(QPainter &p, const QRectF &sceneClip)
         const QRectF r = toView(box.rect);
         if (!heat) {
             p.setRenderHint(QPainter::Antialiasing);
-            p.setPen(QPen(badges ? canvas().bad : canvas().nodeBorder, badges ? 2 : 1));
-            p.setBrush(m_filter.node == n ? canvas().filteredNode : canvas().panel);
+            p.setPen(QPen(badges ? ctx.canvas.bad : ctx.canvas.nodeBorder, badges ? 2 : 1));
+            p.setBrush(m_filter.node == n ? ctx.canvas.filteredNode : ctx.canvas.panel);
             p.drawRoundedRect(r, 5, 5);
             p.setRenderHint(QPainter::Antialiasing, false);
         }
         if (badges)
-            paintBadges(p, box, badges);
+            paintBadges(p, ctx, box, badges);
         if (titlePx < 6.5)
             continue;
         const QRectF t = toView(box.titleRect);
@@ -322,19 +314,19 @@ void TopologyView::paintNodes(QPainter &p, const QRectF &sceneClip)
                 text.prepare(QTransform(), plain);
             }
             p.setFont(plain);
-            p.setPen(canvas().text);
+            p.setPen(ctx.canvas.text);
             p.drawStaticText(QPointF(t.left(), t.center().y() - text.size().height() / 2), text);
             continue;
         }
         const QRectF badgeArea = toView(box.badgeRect);
         const double nameWidth = badges ? badgeArea.left() - t.left() - 4 : t.width();
         p.setFont(bold);
-        p.setPen(canvas().text);
+        p.setPen(ctx.canvas.text);
         const QFontMetrics fmBold(bold);
         const QString name = fmBold.elidedText(node.name, Qt::ElideRight, int(nameWidth));
         p.drawText(t, Qt::AlignTop | Qt::AlignLeft, name);
         p.setFont(plain);
-        p.setPen(canvas().mutedText);
+        p.setPen(ctx.canvas.mutedText);
         const double after = fmBold.horizontalAdvance(name) + titlePx * 0.6;
         if (nameWidth - after > 30)
             p.drawText(t.adjusted(after, titlePx * 0.1, 0, 0), Qt::AlignTop | Qt::AlignLeft,
@@ -349,7 +341,7 @@ void TopologyView::paintNodes(QPainter &p, const QRectF &sceneClip)
     }
 }
 
-void TopologyView::paintBadges(QPainter &p, const NodeBox &box, NodeBadges badges)
+void TopologyView::paintBadges(QPainter &p, const PaintContext &ctx, const NodeBox &box, NodeBadges badges)
 {
     const QRectF area = toView(box.badgeRect);
     p.setRenderHint(QPainter::Antialiasing);
@@ -358,7 +350,7 @@ void TopologyView::paintBadges(QPainter &p, const NodeBox &box, NodeBadges badge
         const double s = std::min(area.width(), area.height());
         const QRectF mark(area.left(), area.center().y() - s / 2, s, s);
         p.setPen(Qt::NoPen);
-        p.setBrush(canvas().bad);
+        p.setBrush(ctx.canvas.bad);
         p.drawRoundedRect(mark, 2, 2);
         if (s >= 8) {
             p.setPen(Qt::white);
@@ -381,7 +373,7 @@ void TopologyView::paintBadges(QPainter &p, const NodeBox &box, NodeBadges badge
             continue;
         const QRectF pill(x - w + 2, area.top(), w - 2, area.height());
         p.setPen(Qt::NoPen);
-        p.setBrush(canvas().bad);
+        p.setBrush(ctx.canvas.bad);
         p.drawRoundedRect(pill, area.height() / 2, area.height() / 2);
         p.setPen(Qt::white);
         p.drawText(pill, Qt::AlignCenter, QStringLiteral("✖") + all[i].text);
@@ -390,7 +382,7 @@ void TopologyView::paintBadges(QPainter &p, const NodeBox &box, NodeBadges badge
     p.setRenderHint(QPainter::Antialiasing, false);
 }
 
-void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
+void TopologyView::paintCells(QPainter &p, const PaintContext &ctx, const QRectF &sceneClip)
 {
     const std::vector<int> visible = m_layout.enginesIn(sceneClip);
     if (visible.empty())
@@ -412,19 +404,19 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
     // 1. Fills (the only pass at tiny zoom).
     for (int e : visible) {
         const QRect r = pixels(e);
-        QColor c = cellColor(e);
+        QColor c = cellColor(e, ctx);
         const bool dim = !m_match[std::size_t(e)];
         if (dim)
-            c = blend(c, canvas().background, 0.8);
+            c = blend(c, ctx.canvas.background, 0.8);
         p.fillRect(r, c);
         if (m_colorBy != ColorBy::State && std::isnan(m_values[std::size_t(e)]) && !dim)
-            p.fillRect(r, QBrush(canvas().noDataHatch, Qt::BDiagPattern));
+            p.fillRect(r, QBrush(ctx.canvas.noDataHatch, Qt::BDiagPattern));
     }
     // 2. Problem borders, glyphs and labels: the cues besides colour.
     const int glyphSize = int(std::min(cellW, cellH) * (heat ? 0.72 : 0.42));
     const bool labels = !heat && cellW >= 46 && cellH >= 26;
     const double labelPx = std::clamp(std::round(cellH * 0.3), 7.0, 16.0);
-    const QColor dark = canvas().problemBorder;
+    const QColor dark = ctx.canvas.problemBorder;
     QFont labelFont = pixelFont(font(), labelPx);
     QFont labelBold = pixelFont(font(), labelPx, true);
     if (labels && m_cellTextPx != labelPx) {
@@ -437,7 +429,7 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
         const EngineState state = m_states[e];
         const QRect r = pixels(e);
         const bool problem = StateStyle::isProblem(state);
-        const QColor fill = cellColor(e);
+        const QColor fill = cellColor(e, ctx);
         if (problem && r.width() >= 6) {
             const int w = r.width() >= 20 ? 2 : 1;
             p.fillRect(QRect(r.left(), r.top(), r.width(), w), dark);
@@ -479,26 +471,26 @@ void TopologyView::paintCells(QPainter &p, const QRectF &sceneClip)
         const QRectF r = pixels(e);
         p.setBrush(Qt::NoBrush);
         if (selected) {
-            p.setPen(QPen(canvas().selection, 2.5));
+            p.setPen(QPen(ctx.canvas.selection, 2.5));
             p.drawRect(r.adjusted(-1.5, -1.5, 1.5, 1.5));
             p.setPen(QPen(Qt::white, 1));
             p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
         }
         if (e == m_current && hasFocus()) {
-            p.setPen(QPen(QColor(0xff, 0xc1, 0x07), 1.5, Qt::DashLine));
+            p.setPen(QPen(ctx.canvas.keyboardFocus, 1.5, Qt::DashLine));
             p.drawRect(r.adjusted(-2.5, -2.5, 2.5, 2.5));
         } else if (e == m_hover && !selected) {
-            p.setPen(QPen(canvas().text, 1));
+            p.setPen(QPen(ctx.canvas.text, 1));
             p.drawRect(r.adjusted(-1, -1, 1, 1));
         }
     }
 }
 
-void TopologyView::paintLegend(QPainter &p)
+void TopologyView::paintLegend(QPainter &p, const PaintContext &ctx)
 {
     const QRect r = m_legendRect;
-    p.setPen(QPen(canvas().nodeBorder, 1));
-    p.setBrush(canvas().panel);
+    p.setPen(QPen(ctx.canvas.nodeBorder, 1));
+    p.setBrush(ctx.canvas.panel);
     p.drawRect(r.adjusted(0, 0, -1, -1));
     p.setFont(font());
     const QFontMetrics fm(font());
@@ -507,7 +499,7 @@ void TopologyView::paintLegend(QPainter &p)
     int y = r.top() + 4;
     if (m_colorBy != ColorBy::State) {
         const QString title = tr("Colour: %1").arg(metricLabel(m_colorBy));
-        p.setPen(canvas().text);
+        p.setPen(ctx.canvas.text);
         p.drawText(QRect(x, y, fm.horizontalAdvance(title) + 8, rowHeight), Qt::AlignVCenter, title);
         x += fm.horizontalAdvance(title) + 14;
         const QString low = m_colorBy == ColorBy::KvUsage ? QStringLiteral("0 %") : QStringLiteral("0");
@@ -521,8 +513,8 @@ void TopologyView::paintLegend(QPainter &p)
         p.drawText(QRect(x, y, fm.horizontalAdvance(high) + 4, rowHeight), Qt::AlignVCenter, high);
         x += fm.horizontalAdvance(high) + 16;
         const QRect none(x, y + (rowHeight - kLegendSwatch) / 2, kLegendSwatch, kLegendSwatch);
-        p.fillRect(none, canvas().noData);
-        p.fillRect(none, QBrush(canvas().noDataHatch, Qt::BDiagPattern));
+        p.fillRect(none, ctx.canvas.noData);
+        p.fillRect(none, QBrush(ctx.canvas.noDataHatch, Qt::BDiagPattern));
         p.drawText(
             QRect(x + kLegendSwatch + 6, y, 200, rowHeight), Qt::AlignVCenter, tr("no data · marks show the state"));
     }
@@ -533,17 +525,17 @@ void TopologyView::paintLegend(QPainter &p)
             continue;
         const QString text = QStringLiteral("%1 %2").arg(StateStyle::label(state)).arg(m_stateCounts[std::size_t(s)]);
         const QRect swatch(item.left(), item.top() + (rowHeight - kLegendSwatch) / 2, kLegendSwatch, kLegendSwatch);
-        const QColor fill = StateStyle::fill(state, s_dark);
+        const QColor fill = StateStyle::fill(state, ctx.dark);
         p.fillRect(swatch, fill);
         if (StateStyle::isProblem(state)) {
-            p.setPen(QPen(canvas().problemBorder, 1));
+            p.setPen(QPen(ctx.canvas.problemBorder, 1));
             p.setBrush(Qt::NoBrush);
             p.drawRect(swatch.adjusted(0, 0, -1, -1));
         }
         if (stateAppearance(state).glyphOnCell)
             p.drawPixmap(
                 swatch.topLeft() + QPoint(2, 2), StateStyle::glyph(state, kLegendSwatch - 4, StateStyle::ink(fill)));
-        p.setPen(m_stateCounts[std::size_t(s)] && StateStyle::isProblem(state) ? canvas().bad : canvas().text);
+        p.setPen(m_stateCounts[std::size_t(s)] && StateStyle::isProblem(state) ? ctx.canvas.bad : ctx.canvas.text);
         p.drawText(item.adjusted(kLegendSwatch + 6, 0, 0, 0), Qt::AlignVCenter, text);
     }
 }
