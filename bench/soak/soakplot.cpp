@@ -33,6 +33,9 @@ QChartView *chartOf(
     x->setRange(minMinute, maxMinute);
     x->setTitleText(QStringLiteral("minutes"));
     x->setLabelFormat(QStringLiteral("%.0f"));
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(maxMinute - minMinute > 30 ? 10 : 1);
     auto *y = new QValueAxis;
     y->setTitleText(unit);
     y->setLabelFormat(QStringLiteral("%.0f"));

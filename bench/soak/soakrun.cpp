@@ -70,20 +70,21 @@ int servingNow(const QString &samplesPath)
     return lines.last().split(',').value(6).toInt();
 }
 
-// A decode engine with requests running now (a stall shows only where work is frozen); the rotation's
-// own pick when none is found among the next 64.
+// A decode engine with requests running now, searched from `start` through the whole pool: a stall shows
+// only where work is frozen. Empty when no engine has any (the stall is then injected on the rotation's
+// pick and marked not observable).
 QString engineWithWork(const QStringList &decode, int start)
 {
     static const QRegularExpression running(
         QStringLiteral("^vllm:num_requests_running\\{[^}]*\\} ([0-9.e+]+)"), QRegularExpression::MultilineOption);
-    for (int k = 0; k < 64; ++k) {
+    for (int k = 0; k < decode.size(); ++k) {
         const QString id = decode.at((start + k) % decode.size());
         const pd::test::HttpAnswer a = httpCall("GET", QStringLiteral("http://%1/metrics").arg(id), {}, 3000);
         const auto m = running.match(QString::fromUtf8(a.body));
         if (a.status == 200 && m.hasMatch() && m.captured(1).toDouble() > 0)
             return id;
     }
-    return decode.at(start % decode.size());
+    return {};
 }
 
 class FaultLog {
@@ -200,10 +201,16 @@ bool run(const RunOptions &options, QString *error)
         }
         const qint64 slotStart = soakClock.elapsed();
         Target t { kinds.at(k % kinds.size()), {} };
-        if (t.kind != QLatin1String("proxy-restart"))
-            t.engine = t.kind == QLatin1String("stall") ? engineWithWork(decode, k * 37)
-                                                        : decode.at((k * 37) % decode.size());
-        faults.write(QStringLiteral("inject"), t.kind, t.engine, inject(sim, t, options));
+        bool observable = true;
+        if (t.kind == QLatin1String("stall")) {
+            t.engine = engineWithWork(decode, k * 37);
+            observable = !t.engine.isEmpty();
+        }
+        if (t.kind != QLatin1String("proxy-restart") && t.engine.isEmpty())
+            t.engine = decode.at((k * 37) % decode.size());
+        const int status = inject(sim, t, options);
+        // -1: injected, but on an engine with nothing running, where no console could see a stall.
+        faults.write(QStringLiteral("inject"), t.kind, t.engine, observable ? status : -1);
         std::printf("soak: %3lld min  %-13s %s\n", soakClock.elapsed() / 60000, qPrintable(t.kind),
             qPrintable(t.engine.isEmpty() ? QStringLiteral("proxy") : t.engine));
         std::fflush(stdout);
