@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "pooldelegate.h"
 
-#include "apptheme.h"
 #include "cluster/profile.h"
 #include "models/modelroles.h"
 #include "stateappearance.h"
@@ -12,7 +11,9 @@ namespace pd {
 
 QColor PoolDelegate::poolColor(int pool)
 {
-    return pd::poolColor(pool == int(Role::Prefill) ? Role::Prefill : Role::Decode, isDarkTheme());
+    // A tag under white ink: the light palette's colour on both, as the severity badges (the lighter dark
+    // variants are for lines and text on a dark base).
+    return pd::poolColor(pool == int(Role::Prefill) ? Role::Prefill : Role::Decode, false);
 }
 
 QSize PoolDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
