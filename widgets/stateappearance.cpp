@@ -400,9 +400,10 @@ QString toneHtml(Tone tone, const QString &html)
 
 QColor poolColor(Role role, bool dark)
 {
+    // The light colours carry white ink on the tags (4.5:1 at least); the dark ones are for lines on a dark base.
     if (role == Role::Prefill)
         return dark ? QColor(0x6f, 0xa8, 0xf0) : QColor(0x2b, 0x6c, 0xb0);
-    return toneInk(Tone::Caution, dark);
+    return dark ? QColor(0xf0, 0xa0, 0x50) : QColor(0xb3, 0x5a, 0x10);
 }
 
 } // namespace pd

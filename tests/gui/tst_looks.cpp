@@ -153,6 +153,36 @@ private Q_SLOTS:
         }
     }
 
+    void everyToneReadsAndStaysApartInBothThemes_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+
+    // The tones of everything that is not an engine state (poll outcomes, verdicts, scaling steps, log
+    // lines, bars): each reads on the base (3:1; Absent, "nothing yet", may be fainter), no two alike, a
+    // bar's text reads on its background (4.5:1), and the pool tags carry white ink (4.5:1).
+    void everyToneReadsAndStaysApartInBothThemes()
+    {
+        QFETCH(bool, dark);
+        const QColor base = (dark ? darkPalette() : lightPalette()).color(QPalette::Base);
+        const QList<Tone> tones { Tone::Good, Tone::Info, Tone::Caution, Tone::Bad, Tone::Muted, Tone::Absent };
+        for (qsizetype i = 0; i < tones.size(); ++i) {
+            const QColor ink = toneInk(tones.at(i), dark);
+            QVERIFY2(contrast(ink, base) >= (tones.at(i) == Tone::Absent ? 2.0 : 3.0),
+                qPrintable(QStringLiteral("tone %1: %2 on %3").arg(i).arg(ink.name(), base.name())));
+            for (qsizetype j = i + 1; j < tones.size(); ++j)
+                QVERIFY2(labDistance(ink, toneInk(tones.at(j), dark)) >= 15,
+                    qPrintable(QStringLiteral("tones %1 / %2").arg(i).arg(j)));
+            const BarColors bar = toneBar(tones.at(i), dark);
+            QVERIFY2(contrast(bar.text, bar.background) >= 4.5, qPrintable(QStringLiteral("bar %1").arg(i)));
+        }
+        for (const Role role : { Role::Prefill, Role::Decode })
+            QVERIFY(contrast(Qt::white, poolColor(role, false)) >= 4.5);
+        QVERIFY(labDistance(poolColor(Role::Prefill, dark), poolColor(Role::Decode, dark)) >= 15);
+    }
+
     void chartsReadInBothThemes_data()
     {
         QTest::addColumn<bool>("dark");
