@@ -111,6 +111,63 @@ QString seconds(qint64 ms)
     return ms < 0 ? QStringLiteral("never") : QString::number(double(ms) / 1000.0, 'f', 1) + QStringLiteral(" s");
 }
 
+// How soon the console showed one fault and its end. Counted in the polls the console made of the faulted
+// engine (its failed polls are in the events; a healthy engine is polled every interval, a failing one
+// with a doubling back-off): seen by the 3rd poll after the injection, Serving again by the 3rd after the
+// clearing. The proxy is polled every interval; a crashed engine's start-up (refused polls) is not counted.
+void judge(Fault &f, const Events &events, const ReportOptions &options)
+{
+    // A batch's state changes are written just before its failed polls: up to toMs + 100 ms is that batch.
+    const auto failedPolls = [&](const QString &engine, qint64 fromMs, qint64 toMs) {
+        return int(std::count_if(events.pollFailures.begin(), events.pollFailures.end(),
+            [&](const auto &p) { return p.second == engine && p.first >= fromMs && p.first <= toMs + 100; }));
+    };
+    const auto intervals = [&](qint64 ms) { return int((ms + options.pollIntervalMs / 2) / options.pollIntervalMs); };
+    if (f.target.isEmpty()) {
+        f.seenMs = firstAfter(events.proxy, f.injectMs, [](const auto &p) { return !p.second; });
+        f.clearedMs = firstAfter(events.proxy, f.clearMs, [](const auto &p) { return p.second; });
+        f.seenPolls = intervals(f.seenMs);
+        f.clearedPolls = intervals(f.clearedMs);
+    } else {
+        f.seenMs = firstStateAfter(events.states, f.target, f.injectMs, true);
+        f.clearedMs = firstStateAfter(events.states, f.target, f.clearMs, false);
+        // A stall is counted from the first poll whose whole interval is frozen: the poll straddling the
+        // injection still sees its counters move.
+        f.seenPolls = f.kind == QLatin1String("stall")
+            ? std::max(0, intervals(f.seenMs) - 1)
+            : std::max(1, failedPolls(f.target, f.injectMs, f.injectMs + f.seenMs));
+        const qint64 counted = f.clearMs + (f.kind == QLatin1String("crash") ? options.startupSeconds * 1000LL : 0);
+        f.clearedPolls = failedPolls(f.target, counted, f.clearMs + f.clearedMs) + 1;
+    }
+}
+
+// soak.csv (a row per probe sample, minutes from the first fault) and soak.png beside the run's files.
+void writeCsvAndPlot(
+    const QDir &dir, const QList<QByteArrayList> &sampleRows, const QList<Fault> &faults, qint64 startMs)
+{
+    QList<FaultMark> marks;
+    for (const Fault &f : faults)
+        marks.append({ double(f.injectMs - startMs) / 60000.0, f.kind });
+    QList<SamplePoint> points;
+    QFile csv(dir.filePath(QStringLiteral("soak.csv")));
+    if (csv.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        QTextStream s(&csv);
+        s << "minute,rss_mib,series_mib,stall_max_ms,polls_ok,polls_failed,serving\n";
+        for (const QByteArrayList &r : sampleRows) {
+            const SamplePoint p { double(r.at(0).toLongLong() - startMs) / 60000.0, r.at(1).toDouble() / 1024.0,
+                r.at(2).toDouble() / 1048576.0, r.at(3).toDouble(), r.at(4).toDouble(), r.at(5).toDouble(),
+                r.at(6).toDouble() };
+            points.append(p);
+            s << QString::number(p.minute, 'f', 3) << ',' << QString::number(p.rssMiB, 'f', 1) << ','
+              << QString::number(p.seriesMiB, 'f', 1) << ',' << p.stallMs << ',' << p.pollsOk << ',' << p.pollsFailed
+              << ',' << p.serving << '\n';
+        }
+    }
+    const QString png = dir.filePath(QStringLiteral("soak.png"));
+    if (plotSoak(points, marks, png))
+        std::printf("  wrote %s and %s\n", qPrintable(csv.fileName()), qPrintable(png));
+}
+
 } // namespace
 
 int report(const ReportOptions &options)
@@ -141,16 +198,6 @@ int report(const ReportOptions &options)
     if (endMs == 0)
         endMs = sampleRows.last().at(0).toLongLong();
 
-    // Faults seen and cleared, counted in the polls the console made of the faulted engine (its failed polls
-    // are in the events; a healthy engine is polled every interval, a failing one with a doubling back-off):
-    // seen by the 3rd poll after the injection, Serving again by the 3rd after the clearing. The proxy is
-    // polled every interval; a crashed engine's start-up (refused polls) is not counted.
-    // A batch's state changes are written just before its failed polls: up to toMs + 100 ms is that batch.
-    const auto failedPolls = [&](const QString &engine, qint64 fromMs, qint64 toMs) {
-        return int(std::count_if(events.pollFailures.begin(), events.pollFailures.end(),
-            [&](const auto &p) { return p.second == engine && p.first >= fromMs && p.first <= toMs + 100; }));
-    };
-    const auto intervals = [&](qint64 ms) { return int((ms + options.pollIntervalMs / 2) / options.pollIntervalMs); };
     int faultsOk = 0, unobservable = 0;
     QMap<QString, QList<Fault>> byKind;
     for (Fault &f : faults) {
@@ -158,22 +205,7 @@ int report(const ReportOptions &options)
             ++unobservable;
             continue;
         }
-        if (f.target.isEmpty()) {
-            f.seenMs = firstAfter(events.proxy, f.injectMs, [](const auto &p) { return !p.second; });
-            f.clearedMs = firstAfter(events.proxy, f.clearMs, [](const auto &p) { return p.second; });
-            f.seenPolls = intervals(f.seenMs);
-            f.clearedPolls = intervals(f.clearedMs);
-        } else {
-            f.seenMs = firstStateAfter(events.states, f.target, f.injectMs, true);
-            f.clearedMs = firstStateAfter(events.states, f.target, f.clearMs, false);
-            // A stall is counted from the first poll whose whole interval is frozen: the poll straddling the
-            // injection still sees its counters move.
-            f.seenPolls = f.kind == QLatin1String("stall")
-                ? std::max(0, intervals(f.seenMs) - 1)
-                : std::max(1, failedPolls(f.target, f.injectMs, f.injectMs + f.seenMs));
-            const qint64 counted = f.clearMs + (f.kind == QLatin1String("crash") ? options.startupSeconds * 1000LL : 0);
-            f.clearedPolls = failedPolls(f.target, counted, f.clearMs + f.clearedMs) + 1;
-        }
+        judge(f, events, options);
         const bool ok = f.seenMs >= 0 && f.clearedMs >= 0 && f.seenPolls <= 3 && f.clearedPolls <= 3;
         faultsOk += ok ? 1 : 0;
         byKind[f.kind].append(f);
@@ -250,27 +282,7 @@ int report(const ReportOptions &options)
     std::printf("  polls: %lld answered or failed during the soak, %lld failed, %d no fault explains  (0)  %s\n", polls,
         pollsFailed, lost, lostOk ? "ok" : "FAIL");
 
-    QList<FaultMark> marks;
-    for (const Fault &f : faults)
-        marks.append({ double(f.injectMs - startMs) / 60000.0, f.kind });
-    QList<SamplePoint> points;
-    QFile csv(dir.filePath(QStringLiteral("soak.csv")));
-    if (csv.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        QTextStream s(&csv);
-        s << "minute,rss_mib,series_mib,stall_max_ms,polls_ok,polls_failed,serving\n";
-        for (const QByteArrayList &r : sampleRows) {
-            const SamplePoint p { double(r.at(0).toLongLong() - startMs) / 60000.0, r.at(1).toDouble() / 1024.0,
-                r.at(2).toDouble() / 1048576.0, r.at(3).toDouble(), r.at(4).toDouble(), r.at(5).toDouble(),
-                r.at(6).toDouble() };
-            points.append(p);
-            s << QString::number(p.minute, 'f', 3) << ',' << QString::number(p.rssMiB, 'f', 1) << ','
-              << QString::number(p.seriesMiB, 'f', 1) << ',' << p.stallMs << ',' << p.pollsOk << ',' << p.pollsFailed
-              << ',' << p.serving << '\n';
-        }
-    }
-    const QString png = dir.filePath(QStringLiteral("soak.png"));
-    if (plotSoak(points, marks, png))
-        std::printf("  wrote %s and %s\n", qPrintable(csv.fileName()), qPrintable(png));
+    writeCsvAndPlot(dir, sampleRows, faults, startMs);
     return rssOk && stallOk && faultsAllOk && lostOk ? 0 : 1;
 }
 
