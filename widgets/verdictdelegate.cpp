@@ -76,14 +76,19 @@ void VerdictDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     }
     const QColor c = verdictColor(verdict);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(verdict == int(Verdict::Pass) ? toneWash(Tone::Good, isDarkTheme()) : c);
+    // Passed and still running read calm (a wash); a warning, a failure or an unknown verdict is solid.
+    const bool dark = isDarkTheme();
+    painter->setBrush(verdict == int(Verdict::Pass) ? toneWash(Tone::Good, dark)
+            : verdict < 0                           ? toneWash(Tone::Muted, dark)
+                                                    : c);
     painter->drawRoundedRect(r, 3, 3);
     if (selected) {
         painter->setPen(QPen(option.palette.highlight().color(), 2));
         painter->setBrush(Qt::NoBrush);
         painter->drawRoundedRect(r.adjusted(1, 1, -1, -1), 3, 3);
     }
-    const QColor ink = verdict == int(Verdict::Pass) ? c : (verdict < 0 ? QColor(Qt::darkGray) : QColor(Qt::white));
+    const QColor ink
+        = verdict == int(Verdict::Pass) ? c : (verdict < 0 ? toneInk(Tone::Muted, dark) : QColor(Qt::white));
     painter->setPen(ink);
     QFont big = option.font;
     big.setBold(true);
