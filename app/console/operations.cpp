@@ -29,6 +29,7 @@
 #include "ssh/sshrunner.h"
 #include "sshdialogs/guisshprompts.h"
 #include "state/statetracker.h"
+#include "stateappearance.h"
 #include "topologyview/topologypanel.h"
 #include "topologyview/topologyview.h"
 #include "triage/triage.h"
@@ -518,10 +519,19 @@ void Operations::updateMarkers()
         c.ms = double(m.time.toMSecsSinceEpoch());
         c.label = m.label;
         switch (m.outcome) {
-        case pd::OperationOutcome::Succeeded: c.color = QColor(0x2e, 0x7d, 0x32); break;
-        case pd::OperationOutcome::Failed: c.color = QColor(0xc6, 0x28, 0x28); break;
-        case pd::OperationOutcome::Cancelled: c.color = QColor(0x75, 0x75, 0x75); break;
-        default: c.color = QColor(0x15, 0x65, 0xc0); break;
+        // Light-palette inks: the charts lift marker colours on a dark background (ChartColors::lineOn).
+        case pd::OperationOutcome::Succeeded:
+            c.color = pd::toneInk(pd::Tone::Good, false);
+            break;
+        case pd::OperationOutcome::Failed:
+            c.color = pd::toneInk(pd::Tone::Bad, false);
+            break;
+        case pd::OperationOutcome::Cancelled:
+            c.color = pd::toneInk(pd::Tone::Muted, false);
+            break;
+        default:
+            c.color = pd::toneInk(pd::Tone::Info, false);
+            break;
         }
         (m.role == pd::Role::Prefill ? prefill : decode).append(c);
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "stateappearance.h"
+
 #include <QColor>
 #include <QPalette>
 
@@ -23,21 +25,22 @@ struct ChartColors {
     QColor lineOn(const QColor &color) const;
 };
 
-// The line colours of the dashboards (for a light background; ChartColors::lineOn adapts them):
-// the first line, the second, and what went wrong.
+// The line colours of the dashboards, from the one appearance table (stateappearance.h), for a light
+// background (ChartColors::lineOn adapts them): the first line (blue), the second (orange), and what
+// went wrong (red).
 namespace seriescolor {
 inline QColor first()
 {
-    return QColor(0x2b, 0x6c, 0xb0);
-} // blue
+    return poolColor(Role::Prefill, false);
+}
 inline QColor second()
 {
-    return QColor(0xc0, 0x64, 0x12);
-} // orange
+    return toneInk(Tone::Caution, false);
+}
 inline QColor alarm()
 {
-    return QColor(0xb3, 0x26, 0x1e);
-} // red
+    return toneInk(Tone::Bad, false);
+}
 } // namespace seriescolor
 
 // WCAG 2 contrast ratio of two colours, 1..21.
