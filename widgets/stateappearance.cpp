@@ -8,6 +8,7 @@
 #include <QPainterPathStroker>
 #include <QPixmapCache>
 #include <QTransform>
+#include <QWidget>
 
 #include <array>
 #include <cmath>
@@ -391,6 +392,16 @@ BarColors toneBar(Tone tone, bool dark)
         return dark ? BarColors { QColor(0x1f, 0x2a, 0x38), QColor(0xd6, 0xe4, 0xff) }
                     : BarColors { QColor(0xe8, 0xf0, 0xfa), QColor(0x11, 0x3c, 0x8c) };
     }
+}
+
+void paintAsBar(QWidget *bar, Tone tone)
+{
+    const BarColors colors = toneBar(tone, isDarkTheme());
+    QPalette palette = bar->palette();
+    palette.setColor(QPalette::Window, colors.background);
+    palette.setColor(QPalette::WindowText, colors.text);
+    bar->setAutoFillBackground(true);
+    bar->setPalette(palette);
 }
 
 QString toneHtml(Tone tone, const QString &html)

@@ -11,6 +11,7 @@
 #include <QString>
 
 class QPainter;
+class QWidget;
 
 // The one look of each engine state and problem severity, for every view: the topology's cells and
 // legend, the tables' status delegate, the timeline, the engine detail and the Problems panel.
@@ -78,6 +79,8 @@ struct BarColors {
     QColor text;
 };
 BarColors toneBar(Tone tone, bool dark); // Caution and Bad; the others read as Info
+// Gives a widget a banner's look: its background and text in the tone's bar colours, for the current palette.
+void paintAsBar(QWidget *bar, Tone tone);
 QString toneHtml(Tone tone, const QString &html); // as severityHtml, for the current palette
 
 // A pool's colour (tags, chart series): blue for prefill (KV producers), orange for decode (KV

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "operations/operationspage.h"
 
-#include "apptheme.h"
 #include "models/auditmodel.h"
 #include "net/membershipreconciler.h"
 #include "ops/rollingrestart.h"
@@ -111,12 +110,7 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
 void OperationsPage::buildRestoreBar()
 {
     m_restoreBar->setObjectName(QStringLiteral("restoreBar"));
-    m_restoreBar->setAutoFillBackground(true);
-    QPalette warn = m_restoreBar->palette();
-    const BarColors caution = toneBar(Tone::Caution, isDarkTheme());
-    warn.setColor(QPalette::Window, caution.background);
-    warn.setColor(QPalette::WindowText, caution.text);
-    m_restoreBar->setPalette(warn);
+    paintAsBar(m_restoreBar, Tone::Caution);
     m_restoreText->setWordWrap(true);
     auto *restore = new QPushButton(tr("Restore membership"), m_restoreBar);
     restore->setObjectName(QStringLiteral("restoreButton"));
@@ -134,12 +128,7 @@ void OperationsPage::buildRestoreBar()
 void OperationsPage::buildAuditFailureBar()
 {
     m_auditFailureBar->setObjectName(QStringLiteral("auditFailureBar"));
-    m_auditFailureBar->setAutoFillBackground(true);
-    QPalette alarm = m_auditFailureBar->palette();
-    const BarColors bad = toneBar(Tone::Bad, isDarkTheme());
-    alarm.setColor(QPalette::Window, bad.background);
-    alarm.setColor(QPalette::WindowText, bad.text);
-    m_auditFailureBar->setPalette(alarm);
+    paintAsBar(m_auditFailureBar, Tone::Bad);
     m_auditFailureText->setWordWrap(true);
     m_auditFailureText->setTextFormat(Qt::PlainText);
     m_auditFailureText->setTextInteractionFlags(Qt::TextSelectableByMouse);
