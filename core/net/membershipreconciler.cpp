@@ -132,6 +132,16 @@ bool MembershipReconciler::listedIn(const ProxyLists &lists, const QString &id, 
     return false;
 }
 
+QSet<QString> MembershipReconciler::listedKeys(const ProxyLists &lists)
+{
+    QSet<QString> keys;
+    keys.reserve(lists.prefill.size() + lists.decode.size());
+    for (const Role role : { Role::Prefill, Role::Decode })
+        for (const QString &id : lists.of(role))
+            keys.insert(key(id, role));
+    return keys;
+}
+
 bool MembershipReconciler::isListed(const QString &id, Role role) const
 {
     return m_lists && listedIn(*m_lists, id, role);
@@ -155,13 +165,8 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
                 if (m_wasUnreachable && m_lastKnownGood) {
                     // Back after an outage with other lists: it restarted (or was replaced) and
                     // forgot the runtime adds and removes.
-                    bool changed = false;
-                    for (const Role role : {Role::Prefill, Role::Decode}) {
-                        for (const QString &id : m_lastKnownGood->of(role))
-                            changed = changed || !listedIn(now, id, role);
-                        for (const QString &id : now.of(role))
-                            changed = changed || !listedIn(*m_lastKnownGood, id, role);
-                    }
+                    const QSet<QString> listedNow = listedKeys(now);
+                    const bool changed = listedNow != listedKeys(*m_lastKnownGood);
                     if (changed)
                         Q_EMIT restartDetected(*m_lastKnownGood, now);
                     // A drain restored from the journal is only still a drain when the proxy's lists are
@@ -170,7 +175,7 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
                     if (changed)
                         for (const QString &k : std::as_const(m_restoredDrains)) {
                             InstanceRecord &r = m_records[k];
-                            if (r.fact == MembershipFact::Draining && listedIn(now, r.id, r.role))
+                            if (r.fact == MembershipFact::Draining && listedNow.contains(k))
                                 setFact(r, MembershipFact::Active,
                                         QStringLiteral("listed again: the proxy's lists changed while no console watched"));
                         }
@@ -204,10 +209,12 @@ void MembershipReconciler::apply(const ProxyLists &lists)
 {
     m_lists = lists;
     const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QSet<QString> listedNow = listedKeys(lists);
     QSet<QString> seen;
+    seen.reserve(m_order.size());
     for (const QString &k : std::as_const(m_order)) {
         InstanceRecord &r = m_records[k];
-        const bool listed = listedIn(lists, r.id, r.role);
+        const bool listed = listedNow.contains(k);
         seen.insert(k);
         switch (r.fact) {
         case MembershipFact::Unknown:
@@ -244,10 +251,11 @@ void MembershipReconciler::apply(const ProxyLists &lists)
     // or added by another console).
     for (const Role role : {Role::Prefill, Role::Decode}) {
         for (const QString &id : lists.of(role)) {
-            if (seen.contains(key(id, role)))
+            const QString k = key(id, role);
+            if (seen.contains(k))
                 continue;
             InstanceRecord &r = ensure(id, role);
-            seen.insert(key(id, role));
+            seen.insert(k);
             setFact(r, MembershipFact::Active, QStringLiteral("in the proxy's list (not in the profile)"));
         }
     }

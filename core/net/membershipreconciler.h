@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 
 // The console's own instance table for the proxy (spec proxy-api §13.2): every instance the profile
@@ -104,6 +105,9 @@ private:
     void setFact(InstanceRecord &r, MembershipFact fact, const QString &note);
     void apply(const ProxyLists &lists);
     bool listedIn(const ProxyLists &lists, const QString &id, Role role) const;
+    // The record keys of every instance the lists hold: one instance key per entry, then a hash lookup per
+    // record instead of a scan of the lists (a reconciliation of 1,024 engines ran 1,024 x 819 keys).
+    static QSet<QString> listedKeys(const ProxyLists &lists);
 
     ProxyClient *m_client;
     QTimer m_timer;
