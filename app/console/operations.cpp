@@ -247,10 +247,7 @@ void Operations::rebuild()
             return;
         // A node is unreachable when the status command of its engines could not run there.
         const pd::NodeReachability reach = pd::nodeReachability(m_store->profile(), summary.outcomes);
-        for (const int node : reach.answered)
-            m_triage->setNodeSsh(node, true);
-        for (auto it = reach.unreachable.cbegin(); it != reach.unreachable.cend(); ++it)
-            m_triage->setNodeSsh(it.key(), false, it.value());
+        m_triage->setNodesSsh(reach.answered, reach.unreachable);
     });
     if (m_simControl.isValid())
         m_control = std::make_unique<pd::SimClusterEngineControl>(m_simControl);

@@ -55,7 +55,7 @@ void Triage::acknowledge(const QString &key)
     Q_EMIT problemsChanged();
 }
 
-void Triage::setNodeSsh(int node, bool up, const QString &error, std::int64_t atMs)
+void Triage::noteNodeSsh(int node, bool up, const QString &error, std::int64_t atMs)
 {
     if (node < 0 || node >= m_nodes.size())
         return;
@@ -65,6 +65,20 @@ void Triage::setNodeSsh(int node, bool up, const QString &error, std::int64_t at
     n.sshKnown = true;
     n.sshUp = up;
     n.sshError = error;
+}
+
+void Triage::setNodeSsh(int node, bool up, const QString &error, std::int64_t atMs)
+{
+    noteNodeSsh(node, up, error, atMs);
+    recompute();
+}
+
+void Triage::setNodesSsh(const QList<int> &answered, const QHash<int, QString> &unreachable, std::int64_t atMs)
+{
+    for (const int node : answered)
+        noteNodeSsh(node, true, QString(), atMs);
+    for (auto it = unreachable.cbegin(); it != unreachable.cend(); ++it)
+        noteNodeSsh(it.key(), false, it.value(), atMs);
     recompute();
 }
 

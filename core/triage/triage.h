@@ -29,6 +29,9 @@ public:
 
     // Node SSH reachability (filled in by the SSH part).
     void setNodeSsh(int node, bool up, const QString &error = {}, std::int64_t atMs = 0);
+    // One status round's verdict for many nodes at once (`unreachable`: node -> the error), judged once: node
+    // by node, 64 nodes made 64 recomputations of every engine's problems in one event-loop turn.
+    void setNodesSsh(const QList<int> &answered, const QHash<int, QString> &unreachable, std::int64_t atMs = 0);
     // The latest node checks of the node named so (summarizeNodeChecks()); an unknown name is ignored.
     void setNodeChecks(const QString &nodeName, const QStringList &failures, const QStringList &warnings,
                        std::int64_t atMs = 0);
@@ -45,6 +48,7 @@ Q_SIGNALS:
 private:
     TriageInput snapshot() const;
     void rebuildNodes();
+    void noteNodeSsh(int node, bool up, const QString &error, std::int64_t atMs);
 
     StateTracker *m_tracker;
     ClusterStore *m_store;

@@ -440,6 +440,15 @@ private Q_SLOTS:
         triage.setNodeSsh(4, false, QStringLiteral("No route to host"));
         QCOMPARE(triage.problems().last().key, QStringLiteral("node-ssh-down:4"));
         QCOMPARE(triage.problems().last().where, QStringLiteral("node d0 (127.0.0.6)"));
+        // A status round's verdict for every node at once is judged once: node 4 answered now, node 5 did not.
+        QSignalSpy changed(&triage, &Triage::problemsChanged);
+        triage.setNodesSsh({ 4 }, { { 5, QStringLiteral("Connection refused") } });
+        QCOMPARE(changed.size(), 1);
+        QStringList sshKeys;
+        for (const Problem &p : triage.problems())
+            if (p.key.startsWith(QStringLiteral("node-ssh-down:")))
+                sshKeys << p.key;
+        QCOMPARE(sshKeys, QStringList { QStringLiteral("node-ssh-down:5") });
     }
 
     void aDeliberateScaleInRaisesNothingACrashDoes()
