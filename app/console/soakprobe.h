@@ -20,11 +20,16 @@ class Monitoring;
 //                polls answered and failed in the window, engines Serving
 //   events.csv   as they happen: wall ms, then "state,<engine id>,<state>" for every derived-state
 //                change, "proxy,<reachable|unreachable>" when the proxy's reachability changes,
-//                "poll-failed,<engine id>,<error>" for every failed /metrics poll
+//                "poll-failed,<engine id>,<error>" for every failed /metrics poll, and once
+//                "startup,first-paint,<ms>": the time from the probe's installation to the first frame,
+//                after which the stall clock starts
 class SoakProbe final : public QObject {
     Q_OBJECT
 public:
     static void installIfAsked(pd::ClusterStore *store, Monitoring *monitoring);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     SoakProbe(const QString &dir, pd::ClusterStore *store, Monitoring *monitoring);
@@ -42,6 +47,7 @@ private:
     QTimer m_tick;
     QTimer m_sampleTimer;
     QElapsedTimer m_sinceTick;
+    QElapsedTimer m_sinceInstall;
     double m_stallMaxMs = 0;
     std::int64_t m_pollsOk = 0;
     std::int64_t m_pollsFailed = 0;
