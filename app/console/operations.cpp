@@ -141,6 +141,7 @@ void Operations::setSimControl(const QUrl &controlBase)
 
 void Operations::teardown()
 {
+    m_membershipBatch.reset();
     for (const QMetaObject::Connection &c : std::as_const(m_windowConnections))
         disconnect(c);
     m_windowConnections.clear();
@@ -216,6 +217,10 @@ void Operations::rebuild()
         if (!m_journal->attach(m_membership.get(), &journalError))
             m_window->showNote(tr("Membership journal not read: %1").arg(journalError));
     }
+    // One reading of the proxy's lists reaches the tracker as one change, however many engines it moved.
+    connect(m_membership.get(), &pd::MembershipReconciler::reconciling, this,
+        [this] { m_membershipBatch.emplace(m_tracker); });
+    connect(m_membership.get(), &pd::MembershipReconciler::reconciled, this, [this] { m_membershipBatch.reset(); });
     connect(m_membership.get(), &pd::MembershipReconciler::factChanged, this,
             [this, indexOf](const QString &id, pd::Role, pd::MembershipFact fact) {
                 const int engine = indexOf.value(id, -1);
@@ -233,22 +238,25 @@ void Operations::rebuild()
                 if (engine >= 0 && engine < m_tracker->engineCount())
                     m_tracker->setProcess(engine, fact, pid > 0 ? QStringLiteral("PID %1").arg(pid) : QString());
             });
-    connect(m_controller.get(), &pd::EngineController::operationFinished, this, [this, indexOf](const pd::OperationSummary &summary) {
-        // An engine started outside pdconsole is running all the same: say so, with its PID, command line and log.
-        for (const pd::ProcessOutcome &o : summary.outcomes) {
-            const int engine = indexOf.value(o.id, -1);
-            if (o.foreign && engine >= 0 && engine < m_tracker->engineCount()) {
-                m_tracker->setProcess(engine, o.process, o.detail);
-                if (!o.foreignLog.isEmpty())
-                    Q_EMIT engineLogFound(engine, o.foreignLog);
+    connect(m_controller.get(), &pd::EngineController::operationFinished, this,
+        [this, indexOf](const pd::OperationSummary &summary) {
+            // An engine started outside pdconsole is running all the same: say so, with its PID, command line and log.
+            // Every engine of a cluster the operators started themselves is foreign: one change for the round.
+            const pd::StateTracker::FactBatch batch(m_tracker);
+            for (const pd::ProcessOutcome &o : summary.outcomes) {
+                const int engine = indexOf.value(o.id, -1);
+                if (o.foreign && engine >= 0 && engine < m_tracker->engineCount()) {
+                    m_tracker->setProcess(engine, o.process, o.detail);
+                    if (!o.foreignLog.isEmpty())
+                        Q_EMIT engineLogFound(engine, o.foreignLog);
+                }
             }
-        }
-        if (summary.action != pd::ProcessAction::Status || !m_triage)
-            return;
-        // A node is unreachable when the status command of its engines could not run there.
-        const pd::NodeReachability reach = pd::nodeReachability(m_store->profile(), summary.outcomes);
-        m_triage->setNodesSsh(reach.answered, reach.unreachable);
-    });
+            if (summary.action != pd::ProcessAction::Status || !m_triage)
+                return;
+            // A node is unreachable when the status command of its engines could not run there.
+            const pd::NodeReachability reach = pd::nodeReachability(m_store->profile(), summary.outcomes);
+            m_triage->setNodesSsh(reach.answered, reach.unreachable);
+        });
     if (m_simControl.isValid())
         m_control = std::make_unique<pd::SimClusterEngineControl>(m_simControl);
     else

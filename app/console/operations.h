@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ops/scaletypes.h"
+#include "state/statetracker.h"
 #include "watch/ejectionsettings.h"
 
 #include <QObject>
@@ -10,6 +11,7 @@
 #include <QUrl>
 
 #include <memory>
+#include <optional>
 
 class QMenu;
 class QWidget;
@@ -99,6 +101,7 @@ private:
     pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
     pd::StateTracker *m_tracker;
+    std::optional<pd::StateTracker::FactBatch> m_membershipBatch; // open while a reading of the lists is applied
     QUrl m_simControl;
     std::shared_ptr<pd::SshRunner> m_ssh; // sessions kept open across profiles; host keys asked in a dialog
     std::unique_ptr<pd::AuditLog> m_audit;

@@ -95,9 +95,11 @@ public:
         if (m_file.open(QIODevice::WriteOnly | QIODevice::Truncate))
             m_file.write("wall_ms,action,kind,target,status\n");
     }
-    void write(const QString &action, const QString &kind, const QString &target, int status)
+    // `atMs`: when the action began (the control request's send), not when its answer came back: the
+    // console may see a fault before the request returns (a proxy restart is down at once).
+    void write(const QString &action, const QString &kind, const QString &target, int status, qint64 atMs = wallMs())
     {
-        QTextStream(&m_file) << wallMs() << ',' << action << ',' << kind << ',' << target << ',' << status << '\n';
+        QTextStream(&m_file) << atMs << ',' << action << ',' << kind << ',' << target << ',' << status << '\n';
         m_file.flush();
     }
 
@@ -208,14 +210,16 @@ bool run(const RunOptions &options, QString *error)
         }
         if (t.kind != QLatin1String("proxy-restart") && t.engine.isEmpty())
             t.engine = decode.at((k * 37) % decode.size());
+        const qint64 injectAt = wallMs();
         const int status = inject(sim, t, options);
         // -1: injected, but on an engine with nothing running, where no console could see a stall.
-        faults.write(QStringLiteral("inject"), t.kind, t.engine, observable ? status : -1);
+        faults.write(QStringLiteral("inject"), t.kind, t.engine, observable ? status : -1, injectAt);
         std::printf("soak: %3lld min  %-13s %s\n", soakClock.elapsed() / 60000, qPrintable(t.kind),
             qPrintable(t.engine.isEmpty() ? QStringLiteral("proxy") : t.engine));
         std::fflush(stdout);
         waitMs(int(slotStart + options.faultForSeconds * 1000 - soakClock.elapsed()));
-        faults.write(QStringLiteral("clear"), t.kind, t.engine, clear(sim, t));
+        const qint64 clearAt = wallMs();
+        faults.write(QStringLiteral("clear"), t.kind, t.engine, clear(sim, t), clearAt);
         waitMs(int(slotStart + options.faultEverySeconds * 1000 - soakClock.elapsed()));
     }
     faults.write(QStringLiteral("end"), {}, {}, 0);

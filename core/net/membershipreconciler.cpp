@@ -158,6 +158,7 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
         m_client->healthcheck([this, reply](const ProxyHealth &health) {
             m_inFlight = false;
             m_health = health;
+            Q_EMIT reconciling();
             const bool ok = reply.ok && reply.lists;
             if (ok) {
                 m_error.clear();

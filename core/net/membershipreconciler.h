@@ -95,6 +95,9 @@ Q_SIGNALS:
     // The proxy was unreachable and came back with other lists than before: it restarted and
     // forgot the runtime adds and removes. `previous` is the last membership read before.
     void restartDetected(const pd::ProxyLists &previous, const pd::ProxyLists &now);
+    // A reading of the proxy's lists is about to be applied: the factChanged signals up to the next
+    // reconciled() belong to one reading (a listener may take them as one change, StateTracker::FactBatch).
+    void reconciling();
     void reconciled();
     // Something snapshot() returns changed (a fact, the last known good lists, the timing).
     void snapshotChanged();

@@ -5,7 +5,9 @@
 
 #include <QDateTime>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace pd {
 
@@ -70,6 +72,7 @@ void StateTracker::setThresholds(const StateThresholds &thresholds)
 
 void StateTracker::rebuild()
 {
+    m_batchedEngines.clear(); // indexes of the previous profile
     m_engines.assign(std::size_t(m_store->engines().size()), Tracked {});
     m_groups = m_store->hasProfile() ? DpGroups(m_store->profile()) : DpGroups();
     m_groupStates = QList<GroupState>(m_groups.groups().size());
@@ -371,9 +374,40 @@ void StateTracker::appendFactEvent(int engine, StateEvent::Kind kind, const QStr
     appendEvent(std::move(event));
 }
 
+StateTracker::FactBatch::FactBatch(StateTracker *tracker)
+    : m_tracker(tracker)
+{
+    ++m_tracker->m_factBatchDepth;
+}
+
+StateTracker::FactBatch::~FactBatch()
+{
+    if (--m_tracker->m_factBatchDepth == 0)
+        m_tracker->endFactBatch();
+}
+
+void StateTracker::endFactBatch()
+{
+    if (m_batchedEngines.isEmpty())
+        return;
+    QList<int> touched = std::exchange(m_batchedEngines, {});
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    const QList<int> changed = settle(touched, std::exchange(m_batchedAt, 0));
+    if (!changed.isEmpty())
+        Q_EMIT statesChanged(changed);
+    flushEvents();
+    Q_EMIT roundDerived();
+}
+
 void StateTracker::factChanged(int engine, std::int64_t now)
 {
     rederiveOwn(engine, now);
+    if (m_factBatchDepth > 0) {
+        m_batchedEngines.append(engine);
+        m_batchedAt = std::max(m_batchedAt, now);
+        return;
+    }
     const QList<int> changed = settle({ engine }, now);
     if (!changed.isEmpty())
         Q_EMIT statesChanged(changed);

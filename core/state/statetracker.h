@@ -79,6 +79,20 @@ public:
     // with None (the console starts or adds it again), and by the tracker itself when the engine answers
     // again after it went down, or is added to the proxy again (something else started or added it).
     void setIntent(int engine, OperatorIntent intent, const QString &detail = {}, std::int64_t atMs = 0);
+    // Many fact changes as one: while a FactBatch lives, each setter records its fact, its event and the
+    // engine's own state at once, and the groups are settled and statesChanged / roundDerived emitted
+    // once when the last batch ends. A membership reconciliation of 1,024 engines, set one by one, made
+    // 1,024 rounds for every listener (triage recomputes all problems each time: 200 ms at start-up).
+    class FactBatch {
+    public:
+        explicit FactBatch(StateTracker *tracker);
+        ~FactBatch();
+        FactBatch(const FactBatch &) = delete;
+        FactBatch &operator=(const FactBatch &) = delete;
+
+    private:
+        StateTracker *m_tracker;
+    };
     // Records something the operator did (engine or node; -1 for neither) on the timeline.
     void recordAction(int engine, int node, const QString &what);
     // A known error signature seen in a log (engine, or node with engine -1): a timeline event, and the
@@ -118,9 +132,14 @@ private:
     // One engine's fact moved (a setter): its event, then re-derive and announce.
     void appendFactEvent(int engine, StateEvent::Kind kind, const QString &what, const QString &detail, std::int64_t now);
     void factChanged(int engine, std::int64_t now);
+    void endFactBatch();
     // The intent fact and its timeline event; the caller re-derives.
     void changeIntent(int engine, OperatorIntent intent, const QString &detail, const QString &why, std::int64_t now);
     void flushEvents();
+
+    int m_factBatchDepth = 0;
+    QList<int> m_batchedEngines; // own state re-derived, not settled yet
+    std::int64_t m_batchedAt = 0;
 
     ClusterStore *m_store;
     DpGroups m_groups;

@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QSignalSpy>
 
+#include <algorithm>
+
 using namespace pd;
 using namespace pd::test;
 
@@ -200,6 +202,54 @@ private Q_SLOTS:
         m_tracker->recordAction(7, -1, QStringLiteral("restart requested"));
         QCOMPARE(m_tracker->events().at(m_tracker->events().size() - 1).kind, StateEvent::Kind::Action);
         QCOMPARE(m_tracker->events().recent(7, -1, 10).size(), 3); // unknown → serving, serving → starting, the action
+    }
+
+    void aFactBatchIsOneChangeWhenItsLastScopeEnds()
+    {
+        roundWith({});
+        QSignalSpy changed(m_tracker, &StateTracker::statesChanged);
+        QSignalSpy rounds(m_tracker, &StateTracker::roundDerived);
+        const int eventsBefore = m_tracker->events().size();
+        {
+            const StateTracker::FactBatch outer(m_tracker);
+            {
+                const StateTracker::FactBatch inner(m_tracker);
+                for (int i = 4; i < 10; ++i)
+                    m_tracker->setMembership(i, MembershipFact::Gone);
+            }
+            m_tracker->setProcess(12, ProcessFact::Exited, QStringLiteral("exit status 137"));
+            // Nothing announced while a batch is open; each engine's own state is derived at once.
+            QCOMPARE(changed.size(), 0);
+            QCOMPARE(rounds.size(), 0);
+            QCOMPARE(m_tracker->ownState(4), EngineState::ReadyNotInProxy);
+        }
+        QCOMPARE(rounds.size(), 1);
+        QCOMPARE(changed.size(), 1);
+        // The engines set, and the live ranks of engine 12's coupled group, which its exit broke: the
+        // groups are settled at the batch's end as after a single setter.
+        const QList<int> announced = changed.at(0).at(0).value<QList<int>>();
+        const int group = m_tracker->groupOf(12);
+        QVERIFY(group >= 0);
+        const QList<int> ranks = m_tracker->groups().groups().at(group).engines;
+        QList<int> expected { 4, 5, 6, 7, 8, 9 };
+        for (const int rank : ranks)
+            expected.append(rank);
+        std::sort(expected.begin(), expected.end());
+        expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+        QCOMPARE(announced, expected);
+        for (int i = 4; i < 10; ++i)
+            QCOMPARE(m_tracker->ownState(i), EngineState::ReadyNotInProxy);
+        QCOMPARE(m_tracker->state(12), EngineState::Stopped);
+        for (const int rank : ranks)
+            if (rank != 12)
+                QCOMPARE(m_tracker->state(rank), EngineState::GroupBroken); // 4-9 among them when in its group
+        // Every fact and every state change is on the timeline, as without the batch.
+        QCOMPARE(m_tracker->events().size() - eventsBefore, 7 + int(announced.size()));
+        // An empty batch announces nothing.
+        {
+            const StateTracker::FactBatch none(m_tracker);
+        }
+        QCOMPARE(rounds.size(), 1);
     }
 
     void aDeliberateStopIsStoppedACrashIsUnreachable()
