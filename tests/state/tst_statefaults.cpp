@@ -13,12 +13,11 @@
 #include "state/statetracker.h"
 #include "triage/triage.h"
 
+#include "../sim/blockinghttp.h"
 #include "pdsimcluster.h"
 
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
@@ -53,15 +52,8 @@ private:
 
     int post(const QString &path, const QByteArray &body)
     {
-        QNetworkRequest request { QUrl(m_control + path) };
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setTransferTimeout(5000);
-        QNetworkReply *reply = m_network.post(request, body);
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        reply->deleteLater();
+        int status = 0;
+        pdtest::blockingHttp(m_network, "POST", m_control + path, body, &status);
         return status;
     }
 

@@ -6,20 +6,15 @@
 // [DONE], stall -> a timeout; a refused port -> connection failed. The history's verdict counts the
 // run of failures and forgets it at the first good answer. Waits are on conditions (signals, the
 // cluster's state), never on time.
-#include "../sim/blockinghttp.h"
-
-#include "cluster/profileformat.h"
-#include "clustersim/simcluster.h"
 #include "net/profileproxyendpoint.h"
 #include "ops/canaryprobe.h"
 #include "ops/warmuprun.h"
+#include "simscalefixture.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
-
-#include <memory>
 
 using namespace pd;
 using json = nlohmann::json;
@@ -27,36 +22,23 @@ using json = nlohmann::json;
 class TestCanary : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<sim::SimCluster> m_cluster;
-    Profile m_profile;
-    QString m_control;
-    QNetworkAccessManager m_network;
+    test::SimScaleFixture m_sim;
     const QStringList m_decoders { QStringLiteral("127.0.0.172:9000"), QStringLiteral("127.0.0.172:9001") };
 
-    QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
-    {
-        return pdtest::blockingHttp(m_network, method, url, body, status);
-    }
-    QString faultOf(const QString &id)
-    {
-        const json state = json::parse(http("GET", m_control + QStringLiteral("/cluster")).toStdString(), nullptr, false);
-        if (state.is_object() && state.contains("engines"))
-            for (const json &e : state["engines"])
-                if (e.value("id", std::string()) == id.toStdString())
-                    return QString::fromStdString(e.value("fault", std::string()));
-        return {};
-    }
     // Every decoder gets `kind`; returns once the cluster reports it applied.
     bool faultDecoders(const QString &kind)
     {
         int status = 0;
-        http("POST", m_control + QStringLiteral("/cluster/engines/fault"),
-            QStringLiteral(R"({"engines":["%1","%2"],"kind":"%3"})").arg(m_decoders.at(0), m_decoders.at(1), kind).toUtf8(), &status);
+        m_sim.callControl("POST", QStringLiteral("/cluster/engines/fault"),
+            QStringLiteral(R"({"engines":["%1","%2"],"kind":"%3"})")
+                .arg(m_decoders.at(0), m_decoders.at(1), kind)
+                .toUtf8(),
+            &status);
         if (status != 200)
             return false;
         for (const QString &d : m_decoders) {
-            [&] { QTRY_COMPARE_WITH_TIMEOUT(faultOf(d), kind, 10000); }();
-            if (faultOf(d) != kind)
+            [&] { QTRY_COMPARE_WITH_TIMEOUT(m_sim.engineFault(d), kind, 10000); }();
+            if (m_sim.engineFault(d) != kind)
                 return false;
         }
         return true;
@@ -86,7 +68,7 @@ class TestCanary : public QObject {
         CanaryOptions o;
         o.intervalMs = 500;
         o.timeoutMs = 10000; // generous: a sanitizer build on a loaded machine is slow, never this slow
-        o.fallbackModel = m_profile.decode.servedModelName;
+        o.fallbackModel = m_sim.profile().decode.servedModelName;
         return o;
     }
 
@@ -94,23 +76,12 @@ private Q_SLOTS:
     void initTestCase()
     {
         qRegisterMetaType<CanarySample>();
-        const ProfileLoadResult loaded = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/canary-loopback.json"));
-        QVERIFY(loaded.profile.has_value());
-        m_profile = *loaded.profile;
+        QVERIFY(m_sim.loadProfile(QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/canary-loopback.json")));
         sim::ClusterOptions options;
-        options.profile = m_profile;
         options.timeScale = 1;
         options.jitter = false;
         options.seed = 17;
-        m_cluster = std::make_unique<sim::SimCluster>(options);
-        QString error;
-        if (!m_cluster->start(&error)) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(qPrintable(error));
-            QSKIP(qPrintable(QStringLiteral("cannot start the simulated cluster (ports busy?): ") + error));
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(m_cluster->isReady(), 30000);
-        m_control = QStringLiteral("http://127.0.0.170:%1").arg(m_cluster->controlPort());
+        PD_START_SIM_CLUSTER(m_sim, options);
     }
 
     void itsTrafficIsMarked()
@@ -172,7 +143,7 @@ private Q_SLOTS:
     void aHealthyClusterAnswers()
     {
         CanaryProbe probe;
-        probe.setEndpoint(profileProxyEndpoint(m_profile));
+        probe.setEndpoint(profileProxyEndpoint(m_sim.profile()));
         probe.setOptions(fast());
         probe.start();
         const CanarySample s = nextSample(probe);
@@ -201,7 +172,7 @@ private Q_SLOTS:
         QFETCH(QString, fault);
         QFETCH(int, outcome);
         CanaryProbe probe;
-        probe.setEndpoint(profileProxyEndpoint(m_profile));
+        probe.setEndpoint(profileProxyEndpoint(m_sim.profile()));
         CanaryOptions options = fast();
         if (fault == QLatin1String("stall"))
             options.timeoutMs = 3000; // the stall's requests never end: the timeout is the verdict
@@ -255,8 +226,8 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_cluster)
-            m_cluster->shutdown();
+        if (m_sim.cluster())
+            m_sim.cluster()->shutdown();
     }
 };
 
