@@ -20,7 +20,6 @@
 #include "poolsview.h"
 #include "state/statetracker.h"
 #include "statusdelegate.h"
-#include "topology/observedstates.h"
 #include "topology/trackedengineinfo.h"
 #include "topologyview/topologypanel.h"
 #include "topologyview/topologystatefeed.h"
@@ -100,7 +99,6 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     , m_proxyLabel(new QLabel(this))
     , m_poolsView(new PoolsView(this))
     , m_topology(new TopologyPanel(this))
-    , m_observedStates(new ObservedStates(store, this))
     , m_tabs(new QTabWidget(this))
     , m_ownSettings(std::make_unique<ConsoleSettings>())
     , m_settings(m_ownSettings.get())
@@ -166,8 +164,7 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     m_tabs->addTab(splitter, tr("&Cluster"));
     m_tabs->addTab(m_poolsView, tr("&Pools"));
     connect(m_engineView, &QTableView::doubleClicked, this,
-            [this](const QModelIndex &index) { showEngineCharts(m_engineFilter->mapToSource(index).row()); });
-    feedTopologyFromObservations(m_observedStates, m_topology->view());
+        [this](const QModelIndex &index) { showEngineCharts(m_engineFilter->mapToSource(index).row()); });
     connect(m_topology->view(), &TopologyView::activated, this, &MainWindow::showEngineCharts);
     connect(m_topology->view(), &TopologyView::selectionChanged, this, [this](const QList<int> &engines) {
         if (engines.size() > 1)
@@ -286,8 +283,7 @@ bool MainWindow::openProfile(const QString &path)
 
 void MainWindow::onProfileChanged()
 {
-    m_topology->setProfile(m_store->profile());
-    m_topology->view()->setStates(m_observedStates->states());
+    m_topology->setProfile(m_store->profile()); // every engine Unknown until the tracker's reset() names them
     updateFromStore();
 }
 
@@ -403,8 +399,9 @@ void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
     m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
                                  qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
                                       m_engineView->fontMetrics().horizontalAdvance(engineStateLabel(EngineState::ReadyNotInProxy)) + 34));
-    m_trackedInfo = std::make_unique<TrackedEngineInfo>(tracker, m_observedStates);
-    feedTopologyFromTracker(m_observedStates, tracker, m_trackedInfo.get(), m_topology->view());
+    m_trackedInfo = std::make_unique<TrackedEngineInfo>(tracker, m_store);
+    m_trackedInfo->setSeriesStore(m_series);
+    feedTopologyFromTracker(tracker, m_trackedInfo.get(), m_topology->view());
     connect(m_topology->view(), &TopologyView::currentChanged, this, [this](int engine) {
         if (engine >= 0 && m_detail && m_detailDock->isVisible())
             m_detail->setEngine(engine);
@@ -574,8 +571,10 @@ void MainWindow::showTopology()
 
 void MainWindow::setSeriesStore(SeriesStore *series)
 {
+    m_series = series;
     m_poolsView->setSeriesStore(series);
-    m_observedStates->setSeriesStore(series);
+    if (m_trackedInfo)
+        m_trackedInfo->setSeriesStore(series);
     if (m_detail)
         m_detail->setSeriesStore(series);
     m_topology->view()->refreshMetrics();

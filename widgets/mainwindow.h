@@ -22,7 +22,6 @@ struct ProxyHealth;
 class EngineTableModel;
 class ErrorBanner;
 class NodeTableModel;
-class ObservedStates;
 class PoolsView;
 class SeriesStore;
 class TopologyPanel;
@@ -148,7 +147,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     PoolsView *m_poolsView;
     TopologyPanel *m_topology;
-    ObservedStates *m_observedStates;
+    SeriesStore *m_series = nullptr; // given to the topology's info once the tracker is attached
     QWidget *m_clusterPage = nullptr;
     class QTabWidget *m_tabs;
     StateTracker *m_tracker = nullptr;

@@ -12,7 +12,7 @@
 #include <cmath>
 
 // What the topology asks about one engine beyond its state: for the hover tooltip and for colouring
-// cells by a metric. The derived-state tracker implements it; until then ObservedStates does.
+// cells by a metric. TrackedEngineInfo implements it (the tracker's state, the observed figures).
 namespace pd {
 
 struct EngineSummary {

@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+313"/>
+        <location filename="../../app/console/operations.cpp" line="+308"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-404"/>
+        <location line="-392"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -207,12 +207,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+104"/>
         <source>Membership journal not read: %1</source>
         <translation>未读取成员日志：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+76"/>
+        <location line="+63"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
@@ -324,17 +324,17 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="+96"/>
+        <location filename="../../app/console/consoleassembly.cpp" line="+41"/>
         <source>Preferences stored in %1</source>
         <translation>首选项已保存到 %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+49"/>
         <source>Starting the simulated cluster (pdsim)…</source>
         <translation>正在启动模拟集群（pdsim）…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Demo: simulated cluster with %1 engines ready, proxy %2, background load 4 req/s</source>
         <translation>演示：模拟集群已就绪，共 %1 个引擎，代理 %2，后台负载 4 req/s</translation>
     </message>
@@ -349,17 +349,17 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>演示集群已停止</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-20"/>
         <source>The demo cluster could not start; showing its profile only</source>
         <translation>演示集群无法启动，仅显示其配置文件</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-12"/>
         <source>The last profile %1 is gone; nothing reopened</source>
         <translation>上次的配置文件 %1 已不存在，未重新打开</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../app/console/main.cpp" line="+78"/>
         <source>Settings: %1</source>
         <translation>设置：%1</translation>
     </message>
@@ -763,55 +763,55 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>pd::EngineActionMenu</name>
     <message>
-        <location filename="../../widgets/operations/engineactionmenu.cpp" line="+27"/>
+        <location filename="../../widgets/operations/engineactionmenu.cpp" line="+29"/>
         <source>Start</source>
         <translation>启动</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Start and add to proxy</source>
         <translation>启动并加入代理</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Stop (drain first when in the proxy)</source>
         <translation>停止（在代理中时先排空）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Force stop (no drain)</source>
         <translation>强制停止（不排空）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Add to proxy</source>
         <translation>加入代理</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Remove from proxy</source>
         <translation>移出代理</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Restart the whole DP group</source>
         <translation>重启整个 DP 组</translation>
     </message>
     <message numerus="yes">
         <location line="+16"/>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>%n selected engines</source>
         <translation>
             <numerusform>已选的 %n 个引擎</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-51"/>
         <source>Nothing to do: %1</source>
         <translation>无需操作：%1</translation>
     </message>
@@ -831,7 +831,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>%1：已开始，可在“操作”页查看进度</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
@@ -863,7 +863,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>节点 %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Override: take the last active instance of the pool out (its requests fail until another is active)</source>
         <translation>强制覆盖：移出池中最后一个活跃实例（在有其他实例活跃之前，该池的请求都会失败）</translation>
     </message>
@@ -947,12 +947,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>- 已跳过 %1：%2</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+276"/>
         <source>not a rank of a coupled DP group</source>
         <translation>不是耦合 DP 组的 rank</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-130"/>
         <source>would break DP group %1; stop or restart the whole group, or remove it from the proxy</source>
         <translation>会破坏 DP 组 %1；请停止或重启整个组，或将其从代理中移除</translation>
     </message>
@@ -963,17 +963,17 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>已在代理中活跃</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-171"/>
         <source>- This takes the last active instance of a pool out of the proxy: every request to that pool fails until another instance is active. It needs the explicit override.</source>
         <translation>- 这会把某个池最后一个活动实例移出代理：在另一个实例变为活动之前，发往该池的每个请求都会失败。需要明确勾选覆盖。</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+114"/>
         <source>DP group %1 has a rank WAITING in the proxy; wait until it is active or dropped</source>
         <translation>DP 组 %1 有 rank 在代理中处于 WAITING 状态；请等待其变为活动或被丢弃</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+40"/>
         <source>WAITING in the proxy: stopping or re-adding it now can kill the proxy&apos;s listener; wait until it is active or dropped</source>
         <translation>在代理中处于 WAITING 状态：此时停止或重新加入可能导致代理的监听线程崩溃；请等待其变为活动或被丢弃</translation>
     </message>
@@ -988,7 +988,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>不在代理中活跃（%1）</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+27"/>
         <source>DP group %1 (%2 ranks): all started at once, waited for with one deadline of %3 s, then left outside the proxy</source>
         <translation>DP 组 %1（%2 个 rank）：同时全部启动，以一个 %3 秒的截止时间等待，然后留在代理之外</translation>
     </message>
@@ -1018,7 +1018,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>在该组恢复服务之前，%1 失去 %3 个实例中的 %2 个</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
         <source>%1 outside the proxy: started and waited for until they answer /v1/models and /health, then left outside the proxy (add them when wanted)</source>
         <translation>%1 不在代理中：启动并等待其响应 /v1/models 和 /health，之后保持在代理之外（需要时再加入）</translation>
     </message>
@@ -1068,7 +1068,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>%1 在代理中活跃：移出代理并排空；进程继续运行</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+97"/>
         <source>force stop</source>
         <comment>what an engine was stopped by</comment>
         <translation>强制停止</translation>
@@ -1891,7 +1891,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ErrorBanner</name>
     <message>
-        <location filename="../../widgets/errorbanner.cpp" line="+22"/>
+        <location filename="../../widgets/errorbanner.cpp" line="+26"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -2278,7 +2278,7 @@ last good scrape %1</source>
 <context>
     <name>pd::LogSignatures</name>
     <message>
-        <location filename="../../core/logs/logsignatures.cpp" line="+33"/>
+        <location filename="../../core/logs/logsignatures.cpp" line="+34"/>
         <source>NPU out of memory</source>
         <translation>NPU 设备内存不足</translation>
     </message>
@@ -2338,7 +2338,7 @@ last good scrape %1</source>
         <translation>在模型的 config.json 中设置 &quot;torch_dtype&quot;: &quot;bfloat16&quot;，和/或使用 --dtype bfloat16。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+11"/>
         <source>HCCL root port 60000 in use</source>
         <translation>HCCL root 端口 60000 被占用</translation>
     </message>
@@ -2503,7 +2503,7 @@ last good scrape %1</source>
         <translation>在两端执行 hccn_tool -i N -link_stat -g / -net_health -g；检查对端日志。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+11"/>
         <source>LLMDataDist link failed</source>
         <translation>LLMDataDist 建链失败</translation>
     </message>
@@ -2593,7 +2593,7 @@ last good scrape %1</source>
         <translation>先安装 vLLM，再安装 vLLM-Ascend（它会锁定 torch + torch-npu 的版本），或使用官方镜像；之后不要再升级 torch。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+13"/>
         <source>DCMI cannot open the device</source>
         <translation>DCMI 无法打开设备</translation>
     </message>
@@ -2800,7 +2800,7 @@ last good scrape %1</source>
 <context>
     <name>pd::LogsPage</name>
     <message>
-        <location filename="../../widgets/logspage.cpp" line="+31"/>
+        <location filename="../../widgets/logspage.cpp" line="+32"/>
         <source>Log of</source>
         <translation>日志来源</translation>
     </message>
@@ -2823,12 +2823,12 @@ last good scrape %1</source>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+127"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+94"/>
         <source>Profile problems</source>
         <translation>配置文件问题</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+38"/>
         <source>Filter engines (node, host, port, rank…)</source>
         <translation>筛选引擎（节点、主机、端口、rank…）</translation>
     </message>
@@ -2844,24 +2844,24 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>&amp;Topology</source>
         <translation>拓扑(&amp;T)</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+60"/>
+        <location line="-57"/>
+        <location line="+59"/>
         <location line="+14"/>
         <source>&amp;Cluster</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-72"/>
         <source>&amp;Pools</source>
         <translation>池(&amp;P)</translation>
     </message>
     <message numerus="yes">
-        <location line="+7"/>
+        <location line="+6"/>
         <source>%n engine(s) selected</source>
         <translation>
             <numerusform>已选择 %n 个引擎</numerusform>
@@ -2963,7 +2963,7 @@ last good scrape %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>No cluster open — File ▸ Open Profile…</source>
         <translation>未打开集群 — 文件 ▸ 打开配置文件…</translation>
     </message>
@@ -3054,7 +3054,7 @@ last good scrape %1</source>
         <translation>没有问题</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
@@ -3087,7 +3087,7 @@ last good scrape %1</source>
         </translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>proxy %1: %2 prefill · %3 decode%4</source>
         <translation>代理 %1：预填充 %2 · 解码 %3%4</translation>
     </message>
@@ -3112,7 +3112,7 @@ last good scrape %1</source>
         <translation>%1 · %2 · DP rank %3</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+105"/>
         <source>Open Cluster Profile</source>
         <translation>打开集群配置文件</translation>
     </message>
@@ -3401,51 +3401,6 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
-    <name>pd::ObservedStates</name>
-    <message>
-        <location filename="../../core/topology/observedstates.cpp" line="+81"/>
-        <source>/metrics %1 in %2 ms, /health %3</source>
-        <translation>/metrics %1，耗时 %2 ms，/health %3</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+4"/>
-        <source>%1 for %n poll(s)</source>
-        <translation>
-            <numerusform>连续 %n 次轮询：%1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source> (at %1)</source>
-        <translation>（截至 %1）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>waiting</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>KV cache</source>
-        <translation>KV 缓存</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>generation</source>
-        <translation>生成</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>prompt</source>
-        <translation>提示词</translation>
-    </message>
-</context>
-<context>
     <name>pd::OperationModel</name>
     <message>
         <location filename="../../core/models/operationmodel.cpp" line="+15"/>
@@ -3552,7 +3507,7 @@ last good scrape %1</source>
 <context>
     <name>pd::OperationsPage</name>
     <message>
-        <location filename="../../widgets/operations/operationspage.cpp" line="+35"/>
+        <location filename="../../widgets/operations/operationspage.cpp" line="+36"/>
         <source>&amp;Read-only: refuse every change to the cluster</source>
         <translation>只读：拒绝对集群的任何更改(&amp;R)</translation>
     </message>
@@ -3577,12 +3532,12 @@ last good scrape %1</source>
         <translation>取消重启</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Scaling, starts, stops, restarts and proxy changes are refused (and audited as refused)</source>
         <translation>拒绝扩缩容、启动、停止、重启和代理变更（并在审计日志中记为已拒绝）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+49"/>
         <source>Restore membership</source>
         <translation>恢复代理成员</translation>
     </message>
@@ -3592,7 +3547,7 @@ last good scrape %1</source>
         <translation>忽略</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
@@ -3602,12 +3557,12 @@ last good scrape %1</source>
         <translation>恢复允许操作；下一次审计写入失败会再次停止操作</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>Rolling restart (after a config or model change)</source>
         <translation>滚动重启（配置或模型变更后）</translation>
     </message>
@@ -3627,22 +3582,22 @@ last good scrape %1</source>
         <translation>重启期间，代理中该池的活跃实例数始终不少于此值</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+32"/>
         <source>Audit log</source>
         <translation>审计日志</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="-150"/>
         <source>&amp;Warm-up / smoke test…</source>
         <translation>预热 / 冒烟测试(&amp;W)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Send small completions through the proxy: success rate, TTFT and TPOT, and the proxy&apos;s silent failures</source>
         <translation>通过代理发送小规模补全请求，检查成功率、TTFT、TPOT 以及被代理掩盖的失败</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+193"/>
         <source>&lt;b&gt;The proxy restarted&lt;/b&gt; and forgot the instances added or removed at runtime. Before: %1 prefill, %2 decode; now: %3 prefill, %4 decode. Restore adds back what is missing (engines already run) and takes out what was not there.</source>
         <translation>&lt;b&gt;代理已重启&lt;/b&gt;，运行时添加或移除的实例已丢失。重启前：%1 个预填充、%2 个解码；当前：%3 个预填充、%4 个解码。恢复操作会重新加入缺失的实例（引擎仍在运行），并移出原本不在的实例。</translation>
     </message>
@@ -3662,32 +3617,32 @@ last good scrape %1</source>
         <translation>%1 个活跃引擎将按节点逐个重启：每个引擎先排空并移出代理，然后停止、重新启动，等待就绪后再加回代理。始终至少保留 %2 个活跃实例；遇到首个失败时重启将暂停。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Start proxy</source>
         <translation>启动代理</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Stop proxy…</source>
         <translation>停止代理…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Restart proxy…</source>
         <translation>重启代理…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Start the proxy</source>
         <translation>启动代理</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Stop the proxy</source>
         <translation>停止代理</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Restart the proxy</source>
         <translation>重启代理</translation>
     </message>
@@ -3722,7 +3677,7 @@ last good scrape %1</source>
         <translation>代理当前列有 %1 个预填充实例和 %2 个解码实例。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Operations in progress fail while the proxy is down.</source>
         <translation>代理停止期间，正在进行的操作将会失败。</translation>
     </message>
@@ -3737,52 +3692,52 @@ last good scrape %1</source>
         <translation>%1：已开始，可在“操作”页查看进度</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Stopping the proxy…</source>
         <translation>正在停止代理…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Proxy stopped; checking that it no longer answers…</source>
         <translation>代理已停止；正在确认其不再响应…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Starting the proxy…</source>
         <translation>正在启动代理…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Proxy started; waiting for its /healthcheck to answer…</source>
         <translation>代理已启动；正在等待其 /healthcheck 响应…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>%1: proxy start failed: %2</source>
         <translation>%1：代理启动失败：%2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1: proxy stop failed: %2</source>
         <translation>%1：代理停止失败：%2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1: proxy restart failed: %2</source>
         <translation>%1：代理重启失败：%2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>%1: proxy started (%2)</source>
         <translation>%1：代理已启动（%2）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1: proxy stopped (%2); every request fails until it is started again</source>
         <translation>%1：代理已停止（%2）；在重新启动之前，所有请求都会失败</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1: proxy restarted (%2)</source>
         <translation>%1：代理已重启（%2）</translation>
     </message>
@@ -3797,27 +3752,27 @@ last good scrape %1</source>
         <translation>代理 %1：/healthcheck 已响应（%2）：预填充实例 %3 个，解码实例 %4 个</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Proxy %1: &lt;b&gt;/healthcheck does not answer&lt;/b&gt; (%2): %3</source>
         <translation>代理 %1：&lt;b&gt;/healthcheck 无响应&lt;/b&gt;（%2）：%3</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>A proxy action is running</source>
         <translation>代理操作正在进行</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The proxy answers /healthcheck: it runs already (Restart stops and starts it)</source>
         <translation>代理正在响应 /healthcheck：它已在运行（“重启”会先停止再启动它）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Start the proxy with the profile&apos;s command line (a running proxy is not started twice)</source>
         <translation>按配置文件中的命令行启动代理（已在运行的代理不会重复启动）</translation>
     </message>
@@ -3862,14 +3817,14 @@ last good scrape %1</source>
         <translation>%1 — 尚未写入任何内容</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+4"/>
         <source>%n unreadable line(s), e.g. %1</source>
         <translation>
             <numerusform>%n 行无法读取，例如 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>The audit log could not be written: every change to the cluster is refused until you acknowledge this.
 %1</source>
         <translation>审计日志无法写入：在您确认之前，拒绝对集群的任何变更。
@@ -3879,7 +3834,7 @@ last good scrape %1</source>
 <context>
     <name>pd::PlotLinesItem</name>
     <message>
-        <location filename="../../widgets/charts/plotlinesitem.cpp" line="+159"/>
+        <location filename="../../widgets/charts/plotlinesitem.cpp" line="+187"/>
         <location line="+10"/>
         <source>no data</source>
         <translation>无数据</translation>
@@ -3965,7 +3920,7 @@ last good scrape %1</source>
 <context>
     <name>pd::PoolsView</name>
     <message>
-        <location filename="../../widgets/poolsview.cpp" line="+43"/>
+        <location filename="../../widgets/poolsview.cpp" line="+44"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
@@ -4312,7 +4267,7 @@ last good scrape %1</source>
         <translation>&lt;b&gt;%1 个问题&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%n critical</source>
         <translation>
             <numerusform>%n 个严重</numerusform>
@@ -4480,13 +4435,13 @@ last good scrape %1</source>
         <translation>不是 host:port 格式</translation>
     </message>
     <message>
-        <location filename="../../core/cluster/profilevalidator.cpp" line="+37"/>
+        <location filename="../../core/cluster/profilevalidator.cpp" line="+38"/>
         <source>%1 &quot;%2&quot; %3</source>
         <comment>what the field is, its value, the complaint</comment>
         <translation>%1“%2”%3</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+38"/>
         <source>container name</source>
         <translation>容器名</translation>
     </message>
@@ -4546,7 +4501,7 @@ last good scrape %1</source>
         <translation>kv_role“%1”与 %2 池不匹配，该池需要“%3”</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+325"/>
         <source>cluster name</source>
         <translation>集群名称</translation>
     </message>
@@ -4561,7 +4516,7 @@ last good scrape %1</source>
         <translation>运行目录</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-309"/>
         <source>node name</source>
         <translation>节点名称</translation>
     </message>
@@ -4646,7 +4601,7 @@ last good scrape %1</source>
         <translation>节点“%1”需要 %2 个 NPU（TP 大小 × 引擎数），但只有 %3 个</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+26"/>
         <source>DP group with master %1:%2</source>
         <translation>主节点为 %1:%2 的 DP 组</translation>
     </message>
@@ -4676,7 +4631,7 @@ last good scrape %1</source>
         <translation>%1：DP rank %2 被 %3 同时占用</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>engine DP rank %1 of node %2</source>
         <translation>节点 %2 的引擎 DP rank %1</translation>
     </message>
@@ -4706,7 +4661,7 @@ last good scrape %1</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>the prefill pool is empty: no node with role &quot;prefill&quot; runs an engine</source>
         <translation>预填充池为空：没有角色为“prefill”的节点运行引擎</translation>
     </message>
@@ -4716,7 +4671,7 @@ last good scrape %1</source>
         <translation>解码池为空：没有角色为“decode”的节点运行引擎</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>proxy address</source>
         <translation>代理地址</translation>
     </message>
@@ -4736,7 +4691,7 @@ last good scrape %1</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>cannot use the CA file: %1</source>
         <translation>无法使用 CA 文件：%1</translation>
     </message>
@@ -4746,7 +4701,7 @@ last good scrape %1</source>
         <translation>设置了 ca_file，但代理和引擎都未使用 https</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+19"/>
         <source>instance &quot;%1&quot; %2</source>
         <translation>实例“%1”%2</translation>
     </message>
@@ -4766,7 +4721,7 @@ last good scrape %1</source>
         <translation>引擎 %1（节点 %2，DP rank %3）不在代理的 %4 列表中：不会收到流量</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>the proxy&apos;s %1 list names %2, which is no %1 engine of this profile</source>
         <translation>代理的 %1 列表包含 %2，但它不是此配置文件中的 %1 引擎</translation>
     </message>
@@ -5002,7 +4957,7 @@ last good scrape %1</source>
         <translation>同时启动每个 rank</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Wait until every rank answers /v1/models and /health</source>
         <translation>等待每个 rank 响应 /v1/models 和 /health</translation>
     </message>
@@ -5037,7 +4992,7 @@ last good scrape %1</source>
         <translation>确认已停止</translation>
     </message>
     <message>
-        <location filename="../../core/ops/scaleoperation.cpp" line="+41"/>
+        <location filename="../../core/ops/scaleoperation.cpp" line="+43"/>
         <source>scale-out</source>
         <comment>operation kind</comment>
         <translation>扩容</translation>
@@ -5102,13 +5057,13 @@ last good scrape %1</source>
         <translation>启动引擎</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location filename="../../core/ops/proxyrestartscale.cpp" line="+37"/>
+        <location filename="../../core/ops/proxyrestartscale.cpp" line="+43"/>
+        <location filename="../../core/ops/scaleout.cpp" line="+1"/>
         <source>Wait for /v1/models and /health</source>
         <translation>等待 /v1/models 和 /health 就绪</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../core/ops/scaleout.cpp" line="+1"/>
         <source>Add to the proxy</source>
         <translation>加入代理</translation>
     </message>
@@ -5123,19 +5078,19 @@ last good scrape %1</source>
         <translation>确认其收到流量</translation>
     </message>
     <message>
-        <location filename="../../core/ops/scaleplan.cpp" line="+26"/>
         <location filename="../../core/ops/rollingrestart.cpp" line="+27"/>
+        <location filename="../../core/ops/scaleplan.cpp" line="+26"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../../core/ops/rollingrestart.cpp" line="+0"/>
+        <location filename="../../core/ops/scaleplan.cpp" line="+0"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../../core/ops/scaleplan.cpp" line="+25"/>
         <source>%1 or %2</source>
         <comment>a list of pool sizes</comment>
         <translation>%1 或 %2</translation>
@@ -5221,7 +5176,7 @@ last good scrape %1</source>
         <translation>%1 只能是 %2：其耦合 DP 组只能整组启动和停止；%3</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+229"/>
         <source>the profile has %1 validation error(s): fix them first</source>
         <translation>配置文件有 %1 个校验错误：请先修复</translation>
     </message>
@@ -5236,7 +5191,7 @@ last good scrape %1</source>
         <translation>池的实例数不能少于 0</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-146"/>
         <source>DP group %1 has %2 rank(s) that do not answer: the group is broken, restart the whole group</source>
         <translation>DP 组 %1 有 %2 个 rank 无应答：该组已损坏，请重启整个组</translation>
     </message>
@@ -5251,12 +5206,12 @@ last good scrape %1</source>
         <translation>DP 组 %1 仍有 %2 个 rank 在代理中处于 WAITING 状态</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+60"/>
         <source>%1 instance(s) are still waiting to be activated; they cannot be removed now</source>
         <translation>%1 个实例仍在等待激活；现在无法移除</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-58"/>
         <source>DP group %1 has %2 rank(s) draining</source>
         <translation>DP 组 %1 有 %2 个 rank 正在排空</translation>
     </message>
@@ -5266,7 +5221,7 @@ last good scrape %1</source>
         <translation>目前没有任何整 DP 组的组合能把 %1 资源池从 %2 变为 %3</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>the profile has only %1 more %2 engine(s) that are not in the proxy</source>
         <translation>配置文件中只剩 %1 个未加入代理的%2引擎</translation>
     </message>
@@ -5276,30 +5231,30 @@ last good scrape %1</source>
         <translation>；另有 %1 个正在从代理中排空（繁忙的代理在空闲前会一直列出它们）：请等排空结束后再扩缩容</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+83"/>
         <source>no load reading for %1</source>
         <translation>%1 无负载读数</translation>
     </message>
     <message numerus="yes">
-        <location line="+8"/>
+        <location line="+47"/>
         <source>%n listed instance(s) do not answer and are not counted (dead in the proxy, which keeps routing to them): %1. Take them out with Remove from proxy, or restart them</source>
         <translation>
             <numerusform>%n 个已列出的实例无应答，不计入池大小（代理中已失效，代理仍向其路由）：%1。请用“从代理移除”将其移出，或重启它们</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-29"/>
         <source>P:D would be %1:%2 (%3), outside the profile&apos;s bounds %4-%5</source>
         <translation>P:D 将为 %1:%2（%3），超出配置文件的范围 %4-%5</translation>
     </message>
     <message>
-        <location filename="../../core/ops/rollingrestart.cpp" line="+124"/>
-        <location line="+38"/>
+        <location filename="../../core/ops/rollingrestart.cpp" line="+126"/>
+        <location line="+43"/>
         <source>cannot read the proxy&apos;s membership: %1</source>
         <translation>无法读取代理成员状态：%1</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-39"/>
         <source>%1 skipped: not active in the proxy (%2)</source>
         <translation>已跳过 %1：不在代理中活跃（%2）</translation>
     </message>
@@ -5309,37 +5264,37 @@ last good scrape %1</source>
         <translation>重启 %1 将使活跃的%3实例只剩 %2 个，低于下限 %4</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>rolling restart</source>
         <translation>滚动重启</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>DP group %1 skipped: none of its ranks is active in the proxy</source>
         <translation>已跳过 DP 组 %1：其 rank 都不在代理中活跃</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>restarting DP group %1 would leave %2 active %3 instance(s), below the floor of %4</source>
         <translation>重启 DP 组 %1 会只剩 %2 个活跃的 %3 实例，低于下限 %4</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>DP group %1 restarted</source>
         <translation>DP 组 %1 已重启</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>%1 is stopped but the proxy still lists it as draining after %2 s: the proxy finalises drains only when no request is in flight; resume when traffic allows</source>
         <translation>%1 已停止，但 %2 秒后代理仍将其列为排空中：代理只在没有在途请求时才完成排空；请在流量允许时继续</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>%1 stopped; waiting for the proxy to finalise its drain</source>
         <translation>%1 已停止；正在等待代理完成排空</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>%1 was stopped but did not come back: %2</source>
         <translation>%1 已停止，但未能恢复：%2</translation>
     </message>
@@ -5377,7 +5332,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ScalePanel</name>
     <message>
-        <location filename="../../widgets/scale/scalepanel.cpp" line="+61"/>
+        <location filename="../../widgets/scale/scalepanel.cpp" line="+62"/>
         <source>Cancel operations</source>
         <translation>取消操作</translation>
     </message>
@@ -5791,7 +5746,7 @@ last good scrape %1</source>
 <context>
     <name>pd::StateTracker</name>
     <message>
-        <location filename="../../core/state/statetracker.cpp" line="+100"/>
+        <location filename="../../core/state/statetracker.cpp" line="+103"/>
         <source>listed in the proxy&apos;s start command</source>
         <translation>已列于代理启动命令中</translation>
     </message>
@@ -5821,7 +5776,7 @@ last good scrape %1</source>
         <translation>停止后又重新响应</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+74"/>
         <source>process %1</source>
         <translation>进程 %1</translation>
     </message>
@@ -5885,12 +5840,12 @@ last good scrape %1</source>
 <context>
     <name>pd::TimeSeriesChart</name>
     <message>
-        <location filename="../../widgets/charts/timeserieschart.cpp" line="+75"/>
+        <location filename="../../widgets/charts/timeserieschart.cpp" line="+78"/>
         <source>no data</source>
         <translation>无数据</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>Save Chart as PNG…</source>
         <translation>将图表保存为 PNG…</translation>
     </message>
@@ -6057,7 +6012,7 @@ last good scrape %1</source>
         <translation>放大（+）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&lt;small&gt;drag: select area · Shift/Ctrl: add · &lt;b&gt;right-click: actions&lt;/b&gt; (engine, selection or node) · right/middle/Alt-drag: pan · wheel: zoom · arrows, Enter: open&lt;/small&gt;</source>
         <translation>&lt;small&gt;拖动：框选 · Shift/Ctrl：追加选择 · &lt;b&gt;右键：操作&lt;/b&gt;（引擎、选中项或节点） · 右键/中键/Alt 拖动：平移 · 滚轮：缩放 · 方向键、Enter：打开&lt;/small&gt;</translation>
     </message>
@@ -6067,7 +6022,7 @@ last good scrape %1</source>
         <translation>所有节点</translation>
     </message>
     <message numerus="yes">
-        <location line="+28"/>
+        <location line="+29"/>
         <source>%n engine(s)</source>
         <translation>
             <numerusform>%n 个引擎</numerusform>
@@ -6082,12 +6037,12 @@ last good scrape %1</source>
 <context>
     <name>pd::TopologyView</name>
     <message>
-        <location filename="../../widgets/topologyview/topologyview.cpp" line="+651"/>
+        <location filename="../../widgets/topologyview/topologyview.cpp" line="+652"/>
         <source>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</source>
         <translation>&lt;b&gt;%1 · %2&lt;/b&gt;&lt;br&gt;%3 · DP rank %4 / %5 · TP %6</translation>
     </message>
     <message numerus="yes">
-        <location line="+10"/>
+        <location line="+11"/>
         <source>%n s ago</source>
         <translation>
             <numerusform>%n 秒前</numerusform>
@@ -6153,7 +6108,7 @@ last good scrape %1</source>
         <translation>/healthcheck（%1）：预填充实例 %2 个，解码实例 %3 个（含排空中，不含等待中）</translation>
     </message>
     <message>
-        <location filename="../../widgets/topologyview/topologyviewpaint.cpp" line="+67"/>
+        <location filename="../../widgets/topologyview/topologyviewpaint.cpp" line="+58"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
@@ -6173,7 +6128,7 @@ last good scrape %1</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+112"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
@@ -6304,7 +6259,7 @@ last good scrape %1</source>
         <translation>无数据 · 标记表示状态</translation>
     </message>
     <message>
-        <location filename="../../widgets/topologyview/topologygroups.cpp" line="+93"/>
+        <location filename="../../widgets/topologyview/topologygroups.cpp" line="+96"/>
         <source>DP group %1 · %2 ranks on %3 nodes</source>
         <translation>DP 组 %1 · %2 个 rank，分布在 %3 个节点</translation>
     </message>
@@ -6345,6 +6300,39 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
+    <name>pd::TrackedEngineInfo</name>
+    <message>
+        <location filename="../../core/topology/trackedengineinfo.cpp" line="+41"/>
+        <source> (at %1)</source>
+        <translation>（截至 %1）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prompt</source>
+        <translation>提示词</translation>
+    </message>
+</context>
+<context>
     <name>pd::Triage</name>
     <message>
         <location filename="../../core/triage/findproblems.cpp" line="+60"/>
@@ -6358,7 +6346,7 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-86"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-87"/>
         <source>Engine not running, yet in the proxy</source>
         <translation>引擎未运行，但仍在代理中</translation>
     </message>
@@ -6518,7 +6506,7 @@ last good scrape %1</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+47"/>
         <source>Proxy unreachable</source>
         <translation>代理不可达</translation>
     </message>
@@ -6544,7 +6532,7 @@ last good scrape %1</source>
         <translation>最近 %2 个金丝雀请求中有 %1 个失败；最近一次：%3</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+61"/>
         <source>%1 pool empty</source>
         <translation>%1池为空</translation>
     </message>
@@ -6569,7 +6557,7 @@ last good scrape %1</source>
         <translation>%3引擎共 %2 个，其中 %1 个服务中</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>Node unreachable over SSH</source>
         <translation>节点 SSH 不可达</translation>
     </message>
@@ -6595,7 +6583,7 @@ last good scrape %1</source>
         <translation>%1（另有 %2 项）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>DP group broken: 1 rank dead</source>
         <translation>DP 组已损坏：1 个 rank 已退出</translation>
     </message>
@@ -6640,7 +6628,7 @@ last good scrape %1</source>
         <translation>没有其他 %1 引擎在服务：每个 %1 请求都会失败</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+43"/>
         <source>%1 (all %2 engines of the node)</source>
         <translation>%1（该节点全部 %2 个引擎）</translation>
     </message>
@@ -6665,7 +6653,7 @@ last good scrape %1</source>
         <translation>代理将其列为活动的 %1 实例</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+15"/>
         <source>Log: %1</source>
         <translation>日志：%1</translation>
     </message>
@@ -6854,7 +6842,7 @@ last good scrape %1</source>
 <context>
     <name>pd::WarmUpDialog</name>
     <message>
-        <location filename="../../widgets/warmup/warmupdialog.cpp" line="+62"/>
+        <location filename="../../widgets/warmup/warmupdialog.cpp" line="+63"/>
         <source>OK</source>
         <translation>成功</translation>
     </message>

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-// What the topology shows until the derived-state tracker lands: states from the store's observations,
-// their batched change signal, the tooltip summary, and the filter box's matching.
+// What the topology's tooltip shows of an engine (the tracker's state with the observed figures and the
+// latest error), and the filter box's matching.
 #include "cluster/clusterstore.h"
-#include "topology/observedstates.h"
+#include "state/statetracker.h"
 #include "topology/syntheticprofile.h"
 #include "topology/topologyfilter.h"
+#include "topology/trackedengineinfo.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
-using namespace pd;
+#include <cmath>
 
-Q_DECLARE_METATYPE(pd::PollStatus)
-Q_DECLARE_METATYPE(pd::EngineState)
+using namespace pd;
 
 namespace {
 
@@ -41,88 +41,59 @@ class TestTopologyState : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void fromObservation_data()
-    {
-        QTest::addColumn<PollStatus>("status");
-        QTest::addColumn<int>("health");
-        QTest::addColumn<EngineState>("expected");
-        QTest::newRow("ok, healthy") << PollStatus::Ok << 200 << EngineState::Serving;
-        QTest::newRow("ok, no health probe yet") << PollStatus::Ok << 0 << EngineState::Serving;
-        QTest::newRow("ok, /health 503") << PollStatus::Ok << 503 << EngineState::Unhealthy;
-        QTest::newRow("refused") << PollStatus::Refused << 0 << EngineState::Unreachable;
-        QTest::newRow("timeout") << PollStatus::Timeout << 0 << EngineState::Unreachable;
-        QTest::newRow("transport error") << PollStatus::Failed << 0 << EngineState::Unreachable;
-        QTest::newRow("http 5xx") << PollStatus::HttpError << 200 << EngineState::Unhealthy;
-        QTest::newRow("unparsable metrics") << PollStatus::Malformed << 200 << EngineState::Unhealthy;
-    }
-
-    void fromObservation()
-    {
-        QFETCH(PollStatus, status);
-        QFETCH(int, health);
-        QFETCH(EngineState, expected);
-        EngineObservation o;
-        QCOMPARE(stateFromObservation(o), EngineState::Unknown);
-        o.polled = true;
-        o.last = outcome(0, status, health);
-        QCOMPARE(stateFromObservation(o), expected);
-    }
-
-    void changesComeInOneBatchWithTheirTime()
+    void trackedInfoShowsTheTrackersStateWithTheObservedFigures()
     {
         ClusterStore store;
-        ObservedStates states(&store);
-        QSignalSpy reset(&states, &ObservedStates::statesReset);
-        QSignalSpy changed(&states, &ObservedStates::statesChanged);
+        StateTracker tracker(&store);
+        std::int64_t now = 1'800'000'000'000;
+        tracker.setClock([&now] { return now; });
+        const TrackedEngineInfo info(&tracker, &store);
         store.setProfile(syntheticProfile(8, 4), QString());
-        QCOMPARE(reset.size(), 1);
-        QCOMPARE(states.states(), QVector<EngineState>(8, EngineState::Unknown));
+        QCOMPARE(info.summary(0).state, EngineState::Unknown);
 
         PollBatch batch;
-        batch.outcomes = { outcome(0, PollStatus::Ok), outcome(1, PollStatus::Ok), outcome(5, PollStatus::Refused) };
+        batch.outcomes = { outcome(0, PollStatus::Ok), outcome(1, PollStatus::Ok), outcome(5, PollStatus::Ok) };
         store.applyPollBatch(batch);
-        QCOMPARE(changed.size(), 1);
-        QCOMPARE(changed.at(0).at(0).value<QList<int>>(), (QList<int> { 0, 1, 5 }));
-        QCOMPARE(states.states().at(5), EngineState::Unreachable);
-
-        // The same outcomes again change nothing: no signal.
-        store.applyPollBatch(batch);
-        QCOMPARE(changed.size(), 1);
-
-        batch.outcomes = { outcome(0, PollStatus::Ok), outcome(1, PollStatus::HttpError) };
-        store.applyPollBatch(batch);
-        QCOMPARE(changed.size(), 2);
-        QCOMPARE(changed.at(1).at(0).value<QList<int>>(), QList<int> { 1 });
-
-        const EngineSummary serving = states.summary(0);
-        QCOMPARE(serving.state, EngineState::Serving);
+        // The state, its age and its reason are the tracker's: no second opinion.
+        const EngineSummary serving = info.summary(0);
+        QCOMPARE(serving.state, tracker.state(0));
         QVERIFY(serving.since.isValid());
+        QVERIFY(serving.evidence.startsWith(tracker.derived(0).reason));
         QVERIFY(serving.lastError.isEmpty());
-        QCOMPARE(states.metricValue(0, Metric::KvUsage), 0.425);
+        QCOMPARE(info.metricValue(0, Metric::KvUsage), 0.425);
         QStringList figures;
         for (const auto &[label, value] : serving.metrics)
             figures.append(label + QLatin1Char('=') + value);
         QVERIFY2(figures.contains(QStringLiteral("KV cache=42.5 %")), qPrintable(figures.join(QLatin1Char(' '))));
         QVERIFY(figures.contains(QStringLiteral("running=3")));
+        QVERIFY(std::isnan(info.metricValue(7, Metric::Running))); // never polled
 
-        const EngineSummary failing = states.summary(1);
-        QCOMPARE(failing.state, EngineState::Unhealthy);
-        QVERIFY(failing.lastError.contains(QStringLiteral("test")));
-        QVERIFY(std::isnan(states.metricValue(7, Metric::Running)));
-
-        // An engine that stops answering keeps its last good figures, marked with their time.
-        batch.outcomes = {outcome(0, PollStatus::Timeout)};
+        // The latest error is shown with the tracker's state, whatever that state is yet.
+        batch.outcomes = { outcome(1, PollStatus::HttpError) };
+        now += 1000;
         store.applyPollBatch(batch);
-        const EngineSummary silent = states.summary(0);
+        const EngineSummary failing = info.summary(1);
+        QCOMPARE(failing.state, tracker.state(1));
+        QVERIFY(failing.lastError.contains(QStringLiteral("test")));
+
+        // An engine that stops answering keeps its last good figures, marked with their time; once the
+        // tracker calls it unreachable, the summary says so.
+        batch.outcomes = { outcome(5, PollStatus::Timeout) };
+        for (int poll = 0; poll < tracker.thresholds().stalePolls; ++poll) {
+            now += 1000;
+            store.applyPollBatch(batch);
+        }
+        const EngineSummary silent = info.summary(5);
         QCOMPARE(silent.state, EngineState::Unreachable);
+        QCOMPARE(silent.state, tracker.state(5));
         QVERIFY(!silent.metrics.isEmpty());
         QVERIFY(silent.metrics.first().second.contains(QStringLiteral("(at ")));
-        QVERIFY(silent.evidence.contains(QStringLiteral("timeout")));
+        QVERIFY(silent.lastError.contains(QStringLiteral("timeout")));
 
-        // A different cluster resets.
+        // A different cluster: the engines are new.
         store.setProfile(syntheticProfile(16, 4), QString());
-        QCOMPARE(reset.size(), 2);
-        QCOMPARE(states.states().size(), 16);
+        QCOMPARE(info.summary(15).state, EngineState::Unknown);
+        QVERIFY(info.summary(5).metrics.isEmpty());
     }
 
     void filterMatches()

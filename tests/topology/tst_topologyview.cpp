@@ -6,11 +6,13 @@
 #include "cluster/profileformat.h"
 #include "mainwindow.h"
 #include "poolsview.h"
+#include "state/statetracker.h"
 #include "topology/engineinfoprovider.h"
 #include "topology/syntheticprofile.h"
 #include "topologyview/statestyle.h"
 #include "topologyview/topologypanel.h"
 #include "topologyview/topologyview.h"
+#include "triage/triage.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -439,6 +441,9 @@ private Q_SLOTS:
     {
         ClusterStore store;
         MainWindow window(&store);
+        StateTracker tracker(&store);
+        Triage triage(&tracker, &store);
+        window.setTriage(&tracker, &triage);
         QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
         auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
         QVERIFY(tabs);
@@ -446,18 +451,25 @@ private Q_SLOTS:
         TopologyView *view = window.topologyPanel()->view();
         QCOMPARE(view->layout().engineCount(), 72);
         QCOMPARE(view->stateCount(EngineState::Unknown), 72);
-        // Observations reach the canvas through the adapter.
-        PollBatch batch;
+        // Observations reach the canvas through the state tracker, the one deriver of states.
         PollOutcome ok;
         ok.engine = 3;
         ok.status = PollStatus::Ok;
         ok.healthStatus = 200;
+        ok.metrics = EngineMetrics();
+        PollOutcome answered = ok;
+        answered.engine = 4;
         PollOutcome refused;
         refused.engine = 4;
         refused.status = PollStatus::Refused;
         refused.error = QStringLiteral("connection refused");
-        batch.outcomes = { ok, refused };
+        PollBatch batch;
+        batch.outcomes = { ok, answered };
         store.applyPollBatch(batch);
+        batch.outcomes = { ok, refused };
+        for (int poll = 0; poll < tracker.thresholds().stalePolls; ++poll)
+            store.applyPollBatch(batch);
+        QCOMPARE(view->state(3), tracker.state(3));
         QCOMPARE(view->state(3), EngineState::Serving);
         QCOMPARE(view->state(4), EngineState::Unreachable);
         QVERIFY(view->toolTipFor(view->engineViewRect(4).center()).contains(QStringLiteral("connection refused")));

@@ -2,28 +2,12 @@
 #include "topologyview/topologystatefeed.h"
 
 #include "state/statetracker.h"
-#include "topology/observedstates.h"
 #include "topologyview/topologyview.h"
 
 namespace pd {
 
-void feedTopologyFromObservations(ObservedStates *source, TopologyView *view)
+void feedTopologyFromTracker(StateTracker *tracker, const EngineInfoProvider *info, TopologyView *view)
 {
-    view->setInfoProvider(source);
-    QObject::connect(source, &ObservedStates::statesReset, view, &TopologyView::setStates);
-    QObject::connect(source, &ObservedStates::statesChanged, view, [source, view](const QList<int> &engines) {
-        for (int engine : engines)
-            view->setState(engine, source->states().at(engine));
-    });
-    QObject::connect(source, &ObservedStates::roundObserved, view, &TopologyView::refreshMetrics);
-    view->setStates(source->states());
-}
-
-void feedTopologyFromTracker(
-    ObservedStates *previous, StateTracker *tracker, const EngineInfoProvider *info, TopologyView *view)
-{
-    if (previous)
-        QObject::disconnect(previous, nullptr, view, nullptr);
     view->setInfoProvider(info);
     auto all = [tracker] {
         QVector<EngineState> states(tracker->engineCount());

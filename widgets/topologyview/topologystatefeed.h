@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The one place that feeds the topology its engine states. ObservedStates (HTTP observations only)
-// feeds it until the derived-state tracker (core/state) is attached; the tracker then replaces it with
-// the same three connections: a full set of states on reset, changed engines per round, the info provider.
+// The one place that feeds the topology its engine states: the derived-state tracker (core/state), the
+// only deriver of states. Until one is attached the topology shows the profile with every engine Unknown.
 namespace pd {
 
 class EngineInfoProvider;
-class ObservedStates;
 class StateTracker;
 class TopologyView;
 
-void feedTopologyFromObservations(ObservedStates *source, TopologyView *view);
-// Replaces the observation feed: states from the derived-state tracker (reset, changed engines per
-// round), tooltips and metric colours from `info`, metrics refreshed after every derived round.
-void feedTopologyFromTracker(
-    ObservedStates *previous, StateTracker *tracker, const EngineInfoProvider *info, TopologyView *view);
+// States from the tracker (all of them now and on reset, the changed engines per round), tooltips and
+// metric colours from `info`, metrics refreshed after every derived round.
+void feedTopologyFromTracker(StateTracker *tracker, const EngineInfoProvider *info, TopologyView *view);
 
 } // namespace pd
