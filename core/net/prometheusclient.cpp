@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "net/prometheusclient.h"
 
+#include "net/httprequest.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-#include <QSslConfiguration>
 #include <QUrlQuery>
 
 namespace pd {
@@ -70,19 +71,10 @@ QNetworkRequest PrometheusClient::request(const QString &path, const QString &qu
         prefix.chop(1);
     url.setPath(prefix + path);
     url.setQuery(query);
-    QNetworkRequest request(url);
-    request.setTransferTimeout(m_endpoint.timeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    if (!m_endpoint.bearerToken.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_endpoint.bearerToken);
-    if (url.scheme() == QLatin1String("https")) {
-        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-        ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
-        if (!m_endpoint.extraCaCertificates.isEmpty())
-            ssl.addCaCertificates(m_endpoint.extraCaCertificates);
-        request.setSslConfiguration(ssl);
-    }
-    return request;
+    return makeHttpRequest(HttpRequestSpec(url)
+                               .withTimeout(m_endpoint.timeoutMs)
+                               .withBearerToken(m_endpoint.bearerToken)
+                               .withExtraCas(m_endpoint.extraCaCertificates));
 }
 
 QNetworkReply *PrometheusClient::post(const QString &path, const QByteArray &form)

@@ -2,13 +2,13 @@
 #include "net/proxyclient.h"
 
 #include "cluster/strictjson.h"
+#include "net/httprequest.h"
 
 #include <QElapsedTimer>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QPointer>
-#include <QSslConfiguration>
 
 #include <memory>
 
@@ -162,20 +162,12 @@ QNetworkReply *ProxyClient::send(const QByteArray &method, const QString &path, 
 {
     QUrl url = m_endpoint.base;
     url.setPath(path);
-    QNetworkRequest request(url);
-    request.setTransferTimeout(m_endpoint.timeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    if (!m_endpoint.bearerToken.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_endpoint.bearerToken);
-    if (!body.isNull())
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    if (url.scheme() == QLatin1String("https")) {
-        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-        ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
-        if (!m_endpoint.extraCaCertificates.isEmpty())
-            ssl.addCaCertificates(m_endpoint.extraCaCertificates);
-        request.setSslConfiguration(ssl);
-    }
+    const QNetworkRequest request
+        = makeHttpRequest(HttpRequestSpec(url)
+                              .withTimeout(m_endpoint.timeoutMs)
+                              .withBearerToken(m_endpoint.bearerToken)
+                              .withExtraCas(m_endpoint.extraCaCertificates)
+                              .withContentType(body.isNull() ? QByteArray() : QByteArrayLiteral("application/json")));
     QNetworkReply *reply = method == "GET" ? m_network->get(request) : m_network->sendCustomRequest(request, method, body);
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxProxyAnswerBody) {

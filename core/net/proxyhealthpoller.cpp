@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "net/proxyhealthpoller.h"
 
+#include "net/httprequest.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-
-#include "net/tlstrust.h"
 #include <QTimer>
 
 namespace pd {
@@ -68,11 +68,8 @@ void ProxyHealthPoller::poll()
         return;
     QUrl url = m_base;
     url.setPath(QStringLiteral("/healthcheck"));
-    QNetworkRequest request(url);
-    request.setTransferTimeout(m_timeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    applyTlsTrust(request, m_extraCas);
-    QNetworkReply *reply = m_network->get(request);
+    QNetworkReply *reply
+        = m_network->get(makeHttpRequest(HttpRequestSpec(url).withTimeout(m_timeoutMs).withExtraCas(m_extraCas)));
     const quint64 serial = m_serial;
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxHealthBody)

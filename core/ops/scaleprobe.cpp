@@ -2,7 +2,7 @@
 #include "ops/scaleprobe.h"
 
 #include "metrics/promparser.h"
-#include "net/tlstrust.h"
+#include "net/httprequest.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -66,12 +66,8 @@ void EngineProbe::get(const EngineRef &engine, const QString &path,
     if (m_https)
         url.setScheme(QStringLiteral("https"));
     url.setPath(path);
-    QNetworkRequest request(url);
-    request.setTransferTimeout(m_timeoutMs);
-    applyTlsTrust(request, m_extraCas);
-    if (!m_token.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_token);
-    QNetworkReply *reply = m_network->get(request);
+    QNetworkReply *reply = m_network->get(makeHttpRequest(
+        HttpRequestSpec(url).withTimeout(m_timeoutMs).withBearerToken(m_token).withExtraCas(m_extraCas)));
     const int timeout = m_timeoutMs;
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > (8 << 20))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ops/simclusterenginecontrol.h"
 
+#include "net/httprequest.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
@@ -25,10 +27,10 @@ void SimClusterEngineControl::post(const QString &path, const QByteArray &body, 
 {
     QUrl url = m_base;
     url.setPath(path);
-    QNetworkRequest request(url);
-    request.setTransferTimeout(m_timeoutMs);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    QNetworkReply *reply = m_network->post(request, body);
+    QNetworkReply *reply = m_network->post(
+        makeHttpRequest(
+            HttpRequestSpec(url).withTimeout(m_timeoutMs).withContentType(QByteArrayLiteral("application/json"))),
+        body);
     connect(reply, &QNetworkReply::finished, this, [reply, what, url, done = std::move(done)] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -54,9 +56,7 @@ void SimClusterEngineControl::clusterState(std::function<void(const nlohmann::js
 {
     QUrl url = m_base;
     url.setPath(QStringLiteral("/cluster"));
-    QNetworkRequest request(url);
-    request.setTransferTimeout(m_timeoutMs);
-    QNetworkReply *reply = m_network->get(request);
+    QNetworkReply *reply = m_network->get(makeHttpRequest(HttpRequestSpec(url).withTimeout(m_timeoutMs)));
     connect(reply, &QNetworkReply::finished, this, [reply, url, done = std::move(done)] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

@@ -2,6 +2,7 @@
 #include "ops/warmuprun.h"
 
 #include "audit/auditlog.h"
+#include "net/httprequest.h"
 #include "ops/completionstreamreader.h"
 #include "ops/warmupreport.h"
 
@@ -10,7 +11,6 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QPointer>
-#include <QSslConfiguration>
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
@@ -39,19 +39,10 @@ QNetworkRequest proxyRequest(const ProxyEndpoint &endpoint, const QString &path,
 {
     QUrl url = endpoint.base;
     url.setPath(path);
-    QNetworkRequest request(url);
-    request.setTransferTimeout(timeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    if (!endpoint.bearerToken.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + endpoint.bearerToken);
-    if (url.scheme() == QLatin1String("https")) {
-        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-        ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
-        if (!endpoint.extraCaCertificates.isEmpty())
-            ssl.addCaCertificates(endpoint.extraCaCertificates);
-        request.setSslConfiguration(ssl);
-    }
-    return request;
+    return makeHttpRequest(HttpRequestSpec(url)
+                               .withTimeout(timeoutMs)
+                               .withBearerToken(endpoint.bearerToken)
+                               .withExtraCas(endpoint.extraCaCertificates));
 }
 
 // The first model id of a /v1/models answer.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "watch/webhooksender.h"
 
+#include "net/httprequest.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -40,10 +42,10 @@ void WebhookSender::pump()
 {
     if (m_inFlight || m_queue.isEmpty())
         return;
-    QNetworkRequest request(m_settings.url);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setTransferTimeout(m_settings.timeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    const QNetworkRequest request = makeHttpRequest(HttpRequestSpec(m_settings.url)
+                                                        .withTimeout(m_settings.timeoutMs)
+                                                        .withContentType(QByteArrayLiteral("application/json"))
+                                                        .followingSafeRedirects());
     m_inFlight = true;
     ++m_attempt;
     m_network->post(request, m_queue.head());
