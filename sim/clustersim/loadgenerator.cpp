@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "clustersim/loadgenerator.h"
 
-#include <QTcpSocket>
+#include "proxy/backendcall.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <memory>
 
 namespace pd::sim {
 
@@ -69,42 +70,31 @@ void LoadGenerator::send()
         prompt[i] = (i % 5 == 4) ? ' ' : char(letter(m_random));
     const nlohmann::json body{{"model", m_model.toStdString()}, {"prompt", prompt}, {"max_tokens", maxTokens},
                               {"stream", false}};
-    const QByteArray payload = QByteArray::fromStdString(body.dump());
-    QByteArray request = "POST /v1/completions HTTP/1.1\r\nHost: " + m_host.toString().toLatin1() + ':' +
-                         QByteArray::number(m_port) + "\r\nContent-Type: application/json\r\nContent-Length: " +
-                         QByteArray::number(payload.size()) + "\r\nConnection: close\r\n\r\n" + payload;
-
-    auto *socket = new QTcpSocket(this);
-    auto *response = new QByteArray();
+    // Through the simulator's one HTTP client (the proxy's calls to its engines use it too).
+    auto *call = new BackendCall(m_host.toString(), m_port, "POST", "/v1/completions",
+        { { "Content-Type", "application/json" } }, QByteArray::fromStdString(body.dump()), this);
     ++m_stats.sent;
     ++m_stats.inFlight;
-    connect(socket, &QTcpSocket::connected, socket, [socket, request] { socket->write(request); });
-    connect(socket, &QTcpSocket::readyRead, socket, [socket, response] { response->append(socket->readAll()); });
-    auto finish = [this, socket, response] {
-        if (socket->property("done").toBool())
-            return;
-        socket->setProperty("done", true);
-        response->append(socket->readAll());
+    // Chunked or not, a decoded body without any JSON object is the proxy's empty 200.
+    auto sawObject = std::make_shared<bool>(false);
+    connect(call, &BackendCall::bodyRead, this,
+        [sawObject](const QByteArray &data) { *sawObject = *sawObject || data.contains('{'); });
+    connect(call, &BackendCall::finished, this, [this, call, sawObject] {
         --m_stats.inFlight;
-        const qsizetype headerEnd = response->indexOf("\r\n\r\n");
-        if (!response->startsWith("HTTP/1.1 200") || headerEnd < 0) {
+        if (call->status() != 200)
             ++m_stats.failed;
-        } else {
-            // Chunked or not, a body without any JSON object is the proxy's empty 200.
-            if (response->indexOf('{', headerEnd) < 0)
-                ++m_stats.emptyOk;
-            else
-                ++m_stats.succeeded;
-        }
-        delete response;
-        socket->deleteLater();
-    };
-    connect(socket, &QTcpSocket::disconnected, this, finish);
-    connect(socket, &QTcpSocket::errorOccurred, this, [finish](QAbstractSocket::SocketError e) {
-        if (e != QAbstractSocket::RemoteHostClosedError)
-            finish();
+        else if (*sawObject)
+            ++m_stats.succeeded;
+        else
+            ++m_stats.emptyOk;
+        call->deleteLater();
     });
-    socket->connectToHost(m_host, m_port);
+    connect(call, &BackendCall::failed, this, [this, call](const QString &) {
+        --m_stats.inFlight;
+        ++m_stats.failed;
+        call->deleteLater();
+    });
+    call->start();
 }
 
 } // namespace pd::sim

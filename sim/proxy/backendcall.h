@@ -12,8 +12,9 @@ class QTimer;
 
 namespace pd::sim {
 
-// One HTTP/1.1 request from the proxy to a backend engine over its own connection (the real proxy's
-// httpx pool has no practical connection limit, unlike QNetworkAccessManager's six per host).
+// One HTTP/1.1 request over its own connection: the simulator's one HTTP client, for the proxy's calls
+// to its engines and the cluster's client load (the real proxy's httpx pool has no practical connection
+// limit, unlike QNetworkAccessManager's six per host).
 // The body is decoded (Content-Length, chunked or until close) and delivered read by read, so SSE
 // events are relayed as they arrive and a coalesced read stays coalesced, as in the real proxy.
 // Ends with exactly one of finished() or failed(); abort() ends it silently. Receivers must not
