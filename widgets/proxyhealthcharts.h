@@ -24,8 +24,6 @@ public:
 
     TimeSeriesChart *requestsChart() const { return m_requests; }
     TimeSeriesChart *instancesChart() const { return m_instances; }
-    TimeSeriesChart *canaryRateChart() const { return m_canaryRate; }
-    TimeSeriesChart *canaryLatencyChart() const { return m_canaryLatency; }
 
 private:
     const ProxyHealthHistory *m_history = nullptr;

@@ -32,9 +32,6 @@ public:
     // The demo's node tools that belong to this pdsim: <its dir>/demo-tools (build tree) or
     // <its dir>/../libexec/pdconsole/demo-tools (installed); empty when there are none.
     static QString findDemoTools(const QString &pdsim);
-    // Where the demo's tools were put on PATH (empty: none found) and where the logs are.
-    QString toolsDirectory() const { return m_tools; }
-    QString runDirectory() const { return m_dir.path(); }
     // The DP groups the demo leaves stopped (none of their ranks in the profile's proxy lists), by id.
     QStringList heldGroups() const { return m_heldGroups; }
 

@@ -73,7 +73,6 @@ public:
     pd::Watchdog *watchdog() const { return m_watchdog.get(); }
     pd::ScaleRunner *runner() const { return m_runner.get(); }
     pd::MembershipReconciler *membership() const { return m_membership.get(); }
-    pd::EngineActionMenu *actionMenu() const { return m_menu.get(); }
     pd::OperationsPage *page() const;
     std::shared_ptr<pd::SshRunner> sshRunner() const { return m_ssh; }
 

@@ -59,8 +59,6 @@ void LogTailModel::appendLines(const QList<LogLine> &lines)
         endRemoveRows();
         m_dropped += overflow;
     }
-    if (skip + overflow > 0)
-        Q_EMIT linesDropped(int(skip + qMax<qsizetype>(0, overflow)));
     const int first = int(m_lines.size());
     beginInsertRows({}, first, first + int(take) - 1);
     for (qsizetype i = skip; i < lines.size(); ++i)

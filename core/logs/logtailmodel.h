@@ -43,9 +43,6 @@ public:
     int firstErrorRow() const; // first line with a signature, else first generic error line; -1
     int nextErrorRow(int after) const;
 
-Q_SIGNALS:
-    void linesDropped(int count);
-
 private:
     std::deque<LogLine> m_lines;
     int m_maxLines;

@@ -82,7 +82,6 @@ public:
 
     const SeriesStoreConfig &config() const { return m_config; }
     int engineCount() const { return int(m_roles.size()); }
-    Role engineRole(int engine) const { return m_roles[std::size_t(engine)]; }
 
     // One poll round. Rounds older than the newest slot are counted (droppedRounds) and only update
     // freshness. Emits roundIngested once.

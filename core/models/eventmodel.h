@@ -42,7 +42,6 @@ public:
     void setNode(int node); // -1: every node
     void setEngine(int engine); // -1: every engine
     void setKindEnabled(StateEvent::Kind kind, bool enabled);
-    bool isKindEnabled(StateEvent::Kind kind) const { return m_kinds & (1u << unsigned(kind)); }
     void setText(const QString &text); // over where, what and reason, case-insensitive
     int node() const { return m_node; }
     int engine() const { return m_engine; }

@@ -121,7 +121,6 @@ HttpGetClient::Result HttpGetClient::connect()
     m_fd = ::socket(m_address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (m_fd < 0)
         return failed(Result::Failed, "cannot open a socket: " + errnoText(errno));
-    ++m_connections;
     const int one = 1;
     setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     if (::connect(m_fd, reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) == 0) {

@@ -57,8 +57,7 @@ public:
     int status() const { return m_reader.status(); }
     std::string_view body() const { return m_reader.body(); }
     const std::string &error() const { return m_error; }
-    // Connections opened and requests sent again on a fresh connection, since construction.
-    std::uint64_t connectionsOpened() const { return m_connections; }
+    // Requests sent again on a fresh connection, since construction.
     std::uint64_t retries() const { return m_retries; }
 
 private:
@@ -87,7 +86,6 @@ private:
     std::int64_t m_deadlineMs = 0;
     HttpResponseReader m_reader;
     std::string m_error;
-    std::uint64_t m_connections = 0;
     std::uint64_t m_retries = 0;
 };
 

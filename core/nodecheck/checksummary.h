@@ -12,7 +12,6 @@ namespace pd {
 struct NodeCheckSummary {
     QStringList failures;
     QStringList warnings;
-    bool isClean() const { return failures.isEmpty() && warnings.isEmpty(); }
 };
 
 NodeCheckSummary summarizeNodeChecks(const NodeReport &report);

@@ -23,7 +23,6 @@ int NodeCheckRunner::start(const QList<NodeCheckTarget> &targets)
     const int job = ++m_job;
     m_cancel = std::make_shared<std::atomic_bool>(false);
     m_running = true;
-    Q_EMIT started(job, targets);
     auto cancelFlag = m_cancel;
     CommandRunner *runner = m_runner;
     const NodeCheckOptions options = m_options;

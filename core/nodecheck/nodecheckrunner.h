@@ -28,7 +28,6 @@ public:
     int currentJob() const { return m_job; }
 
 Q_SIGNALS:
-    void started(int job, const QList<pd::NodeCheckTarget> &targets);
     void nodeUpdated(int job, const pd::NodeReport &report);
     void finished(int job, const pd::ClusterReport &report);
 

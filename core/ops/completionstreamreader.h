@@ -41,12 +41,9 @@ public:
     // The body ended (the server closed it, cleanly or not). Call once.
     CompletionVerdict finish();
 
-    bool sawDone() const { return m_done; }
     int contentChunks() const { return m_chunks; }
     qint64 bytes() const { return m_bytes; }
     double firstContentMs() const { return m_firstMs; }
-    // Set once the stream is known to be bad; later bytes are ignored.
-    bool hasProblem() const { return m_problem.has_value(); }
 
 private:
     void line(QByteArrayView text, double atMs);

@@ -391,9 +391,7 @@ void EngineController::record(const ProcessOutcome &outcome)
     if (m_facts.value(outcome.id) == fact && m_facts.contains(outcome.id))
         return;
     m_facts.insert(outcome.id, fact);
-    if (outcome.id == QLatin1String(kProxyId))
-        Q_EMIT proxyProcessChanged(outcome.process, pid);
-    else
+    if (outcome.id != QLatin1String(kProxyId)) // the proxy has no tracker fact; processFact("proxy") answers
         Q_EMIT engineProcessChanged(outcome.id, outcome.process, pid);
 }
 

@@ -76,7 +76,6 @@ Q_SIGNALS:
     void progress(int operationId, int done, int total);
     void processFinished(int operationId, const pd::ProcessOutcome &outcome);
     void engineProcessChanged(const QString &engineId, pd::ProcessFact fact, qint64 pid);
-    void proxyProcessChanged(pd::ProcessFact fact, qint64 pid);
     void operationFinished(const pd::OperationSummary &summary);
 
 private:

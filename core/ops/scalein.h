@@ -29,7 +29,6 @@ public:
     void setStopEngine(bool stop) { m_stopEngine = stop; }
     // Before start(): stop without draining, and without needing the proxy (see above).
     void setImmediate(bool immediate);
-    bool isImmediate() const { return m_immediate; }
 
 protected:
     void run() override;

@@ -67,7 +67,6 @@ public:
     // Stops at the next safe point: a request already sent is awaited, nothing is undone; the summary
     // says what state the engine and the proxy were left in.
     void cancel();
-    bool cancelRequested() const { return m_cancel; }
     // False once a step is under way that must run to its end (a proxy that was stopped is started again).
     bool isCancellable() const { return m_cancellable; }
 

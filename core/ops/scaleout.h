@@ -26,7 +26,6 @@ public:
 
     // Before start(): false starts the engine and waits until it serves, without adding it.
     void setAddToProxy(bool add);
-    bool addsToProxy() const { return m_addToProxy; }
 
     AddFailure addFailure() const { return m_addFailure; }
     bool trafficVerified() const { return m_trafficVerified; }

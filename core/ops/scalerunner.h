@@ -28,7 +28,6 @@ public:
     explicit ScaleRunner(ScaleContext *context, QObject *parent = nullptr);
 
     void setParallelCap(int cap) { m_cap = qMax(1, cap); }
-    int parallelCap() const { return m_cap; }
 
     // Takes ownership; the operation starts when its engine is free and a slot is.
     ScaleOperation *enqueue(ScaleOperation *operation);

@@ -9,7 +9,8 @@
 
 // CommandRunner over SSH: run() hands the command to the shared SshPool and blocks the calling
 // (worker) thread until the node answered, the command timed out or the connection failed.
-// Never call it from the GUI thread (use AsyncSshRunner there) nor from a pool callback.
+// Never call it from the GUI thread nor from a pool callback: GUI-thread code runs it in jobs on worker
+// threads that report back with queued signals (EngineController, the node checks, the log watch).
 namespace pd {
 
 struct Profile;

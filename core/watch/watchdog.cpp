@@ -190,8 +190,8 @@ void Watchdog::execute(const EjectionDecision &d)
                 m_policy.ejectionFailed(d.unit);
             else
                 m_policy.readdFailed(d);
-        } else {
-            ++(eject ? m_ejections : m_readds);
+        } else if (eject) {
+            ++m_ejections;
         }
         audit(d, reply.ok, reply.error, reply.elapsedMs);
         const std::int64_t now = m_tracker->nowMs();

@@ -48,7 +48,6 @@ public:
     static bool isUp(EngineState state);
 
     int ejections() const { return m_ejections; }
-    int readds() const { return m_readds; }
 
 Q_SIGNALS:
     // One per transition, ejection, re-add or held guardrail: the JSON (compact, one line) and the
@@ -79,7 +78,6 @@ private:
     bool m_proxyCanEject = true;
     bool m_saidCannotEject = false;
     int m_ejections = 0;
-    int m_readds = 0;
 };
 
 } // namespace pd

@@ -64,7 +64,6 @@ public:
     const QList<ClusterEngine> &engines() const { return m_engines; }
     QString proxyAddress() const;        // "host:port"
     quint16 controlPort() const;
-    int readyEngines() const { return m_ready; }
     bool isReady() const { return m_announced; }
     // Thread-safe reads of the engines (blocks briefly on each worker thread).
     QList<EngineSnapshot> snapshot() const;

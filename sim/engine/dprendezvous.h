@@ -38,8 +38,6 @@ public:
 
     // Rank 0: false with *error when the master port cannot be bound.
     bool start(QString *error);
-    bool isFormed() const { return m_formed; }
-    bool isBroken() const { return m_deadRank >= 0; }
     int joined() const { return m_joined; }
     const Options &options() const { return m_options; }
 

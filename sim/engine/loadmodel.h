@@ -63,7 +63,6 @@ public:
 
     // A stalled engine keeps its requests but no step ever ends (the hung engine of §2.10).
     void setStalled(bool stalled);
-    bool isStalled() const { return m_stalled; }
     // KV pulls never complete while set (the decoder whose KV never arrives): pulled requests stay
     // waiting, running ones finish; cleared, the pulls resume shifted by the time they stood still.
     void setKvTransfersStuck(bool stuck);
@@ -73,7 +72,6 @@ public:
     void refreshGauges();
     ModelSnapshot snapshot() const;
     bool isIdle() const;
-    int activeRequests() const { return int(m_requests.size()); }
 
     int sampleOutputLength();           // lognormal mean 1,100 sd 500 (§2.1)
     QList<int> blockIdsOf(quint64 id) const;

@@ -60,8 +60,6 @@ public:
 
     bool isOpen() const;      // the client is still connected and the answer is not finished
     bool isAnswered() const;
-    // True once respond() or beginChunked() wrote the status line (the answer has begun).
-    bool isStarted() const { return m_started; }
     bool keepAlive() const { return m_keepAlive; }
     // "ip:port" of the client (for access logs); empty once it has gone.
     QByteArray peer() const;

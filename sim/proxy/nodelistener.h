@@ -28,7 +28,6 @@ public:
     void setMaxWaitingRetries(int retries) { m_maxRetries = retries; }
     void setApiKey(const QString &key) { m_apiKey = key; }
     void setCrashDefect(bool enabled) { m_crashDefect = enabled; }
-    void setProbeTimeout(int milliseconds) { m_probeTimeoutMs = milliseconds; }
 
     void start();      // first round at once, like the thread started with the app
     bool isAlive() const { return !m_dead; }

@@ -4,7 +4,6 @@
 #include "sshdharness.h"
 
 #include "cluster/profile.h"
-#include "ssh/asyncsshrunner.h"
 #include "ssh/sshpool.h"
 #include "ssh/sshprompts.h"
 #include "ssh/sshrunner.h"
@@ -36,7 +35,6 @@ private Q_SLOTS:
     void commandTimeoutEndsTheRemoteCommand();
     void uploadPutsBytesAtomicallyWithMode();
     void uploadToMissingDirectoryNamesThePath();
-    void asyncRunnerDeliversOnItsThread();
     void sshHostSpecFromProfileNode();
 
 private:
@@ -187,28 +185,6 @@ void TstSshRunner::uploadToMissingDirectoryNamesThePath()
     QVERIFY(!error.isEmpty());
     QVERIFY2(error.contains(m_harness->nodeName(4)), qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("/no/such/dir/file")), qPrintable(error));
-}
-
-void TstSshRunner::asyncRunnerDeliversOnItsThread()
-{
-    pd::AsyncSshRunner async(m_runner->pool());
-    QSignalSpy spy(&async, &pd::AsyncSshRunner::commandFinished);
-    QThread *deliveredOn = nullptr;
-    connect(&async, &pd::AsyncSshRunner::commandFinished, this, [&] { deliveredOn = QThread::currentThread(); });
-    const quint64 id = async.run(m_harness->target(5), "echo async", 10s);
-    QVERIFY(spy.wait(20000));
-    QCOMPARE(spy.first().at(0).value<quint64>(), id);
-    const auto result = spy.first().at(2).value<pd::CommandResult>();
-    QVERIFY2(result.ok(), qPrintable(result.error));
-    QCOMPARE(result.out, QByteArray("async\n"));
-    QCOMPARE(deliveredOn, QThread::currentThread());
-
-    // Destroyed before the answer: the result is dropped, nothing crashes.
-    {
-        pd::AsyncSshRunner shortLived(m_runner->pool());
-        shortLived.run(m_harness->target(5), "sleep 0.3; echo late", 10s);
-    }
-    QTest::qWait(600);
 }
 
 void TstSshRunner::sshHostSpecFromProfileNode()

@@ -62,7 +62,6 @@ public:
     int timeLabelBand() const; // px under the plot for the time labels
     QString title() const;
     bool savePng(const QString &path) const;
-    int lineCount() const { return int(m_lines.size()); }
     int pointCount(int line) const;
     // The hover text at a fraction (0..1) of the plot's width (what the tooltip shows there).
     QString describeAt(double fraction) const;

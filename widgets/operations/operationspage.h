@@ -41,7 +41,6 @@ public:
     using Confirm = std::function<bool(const QString &title, const QString &text)>;
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
 
-    ScalePanel *scalePanel() const { return m_scale; }
     QCheckBox *readOnlyBox() const { return m_readOnly; }
     void setReadOnly(bool readOnly);
     bool isReadOnly() const;

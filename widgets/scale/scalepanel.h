@@ -33,10 +33,7 @@ public:
     void setReadOnly(bool readOnly);
 
     PoolScaleControl *control(Role role) const;
-    QTreeView *operationsView() const { return m_tree; }
     OperationModel *model() const { return m_model; }
-    // The last plan shown (for the status line and tests).
-    const ScalePlan &lastPlan() const { return m_plan; }
 
 private:
     void refreshCounts();

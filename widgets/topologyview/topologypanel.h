@@ -27,8 +27,6 @@ public:
     QComboBox *stateCombo() const { return m_state; }
     QComboBox *nodeCombo() const { return m_node; }
     QComboBox *roleCombo() const { return m_role; }
-    QComboBox *colorCombo() const { return m_color; }
-    QComboBox *layoutCombo() const { return m_layout; }
 
 private:
     void applyFilter();

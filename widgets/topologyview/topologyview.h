@@ -47,7 +47,6 @@ public:
     void setProfile(const Profile &profile);
     const TopologyLayout &layout() const { return m_layout; }
     void setLayoutMode(TopologyMode mode); // Auto: heatmap from 512 engines
-    TopologyMode layoutMode() const { return m_options.mode; }
 
     // States, one per engine in Profile::engines() order. A shorter vector leaves the rest Unknown.
     void setStates(const QVector<EngineState> &states);

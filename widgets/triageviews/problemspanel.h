@@ -29,7 +29,6 @@ public:
     void removeSelectedFromProxy();
     // Shown when the window can act on the proxy (and not read-only); hidden otherwise.
     void setRemoveAvailable(bool available, const QString &whyNot = {});
-    QPushButton *removeButton() const { return m_remove; }
     // The group "Restart group" acts on: the selected broken group's, else the top-ranked one; empty: none.
     QString groupToRestart() const;
     void restartGroup();

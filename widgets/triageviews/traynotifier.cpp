@@ -54,11 +54,9 @@ void TrayNotifier::onAppeared(const QList<Problem> &problems)
     const auto n = m_policy.decide(problems, m_triage->problems(), QDateTime::currentMSecsSinceEpoch());
     if (!n)
         return;
-    ++m_shown;
     if (m_tray && QSystemTrayIcon::supportsMessages())
         m_tray->showMessage(n->title, n->body,
             n->severity == ProblemSeverity::Warning ? QSystemTrayIcon::Warning : QSystemTrayIcon::Critical, 10000);
-    Q_EMIT shown(*n);
 }
 
 } // namespace pd

@@ -21,11 +21,9 @@ public:
     void setSettings(const NotificationSettings &settings);
     const NotificationSettings &settings() const { return m_policy.settings(); }
     bool trayAvailable() const;
-    int shownCount() const { return m_shown; }
 
 Q_SIGNALS:
     void messageClicked();
-    void shown(const pd::Notification &notification);
 
 private:
     void onAppeared(const QList<Problem> &problems);
@@ -33,7 +31,6 @@ private:
     Triage *m_triage;
     NotificationPolicy m_policy;
     QSystemTrayIcon *m_tray = nullptr;
-    int m_shown = 0;
 };
 
 } // namespace pd
