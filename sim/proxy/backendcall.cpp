@@ -256,7 +256,7 @@ bool BackendCall::parse(QByteArray *body)
         case State::Trailers: {
             const qsizetype eol = m_buffer.indexOf("\r\n");
             if (eol < 0)
-                return true;
+                return m_buffer.size() < 65536; // a trailer line is bounded like a header line
             const bool last = eol == 0;
             m_buffer.remove(0, eol + 2);
             if (last)
