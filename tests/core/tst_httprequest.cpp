@@ -2,12 +2,11 @@
 // The one way the console's HTTP clients build a request (core/net/httprequest.h): timeout, redirects,
 // bearer token, body type and TLS trust; and, against two listeners on 127.0.0.131-132, that the engine
 // probe no longer follows an engine's redirect (it did, with the bearer token along).
+#include "../support/cannedanswerserver.h"
 #include "net/httprequest.h"
 #include "ops/scaleprobe.h"
 
 #include <QSslConfiguration>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTest>
 
 #include <optional>
@@ -69,46 +68,26 @@ private Q_SLOTS:
 
     void theEngineProbeReportsARedirectInsteadOfFollowingIt()
     {
-        QTcpServer elsewhere;
-        if (!elsewhere.listen(QHostAddress(QStringLiteral("127.0.0.132")), 0))
+        pd::test::CannedAnswerServer elsewhere("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        if (!elsewhere.listen(QStringLiteral("127.0.0.132")))
             QSKIP("127.0.0.132 not available");
-        int reachedElsewhere = 0;
-        connect(&elsewhere, &QTcpServer::newConnection, this, [&] {
-            while (QTcpSocket *s = elsewhere.nextPendingConnection()) {
-                ++reachedElsewhere;
-                s->close();
-                s->deleteLater();
-            }
-        });
-        QTcpServer engine;
-        QVERIFY(engine.listen(QHostAddress(QStringLiteral("127.0.0.131")), 0));
-        const QByteArray redirect
-            = "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.132:" + QByteArray::number(elsewhere.serverPort())
-            + "/v1/models\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-        connect(&engine, &QTcpServer::newConnection, this, [&] {
-            while (QTcpSocket *s = engine.nextPendingConnection()) {
-                connect(s, &QTcpSocket::readyRead, s, [s, redirect] {
-                    if (!s->readAll().contains("\r\n\r\n"))
-                        return; // the whole request head first
-                    s->write(redirect);
-                    s->disconnectFromHost();
-                });
-                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
-            }
-        });
+        pd::test::CannedAnswerServer engine;
+        QVERIFY(engine.listen(QStringLiteral("127.0.0.131")));
+        engine.setAnswer("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.132:" + QByteArray::number(elsewhere.port())
+            + "/v1/models\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 
         EngineProbe probe;
         probe.setBearerToken("s3cr3t");
         probe.setTimeout(5000);
-        const EngineRef ref { QStringLiteral("127.0.0.131:%1").arg(engine.serverPort()), Role::Decode,
-            QStringLiteral("d0"), 0 };
+        const EngineRef ref { QStringLiteral("127.0.0.131:%1").arg(engine.port()), Role::Decode, QStringLiteral("d0"),
+            0 };
         std::optional<EngineReadiness> readiness;
         probe.readiness(ref, [&readiness](const EngineReadiness &r) { readiness = r; });
         QTRY_VERIFY_WITH_TIMEOUT(readiness.has_value(), 10000);
         QVERIFY(readiness->listening);
         QVERIFY(!readiness->models);
         QVERIFY2(readiness->detail.contains(QStringLiteral("/v1/models HTTP 302")), qPrintable(readiness->detail));
-        QCOMPARE(reachedElsewhere, 0);
+        QCOMPARE(elsewhere.connections(), 0);
     }
 };
 

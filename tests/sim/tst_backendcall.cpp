@@ -4,10 +4,9 @@
 // lines, lengths that are not numbers, negative or overflowing, bodies cut short, bad chunk sizes,
 // 10 MB header and trailer lines without an end, and bytes that are not UTF-8. Each call ends exactly
 // once, with the body it got or a reason.
+#include "../support/cannedanswerserver.h"
 #include "proxy/backendcall.h"
 
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTest>
 
 using namespace pd::sim;
@@ -63,21 +62,10 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, answer);
         QFETCH(QString, expected);
-        QTcpServer server;
-        if (!server.listen(QHostAddress(QStringLiteral("127.0.0.141")), 0))
+        pd::test::CannedAnswerServer server(answer);
+        if (!server.listen(QStringLiteral("127.0.0.141")))
             QSKIP("127.0.0.141 not available");
-        connect(&server, &QTcpServer::newConnection, this, [&server, answer] {
-            while (QTcpSocket *s = server.nextPendingConnection()) {
-                connect(s, &QTcpSocket::readyRead, s, [s, answer] {
-                    if (!s->readAll().contains("\r\n\r\n"))
-                        return; // the whole request head first
-                    s->write(answer);
-                    s->disconnectFromHost();
-                });
-                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
-            }
-        });
-        BackendCall call(QStringLiteral("127.0.0.141"), server.serverPort(), "GET", "/metrics", {}, {});
+        BackendCall call(QStringLiteral("127.0.0.141"), server.port(), "GET", "/metrics", {}, {});
         call.setTimeout(20000);
         QByteArray body;
         QStringList ends;
