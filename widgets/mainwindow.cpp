@@ -80,12 +80,12 @@ QKeySequence standardOr(QKeySequence::StandardKey key, const QKeySequence &fallb
 
 } // namespace
 
-MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
+MainWindow::MainWindow(const MainWindowParts &parts, QWidget *parent)
     : QMainWindow(parent)
-    , m_store(store)
-    , m_nodeModel(new NodeTableModel(store, this))
-    , m_engineModel(new EngineTableModel(store, this))
-    , m_issueModel(new ValidationIssueModel(store, this))
+    , m_store(parts.store)
+    , m_nodeModel(new NodeTableModel(parts.store, this))
+    , m_engineModel(new EngineTableModel(parts.store, this))
+    , m_issueModel(new ValidationIssueModel(parts.store, this))
     , m_nodeSort(new QSortFilterProxyModel(this))
     , m_engineFilter(new EngineFilter(this))
     , m_nodeView(makeClusterTable(this))
@@ -100,9 +100,14 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     , m_poolsView(new PoolsView(this))
     , m_topology(new TopologyPanel(this))
     , m_tabs(new QTabWidget(this))
-    , m_ownSettings(std::make_unique<ConsoleSettings>())
-    , m_settings(m_ownSettings.get())
+    , m_tracker(parts.tracker)
+    , m_triage(parts.triage)
+    , m_ownSettings(parts.settings ? nullptr : std::make_unique<ConsoleSettings>())
+    , m_settings(parts.settings ? parts.settings : m_ownSettings.get())
+    , m_engineMenuProvider(parts.engineMenu)
+    , m_leaveGuard(parts.leaveGuard)
 {
+    Q_ASSERT(m_store && m_tracker && m_triage);
     setObjectName(QStringLiteral("mainWindow"));
     m_nodeSort->setSourceModel(m_nodeModel);
     m_nodeSort->setSortRole(SortRole);
@@ -187,6 +192,7 @@ MainWindow::MainWindow(ClusterStore *store, QWidget *parent)
     statusBar()->addPermanentWidget(m_validationLabel);
 
     createMenus();
+    createTriageViews();
     connect(m_store, &ClusterStore::profileChanged, this, &MainWindow::onProfileChanged);
     // A validation (F7) changes the issues, not the cluster: the topology keeps its states and badges.
     connect(m_store, &ClusterStore::issuesChanged, this, &MainWindow::updateFromStore);
@@ -323,15 +329,14 @@ void MainWindow::updateFromStore()
                                               + tr(", %n warning(s)", nullptr, warnings)
                                           : tr("profile valid, %n warning(s)", nullptr, warnings));
     m_issueDock->setVisible(errors + warnings > 0);
-    if (m_problemsDock)
-        m_problemsDock->raise();
+    m_problemsDock->raise();
     m_nodeView->resizeColumnsToContents();
     m_engineView->resizeColumnsToContents();
     // Observed columns fill in after the first poll round: leave room for their usual words.
     const QFontMetrics fm = m_engineView->fontMetrics();
     m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
-                                 qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
-                                      fm.horizontalAdvance(m_tracker ? engineStateLabel(EngineState::ReadyNotInProxy) : tr("responding")) + 34));
+        qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
+            fm.horizontalAdvance(engineStateLabel(EngineState::ReadyNotInProxy)) + 34));
     m_engineView->setColumnWidth(EngineTableModel::KvColumn,
                                  qMax(m_engineView->columnWidth(EngineTableModel::KvColumn),
                                       fm.horizontalAdvance(QStringLiteral("100.0 %")) + 16));
@@ -341,7 +346,7 @@ void MainWindow::updateFromStore()
 
 void MainWindow::updateTitle()
 {
-    const int problems = m_triage ? m_triage->count() : 0;
+    const int problems = m_triage->count();
     QString title = m_store->hasProfile() ? tr("%1 — pdconsole").arg(m_store->profile().name) : tr("pdconsole");
     if (problems > 0)
         title = (problems == 1 ? tr("(1 problem) ") : tr("(%1 problems) ").arg(problems)) + title;
@@ -351,8 +356,6 @@ void MainWindow::updateTitle()
 void MainWindow::updateProblemCount()
 {
     updateTitle();
-    if (!m_problemsLabel)
-        return;
     int critical = 0;
     for (const Problem &p : m_triage->problems())
         critical += p.severity == ProblemSeverity::Critical ? 1 : 0;
@@ -374,7 +377,7 @@ void MainWindow::updateProblemCount()
     m_problemsLabel->setToolTip(n > 0 ? m_triage->problems().first().what + QStringLiteral(" — ") + m_triage->problems().first().where
                                       : QString());
     const bool compact = n == 0;
-    if (m_problemsDock && compact != m_problemsCompact && !m_problemsDock->isFloating()) {
+    if (compact != m_problemsCompact && !m_problemsDock->isFloating()) {
         if (compact) {
             if (m_problemsDock->isVisible() && m_problemsDock->height() > 2 * kCompactProblemsHeight)
                 m_problemsHeight = m_problemsDock->height();
@@ -391,19 +394,15 @@ QString MainWindow::problemStatusText() const
     return m_problemsLabel ? m_problemsLabel->text() : QString();
 }
 
-void MainWindow::setTriage(StateTracker *tracker, Triage *triage)
+void MainWindow::createTriageViews()
 {
-    m_tracker = tracker;
-    m_triage = triage;
+    StateTracker *tracker = m_tracker;
+    Triage *triage = m_triage;
     m_engineModel->setStateTracker(tracker);
-    m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
-                                 qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
-                                      m_engineView->fontMetrics().horizontalAdvance(engineStateLabel(EngineState::ReadyNotInProxy)) + 34));
     m_trackedInfo = std::make_unique<TrackedEngineInfo>(tracker, m_store);
-    m_trackedInfo->setSeriesStore(m_series);
     feedTopologyFromTracker(tracker, m_trackedInfo.get(), m_topology->view());
     connect(m_topology->view(), &TopologyView::currentChanged, this, [this](int engine) {
-        if (engine >= 0 && m_detail && m_detailDock->isVisible())
+        if (engine >= 0 && m_detailDock->isVisible())
             m_detail->setEngine(engine);
     });
 
@@ -490,11 +489,9 @@ void MainWindow::focusEngine(int engine)
     }
     m_engineView->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_engineView->scrollTo(row);
-    if (m_detail) {
-        m_detail->setEngine(engine);
-        m_detailDock->show();
-        m_detailDock->raise();
-    }
+    m_detail->setEngine(engine);
+    m_detailDock->show();
+    m_detailDock->raise();
 }
 
 void MainWindow::focusNode(int node)
@@ -573,10 +570,8 @@ void MainWindow::setSeriesStore(SeriesStore *series)
 {
     m_series = series;
     m_poolsView->setSeriesStore(series);
-    if (m_trackedInfo)
-        m_trackedInfo->setSeriesStore(series);
-    if (m_detail)
-        m_detail->setSeriesStore(series);
+    m_trackedInfo->setSeriesStore(series);
+    m_detail->setSeriesStore(series);
     m_topology->view()->refreshMetrics();
 }
 
@@ -701,12 +696,6 @@ void MainWindow::createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help)
         tr("Cluster (%1)").arg(QKeySequence(Qt::ALT | Qt::Key_1).toString(QKeySequence::NativeText)));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_poolsView),
         tr("Pools (%1)").arg(QKeySequence(Qt::ALT | Qt::Key_2).toString(QKeySequence::NativeText)));
-}
-
-void MainWindow::setSettings(ConsoleSettings *settings)
-{
-    m_settings = settings ? settings : m_ownSettings.get();
-    updateRecentMenu();
 }
 
 void MainWindow::restoreLayout()

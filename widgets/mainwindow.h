@@ -33,24 +33,40 @@ class EngineDetailPanel;
 class TimelineView;
 class ConsoleSettings;
 
+// Asked before the profile is replaced (open, reload) or the window closes, with what is about to
+// happen ("reload", "open x.json", "quit"); false keeps everything as it is. A guard that chose to
+// wait (operations still running) calls `proceed` later, which asks again and then does it.
+using LeaveGuard = std::function<bool(const QString &what, std::function<void()> proceed)>;
+// The engine actions for the topology's selection as a menu the command palette lists (nullptr: none).
+using EngineMenuProvider = std::function<QMenu *(QWidget *parent)>;
+
+// What the window shows and asks, given at construction; none is owned and each outlives the window.
+struct MainWindowParts {
+    // The opened cluster: nodes, engines, the profile's problems (required).
+    ClusterStore *store = nullptr;
+    // Derived states and triage (required): the status column, the topology's states, the Problems
+    // dock, the engine detail dock, the Timeline tab and the problem count in the title.
+    StateTracker *tracker = nullptr;
+    Triage *triage = nullptr;
+    // Recent profiles, the last profile and the window layout; null: the per-user settings.
+    ConsoleSettings *settings = nullptr;
+    // The composition root's answers (empty: leave without asking; no engine actions in the palette).
+    LeaveGuard leaveGuard;
+    EngineMenuProvider engineMenu;
+};
+
 // The console's main window: the opened cluster's nodes and engines, the profile's problems, and the
 // menus. It reads the ClusterStore and never blocks on I/O other than reading a profile file.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(ClusterStore *store, QWidget *parent = nullptr);
+    explicit MainWindow(const MainWindowParts &parts, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     // Loads a profile into the store; on failure the store keeps the cluster it had and the error
     // banner says where the file is wrong. Returns whether the profile was opened.
     bool openProfile(const QString &path);
     QLabel *summaryLabel() const { return m_summaryLabel; } // the status bar's profile summary (tests)
-    // Asked before the profile is replaced (open, reload) or the window closes, with what is about to
-    // happen ("reload", "open x.json", "quit"); false keeps everything as it is. A guard that
-    // chose to wait (operations still running) calls `proceed` later, which asks again and then does
-    // it. The composition root installs one that asks when operations are running.
-    using LeaveGuard = std::function<bool(const QString &what, std::function<void()> proceed)>;
-    void setLeaveGuard(LeaveGuard guard) { m_leaveGuard = std::move(guard); }
 
     QTableView *engineView() const { return m_engineView; }
     QTableView *nodeView() const { return m_nodeView; }
@@ -66,7 +82,8 @@ public:
     void showPools();
     void showCluster();
     void showTopology();
-    // The history behind the charts and the topology's metric colours (nullptr: none).
+    // The history behind the charts and the topology's metric colours (nullptr: none); a new one comes
+    // with each opened cluster.
     void setSeriesStore(SeriesStore *series);
     // What double-click in the engine table and activating an engine on the topology do: the engine's
     // own charts on the Pools tab.
@@ -79,9 +96,6 @@ public:
     void showNote(const QString &text);
     void showError(const QString &title, const QStringList &details);
 
-    // Derived state and triage: adds the Problems dock, the engine detail dock and the
-    // Timeline tab, and puts the problem count in the title and the status bar.
-    void setTriage(StateTracker *tracker, Triage *triage);
     ProblemsPanel *problemsPanel() const { return m_problemsPanel; }
     EngineDetailPanel *engineDetail() const { return m_detail; }
     TimelineView *timeline() const { return m_timeline; }
@@ -93,17 +107,10 @@ public:
     void focusNode(int node);
 
     // --- settings, keyboard ---
-    // Where recent profiles, the last profile and the window layout are kept; the window uses the
-    // per-user settings until given others. Not owned.
-    void setSettings(ConsoleSettings *settings);
     ConsoleSettings *settings() const { return m_settings; }
-    // Geometry, docks and splitter from the settings; call once every dock exists (after setTriage).
+    // Geometry, docks and splitter from the settings.
     void restoreLayout();
     void saveLayout();
-    // The engine actions for the current selection as a menu the palette lists (nullptr: none);
-    // set by the composition root, which owns the engine actions.
-    using EngineMenuProvider = std::function<QMenu *(QWidget *parent)>;
-    void setEngineMenuProvider(EngineMenuProvider provider) { m_engineMenuProvider = std::move(provider); }
     void openCommandPalette(); // Ctrl+K
     void showShortcuts(); // Help ▸ Keyboard Shortcuts
     void showSettings(); // Edit ▸ Preferences (Ctrl+,)
@@ -117,6 +124,7 @@ protected:
 private:
     void createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help);
     void createMenus();
+    void createTriageViews(); // the Problems and engine detail docks, the Timeline tab
     void onProfileChanged();
     void updateFromStore();
     void updateTitle();
@@ -147,12 +155,12 @@ private:
     QMenu *m_recentMenu = nullptr;
     PoolsView *m_poolsView;
     TopologyPanel *m_topology;
-    SeriesStore *m_series = nullptr; // given to the topology's info once the tracker is attached
+    SeriesStore *m_series = nullptr;
     QWidget *m_clusterPage = nullptr;
     class QTabWidget *m_tabs;
-    StateTracker *m_tracker = nullptr;
-    std::unique_ptr<TrackedEngineInfo> m_trackedInfo; // the topology's tooltips once the tracker runs
-    Triage *m_triage = nullptr;
+    StateTracker *m_tracker;
+    std::unique_ptr<TrackedEngineInfo> m_trackedInfo; // the topology's states, figures and tooltips
+    Triage *m_triage;
     ProblemsPanel *m_problemsPanel = nullptr;
     EngineDetailPanel *m_detail = nullptr;
     TimelineView *m_timeline = nullptr;
@@ -166,8 +174,8 @@ private:
     int m_problemsHeight = 220;
     QMenu *m_viewMenu = nullptr;
     // settings and keyboard
-    std::unique_ptr<ConsoleSettings> m_ownSettings; // the per-user settings, until setSettings
-    ConsoleSettings *m_settings = nullptr;
+    std::unique_ptr<ConsoleSettings> m_ownSettings; // the per-user settings when none were given
+    ConsoleSettings *m_settings;
     QSplitter *m_splitter = nullptr;
     EngineMenuProvider m_engineMenuProvider;
     LeaveGuard m_leaveGuard;

@@ -18,12 +18,12 @@
 #include "topologyview/topologyview.h"
 #include "triage/triage.h"
 
-ClusterTools::ClusterTools(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker,
-                           std::shared_ptr<pd::SshRunner> ssh, QObject *parent)
+ClusterTools::ClusterTools(const ConsoleShared &shared, std::shared_ptr<pd::SshRunner> ssh, QObject *parent)
     : QObject(parent)
-    , m_store(store)
-    , m_window(window)
-    , m_tracker(tracker)
+    , m_store(shared.store)
+    , m_window(shared.window)
+    , m_tracker(shared.tracker)
+    , m_triage(shared.triage)
     , m_runners(std::make_shared<pd::DefaultRunnerFactory>())
     , m_ssh(std::move(ssh))
 {
@@ -166,11 +166,9 @@ void ClusterTools::applyBadges(const pd::ClusterReport &report)
         }
         if (node < 0)
             continue;
-        if (m_triage) {
-            const pd::NodeCheckSummary summary = pd::summarizeNodeChecks(r);
-            m_triage->setNodeChecks(r.node, summary.failures, summary.warnings,
-                                    report.finished.isValid() ? report.finished.toMSecsSinceEpoch() : 0);
-        }
+        const pd::NodeCheckSummary summary = pd::summarizeNodeChecks(r);
+        m_triage->setNodeChecks(r.node, summary.failures, summary.warnings,
+            report.finished.isValid() ? report.finished.toMSecsSinceEpoch() : 0);
         pd::NodeBadges badges;
         QStringList why;
         if (!r.reachable) {

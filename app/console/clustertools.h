@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "consoleshared.h"
 #include "logs/diagnosisevent.h"
 #include "nodecheck/checktypes.h"
 
@@ -32,14 +33,11 @@ struct LogSource;
 class ClusterTools final : public QObject {
     Q_OBJECT
 public:
-    ClusterTools(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker,
-                 std::shared_ptr<pd::SshRunner> ssh, QObject *parent = nullptr);
+    ClusterTools(const ConsoleShared &shared, std::shared_ptr<pd::SshRunner> ssh, QObject *parent = nullptr);
     ~ClusterTools() override;
 
     // The demo's fake hccn_tool / npu-smi directory (prepended to PATH on the nodes), and hccn.conf.
     void setNodeToolDir(const QString &dir, const QString &hccnConfPath = {});
-    // Node check failures and warnings become Problems rows (one per node).
-    void setTriage(pd::Triage *triage) { m_triage = triage; }
 
     // An adopted engine's log (started outside pdconsole) replaces the launcher's path for it.
     void setEngineLogPath(int engine, const QString &path);
@@ -57,7 +55,7 @@ private:
     pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
     pd::StateTracker *m_tracker;
-    pd::Triage *m_triage = nullptr;
+    pd::Triage *m_triage; // node check failures and warnings become Problems rows (one per node)
     std::shared_ptr<pd::DefaultRunnerFactory> m_runners;
     std::unique_ptr<pd::RoutingRunner> m_routing;
     std::shared_ptr<pd::SshRunner> m_ssh;

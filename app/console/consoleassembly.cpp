@@ -10,6 +10,8 @@
 #include "cluster/clusterstore.h"
 #include "mainwindow.h"
 #include "settings/consolesettings.h"
+#include "state/statetracker.h"
+#include "triage/triage.h"
 
 #include <QFileInfo>
 #include <QUrl>
@@ -21,18 +23,27 @@ const QString kDemoProfile = QStringLiteral(":/profiles/demo-groups.json");
 
 } // namespace
 
-ConsoleAssembly::ConsoleAssembly(pd::ClusterStore *store, pd::MainWindow *window, pd::ConsoleSettings *settings,
-                                 const std::optional<pd::PrometheusSourceConfig> &prometheus)
-    : m_window(window)
-    , m_settings(settings)
+ConsoleAssembly::ConsoleAssembly(
+    pd::ConsoleSettings *settings, const std::optional<pd::PrometheusSourceConfig> &prometheus)
+    : m_settings(settings)
+    , m_store(std::make_unique<pd::ClusterStore>())
+    , m_tracker(std::make_unique<pd::StateTracker>(m_store.get()))
+    , m_triage(std::make_unique<pd::Triage>(m_tracker.get(), m_store.get()))
 {
-    window->setSettings(settings);
-    m_monitoring = std::make_unique<Monitoring>(store, window, prometheus);
+    pd::MainWindowParts parts { m_store.get(), m_tracker.get(), m_triage.get(), settings, {}, {} };
+    // Reload, open and quit cancel what runs: the operations ask first while any run.
+    parts.leaveGuard = [this](const QString &what, std::function<void()> proceed) {
+        return !m_operations || m_operations->confirmLeave(what, std::move(proceed));
+    };
+    parts.engineMenu = [this](QWidget *parent) { return m_operations ? m_operations->selectionMenu(parent) : nullptr; };
+    m_window = std::make_unique<pd::MainWindow>(parts);
+    pd::MainWindow *window = m_window.get();
+    const ConsoleShared shared { m_store.get(), m_tracker.get(), m_triage.get(), window };
+    m_monitoring = std::make_unique<Monitoring>(shared, prometheus);
     m_monitoring->applySettings(*settings);
     m_monitoring->start();
-    m_operations = std::make_unique<Operations>(
-        store, window, m_monitoring->tracker(),
-        OperationsSetup{ settings->knownHostsPath(), settings->auditLogPath(), settings->readOnlyByDefault() });
+    m_operations = std::make_unique<Operations>(shared,
+        OperationsSetup { settings->knownHostsPath(), settings->auditLogPath(), settings->readOnlyByDefault() });
     m_operations->setWatchSettings(settings->ejectionSettings(), settings->webhookUrl());
     QObject::connect(window, &pd::MainWindow::settingsChanged, m_monitoring.get(), [this] {
         m_monitoring->applySettings(*m_settings);
@@ -40,9 +51,7 @@ ConsoleAssembly::ConsoleAssembly(pd::ClusterStore *store, pd::MainWindow *window
         pd::applyTheme(m_settings->theme());
         m_window->showNote(QObject::tr("Preferences stored in %1").arg(m_settings->fileName()));
     });
-    m_operations->setTriage(m_monitoring->triage());
-    m_tools = std::make_unique<ClusterTools>(store, window, m_monitoring->tracker(), m_operations->sshRunner());
-    m_tools->setTriage(m_monitoring->triage());
+    m_tools = std::make_unique<ClusterTools>(shared, m_operations->sshRunner());
     Operations *operations = m_operations.get();
     ClusterTools *tools = m_tools.get();
     QObject::connect(operations, &Operations::logRequested, tools, &ClusterTools::showEngineLog);
@@ -51,13 +60,18 @@ ConsoleAssembly::ConsoleAssembly(pd::ClusterStore *store, pd::MainWindow *window
     QObject::connect(operations, &Operations::engineLogFound, tools, &ClusterTools::setEngineLogPath);
 }
 
-// The demo (pdsim) stops before the parts that watch it, the parts before the window they wire.
+// The demo (pdsim) stops before the parts that watch it, the parts before the window they wire, the
+// window before what it shows.
 ConsoleAssembly::~ConsoleAssembly()
 {
     m_demo.reset();
     m_tools.reset();
     m_operations.reset();
     m_monitoring.reset();
+    m_window.reset();
+    m_triage.reset();
+    m_tracker.reset();
+    m_store.reset();
 }
 
 void ConsoleAssembly::openStartProfile(const ConsoleOptions &options)
@@ -79,7 +93,7 @@ void ConsoleAssembly::startDemo()
 {
     m_demo = std::make_unique<DemoCluster>();
     DemoCluster *demo = m_demo.get();
-    pd::MainWindow *window = m_window;
+    pd::MainWindow *window = m_window.get();
     QString error;
     if (!demo->start(kDemoProfile, &error)) {
         window->openProfile(kDemoProfile);

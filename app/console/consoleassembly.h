@@ -12,6 +12,8 @@ namespace pd {
 class ClusterStore;
 class ConsoleSettings;
 class MainWindow;
+class StateTracker;
+class Triage;
 } // namespace pd
 
 class ClusterTools;
@@ -19,15 +21,15 @@ class DemoCluster;
 class Monitoring;
 class Operations;
 
-// The console's parts for one window, built and wired the one way both pdconsole's main() and
-// tst_consoleassembly build them: Monitoring (pollers, history, derived states, triage), Operations
-// (engine control, the proxy, scaling, audit, watchdog) and ClusterTools (logs, node checks), the
-// settings applied to them again whenever the Preferences dialog stores new ones. The store, the
-// window and the settings outlive it; the parts are destroyed in the reverse order of their making.
+// The console, built and wired the one way both pdconsole's main() and tst_consoleassembly build it:
+// first what every part shares (the cluster store, the state tracker, triage, and the main window,
+// which gets them at construction), then Monitoring (pollers, history), Operations (engine control,
+// the proxy, scaling, audit, watchdog) and ClusterTools (logs, node checks), the settings applied to
+// them again whenever the Preferences dialog stores new ones. The settings outlive it; everything
+// else is destroyed in the reverse order of its making.
 class ConsoleAssembly final {
 public:
-    ConsoleAssembly(pd::ClusterStore *store, pd::MainWindow *window, pd::ConsoleSettings *settings,
-                    const std::optional<pd::PrometheusSourceConfig> &prometheus);
+    ConsoleAssembly(pd::ConsoleSettings *settings, const std::optional<pd::PrometheusSourceConfig> &prometheus);
     ~ConsoleAssembly();
     ConsoleAssembly(const ConsoleAssembly &) = delete;
     ConsoleAssembly &operator=(const ConsoleAssembly &) = delete;
@@ -37,6 +39,10 @@ public:
     // happened (a demo that cannot start shows its profile and the reason).
     void openStartProfile(const ConsoleOptions &options);
 
+    pd::ClusterStore &store() const { return *m_store; }
+    pd::StateTracker &tracker() const { return *m_tracker; }
+    pd::Triage &triage() const { return *m_triage; }
+    pd::MainWindow &window() const { return *m_window; }
     Monitoring &monitoring() const { return *m_monitoring; }
     Operations &operations() const { return *m_operations; }
     ClusterTools &tools() const { return *m_tools; }
@@ -45,8 +51,11 @@ public:
 private:
     void startDemo();
 
-    pd::MainWindow *m_window;
     pd::ConsoleSettings *m_settings;
+    std::unique_ptr<pd::ClusterStore> m_store;
+    std::unique_ptr<pd::StateTracker> m_tracker;
+    std::unique_ptr<pd::Triage> m_triage;
+    std::unique_ptr<pd::MainWindow> m_window;
     std::unique_ptr<Monitoring> m_monitoring;
     std::unique_ptr<Operations> m_operations;
     std::unique_ptr<ClusterTools> m_tools;

@@ -70,9 +70,8 @@ int main(int argc, char *argv[])
             ? settings.theme()
             : pd::ConsoleSettings::themeFromName(options->theme).value_or(pd::Theme::System));
 
-    pd::ClusterStore store;
-    pd::MainWindow window(&store);
-    ConsoleAssembly console(&store, &window, &settings, prometheusFromOptions(*options));
+    ConsoleAssembly console(&settings, prometheusFromOptions(*options));
+    pd::MainWindow &window = console.window();
     console.openStartProfile(*options);
     if (!settings.warnings().isEmpty())
         window.showNote(QObject::tr("Settings: %1").arg(settings.warnings().first()));
@@ -83,7 +82,7 @@ int main(int argc, char *argv[])
     else if (options->view == QLatin1String("cluster"))
         window.showCluster();
     FirstPaintProbe::installIfAsked(sinceMain);
-    SoakProbe::installIfAsked(&store, &console.monitoring());
+    SoakProbe::installIfAsked(&console.store(), &console.tracker(), &console.monitoring());
     window.show();
 
     if (options->quitAfterSeconds >= 0) {

@@ -26,20 +26,19 @@
 
 #include <algorithm>
 
-Monitoring::Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
-                       std::optional<pd::PrometheusSourceConfig> prometheus, QObject *parent)
+Monitoring::Monitoring(
+    const ConsoleShared &shared, std::optional<pd::PrometheusSourceConfig> prometheus, QObject *parent)
     : QObject(parent)
-    , m_store(store)
-    , m_window(window)
+    , m_store(shared.store)
+    , m_window(shared.window)
     , m_proxy(std::make_unique<pd::ProxyHealthPoller>())
     , m_proxyHistory(std::make_unique<pd::ProxyHealthHistory>())
     , m_canary(std::make_unique<pd::CanaryProbe>())
-    , m_tracker(std::make_unique<pd::StateTracker>(store))
-    , m_triage(std::make_unique<pd::Triage>(m_tracker.get(), store))
-    , m_notifier(std::make_unique<pd::TrayNotifier>(m_triage.get()))
+    , m_tracker(shared.tracker)
+    , m_triage(shared.triage)
+    , m_notifier(std::make_unique<pd::TrayNotifier>(m_triage))
 {
-    m_window->setTriage(m_tracker.get(), m_triage.get());
-    connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_tracker.get(), &pd::StateTracker::applyProxyHealth);
+    connect(m_proxy.get(), &pd::ProxyHealthPoller::updated, m_tracker, &pd::StateTracker::applyProxyHealth);
     connect(m_notifier.get(), &pd::TrayNotifier::messageClicked, m_window, [this] {
         m_window->showNormal();
         m_window->raise();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "consoleshared.h"
 #include "metrics/seriesstore.h"
 #include "net/prometheusfeed.h"
 
@@ -36,15 +37,13 @@ class TrayNotifier;
 class Monitoring final : public QObject {
     Q_OBJECT
 public:
-    Monitoring(pd::ClusterStore *store, pd::MainWindow *window,
-               std::optional<pd::PrometheusSourceConfig> prometheus = std::nullopt, QObject *parent = nullptr);
+    explicit Monitoring(const ConsoleShared &shared,
+        std::optional<pd::PrometheusSourceConfig> prometheus = std::nullopt, QObject *parent = nullptr);
     ~Monitoring() override;
     void start();
     // Poll intervals and timeout, state thresholds and notifications from the settings (again after
     // the Preferences dialog stored new ones).
     void applySettings(const pd::ConsoleSettings &settings);
-    pd::StateTracker *tracker() const { return m_tracker.get(); }
-    pd::Triage *triage() const { return m_triage.get(); }
     // The history of the open cluster (null before one is open); replaced when another one opens.
     const pd::SeriesStore *seriesStore() const { return m_series.get(); }
 
@@ -67,7 +66,7 @@ private:
     QUrl m_proxyUrl;
     std::unique_ptr<pd::SeriesStore> m_series;
     int m_pollIntervalMs = pd::SeriesStoreConfig{}.pollIntervalMs; // the engine poller's, from the settings
-    std::unique_ptr<pd::StateTracker> m_tracker;
-    std::unique_ptr<pd::Triage> m_triage;
+    pd::StateTracker *m_tracker;
+    pd::Triage *m_triage;
     std::unique_ptr<pd::TrayNotifier> m_notifier;
 };

@@ -65,13 +65,13 @@ pd::SshSettings sshSettings(const OperationsSetup &setup)
 
 } // namespace
 
-Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker,
-    const OperationsSetup &setup, QObject *parent)
+Operations::Operations(const ConsoleShared &shared, const OperationsSetup &setup, QObject *parent)
     : QObject(parent)
-    , m_store(store)
-    , m_window(window)
-    , m_tracker(tracker)
-    , m_ssh(std::make_shared<pd::SshRunner>(sshSettings(setup), std::make_shared<pd::GuiSshPrompts>(window)))
+    , m_store(shared.store)
+    , m_window(shared.window)
+    , m_tracker(shared.tracker)
+    , m_triage(shared.triage)
+    , m_ssh(std::make_shared<pd::SshRunner>(sshSettings(setup), std::make_shared<pd::GuiSshPrompts>(shared.window)))
     , m_audit(std::make_unique<pd::AuditLog>(
           setup.auditLogPath.isEmpty() ? pd::AuditLog::defaultPath() : setup.auditLogPath))
     , m_readOnly(setup.readOnly)
@@ -80,8 +80,6 @@ Operations::Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::Stat
     m_processRefresh->setInterval(kProcessRefreshMs);
     connect(m_processRefresh, &QTimer::timeout, this, &Operations::refreshProcesses);
     connect(m_store, &pd::ClusterStore::profileChanged, this, &Operations::rebuild);
-    // Reload, open and quit cancel what runs: ask first while operations run.
-    m_window->setLeaveGuard([this](const QString &what, std::function<void()> proceed) { return confirmLeave(what, std::move(proceed)); });
     rebuild();
 }
 
@@ -128,8 +126,6 @@ bool Operations::confirmLeave(const QString &what, std::function<void()> proceed
 
 Operations::~Operations()
 {
-    m_window->setEngineMenuProvider({});
-    m_window->setLeaveGuard({});
     teardown();
 }
 
@@ -251,7 +247,7 @@ void Operations::rebuild()
                         Q_EMIT engineLogFound(engine, o.foreignLog);
                 }
             }
-            if (summary.action != pd::ProcessAction::Status || !m_triage)
+            if (summary.action != pd::ProcessAction::Status)
                 return;
             // A node is unreachable when the status command of its engines could not run there.
             const pd::NodeReachability reach = pd::nodeReachability(m_store->profile(), summary.outcomes);
@@ -353,11 +349,6 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     connect(m_menu.get(), &pd::EngineActionMenu::nodeChecksRequested, this, &Operations::nodeChecksRequested);
     pd::TopologyView *topology = m_window->topologyPanel()->view();
     connect(m_menu.get(), &pd::EngineActionMenu::selectRequested, topology, &pd::TopologyView::setSelectedEngines);
-    // The command palette lists the actions of the topology's selection.
-    m_window->setEngineMenuProvider([this, topology](QWidget *parent) -> QMenu * {
-        const QList<int> selected = topology->selectedEngines();
-        return selected.isEmpty() || !m_menu ? nullptr : m_menu->buildMenu(selected, -1, parent);
-    });
 
     // A restart of active engines runs as a rolling restart: its progress where the operator looks (the
     // status bar) and on the Operations tab, with Resume and Cancel when it pauses.
@@ -432,10 +423,10 @@ void Operations::wireWindow(const QList<pd::EngineRef> &refs)
     updateMarkers();
 }
 
-void Operations::setTriage(pd::Triage *triage)
+QMenu *Operations::selectionMenu(QWidget *parent) const
 {
-    m_triage = triage;
-    rebuildWatchdog();
+    const QList<int> selected = m_window->topologyPanel()->view()->selectedEngines();
+    return selected.isEmpty() || !m_menu ? nullptr : m_menu->buildMenu(selected, -1, parent);
 }
 
 void Operations::setWatchSettings(const pd::EjectionSettings &ejection, const QString &webhookUrl)
@@ -448,7 +439,7 @@ void Operations::setWatchSettings(const pd::EjectionSettings &ejection, const QS
 void Operations::rebuildWatchdog()
 {
     m_watchdog.reset();
-    if (!m_triage || !m_proxy || !m_membership || !m_store->hasProfile())
+    if (!m_proxy || !m_membership || !m_store->hasProfile())
         return;
     m_watchdog = std::make_unique<pd::Watchdog>(m_tracker, m_triage, m_proxy.get(), m_membership.get());
     m_watchdog->setEngines(m_store->engines());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "consoleshared.h"
 #include "ops/scaletypes.h"
 #include "state/statetracker.h"
 #include "watch/ejectionsettings.h"
@@ -59,14 +60,11 @@ struct OperationsSetup {
 class Operations final : public QObject {
     Q_OBJECT
 public:
-    Operations(pd::ClusterStore *store, pd::MainWindow *window, pd::StateTracker *tracker,
-        const OperationsSetup &setup = {}, QObject *parent = nullptr);
+    explicit Operations(const ConsoleShared &shared, const OperationsSetup &setup = {}, QObject *parent = nullptr);
     ~Operations() override;
 
     // The demo's simulated cluster: engines start and stop through its control API.
     void setSimControl(const QUrl &controlBase);
-    // Where node reachability goes (a node whose status command cannot reach it is "SSH down").
-    void setTriage(pd::Triage *triage);
     // The watchdog: auto-eject (off by default, never in read-only mode or on an invalid profile) and
     // the alert webhook (empty: none), from the settings (again after the Preferences dialog).
     void setWatchSettings(const pd::EjectionSettings &ejection, const QString &webhookUrl);
@@ -74,6 +72,12 @@ public:
     pd::ScaleRunner *runner() const { return m_runner.get(); }
     pd::MembershipReconciler *membership() const { return m_membership.get(); }
     pd::OperationsPage *page() const;
+    // Before a reload, open or quit: true when nothing runs or the operator chose to cancel what runs.
+    // The window's leave guard: while operations run, asks whether to wait for them (then `proceed`
+    // when the runner is idle), cancel them, or stay.
+    bool confirmLeave(const QString &what, std::function<void()> proceed);
+    // The engine actions for the topology's selection, for the command palette (nullptr: none).
+    QMenu *selectionMenu(QWidget *parent) const;
     std::shared_ptr<pd::SshRunner> sshRunner() const { return m_ssh; }
 
 Q_SIGNALS:
@@ -84,10 +88,6 @@ Q_SIGNALS:
     void engineLogFound(int engine, const QString &path);
 
 private:
-    // Before a reload, open or quit: true when nothing runs or the operator chose to cancel what runs.
-    // The window's leave guard: while operations run, asks whether to wait for them (then `proceed`
-    // when the runner is idle), cancel them, or stay.
-    bool confirmLeave(const QString &what, std::function<void()> proceed);
     QString refusalReason() const; // why actions are unavailable (read-only, invalid profile)
     QMenu *buildProxyMenu(QWidget *parent); // the topology proxy box's menu
     void rebuild();
@@ -100,6 +100,7 @@ private:
     pd::ClusterStore *m_store;
     pd::MainWindow *m_window;
     pd::StateTracker *m_tracker;
+    pd::Triage *m_triage; // node reachability ("SSH down") and the watchdog's problems
     std::optional<pd::StateTracker::FactBatch> m_membershipBatch; // open while a reading of the lists is applied
     QUrl m_simControl;
     std::shared_ptr<pd::SshRunner> m_ssh; // sessions kept open across profiles; host keys asked in a dialog
@@ -118,7 +119,6 @@ private:
     QPointer<pd::OperationsPage> m_page;
     QList<QMetaObject::Connection> m_windowConnections; // to the window's panels, cut on rebuild
     QMetaObject::Connection m_waitingToLeave; // "wait for them, then reload/open/quit": to the runner's idle
-    pd::Triage *m_triage = nullptr;
     std::unique_ptr<pd::Watchdog> m_watchdog;
     pd::EjectionSettings m_ejection;
     QString m_webhookUrl;

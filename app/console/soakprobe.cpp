@@ -43,17 +43,18 @@ QString csvField(QString text)
 
 } // namespace
 
-void SoakProbe::installIfAsked(pd::ClusterStore *store, Monitoring *monitoring)
+void SoakProbe::installIfAsked(pd::ClusterStore *store, pd::StateTracker *tracker, Monitoring *monitoring)
 {
     const QString dir = qEnvironmentVariable("PDCONSOLE_SOAK_DIR");
     if (dir.isEmpty())
         return;
-    new SoakProbe(dir, store, monitoring);
+    new SoakProbe(dir, store, tracker, monitoring);
 }
 
-SoakProbe::SoakProbe(const QString &dir, pd::ClusterStore *store, Monitoring *monitoring)
+SoakProbe::SoakProbe(const QString &dir, pd::ClusterStore *store, pd::StateTracker *tracker, Monitoring *monitoring)
     : QObject(qApp)
     , m_store(store)
+    , m_tracker(tracker)
     , m_monitoring(monitoring)
     , m_samples(QDir(dir).filePath(QStringLiteral("samples.csv")))
     , m_events(QDir(dir).filePath(QStringLiteral("events.csv")))
@@ -67,10 +68,8 @@ SoakProbe::SoakProbe(const QString &dir, pd::ClusterStore *store, Monitoring *mo
     m_samples.write("wall_ms,rss_kib,series_bytes,stall_max_ms,polls_ok,polls_failed,serving\n");
     m_events.write("wall_ms,kind,subject,detail\n");
     connect(store, &pd::ClusterStore::enginesObserved, this, &SoakProbe::observed);
-    if (pd::StateTracker *tracker = monitoring->tracker()) {
-        connect(tracker, &pd::StateTracker::statesChanged, this, &SoakProbe::statesChanged);
-        connect(tracker, &pd::StateTracker::proxyChanged, this, &SoakProbe::proxyChanged);
-    }
+    connect(tracker, &pd::StateTracker::statesChanged, this, &SoakProbe::statesChanged);
+    connect(tracker, &pd::StateTracker::proxyChanged, this, &SoakProbe::proxyChanged);
     m_tick.setTimerType(Qt::PreciseTimer);
     connect(&m_tick, &QTimer::timeout, this, &SoakProbe::tick);
     connect(&m_sampleTimer, &QTimer::timeout, this, &SoakProbe::sample);
@@ -110,9 +109,7 @@ void SoakProbe::sample()
         const pd::StoreMemory memory = series->memory();
         seriesBytes = memory.ringBytes + memory.stateBytes;
     }
-    int serving = 0;
-    if (const pd::StateTracker *tracker = m_monitoring->tracker())
-        serving = tracker->stateCounts()[std::size_t(pd::EngineState::Serving)];
+    const int serving = m_tracker->stateCounts()[std::size_t(pd::EngineState::Serving)];
     QTextStream(&m_samples) << QDateTime::currentMSecsSinceEpoch() << ',' << residentKiB() << ',' << seriesBytes << ','
                             << QString::number(m_stallMaxMs, 'f', 1) << ',' << m_pollsOk << ',' << m_pollsFailed << ','
                             << serving << '\n';
@@ -141,7 +138,7 @@ void SoakProbe::observed(const QList<int> &engines)
 
 void SoakProbe::statesChanged(const QList<int> &engines)
 {
-    const pd::StateTracker *tracker = m_monitoring->tracker();
+    const pd::StateTracker *tracker = m_tracker;
     for (const int i : engines) {
         if (i < m_store->engines().size())
             event(QStringLiteral("state,%1,%2")
@@ -151,7 +148,7 @@ void SoakProbe::statesChanged(const QList<int> &engines)
 
 void SoakProbe::proxyChanged()
 {
-    const int reachable = m_monitoring->tracker()->proxyHealth().reachable ? 1 : 0;
+    const int reachable = m_tracker->proxyHealth().reachable ? 1 : 0;
     if (reachable == m_proxyReachable)
         return;
     m_proxyReachable = reachable;

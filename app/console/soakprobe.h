@@ -10,6 +10,7 @@
 
 namespace pd {
 class ClusterStore;
+class StateTracker;
 } // namespace pd
 class Monitoring;
 
@@ -26,13 +27,13 @@ class Monitoring;
 class SoakProbe final : public QObject {
     Q_OBJECT
 public:
-    static void installIfAsked(pd::ClusterStore *store, Monitoring *monitoring);
+    static void installIfAsked(pd::ClusterStore *store, pd::StateTracker *tracker, Monitoring *monitoring);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    SoakProbe(const QString &dir, pd::ClusterStore *store, Monitoring *monitoring);
+    SoakProbe(const QString &dir, pd::ClusterStore *store, pd::StateTracker *tracker, Monitoring *monitoring);
     void tick();
     void sample();
     void observed(const QList<int> &engines);
@@ -41,6 +42,7 @@ private:
     void event(const QString &line);
 
     pd::ClusterStore *m_store;
+    pd::StateTracker *m_tracker;
     Monitoring *m_monitoring;
     QFile m_samples;
     QFile m_events;

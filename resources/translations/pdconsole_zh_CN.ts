@@ -34,7 +34,7 @@
         <translation>节点检查</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+22"/>
         <source>unreachable: %1</source>
         <translation>不可达：%1</translation>
     </message>
@@ -100,7 +100,7 @@
 <context>
     <name>Monitoring</name>
     <message>
-        <location filename="../../app/console/monitoring.cpp" line="+188"/>
+        <location filename="../../app/console/monitoring.cpp" line="+186"/>
         <source>Prometheus: no data</source>
         <translation>Prometheus：无数据</translation>
     </message>
@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+308"/>
+        <location filename="../../app/console/operations.cpp" line="+304"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -159,7 +159,7 @@
         <translation>代理操作 %1 失败</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+25"/>
         <source>%1 started</source>
         <translation>%1 已开始</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-392"/>
+        <location line="-385"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -207,7 +207,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+102"/>
         <source>Membership journal not read: %1</source>
         <translation>未读取成员日志：%1</translation>
     </message>
@@ -229,7 +229,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+20"/>
+        <location line="+15"/>
         <source>Restart: %n engine(s), one at a time; progress on the Operations tab</source>
         <translation>
             <numerusform>重启：%n 个引擎，逐个进行；进度见“操作”页</numerusform>
@@ -324,12 +324,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consoleassembly.cpp" line="+41"/>
+        <location filename="../../app/console/consoleassembly.cpp" line="+51"/>
         <source>Preferences stored in %1</source>
         <translation>首选项已保存到 %1</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+52"/>
         <source>Starting the simulated cluster (pdsim)…</source>
         <translation>正在启动模拟集群（pdsim）…</translation>
     </message>
@@ -359,7 +359,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>上次的配置文件 %1 已不存在，未重新打开</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="+78"/>
+        <location filename="../../app/console/main.cpp" line="+77"/>
         <source>Settings: %1</source>
         <translation>设置：%1</translation>
     </message>
@@ -2828,7 +2828,7 @@ last good scrape %1</source>
         <translation>配置文件问题</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+43"/>
         <source>Filter engines (node, host, port, rank…)</source>
         <translation>筛选引擎（节点、主机、端口、rank…）</translation>
     </message>
@@ -2844,19 +2844,19 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>&amp;Topology</source>
         <translation>拓扑(&amp;T)</translation>
     </message>
     <message>
-        <location line="-57"/>
-        <location line="+59"/>
+        <location line="-58"/>
+        <location line="+60"/>
         <location line="+14"/>
         <source>&amp;Cluster</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
-        <location line="-72"/>
+        <location line="-73"/>
         <source>&amp;Pools</source>
         <translation>池(&amp;P)</translation>
     </message>
@@ -2873,7 +2873,7 @@ last good scrape %1</source>
         <translation>双击引擎查看其图表</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -3014,12 +3014,7 @@ last good scrape %1</source>
         </translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>responding</source>
-        <translation>响应正常</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+20"/>
         <source>%1 — pdconsole</source>
         <translation>%1 — pdconsole</translation>
     </message>
@@ -3039,7 +3034,7 @@ last good scrape %1</source>
         <translation>（%1 个问题）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
         <source>1 problem</source>
         <translation>1 个问题</translation>
     </message>
@@ -3054,7 +3049,7 @@ last good scrape %1</source>
         <translation>没有问题</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
@@ -3080,7 +3075,7 @@ last good scrape %1</source>
         <translation>引擎详情(&amp;E)</translation>
     </message>
     <message numerus="yes">
-        <location line="+55"/>
+        <location line="+53"/>
         <source> · %n in flight</source>
         <translation>
             <numerusform> · %n 个在途请求</numerusform>
@@ -3112,7 +3107,7 @@ last good scrape %1</source>
         <translation>%1 · %2 · DP rank %3</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+103"/>
         <source>Open Cluster Profile</source>
         <translation>打开集群配置文件</translation>
     </message>
@@ -3182,7 +3177,7 @@ last good scrape %1</source>
         <translation>池（%1）</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+27"/>
         <source>quit</source>
         <translation>退出</translation>
     </message>
@@ -4729,7 +4724,7 @@ last good scrape %1</source>
 <context>
     <name>pd::PrometheusClient</name>
     <message>
-        <location filename="../../core/net/prometheusclient.cpp" line="+110"/>
+        <location filename="../../core/net/prometheusclient.cpp" line="+102"/>
         <source>answer larger than %1 MB</source>
         <translation>响应超过 %1 MB</translation>
     </message>
@@ -6771,7 +6766,7 @@ last good scrape %1</source>
         <translation>响应完整，但未生成任何 token</translation>
     </message>
     <message>
-        <location filename="../../core/ops/warmuprun.cpp" line="+282"/>
+        <location filename="../../core/ops/warmuprun.cpp" line="+273"/>
         <source>cancelled after %1 ms</source>
         <translation>%1 ms 后已取消</translation>
     </message>

@@ -41,16 +41,17 @@ QWidget *currentTab(const MainWindow &window)
     return tabs ? tabs->currentWidget() : nullptr;
 }
 
-// The console as main() builds it: the store, the window, and their parts.
+// The console as main() builds it, with names for its store and window.
 struct Console {
     explicit Console(ConsoleSettings *settings, const std::optional<PrometheusSourceConfig> &prometheus = std::nullopt)
-        : window(&store)
-        , parts(&store, &window, settings, prometheus)
+        : parts(settings, prometheus)
+        , store(parts.store())
+        , window(parts.window())
     {
     }
-    ClusterStore store;
-    MainWindow window;
     ConsoleAssembly parts;
+    ClusterStore &store;
+    MainWindow &window;
 };
 
 } // namespace
@@ -97,16 +98,15 @@ void TestConsoleAssembly::aProfileIsMonitoredOperatedAndItsLogsReachable()
 
     // Monitoring gave the window its Problems dock; Operations and the cluster tools their tabs.
     QVERIFY(c.window.problemsDock());
-    QVERIFY(c.parts.monitoring().tracker());
     QVERIFY(c.parts.operations().page());
     QVERIFY(c.window.pageIndex(c.parts.operations().page()) >= 0);
 
     // Nothing serves the profile's engines: poller -> store -> tracker -> triage -> Problems.
-    QTRY_VERIFY_WITH_TIMEOUT(c.parts.monitoring().triage()->count() > 0, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(c.parts.triage().count() > 0, 60000);
     // Engine 0 derived from what was observed: nothing listens, and its node (this machine, reached by
     // the local runner) runs no engine process, so Stopped; Unreachable until the process facts arrive.
-    QTRY_VERIFY_WITH_TIMEOUT(c.parts.monitoring().tracker()->state(0) != EngineState::Unknown, 60000);
-    const EngineState first = c.parts.monitoring().tracker()->state(0);
+    QTRY_VERIFY_WITH_TIMEOUT(c.parts.tracker().state(0) != EngineState::Unknown, 60000);
+    const EngineState first = c.parts.tracker().state(0);
     QVERIFY2(first == EngineState::Stopped || first == EngineState::Unreachable, qPrintable(engineStateLabel(first)));
     QVERIFY(!c.window.problemStatusText().isEmpty());
 
@@ -162,7 +162,7 @@ void TestConsoleAssembly::theDemoStartsPdsimAndServes()
     QVERIFY(ready.wait(120000));
     QVERIFY(c.store.hasProfile());
     // The demo's first prefill engine is served by pdsim: the tracker derives Serving from its answers.
-    QTRY_VERIFY_WITH_TIMEOUT(c.parts.monitoring().tracker()->state(0) == EngineState::Serving, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(c.parts.tracker().state(0) == EngineState::Serving, 60000);
 }
 
 QTEST_MAIN(TestConsoleAssembly)

@@ -6,6 +6,7 @@
 #include "cluster/profileformat.h"
 #include "importdialog.h"
 #include "mainwindow.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -112,8 +113,8 @@ private Q_SLOTS:
 
     void theWindowOpensWhatWasSaved()
     {
-        ClusterStore store;
-        MainWindow window(&store);
+        test::WindowFixture f;
+        MainWindow &window = f.window;
         QAction *action = window.findChild<QAction *>(QStringLiteral("importClusterAction"));
         QVERIFY(action);
         action->trigger();
@@ -123,8 +124,8 @@ private Q_SLOTS:
         QString error;
         const QString path = m_dir.filePath(QStringLiteral("opened.json"));
         QVERIFY2(dialog->saveTo(path, &error), qPrintable(error));
-        QCOMPARE(store.profilePath(), path);
-        QCOMPARE(store.profile().nodes.size(), 2);
+        QCOMPARE(f.store.profilePath(), path);
+        QCOMPARE(f.store.profile().nodes.size(), 2);
         if (const QByteArray dir = qgetenv("PD_SCREENSHOT_DIR"); !dir.isEmpty()) {
             dialog->resize(1400, 900);
             dialog->grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(QStringLiteral("import-dialog.png")));

@@ -59,12 +59,11 @@ class TestKeyboard : public QObject {
         ConsoleSettings settings;
         StateTracker tracker { &store };
         Triage triage { &tracker, &store };
-        MainWindow window { &store }; // goes first, before what it shows
-        explicit Fixture(const QString &ini)
+        MainWindow window;
+        explicit Fixture(const QString &ini, EngineMenuProvider engineMenu = {})
             : settings(ini)
+            , window(MainWindowParts { &store, &tracker, &triage, &settings, {}, std::move(engineMenu) })
         {
-            window.setSettings(&settings);
-            window.setTriage(&tracker, &triage);
             window.show();
             window.activateWindow();
         }
@@ -152,16 +151,15 @@ private Q_SLOTS:
 
     void paletteListsTheEngineActionsOfTheSelection()
     {
-        Fixture f(m_dir.filePath(QStringLiteral("engines.ini")));
-        QVERIFY(f.window.openProfile(kProfile));
         QAction *start = nullptr;
-        f.window.setEngineMenuProvider([&start](QWidget *parent) {
+        Fixture f(m_dir.filePath(QStringLiteral("engines.ini")), [&start](QWidget *parent) {
             auto *menu = new QMenu(parent);
             menu->addSection(QStringLiteral("d1 · 127.0.0.7:9003"));
             start = menu->addAction(QStringLiteral("Start"));
             menu->addAction(QStringLiteral("Stop"))->setEnabled(false);
             return menu;
         });
+        QVERIFY(f.window.openProfile(kProfile));
         f.window.openCommandPalette();
         QPointer<CommandPalette> palette = f.window.findChild<CommandPalette *>();
         QVERIFY(palette);

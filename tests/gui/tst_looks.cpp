@@ -13,6 +13,7 @@
 #include "topologyview/topologypanel.h"
 #include "topologyview/topologyview.h"
 #include "triage/triage.h"
+#include "windowfixture.h"
 
 #include <QApplication>
 #include <QDir>
@@ -268,13 +269,9 @@ private Q_SLOTS:
     {
         // At the default 1400x900 every page of the centre leaves the engine detail dock a readable
         // width, and the operator can widen it further by dragging (the centre can give way).
-        ClusterStore store;
         ConsoleSettings settings(m_dir.filePath(QStringLiteral("dock.ini")));
-        MainWindow window(&store);
-        window.setSettings(&settings);
-        StateTracker tracker(&store);
-        Triage triage(&tracker, &store);
-        window.setTriage(&tracker, &triage);
+        test::WindowFixture f(&settings);
+        MainWindow &window = f.window;
         QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
         window.resize(1400, 900);
         window.show();
@@ -299,17 +296,16 @@ private Q_SLOTS:
 
     void theTopologyPaintsItsCanvasAfterTheTheme()
     {
-        ClusterStore store;
         ConsoleSettings settings(m_dir.filePath(QStringLiteral("looks.ini")));
-        MainWindow window(&store);
-        window.setSettings(&settings);
+        test::WindowFixture f(&settings);
+        MainWindow &window = f.window;
         QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
         window.show();
         window.showTopology();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         TopologyView *view = window.topologyPanel()->view();
         // Every state on the canvas: a few engines of each, the rest serving.
-        QVector<EngineState> states(store.engines().size(), EngineState::Serving);
+        QVector<EngineState> states(f.store.engines().size(), EngineState::Serving);
         for (int e = 0; e < states.size(); e += 3)
             states[e] = EngineState((e / 3) % StateStyle::kStateCount);
         view->setStates(states);

@@ -8,6 +8,7 @@
 #include "topologyview/topologypanel.h"
 #include "topologyview/topologyview.h"
 #include "triage/triage.h"
+#include "windowfixture.h"
 
 #include <QApplication>
 #include <QDir>
@@ -38,14 +39,13 @@ private Q_SLOTS:
     // tracker derived (an engine stopped on purpose stays Stopped instead of the HTTP polls' Unreachable).
     void aValidationKeepsTheTopologysStates()
     {
-        ClusterStore store;
-        QVERIFY(test::loadDemo(&store, test::DemoCoupling::Independent));
-        MainWindow window(&store);
-        StateTracker tracker(&store);
+        test::WindowFixture f;
+        ClusterStore &store = f.store;
+        StateTracker &tracker = f.tracker;
+        MainWindow &window = f.window;
         std::int64_t now = 1'800'000'000'000;
         tracker.setClock([&now] { return now; });
-        Triage triage(&tracker, &store);
-        window.setTriage(&tracker, &triage);
+        QVERIFY(test::loadDemo(&store, test::DemoCoupling::Independent));
         window.show();
         int tick = 0;
         auto round = [&](const QList<PollOutcome> &special) {
@@ -72,8 +72,8 @@ private Q_SLOTS:
 
     void opensTheEightNodeProfile()
     {
-        ClusterStore store;
-        MainWindow window(&store);
+        test::WindowFixture f;
+        MainWindow &window = f.window;
         window.show();
         QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
         QCOMPARE(window.engineView()->model()->rowCount(), 72);
@@ -92,19 +92,19 @@ private Q_SLOTS:
     // be cancelled); "no" keeps the profile, the store untouched and the window open.
     void theLeaveGuardCanKeepTheProfileAndTheWindow()
     {
-        ClusterStore store;
-        MainWindow window(&store);
-        window.show();
         const QString first = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json");
         const QString second = QStringLiteral(PD_SOURCE_DIR "/resources/profiles/demo-loopback.json");
         QStringList asked;
         bool allow = false;
         std::function<void()> later; // what a guard that waits keeps, to do it when operations end
-        window.setLeaveGuard([&](const QString &what, std::function<void()> proceed) {
+        test::WindowFixture f(nullptr, [&](const QString &what, std::function<void()> proceed) {
             asked << what;
             later = std::move(proceed);
             return allow;
         });
+        ClusterStore &store = f.store;
+        MainWindow &window = f.window;
+        window.show();
         QVERIFY(window.openProfile(first)); // nothing open yet: nothing to leave, not asked
         QVERIFY(asked.isEmpty());
         QSignalSpy changed(&store, &ClusterStore::profileChanged);
@@ -150,8 +150,8 @@ private Q_SLOTS:
                 out.write(text);
             return path;
         };
-        ClusterStore store;
-        MainWindow window(&store);
+        test::WindowFixture f;
+        MainWindow &window = f.window;
         qputenv("PDTEST_SHOWN_API_KEY", "secret");
         QVERIFY(window.openProfile(withKey("PDTEST_SHOWN_API_KEY")));
         QVERIFY2(window.summaryLabel()->text().contains(QStringLiteral("API key from $PDTEST_SHOWN_API_KEY (set)")),
@@ -168,8 +168,8 @@ private Q_SLOTS:
 
     void selectingNodesNarrowsTheEngineList()
     {
-        ClusterStore store;
-        MainWindow window(&store);
+        test::WindowFixture f;
+        MainWindow &window = f.window;
         QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
         QTableView *nodes = window.nodeView();
         // Rows are sorted by node name in the view; find d1 by its text.
@@ -191,8 +191,8 @@ private Q_SLOTS:
 
     void aBrokenProfileShowsWhereAndKeepsTheOpenCluster()
     {
-        ClusterStore store;
-        MainWindow window(&store);
+        test::WindowFixture f;
+        MainWindow &window = f.window;
         window.show();
         QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
         QTemporaryDir dir;
@@ -205,7 +205,7 @@ private Q_SLOTS:
         QVERIFY(window.errorBanner()->isVisible());
         QVERIFY2(window.errorBanner()->text().contains(QStringLiteral("broken.json:5:")), qPrintable(window.errorBanner()->text()));
         QCOMPARE(window.engineView()->model()->rowCount(), 72);
-        QCOMPARE(store.profile().name, QStringLiteral("deepseek-r1-8node"));
+        QCOMPARE(f.store.profile().name, QStringLiteral("deepseek-r1-8node"));
     }
 };
 

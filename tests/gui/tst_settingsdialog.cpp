@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "settings/consolesettings.h"
 #include "settingsdialog.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -108,10 +109,9 @@ private Q_SLOTS:
 
     void preferencesIsInTheMenuAndOkAnnouncesTheChange()
     {
-        ClusterStore store;
         ConsoleSettings settings(m_dir.filePath(QStringLiteral("menu.ini")));
-        MainWindow window(&store);
-        window.setSettings(&settings);
+        test::WindowFixture f(&settings);
+        MainWindow &window = f.window;
         auto *preferences = window.findChild<QAction *>(QStringLiteral("actionPreferences"));
         QVERIFY(preferences);
         QCOMPARE(preferences->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -134,10 +134,9 @@ private Q_SLOTS:
         QList<int> sizes;
         QSize size;
         {
-            ClusterStore store;
             ConsoleSettings settings(file);
-            MainWindow window(&store);
-            window.setSettings(&settings);
+            test::WindowFixture f(&settings);
+            MainWindow &window = f.window;
             QVERIFY(window.openProfile(profile));
             window.show();
             window.resize(1000, 700); // the width is held at the window's minimum
@@ -154,9 +153,8 @@ private Q_SLOTS:
         ConsoleSettings settings(file);
         QVERIFY(!settings.value(Key::WindowGeometry).toByteArray().isEmpty());
         QCOMPARE(settings.lastProfile(), QFileInfo(profile).absoluteFilePath());
-        ClusterStore store;
-        MainWindow window(&store);
-        window.setSettings(&settings);
+        test::WindowFixture f(&settings);
+        MainWindow &window = f.window;
         QCOMPARE(window.recentProfiles().value(0), QFileInfo(profile).absoluteFilePath());
         window.findChild<QDockWidget *>(QStringLiteral("issueDock"))->show();
         window.restoreLayout();

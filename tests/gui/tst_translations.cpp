@@ -13,6 +13,7 @@
 #include "settings/translations.h"
 #include "state/enginestate.h"
 #include "triage/findproblems.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -34,10 +35,9 @@ class TestTranslations : public QObject {
 
     QString titleOfANewWindow()
     {
-        ClusterStore store;
         ConsoleSettings settings(m_dir.filePath(QStringLiteral("tr.ini")));
-        MainWindow window(&store);
-        window.setSettings(&settings);
+        test::WindowFixture f(&settings);
+        MainWindow &window = f.window;
         return window.windowTitle() + QLatin1Char('|') + window.menuBar()->actions().value(0)->text();
     }
 

@@ -12,6 +12,7 @@
 #include "triageviews/enginedetailpanel.h"
 #include "triageviews/problemspanel.h"
 #include "triageviews/timelineview.h"
+#include "windowfixture.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -42,12 +43,11 @@ private:
 private Q_SLOTS:
     void clickingAProblemOpensTheEngine()
     {
-        ClusterStore store;
-        MainWindow window(&store);
+        test::WindowFixture f;
+        ClusterStore &store = f.store;
+        Triage &triage = f.triage;
+        MainWindow &window = f.window;
         QVERIFY(loadDemo(&store));
-        StateTracker tracker(&store);
-        Triage triage(&tracker, &store);
-        window.setTriage(&tracker, &triage);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
@@ -111,12 +111,11 @@ private Q_SLOTS:
 
     void aBrokenGroupOffersRestartGroup()
     {
-        ClusterStore store;
-        MainWindow window(&store);
+        test::WindowFixture f;
+        ClusterStore &store = f.store;
+        Triage &triage = f.triage;
+        MainWindow &window = f.window;
         QVERIFY(loadDemo(&store));
-        StateTracker tracker(&store);
-        Triage triage(&tracker, &store);
-        window.setTriage(&tracker, &triage);
         ProblemsPanel *panel = window.problemsPanel();
         store.applyPollBatch(round({}));
         QVERIFY(panel->restartGroupButton()->isHidden());
@@ -146,12 +145,10 @@ private Q_SLOTS:
 
     void timelineShowsLanesAndExportsCsv()
     {
-        ClusterStore store;
-        MainWindow window(&store);
+        test::WindowFixture f;
+        ClusterStore &store = f.store;
+        MainWindow &window = f.window;
         QVERIFY(loadDemo(&store, DemoCoupling::Independent));
-        StateTracker tracker(&store);
-        Triage triage(&tracker, &store);
-        window.setTriage(&tracker, &triage);
         store.applyPollBatch(round({}));
         const QList<PollOutcome> bad { failed(30, PollStatus::Timeout), failed(31, PollStatus::HttpError, 500) };
         store.applyPollBatch(round(bad));

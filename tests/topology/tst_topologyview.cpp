@@ -13,6 +13,7 @@
 #include "topologyview/topologypanel.h"
 #include "topologyview/topologyview.h"
 #include "triage/triage.h"
+#include "windowfixture.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -439,11 +440,10 @@ private Q_SLOTS:
 
     void mainWindowTabOpensEngineCharts()
     {
-        ClusterStore store;
-        MainWindow window(&store);
-        StateTracker tracker(&store);
-        Triage triage(&tracker, &store);
-        window.setTriage(&tracker, &triage);
+        test::WindowFixture f;
+        ClusterStore &store = f.store;
+        StateTracker &tracker = f.tracker;
+        MainWindow &window = f.window;
         QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
         auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
         QVERIFY(tabs);
@@ -482,8 +482,8 @@ private Q_SLOTS:
     void screenshots()
     {
         {
-            ClusterStore store;
-            MainWindow window(&store);
+            test::WindowFixture f;
+            MainWindow &window = f.window;
             window.resize(1500, 950);
             QVERIFY(window.openProfile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json")));
             TopologyView *view = window.topologyPanel()->view();

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "cluster/clusterstore.h"
+#include "mainwindow.h"
+#include "state/statetracker.h"
+#include "triage/triage.h"
+
+namespace pd::test {
+
+// The main window on its own (no pollers, no operations) with what it is built on: the store, the
+// state tracker and triage, declared before it so they outlive it. Settings, the leave guard and the
+// palette's engine menu are the test's (none: the per-user settings, leave without asking, no menu).
+struct WindowFixture {
+    explicit WindowFixture(
+        ConsoleSettings *settings = nullptr, LeaveGuard leaveGuard = {}, EngineMenuProvider engineMenu = {})
+        : tracker(&store)
+        , triage(&tracker, &store)
+        , window(MainWindowParts { &store, &tracker, &triage, settings, std::move(leaveGuard), std::move(engineMenu) })
+    {
+    }
+    ClusterStore store;
+    StateTracker tracker;
+    Triage triage;
+    MainWindow window;
+};
+
+} // namespace pd::test
