@@ -2,24 +2,19 @@
 #include "mainwindow.h"
 
 #include "apptheme.h"
+#include "clusterpage.h"
 #include "clustertables.h"
 #include "importdialog.h"
 #include "stateappearance.h"
 
-#include "cluster/fieldrules.h"
-
 #include "cluster/clusterstore.h"
 #include "cluster/profileformat.h"
 #include "errorbanner.h"
-#include "models/enginetablemodel.h"
-#include "models/modelroles.h"
-#include "models/nodetablemodel.h"
 #include "models/validationissuemodel.h"
 #include "net/proxyhealth.h"
-#include "pooldelegate.h"
 #include "poolsview.h"
 #include "state/statetracker.h"
-#include "statusdelegate.h"
+#include "statussummary.h"
 #include "topology/trackedengineinfo.h"
 #include "topologyview/topologypanel.h"
 #include "topologyview/topologystatefeed.h"
@@ -43,15 +38,12 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QPointer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QRegularExpression>
-#include <QSortFilterProxyModel>
-#include <QSplitter>
+#include <QPointer>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -83,16 +75,10 @@ QKeySequence standardOr(QKeySequence::StandardKey key, const QKeySequence &fallb
 MainWindow::MainWindow(const MainWindowParts &parts, QWidget *parent)
     : QMainWindow(parent)
     , m_store(parts.store)
-    , m_nodeModel(new NodeTableModel(parts.store, this))
-    , m_engineModel(new EngineTableModel(parts.store, this))
+    , m_clusterPage(new ClusterPage(parts.store, parts.tracker, this))
     , m_issueModel(new ValidationIssueModel(parts.store, this))
-    , m_nodeSort(new QSortFilterProxyModel(this))
-    , m_engineFilter(new EngineFilter(this))
-    , m_nodeView(makeClusterTable(this))
-    , m_engineView(makeClusterTable(this))
     , m_issueView(makeClusterTable(this))
     , m_issueDock(new QDockWidget(tr("Profile problems"), this))
-    , m_filterEdit(new QLineEdit(this))
     , m_banner(new ErrorBanner(this))
     , m_summaryLabel(new QLabel(this))
     , m_validationLabel(new QLabel(this))
@@ -109,22 +95,6 @@ MainWindow::MainWindow(const MainWindowParts &parts, QWidget *parent)
 {
     Q_ASSERT(m_store && m_tracker && m_triage);
     setObjectName(QStringLiteral("mainWindow"));
-    m_nodeSort->setSourceModel(m_nodeModel);
-    m_nodeSort->setSortRole(SortRole);
-    m_nodeView->setModel(m_nodeSort);
-    m_nodeView->setObjectName(QStringLiteral("nodeView"));
-    m_nodeView->setItemDelegateForColumn(NodeTableModel::PoolColumn, new PoolDelegate(m_nodeView));
-    m_nodeView->horizontalHeader()->setStretchLastSection(true);
-
-    m_engineFilter->setSourceModel(m_engineModel);
-    m_engineFilter->setSortRole(SortRole);
-    m_engineFilter->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_engineView->setModel(m_engineFilter);
-    m_engineView->setObjectName(QStringLiteral("engineView"));
-    m_engineView->setItemDelegateForColumn(EngineTableModel::PoolColumn, new PoolDelegate(m_engineView));
-    m_engineView->setItemDelegateForColumn(EngineTableModel::StatusColumn, new StatusDelegate(m_engineView));
-    m_engineView->horizontalHeader()->setStretchLastSection(true);
-
     m_issueView->setModel(m_issueModel);
     m_issueView->setObjectName(QStringLiteral("issueView"));
     m_issueView->setSortingEnabled(false);
@@ -133,50 +103,17 @@ MainWindow::MainWindow(const MainWindowParts &parts, QWidget *parent)
     m_issueDock->setWidget(m_issueView);
     addDockWidget(Qt::BottomDockWidgetArea, m_issueDock);
 
-    m_filterEdit->setObjectName(QStringLiteral("engineFilterEdit"));
-    m_filterEdit->setPlaceholderText(tr("Filter engines (node, host, port, rank…)"));
-    m_filterEdit->setClearButtonEnabled(true);
-    connect(m_filterEdit, &QLineEdit::textChanged, this, &MainWindow::applyEngineFilter);
-    connect(m_nodeView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::applyEngineFilter);
-
-    auto *nodesBox = new QWidget(this);
-    auto *nodesLayout = new QVBoxLayout(nodesBox);
-    nodesLayout->setContentsMargins(0, 0, 0, 0);
-    auto *nodesTitle = new QLabel(tr("<b>Nodes</b> — select nodes to narrow the engine list"), nodesBox);
-    nodesLayout->addWidget(nodesTitle);
-    nodesLayout->addWidget(m_nodeView);
-
-    auto *enginesBox = new QWidget(this);
-    auto *enginesLayout = new QVBoxLayout(enginesBox);
-    enginesLayout->setContentsMargins(0, 0, 0, 0);
-    auto *enginesTitle = new QLabel(tr("<b>Engines</b>"), enginesBox);
-    enginesLayout->addWidget(enginesTitle);
-    enginesLayout->addWidget(m_filterEdit);
-    enginesLayout->addWidget(m_engineView);
-
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->setObjectName(QStringLiteral("mainSplitter"));
-    splitter->addWidget(nodesBox);
-    splitter->addWidget(enginesBox);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 2);
-    m_splitter = splitter;
-
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
-    m_clusterPage = splitter;
     m_tabs->addTab(m_topology, tr("&Topology"));
-    m_tabs->addTab(splitter, tr("&Cluster"));
+    m_tabs->addTab(m_clusterPage, tr("&Cluster"));
     m_tabs->addTab(m_poolsView, tr("&Pools"));
-    connect(m_engineView, &QTableView::doubleClicked, this,
-        [this](const QModelIndex &index) { showEngineCharts(m_engineFilter->mapToSource(index).row()); });
+    connect(m_clusterPage, &ClusterPage::engineDoubleClicked, this, &MainWindow::showEngineCharts);
     connect(m_topology->view(), &TopologyView::activated, this, &MainWindow::showEngineCharts);
     connect(m_topology->view(), &TopologyView::selectionChanged, this, [this](const QList<int> &engines) {
         if (engines.size() > 1)
             statusBar()->showMessage(tr("%n engine(s) selected", nullptr, int(engines.size())), kSelectionNoteMs);
     });
-    m_engineView->setToolTip(tr("Double-click an engine for its charts"));
-    JkNavigation::install(m_engineView);
     JkNavigation::install(m_topology->view());
 
     auto *central = new QWidget(this);
@@ -201,6 +138,21 @@ MainWindow::MainWindow(const MainWindowParts &parts, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QTableView *MainWindow::engineView() const
+{
+    return m_clusterPage->engineView();
+}
+
+QTableView *MainWindow::nodeView() const
+{
+    return m_clusterPage->nodeView();
+}
+
+QSortFilterProxyModel *MainWindow::engineFilter() const
+{
+    return m_clusterPage->engineFilter();
+}
 
 void MainWindow::createMenus()
 {
@@ -236,7 +188,7 @@ void MainWindow::createMenus()
             return;
         }
         showCluster();
-        m_filterEdit->setFocus();
+        m_clusterPage->filterEdit()->setFocus();
     });
     filter->setShortcut(QKeySequence(Qt::Key_Slash));
 
@@ -295,53 +247,15 @@ void MainWindow::onProfileChanged()
 
 void MainWindow::updateFromStore()
 {
-    if (!m_store->hasProfile()) {
-        updateTitle();
-        m_summaryLabel->setText(tr("No cluster open — File ▸ Open Profile…"));
-        m_validationLabel->clear();
-        return;
-    }
-    const Profile &profile = m_store->profile();
     updateTitle();
-    const int prefill = int(profile.engines(Role::Prefill).size());
-    const int decode = int(profile.engines(Role::Decode).size());
-    m_summaryLabel->setText(tr("%1 · %2 nodes · %3 engines (%4 prefill, %5 decode) · proxy %6:%7 (%8) · launcher %9")
-                                .arg(profile.name)
-                                .arg(profile.nodes.size())
-                                .arg(prefill + decode)
-                                .arg(prefill)
-                                .arg(decode)
-                                .arg(profile.proxy.address)
-                                .arg(profile.proxy.port)
-                                .arg(proxyGenerationName(profile.proxy.generation), flavorName(profile.launchFlavor)));
-    // Which variable the bearer token comes from (and whether it is set): the console sends its value to
-    // the proxy and the engines, so the operator sees which one it is.
-    if (!profile.proxy.apiKeyEnv.isEmpty()) {
-        const QString name = profile.proxy.apiKeyEnv;
-        const QString state = !fieldrules::checkApiKeyEnvName(name).isEmpty() ? tr("refused: not a key or token name")
-                              : qEnvironmentVariableIsEmpty(name.toLocal8Bit().constData()) ? tr("not set")
-                                                                                             : tr("set");
-        m_summaryLabel->setText(m_summaryLabel->text() + tr(" · API key from $%1 (%2)").arg(name, state));
-    }
-    const int errors = m_store->errorCount();
-    const int warnings = m_store->warningCount();
-    m_validationLabel->setText(errors > 0 ? severityHtml(ProblemSeverity::Critical, QStringLiteral("<b>%1</b>").arg(tr("%n error(s)", nullptr, errors)))
-                                              + tr(", %n warning(s)", nullptr, warnings)
-                                          : tr("profile valid, %n warning(s)", nullptr, warnings));
-    m_issueDock->setVisible(errors + warnings > 0);
+    m_summaryLabel->setText(StatusSummary::profile(*m_store));
+    m_validationLabel->setText(StatusSummary::validationHtml(*m_store));
+    if (!m_store->hasProfile())
+        return;
+    m_issueDock->setVisible(m_store->errorCount() + m_store->warningCount() > 0);
     m_problemsDock->raise();
-    m_nodeView->resizeColumnsToContents();
-    m_engineView->resizeColumnsToContents();
-    // Observed columns fill in after the first poll round: leave room for their usual words.
-    const QFontMetrics fm = m_engineView->fontMetrics();
-    m_engineView->setColumnWidth(EngineTableModel::StatusColumn,
-        qMax(m_engineView->columnWidth(EngineTableModel::StatusColumn),
-            fm.horizontalAdvance(engineStateLabel(EngineState::ReadyNotInProxy)) + 34));
-    m_engineView->setColumnWidth(EngineTableModel::KvColumn,
-                                 qMax(m_engineView->columnWidth(EngineTableModel::KvColumn),
-                                      fm.horizontalAdvance(QStringLiteral("100.0 %")) + 16));
+    m_clusterPage->fitColumns();
     m_issueView->resizeColumnsToContents();
-    applyEngineFilter();
 }
 
 void MainWindow::updateTitle()
@@ -398,7 +312,6 @@ void MainWindow::createTriageViews()
 {
     StateTracker *tracker = m_tracker;
     Triage *triage = m_triage;
-    m_engineModel->setStateTracker(tracker);
     m_trackedInfo = std::make_unique<TrackedEngineInfo>(tracker, m_store);
     feedTopologyFromTracker(tracker, m_trackedInfo.get(), m_topology->view());
     connect(m_topology->view(), &TopologyView::currentChanged, this, [this](int engine) {
@@ -442,13 +355,12 @@ void MainWindow::createTriageViews()
     connect(m_problemsPanel, &ProblemsPanel::nodeFocusRequested, this, &MainWindow::focusNode);
     connect(m_timeline, &TimelineView::engineFocusRequested, this, &MainWindow::focusEngine);
     connect(triage, &Triage::problemsChanged, this, &MainWindow::updateProblemCount);
-    connect(m_engineView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
-        if (!current.isValid() || !m_detailDock->isVisible())
-            return;
-        m_detail->setEngine(m_engineFilter->mapToSource(current).row());
+    connect(m_clusterPage, &ClusterPage::currentEngineChanged, this, [this](int engine) {
+        if (m_detailDock->isVisible())
+            m_detail->setEngine(engine);
     });
-    connect(m_engineView, &QTableView::activated, this, [this](const QModelIndex &index) {
-        m_detail->setEngine(m_engineFilter->mapToSource(index).row());
+    connect(m_clusterPage, &ClusterPage::engineActivated, this, [this](int engine) {
+        m_detail->setEngine(engine);
         m_detailDock->show();
     });
     connect(m_topology->view(), &TopologyView::activated, this, [this](int engine) { // Enter, double-click
@@ -480,15 +392,7 @@ void MainWindow::focusEngine(int engine)
     } else {
         m_tabs->setCurrentWidget(m_clusterPage);
     }
-    QModelIndex row = m_engineFilter->mapFromSource(m_engineModel->index(engine, 0));
-    if (!row.isValid()) { // hidden by the node selection or the text filter
-        m_nodeView->clearSelection();
-        m_filterEdit->clear();
-        applyEngineFilter();
-        row = m_engineFilter->mapFromSource(m_engineModel->index(engine, 0));
-    }
-    m_engineView->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_engineView->scrollTo(row);
+    m_clusterPage->selectEngine(engine);
     m_detail->setEngine(engine);
     m_detailDock->show();
     m_detailDock->raise();
@@ -497,35 +401,14 @@ void MainWindow::focusEngine(int engine)
 void MainWindow::focusNode(int node)
 {
     m_tabs->setCurrentWidget(m_clusterPage);
-    for (int r = 0; r < m_nodeSort->rowCount(); ++r) {
-        const QModelIndex index = m_nodeSort->index(r, 0);
-        if (index.data(NodeIndexRole).toInt() == node) {
-            m_nodeView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-            m_nodeView->scrollTo(index);
-            return;
-        }
-    }
+    m_clusterPage->selectNode(node);
 }
 
 void MainWindow::showProxyHealth(const ProxyHealth &health)
 {
-    const QString where = m_store->hasProfile()
-        ? QStringLiteral("%1:%2").arg(m_store->profile().proxy.address).arg(m_store->profile().proxy.port)
-        : QString();
     m_topology->view()->setProxyHealth(health);
-    if (health.reachable) {
-        const QString inFlight = health.requestNum ? tr(" · %n in flight", nullptr, *health.requestNum) : QString();
-        m_proxyLabel->setText(healthyHtml(QStringLiteral("●")) + QLatin1Char(' ')
-                              + tr("proxy %1: %2 prefill · %3 decode%4")
-                                    .arg(where)
-                                    .arg(health.prefillInstances)
-                                    .arg(health.decodeInstances)
-                                    .arg(inFlight));
-        m_proxyLabel->setToolTip(tr("Last /healthcheck at %1").arg(health.when.toLocalTime().toString(Qt::ISODate)));
-    } else {
-        m_proxyLabel->setText(severityHtml(ProblemSeverity::Critical, QStringLiteral("✖ ") + tr("proxy %1 unreachable").arg(where)));
-        m_proxyLabel->setToolTip(tr("%1 (at %2)").arg(health.error, health.when.toLocalTime().toString(Qt::ISODate)));
-    }
+    m_proxyLabel->setText(StatusSummary::proxyHtml(*m_store, health));
+    m_proxyLabel->setToolTip(StatusSummary::proxyToolTip(health));
 }
 
 void MainWindow::showEngineCharts(int engine)
@@ -594,18 +477,6 @@ void MainWindow::showError(const QString &title, const QStringList &details)
 QString MainWindow::proxyStatusText() const
 {
     return m_proxyLabel->text();
-}
-
-void MainWindow::applyEngineFilter()
-{
-    auto *filter = static_cast<EngineFilter *>(m_engineFilter);
-    filter->nodes.clear();
-    const QModelIndexList rows = m_nodeView->selectionModel()->selectedRows();
-    for (const QModelIndex &row : rows)
-        filter->nodes.append(row.data(NodeIndexRole).toInt());
-    filter->setFilterRegularExpression(QRegularExpression(QRegularExpression::escape(m_filterEdit->text()),
-                                                          QRegularExpression::CaseInsensitiveOption));
-    filter->refresh();
 }
 
 QStringList MainWindow::recentProfiles() const
@@ -688,8 +559,6 @@ void MainWindow::createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help)
     shortcuts->setObjectName(QStringLiteral("actionKeyboardShortcuts"));
     shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
 
-    m_filterEdit->setToolTip(
-        tr("Filter engines (%1)").arg(QKeySequence(Qt::Key_Slash).toString(QKeySequence::NativeText)));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_topology),
         tr("Topology (%1)").arg(QKeySequence(Qt::ALT | Qt::Key_0).toString(QKeySequence::NativeText)));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_clusterPage),
@@ -708,14 +577,14 @@ void MainWindow::restoreLayout()
         restoreState(state);
     const QByteArray splitter = m_settings->value(ConsoleSettings::Key::SplitterState).toByteArray();
     if (!splitter.isEmpty())
-        m_splitter->restoreState(splitter);
+        m_clusterPage->restoreState(splitter);
 }
 
 void MainWindow::saveLayout()
 {
     m_settings->setValue(ConsoleSettings::Key::WindowGeometry, saveGeometry());
     m_settings->setValue(ConsoleSettings::Key::WindowState, saveState());
-    m_settings->setValue(ConsoleSettings::Key::SplitterState, m_splitter->saveState());
+    m_settings->setValue(ConsoleSettings::Key::SplitterState, m_clusterPage->saveState());
     m_settings->sync();
 }
 

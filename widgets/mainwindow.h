@@ -17,6 +17,7 @@ class QSplitter;
 
 namespace pd {
 
+class ClusterPage;
 class ClusterStore;
 struct ProxyHealth;
 class EngineTableModel;
@@ -68,9 +69,9 @@ public:
     bool openProfile(const QString &path);
     QLabel *summaryLabel() const { return m_summaryLabel; } // the status bar's profile summary (tests)
 
-    QTableView *engineView() const { return m_engineView; }
-    QTableView *nodeView() const { return m_nodeView; }
-    QSortFilterProxyModel *engineFilter() const { return m_engineFilter; }
+    QTableView *engineView() const;
+    QTableView *nodeView() const;
+    QSortFilterProxyModel *engineFilter() const;
     ErrorBanner *errorBanner() const { return m_banner; }
     PoolsView *poolsView() const { return m_poolsView; }
     // Adds a page after the built-in tabs (Operations, ...); the window owns it.
@@ -131,23 +132,16 @@ private:
     void updateProblemCount();
     void updateRecentMenu();
     void rememberRecent(const QString &path);
-    void applyEngineFilter();
     void openDialog();
     void saveAsDialog();
     void importDialog(); // File ▸ Import Cluster…: the importers with a preview; the saved profile opens
     void showAbout();
 
     ClusterStore *m_store;
-    NodeTableModel *m_nodeModel;
-    EngineTableModel *m_engineModel;
+    ClusterPage *m_clusterPage; // the Cluster tab: nodes and engines tables
     ValidationIssueModel *m_issueModel;
-    QSortFilterProxyModel *m_nodeSort;
-    QSortFilterProxyModel *m_engineFilter;
-    QTableView *m_nodeView;
-    QTableView *m_engineView;
     QTableView *m_issueView;
     QDockWidget *m_issueDock;
-    QLineEdit *m_filterEdit;
     ErrorBanner *m_banner;
     QLabel *m_summaryLabel;
     QLabel *m_validationLabel;
@@ -156,7 +150,6 @@ private:
     PoolsView *m_poolsView;
     TopologyPanel *m_topology;
     SeriesStore *m_series = nullptr;
-    QWidget *m_clusterPage = nullptr;
     class QTabWidget *m_tabs;
     StateTracker *m_tracker;
     std::unique_ptr<TrackedEngineInfo> m_trackedInfo; // the topology's states, figures and tooltips
@@ -176,7 +169,6 @@ private:
     // settings and keyboard
     std::unique_ptr<ConsoleSettings> m_ownSettings; // the per-user settings when none were given
     ConsoleSettings *m_settings;
-    QSplitter *m_splitter = nullptr;
     EngineMenuProvider m_engineMenuProvider;
     LeaveGuard m_leaveGuard;
 };

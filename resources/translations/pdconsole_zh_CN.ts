@@ -100,7 +100,7 @@
 <context>
     <name>Monitoring</name>
     <message>
-        <location filename="../../app/console/monitoring.cpp" line="+186"/>
+        <location filename="../../app/console/monitoring.cpp" line="+187"/>
         <source>Prometheus: no data</source>
         <translation>Prometheus：无数据</translation>
     </message>
@@ -324,7 +324,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consoleassembly.cpp" line="+51"/>
+        <location filename="../../app/console/consoleassembly.cpp" line="+52"/>
         <source>Preferences stored in %1</source>
         <translation>首选项已保存到 %1</translation>
     </message>
@@ -688,6 +688,34 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <location line="+1"/>
         <source>Duration</source>
         <translation>耗时</translation>
+    </message>
+</context>
+<context>
+    <name>pd::ClusterPage</name>
+    <message>
+        <location filename="../../widgets/clusterpage.cpp" line="+65"/>
+        <source>Double-click an engine for its charts</source>
+        <translation>双击引擎查看其图表</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Filter engines (node, host, port, rank…)</source>
+        <translation>筛选引擎（节点、主机、端口、rank…）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter engines (%1)</source>
+        <translation>筛选引擎（%1）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&lt;b&gt;Nodes&lt;/b&gt; — select nodes to narrow the engine list</source>
+        <translation>&lt;b&gt;节点&lt;/b&gt; — 选择节点以缩小引擎列表范围</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Engines&lt;/b&gt;</source>
+        <translation>&lt;b&gt;引擎&lt;/b&gt;</translation>
     </message>
 </context>
 <context>
@@ -2823,57 +2851,37 @@ last good scrape %1</source>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+94"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+82"/>
         <source>Profile problems</source>
         <translation>配置文件问题</translation>
     </message>
     <message>
-        <location line="+43"/>
-        <source>Filter engines (node, host, port, rank…)</source>
-        <translation>筛选引擎（节点、主机、端口、rank…）</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>&lt;b&gt;Nodes&lt;/b&gt; — select nodes to narrow the engine list</source>
-        <translation>&lt;b&gt;节点&lt;/b&gt; — 选择节点以缩小引擎列表范围</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>&lt;b&gt;Engines&lt;/b&gt;</source>
-        <translation>&lt;b&gt;引擎&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <location line="+59"/>
+        <location line="+27"/>
+        <location line="+71"/>
         <source>&amp;Topology</source>
         <translation>拓扑(&amp;T)</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+60"/>
+        <location line="-70"/>
+        <location line="+72"/>
         <location line="+14"/>
         <source>&amp;Cluster</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-85"/>
         <source>&amp;Pools</source>
         <translation>池(&amp;P)</translation>
     </message>
     <message numerus="yes">
-        <location line="+6"/>
+        <location line="+5"/>
         <source>%n engine(s) selected</source>
         <translation>
             <numerusform>已选择 %n 个引擎</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Double-click an engine for its charts</source>
-        <translation>双击引擎查看其图表</translation>
-    </message>
-    <message>
-        <location line="+29"/>
+        <location line="+44"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2963,58 +2971,7 @@ last good scrape %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>No cluster open — File ▸ Open Profile…</source>
-        <translation>未打开集群 — 文件 ▸ 打开配置文件…</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>%1 · %2 nodes · %3 engines (%4 prefill, %5 decode) · proxy %6:%7 (%8) · launcher %9</source>
-        <translation>%1 · %2 个节点 · %3 个引擎（预填充 %4，解码 %5）· 代理 %6:%7（%8）· 启动器 %9</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>refused: not a key or token name</source>
-        <translation>已拒绝：不是密钥或令牌名称</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>not set</source>
-        <translation>未设置</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>set</source>
-        <translation>已设置</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> · API key from $%1 (%2)</source>
-        <translation> · API 密钥来自 $%1（%2）</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+4"/>
-        <source>%n error(s)</source>
-        <translation>
-            <numerusform>%n 个错误</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>, %n warning(s)</source>
-        <translation>
-            <numerusform>，%n 个警告</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>profile valid, %n warning(s)</source>
-        <translation>
-            <numerusform>配置文件有效，%n 个警告</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+20"/>
+        <location line="+31"/>
         <source>%1 — pdconsole</source>
         <translation>%1 — pdconsole</translation>
     </message>
@@ -3049,7 +3006,7 @@ last good scrape %1</source>
         <translation>没有问题</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+40"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
@@ -3060,7 +3017,7 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+31"/>
+        <location line="+30"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
@@ -3074,40 +3031,13 @@ last good scrape %1</source>
         <source>&amp;Engine Detail</source>
         <translation>引擎详情(&amp;E)</translation>
     </message>
-    <message numerus="yes">
-        <location line="+53"/>
-        <source> · %n in flight</source>
-        <translation>
-            <numerusform> · %n 个在途请求</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+2"/>
-        <source>proxy %1: %2 prefill · %3 decode%4</source>
-        <translation>代理 %1：预填充 %2 · 解码 %3%4</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Last /healthcheck at %1</source>
-        <translation>上次 /healthcheck 时间：%1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>proxy %1 unreachable</source>
-        <translation>代理 %1 不可达</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 (at %2)</source>
-        <translation>%1（时间：%2）</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+43"/>
         <source>%1 · %2 · DP rank %3</source>
         <translation>%1 · %2 · DP rank %3</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+91"/>
         <source>Open Cluster Profile</source>
         <translation>打开集群配置文件</translation>
     </message>
@@ -3158,11 +3088,6 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+5"/>
-        <source>Filter engines (%1)</source>
-        <translation>筛选引擎（%1）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
         <source>Topology (%1)</source>
         <translation>拓扑（%1）</translation>
     </message>
@@ -5830,6 +5755,87 @@ last good scrape %1</source>
         <location line="+4"/>
         <source>proxy counts %1/%2 → %3/%4 (prefill/decode)</source>
         <translation>代理实例数 %1/%2 → %3/%4（预填充/解码）</translation>
+    </message>
+</context>
+<context>
+    <name>pd::StatusSummary</name>
+    <message>
+        <location filename="../../widgets/statussummary.cpp" line="+15"/>
+        <source>No cluster open — File ▸ Open Profile…</source>
+        <translation>未打开集群 — 文件 ▸ 打开配置文件…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 · %2 nodes · %3 engines (%4 prefill, %5 decode) · proxy %6:%7 (%8) · launcher %9</source>
+        <translation>%1 · %2 个节点 · %3 个引擎（预填充 %4，解码 %5）· 代理 %6:%7（%8）· 启动器 %9</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>refused: not a key or token name</source>
+        <translation>已拒绝：不是密钥或令牌名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>set</source>
+        <translation>已设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · API key from $%1 (%2)</source>
+        <translation> · API 密钥来自 $%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>profile valid, %n warning(s)</source>
+        <translation>
+            <numerusform>配置文件有效，%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, %n warning(s)</source>
+        <translation>
+            <numerusform>，%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>proxy %1 unreachable</source>
+        <translation>代理 %1 不可达</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source> · %n in flight</source>
+        <translation>
+            <numerusform> · %n 个在途请求</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>proxy %1: %2 prefill · %3 decode%4</source>
+        <translation>代理 %1：预填充 %2 · 解码 %3%4</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Last /healthcheck at %1</source>
+        <translation>上次 /healthcheck 时间：%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 (at %2)</source>
+        <translation>%1（时间：%2）</translation>
     </message>
 </context>
 <context>
