@@ -9,43 +9,31 @@
 
 namespace pd {
 
-QColor PoolDelegate::poolColor(int pool)
+PoolDelegate::PoolDelegate(QObject *parent)
+    : CellDelegate(20, parent)
 {
-    // A tag under white ink: the light palette's colour on both, as the severity badges (the lighter dark
-    // variants are for lines and text on a dark base).
-    return pd::poolColor(pool == int(Role::Prefill) ? Role::Prefill : Role::Decode, false);
 }
 
-QSize PoolDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
+void PoolDelegate::paintCell(
+    QPainter *painter, const QStyleOptionViewItem &cell, const QString &text, const QModelIndex &index) const
 {
-    const QSize base = QStyledItemDelegate::sizeHint(option, index);
-    return {base.width() + 20, base.height()};
-}
-
-void PoolDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
-{
-    QStyleOptionViewItem opt = option;
-    initStyleOption(&opt, index);
-    const QString text = opt.text;
-    opt.text.clear();
-    opt.widget ? opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget)
-               : void();
     const QVariant pool = index.data(PoolRole);
     if (!pool.isValid()) {
-        QStyledItemDelegate::paint(painter, option, index);
+        painter->setPen(textColor(cell));
+        painter->drawText(cell.rect.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
         return;
     }
-    painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
-    const QFontMetrics fm(opt.font);
+    const QFontMetrics fm(cell.font);
     const int w = fm.horizontalAdvance(text) + 12;
-    const QRect tag(opt.rect.left() + 4, opt.rect.center().y() - fm.height() / 2 - 1, w, fm.height() + 2);
+    const QRect tag(cell.rect.left() + 4, cell.rect.center().y() - fm.height() / 2 - 1, w, fm.height() + 2);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(poolColor(pool.toInt()));
+    // A tag under white ink: the light palette's colour on both themes, as the severity badges (the
+    // lighter dark variants are for lines and text on a dark base).
+    painter->setBrush(poolColor(pool.toInt() == int(Role::Prefill) ? Role::Prefill : Role::Decode, false));
     painter->drawRoundedRect(tag, 4, 4);
     painter->setPen(Qt::white);
     painter->drawText(tag, Qt::AlignCenter, text);
-    painter->restore();
 }
 
 } // namespace pd

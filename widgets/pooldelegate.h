@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QStyledItemDelegate>
+#include "celldelegate.h"
 
 namespace pd {
 
 // Paints a row's pool (prefill / decode) as a coloured tag with its name, from PoolRole.
-class PoolDelegate final : public QStyledItemDelegate {
+class PoolDelegate final : public CellDelegate {
     Q_OBJECT
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
-    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+    explicit PoolDelegate(QObject *parent);
 
-    static QColor poolColor(int pool);
+protected:
+    void paintCell(QPainter *painter, const QStyleOptionViewItem &cell, const QString &text,
+        const QModelIndex &index) const override;
 };
 
 } // namespace pd

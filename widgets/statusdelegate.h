@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QStyledItemDelegate>
+#include "celldelegate.h"
 
 namespace pd {
 
-// Paints an engine's poll status as a coloured marker plus its word (the word is the cue that does
-// not depend on colour vision), from PollStatusRole and HealthyRole.
-class StatusDelegate final : public QStyledItemDelegate {
+// Paints an engine's state as its glyph in the state's colour plus its word (the word is the cue that
+// does not depend on colour vision), from EngineStateRole; without a derived state, the last poll's
+// status as a marker (circle serving, square failing), from PollStatusRole and HealthyRole.
+class StatusDelegate final : public CellDelegate {
     Q_OBJECT
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
-    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+    explicit StatusDelegate(QObject *parent);
 
-    static QColor statusColor(int pollStatus, bool healthy);
+protected:
+    void paintCell(QPainter *painter, const QStyleOptionViewItem &opt, const QString &text,
+        const QModelIndex &index) const override;
 };
 
 } // namespace pd

@@ -12,7 +12,7 @@
 #include <optional>
 
 // The one source of live truth on the GUI thread: the opened profile (the desired cluster), its
-// validation, and (as later parts land) what is observed of every node and engine.
+// validation, and what is observed of every engine (its latest poll outcome and metrics).
 // Views and models read it and listen to its signals; services write to it.
 namespace pd {
 
