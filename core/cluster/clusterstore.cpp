@@ -65,7 +65,7 @@ void ClusterStore::applyPollBatch(const PollBatch &batch)
             continue;
         EngineObservation &o = m_observations[outcome.engine];
         o.polled = true;
-        o.last = outcome;
+        o.last.assignWithoutMetrics(outcome);
         o.lastAt = now;
         if (outcome.status == PollStatus::Ok) {
             o.lastOkAt = now;

@@ -21,7 +21,7 @@ namespace pd {
 struct EngineObservation {
     EngineObservation() {} // not value-initialised: no 8 KB memset per engine for two disengaged metrics
     bool polled = false;            // any outcome yet
-    PollOutcome last;               // the latest outcome (its metrics when it was good)
+    PollOutcome last; // the latest outcome, without its metrics (lastGood has them)
     QDateTime lastAt;               // when the latest outcome arrived
     QDateTime lastOkAt;             // when /metrics last parsed
     std::optional<EngineMetrics> lastGood;

@@ -22,6 +22,9 @@ struct PollError {
 // One engine's outcome in a round. Exactly one of `metrics` / `error` is engaged for a polled engine;
 // neither: the engine was not polled this round (no effect on its series or freshness).
 struct EnginePoll {
+    // User-provided on purpose: a round's vector would otherwise zero every engine's 3.9 KB of
+    // disengaged metrics (4 MB a round at 1,024 engines) before constructing it.
+    EnginePoll() { }
     std::optional<EngineMetrics> metrics;
     std::optional<PollError> error;
     std::int64_t scrapedAtMs = 0; // when the body arrived (rates use it for Δt); 0: the round's time

@@ -52,6 +52,20 @@ struct PollOutcome {
     qint64 startedAtMs = 0;         // poller clock when the poll's /metrics request went out
     qint64 bodyBytes = 0;
     std::optional<EngineMetrics> metrics;
+
+    // Everything of `other` but its metrics (3.9 KB that a holder of the latest good metrics keeps once).
+    void assignWithoutMetrics(const PollOutcome &other)
+    {
+        engine = other.engine;
+        status = other.status;
+        httpStatus = other.httpStatus;
+        healthStatus = other.healthStatus;
+        error = other.error;
+        latencyMs = other.latencyMs;
+        finishedAtMs = other.finishedAtMs;
+        startedAtMs = other.startedAtMs;
+        bodyBytes = other.bodyBytes;
+    }
 };
 
 struct PollBatch {

@@ -309,12 +309,12 @@ void StateTracker::applyObservations(const QList<int> &engines)
             f.healthStatus = o.last.healthStatus;
             f.healthAtMs = now;
         }
-        if (f.http == HttpFact::Ok && o.last.metrics) {
+        if (f.http == HttpFact::Ok && o.lastGood) { // the latest outcome's own metrics
             f.httpError.clear();
             f.consecutiveFailures = 0;
             f.failingSinceMs = 0;
             f.lastOkMs = now;
-            const EngineMetrics &m = *o.last.metrics;
+            const EngineMetrics &m = *o.lastGood;
             const ProgressCounters counters { counter(m.generationTokens), counter(m.promptTokens),
                 counter(m.requestSuccess) };
             const double running = counter(m.running);
