@@ -11,6 +11,7 @@
 #include <QPointer>
 
 #include <memory>
+#include <utility>
 
 namespace pd {
 
@@ -137,10 +138,16 @@ ProxyReply parseInstancesReply(int httpStatus, const QByteArray &body, const QSt
 }
 
 ProxyClient::ProxyClient(QObject *parent)
-    : QObject(parent)
-    , m_network(new QNetworkAccessManager(this))
+    : ProxyClient(static_cast<QNetworkAccessManager *>(nullptr), parent)
 {
-    m_network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+}
+
+ProxyClient::ProxyClient(QNetworkAccessManager *transport, QObject *parent)
+    : QObject(parent)
+    , m_network(transport ? transport : new QNetworkAccessManager(this))
+{
+    if (!transport)
+        m_network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
 }
 
 void ProxyClient::setEndpoint(const ProxyEndpoint &endpoint)
@@ -153,9 +160,11 @@ void ProxyClient::setEndpoint(const ProxyEndpoint &endpoint)
 void ProxyClient::abortAll()
 {
     ++m_generation;
-    const auto replies = m_network->findChildren<QNetworkReply *>();
-    for (QNetworkReply *reply : replies)
-        reply->abort();
+    // Only this client's replies: a borrowed transport may carry other clients' requests too.
+    const QList<QPointer<QNetworkReply>> replies = std::exchange(m_inFlight, {});
+    for (const QPointer<QNetworkReply> &reply : replies)
+        if (reply)
+            reply->abort();
 }
 
 QNetworkReply *ProxyClient::send(const QByteArray &method, const QString &path, const QByteArray &body)
@@ -169,6 +178,8 @@ QNetworkReply *ProxyClient::send(const QByteArray &method, const QString &path, 
                               .withExtraCas(m_endpoint.extraCaCertificates)
                               .withContentType(body.isNull() ? QByteArray() : QByteArrayLiteral("application/json")));
     QNetworkReply *reply = method == "GET" ? m_network->get(request) : m_network->sendCustomRequest(request, method, body);
+    m_inFlight.removeIf([](const QPointer<QNetworkReply> &r) { return r.isNull(); });
+    m_inFlight.append(reply);
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxProxyAnswerBody) {
             reply->setProperty("pdTooLarge", true);

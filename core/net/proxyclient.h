@@ -9,6 +9,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QSslCertificate>
 #include <QString>
 #include <QStringList>
@@ -27,6 +28,13 @@ class QNetworkReply;
 // a timeout on every request.
 //
 // Messages are returned for display only: callers decide from the lists (§8.4).
+//
+// Transport: by default the client makes and owns its QNetworkAccessManager. A caller may lend one
+// instead (tests lend a canned transport, tests/support/cannedtransport.h): it is not owned, must
+// outlive the client, and must live in the client's thread (Qt's network access is per thread; its
+// replies are delivered there). A lent transport may be shared: abortAll() and setEndpoint() abort only
+// this client's requests. Redirects are refused per request (makeHttpRequest), so a lent transport's own
+// redirect policy does not matter.
 namespace pd {
 
 struct ProxyEndpoint {
@@ -71,6 +79,8 @@ class ProxyClient final : public QObject {
     Q_OBJECT
 public:
     explicit ProxyClient(QObject *parent = nullptr);
+    // Sends through `transport` (borrowed, see above); nullptr: a transport of its own.
+    explicit ProxyClient(QNetworkAccessManager *transport, QObject *parent = nullptr);
 
     void setEndpoint(const ProxyEndpoint &endpoint);
     const ProxyEndpoint &endpoint() const { return m_endpoint; }
@@ -99,7 +109,8 @@ private:
     QNetworkReply *send(const QByteArray &method, const QString &path, const QByteArray &body);
     void instances(const QString &path, Role role, const QStringList &instances, ReplyCallback done);
 
-    QNetworkAccessManager *m_network;
+    QNetworkAccessManager *m_network; // owned (a child) or borrowed
+    QList<QPointer<QNetworkReply>> m_inFlight; // this client's replies, for abortAll()
     ProxyEndpoint m_endpoint;
     std::optional<ProxyCapabilities> m_capabilities;
     quint64 m_generation = 0; // bumped by setEndpoint/abortAll: older replies are dropped

@@ -54,8 +54,13 @@ std::optional<EngineLoad> parseEngineLoad(const QByteArray &body, QString *error
 }
 
 EngineProbe::EngineProbe(QObject *parent)
+    : EngineProbe(static_cast<QNetworkAccessManager *>(nullptr), parent)
+{
+}
+
+EngineProbe::EngineProbe(QNetworkAccessManager *transport, QObject *parent)
     : QObject(parent)
-    , m_network(new QNetworkAccessManager(this))
+    , m_network(transport ? transport : new QNetworkAccessManager(this))
 {
 }
 

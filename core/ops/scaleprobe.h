@@ -16,6 +16,10 @@ class QNetworkAccessManager;
 
 // Asks one engine directly (never through the proxy): is it serving (/v1/models and /health), how
 // busy is it (/metrics: running and waiting requests, token counters), does anything listen on its port.
+//
+// Threads and transport: lives on the thread that creates it and answers there. By default it makes
+// and owns its QNetworkAccessManager; a caller may lend one instead (tests lend a canned transport,
+// tests/support/cannedtransport.h): not owned, it must outlive the probe and live in the probe's thread.
 namespace pd {
 
 struct EngineReadiness {
@@ -41,6 +45,8 @@ class EngineProbe final : public QObject {
     Q_OBJECT
 public:
     explicit EngineProbe(QObject *parent = nullptr);
+    // Asks through `transport` (borrowed, see above); nullptr: a transport of its own.
+    explicit EngineProbe(QNetworkAccessManager *transport, QObject *parent = nullptr);
 
     void setBearerToken(const QByteArray &token) { m_token = token; }
     // Engines serving https (profile tls.engines), verified against the system's CAs plus `extraCas`.
@@ -63,7 +69,7 @@ public:
 private:
     void get(const EngineRef &engine, const QString &path, std::function<void(int status, const QByteArray &body, const QString &error)> done);
 
-    QNetworkAccessManager *m_network;
+    QNetworkAccessManager *m_network; // owned (a child) or borrowed
     QByteArray m_token;
     bool m_https = false;
     QList<QSslCertificate> m_extraCas;

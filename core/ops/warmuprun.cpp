@@ -74,9 +74,16 @@ struct WarmUpRun::Lane {
 };
 
 WarmUpRun::WarmUpRun(ProxyEndpoint endpoint, WarmUpOptions options, AuditLog *audit, QObject *parent)
+    : WarmUpRun(std::move(endpoint), std::move(options), audit, static_cast<QNetworkAccessManager *>(nullptr), parent)
+{
+}
+
+WarmUpRun::WarmUpRun(
+    ProxyEndpoint endpoint, WarmUpOptions options, AuditLog *audit, QNetworkAccessManager *transport, QObject *parent)
     : QObject(parent)
     , m_endpoint(std::move(endpoint))
     , m_audit(audit)
+    , m_transport(transport)
 {
     m_result.options = std::move(options);
     m_result.proxy = m_endpoint.base.toString();
@@ -138,8 +145,12 @@ void WarmUpRun::start()
     const int lanes = std::min(m_result.options.concurrency, m_result.options.count);
     for (int i = 0; i < lanes; ++i) {
         auto lane = std::make_unique<Lane>();
-        lane->network = new QNetworkAccessManager(this);
-        lane->network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+        if (m_transport) {
+            lane->network = m_transport;
+        } else {
+            lane->network = new QNetworkAccessManager(this);
+            lane->network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+        }
         lane->timer.setSingleShot(true);
         Lane *raw = lane.get();
         connect(&lane->timer, &QTimer::timeout, this, [raw] {

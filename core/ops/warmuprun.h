@@ -10,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+class QNetworkAccessManager;
+
 // One warm-up / smoke test run: N small completions through the proxy, at most `concurrency` in
 // flight, each classified (ok, HTTP error, empty 200, stream without [DONE], malformed line, error
 // payload, no tokens, timeout, connection failure), then the totals, and one audit line.
@@ -20,6 +22,10 @@
 // time to the first token is measured from the moment the request leaves. start() once; finished()
 // is emitted exactly once, also after cancel() or when the options or the model are unusable (then
 // result().error says why and nothing was sent). Deleting the run aborts what is in flight.
+//
+// Transport: a caller may lend one QNetworkAccessManager for every lane instead (tests lend a canned
+// transport, tests/support/cannedtransport.h). It is not owned, must outlive the run and live in the
+// run's thread; its connection limits are its own (a lent Qt manager queues lanes past six per host).
 namespace pd {
 
 class AuditLog;
@@ -29,6 +35,9 @@ class WarmUpRun final : public QObject {
 public:
     // audit may be nullptr only where nothing is audited (never in the console or pdctl).
     WarmUpRun(ProxyEndpoint endpoint, WarmUpOptions options, AuditLog *audit, QObject *parent = nullptr);
+    // Sends through `transport` (borrowed, see above); nullptr: one transport of its own per lane.
+    WarmUpRun(ProxyEndpoint endpoint, WarmUpOptions options, AuditLog *audit, QNetworkAccessManager *transport,
+        QObject *parent = nullptr);
     ~WarmUpRun() override;
 
     void start();
@@ -62,6 +71,7 @@ private:
 
     ProxyEndpoint m_endpoint;
     AuditLog *m_audit;
+    QNetworkAccessManager *m_transport = nullptr; // borrowed; nullptr: each lane makes its own
     WarmUpResult m_result;
     std::vector<std::unique_ptr<Lane>> m_lanes;
     QElapsedTimer m_clock;
