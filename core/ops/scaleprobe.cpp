@@ -14,6 +14,16 @@ namespace pd {
 
 namespace {
 
+constexpr qint64 kMaxEngineAnswer = 8 << 20;
+
+// An HTTP answer came, then the transfer failed (reset, timeout, size cap, bad framing): the body is
+// not whole. An HTTP error status (Qt's Content* and server error codes) leaves the body whole.
+bool bodyBrokeOff(QNetworkReply::NetworkError error)
+{
+    return error != QNetworkReply::NoError
+        && (error < QNetworkReply::ContentAccessDenied || error == QNetworkReply::ProtocolFailure);
+}
+
 class LoadVisitor final : public PromVisitor {
 public:
     bool wantsSample(std::string_view name) override
@@ -75,18 +85,29 @@ void EngineProbe::get(const EngineRef &engine, const QString &path,
         HttpRequestSpec(url).withTimeout(m_timeoutMs).withBearerToken(m_token).withExtraCas(m_extraCas)));
     const int timeout = m_timeoutMs;
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
-        if (received > (8 << 20))
+        if (received > kMaxEngineAnswer) {
+            reply->setProperty("pdTooLarge", true);
             reply->abort();
+        }
     });
     connect(reply, &QNetworkReply::finished, this, [reply, url, timeout, done = std::move(done)] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QNetworkReply::NetworkError failure = reply->error();
+        const bool canceled = failure == QNetworkReply::OperationCanceledError;
         QString error;
-        if (status == 0)
-            error = reply->error() == QNetworkReply::OperationCanceledError
-                        ? QStringLiteral("%1: no answer within %2 ms").arg(url.toString()).arg(timeout)
-                        : QStringLiteral("%1: %2").arg(url.toString(), reply->errorString());
-        done(status, status ? reply->readAll() : QByteArray(), error);
+        if (reply->property("pdTooLarge").toBool())
+            error = QStringLiteral("%1: answer larger than %2 bytes").arg(url.toString()).arg(kMaxEngineAnswer);
+        else if (status == 0)
+            error = canceled ? QStringLiteral("%1: no answer within %2 ms").arg(url.toString()).arg(timeout)
+                             : QStringLiteral("%1: %2").arg(url.toString(), reply->errorString());
+        else if (bodyBrokeOff(failure))
+            error = QStringLiteral("%1: HTTP %2, then the body broke off (%3)")
+                        .arg(url.toString())
+                        .arg(status)
+                        .arg(canceled ? QStringLiteral("nothing for %1 ms").arg(timeout) : reply->errorString());
+        // Only a whole body is handed on: a /metrics cut at a line end still parses, with values missing.
+        done(status, status && error.isEmpty() ? reply->readAll() : QByteArray(), error);
     });
 }
 
@@ -116,15 +137,16 @@ void EngineProbe::readiness(const EngineRef &engine, std::function<void(const En
 
 void EngineProbe::load(const EngineRef &engine, std::function<void(std::optional<EngineLoad>, const QString &)> done)
 {
-    get(engine, QStringLiteral("/metrics"), [done = std::move(done)](int status, const QByteArray &body, const QString &error) {
-        if (status != 200) {
-            done(std::nullopt, status ? QStringLiteral("/metrics answered HTTP %1").arg(status) : error);
-            return;
-        }
-        QString why;
-        auto load = parseEngineLoad(body, &why);
-        done(load, why);
-    });
+    get(engine, QStringLiteral("/metrics"),
+        [done = std::move(done)](int status, const QByteArray &body, const QString &error) {
+            if (status != 200 || !error.isEmpty()) {
+                done(std::nullopt, !error.isEmpty() ? error : QStringLiteral("/metrics answered HTTP %1").arg(status));
+                return;
+            }
+            QString why;
+            auto load = parseEngineLoad(body, &why);
+            done(load, why);
+        });
 }
 
 void EngineProbe::loads(const QList<EngineRef> &engines, std::function<void(const QHash<QString, EngineLoad> &)> done)

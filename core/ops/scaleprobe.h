@@ -58,6 +58,8 @@ public:
     void setTimeout(int ms) { m_timeoutMs = ms; }
 
     void readiness(const EngineRef &engine, std::function<void(const EngineReadiness &)> done);
+    // The engine's /metrics read, or nullopt and why: an HTTP error, no answer, a body that is not an
+    // exposition, or a 200 whose body did not arrive whole (cut, stalled, over 8 MiB): never a partial read.
     void load(const EngineRef &engine, std::function<void(std::optional<EngineLoad>, const QString &error)> done);
     // Reads every engine's load in parallel; engines that did not answer are absent from the result.
     void loads(const QList<EngineRef> &engines, std::function<void(const QHash<QString, EngineLoad> &)> done);

@@ -209,6 +209,39 @@ private Q_SLOTS:
             QCOMPARE(a.error, error);
     }
 
+    // A 200 whose body did not arrive whole is no reading: /metrics is text by lines, so a body cut at a
+    // line end parses, with the gauges after the cut missing (here: waiting 0 and no tokens).
+    void aBodyThatDidNotArriveWholeIsNoReading_data()
+    {
+        QTest::addColumn<CannedReply>("answer");
+        QTest::addColumn<QString>("error");
+        const QByteArray head = kMetrics.left(kMetrics.indexOf("# TYPE vllm:num_requests_waiting"));
+        QTest::newRow("reset after the running gauge")
+            << CannedReply::http(200, head, "text/plain")
+                   .thenError(QNetworkReply::RemoteHostClosedError, QStringLiteral("Connection closed"))
+            << "http://127.0.0.131:9001/metrics: HTTP 200, then the body broke off (Connection closed)";
+        QTest::newRow("silent after the running gauge")
+            << CannedReply::http(200, head, "text/plain").stalling()
+            << "http://127.0.0.131:9001/metrics: HTTP 200, then the body broke off (nothing for 250 ms)";
+        QTest::newRow("larger than 8 MiB") << CannedReply::http(200, QByteArray((8 << 20) + 1, '\n'), "text/plain")
+                                           << "http://127.0.0.131:9001/metrics: answer larger than 8388608 bytes";
+    }
+    void aBodyThatDidNotArriveWholeIsNoReading()
+    {
+        QFETCH(CannedReply, answer);
+        QFETCH(QString, error);
+        CannedTransport transport;
+        transport.script("GET", QStringLiteral("/metrics"), answer);
+        EngineProbe probe(&transport);
+        probe.setTimeout(250); // the headers come first, on the next turns of the event loop
+        const LoadAnswer a = load(probe, engine());
+        QVERIFY2(!a.load.has_value(),
+            qPrintable(QStringLiteral("read running %1, waiting %2")
+                           .arg(a.load ? a.load->running : 0)
+                           .arg(a.load ? a.load->waiting : 0)));
+        QCOMPARE(a.error, error);
+    }
+
     void poolReadingsTellSlowFromDead()
     {
         const EngineRef busy = engine(QStringLiteral("127.0.0.131:9001"), QStringLiteral("d0"));
