@@ -124,7 +124,9 @@ private Q_SLOTS:
                                  << WarmUpOutcome::Ok << 1;
         QTest::newRow("empty") << QByteArray() << WarmUpOutcome::EmptyOk << 0;
         QTest::newRow("whitespace") << QByteArray("\r\n") << WarmUpOutcome::EmptyOk << 0;
-        QTest::newRow("truncated JSON") << QByteArray(R"({"id":"c","choices":[{"index":0,"te)")
+        QTest::newRow("truncated JSON") << QByteArray(
+            "{\"id\":\"c\",\"choices\":[{\"index\":0,\"te") // escaped: Qt 6.4's moc misreads a raw string with an odd
+                                                            // number of quotes and drops the slots after it
                                         << WarmUpOutcome::Malformed << 0;
         QTest::newRow("error object") << QByteArray(R"({"error":{"message":"upstream error"}})")
                                       << WarmUpOutcome::ErrorPayload << 0;
