@@ -27,6 +27,9 @@ namespace pd {
 
 namespace {
 
+// The preview is imported again this long after the last keystroke in a pasted text.
+constexpr int kPreviewDebounceMs = 300;
+
 QStringList nonEmptyLines(const QString &text)
 {
     QStringList out;
@@ -185,7 +188,7 @@ ImportDialog::ImportDialog(QWidget *parent)
 
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
-    m_debounce->setInterval(300);
+    m_debounce->setInterval(kPreviewDebounceMs);
     connect(m_debounce, &QTimer::timeout, this, &ImportDialog::refreshPreview);
     for (QPlainTextEdit *box : {m_proxy, m_launchers, m_envScripts})
         connect(box, &QPlainTextEdit::textChanged, this, &ImportDialog::schedulePreview);

@@ -11,6 +11,9 @@ namespace pd {
 
 namespace {
 
+// How often a retired job pool is asked whether its last job returned.
+constexpr int kRetiredPoolPollMs = 100;
+
 constexpr char kProxyId[] = "proxy";
 
 ProcessOutcome failedOutcome(
@@ -121,7 +124,7 @@ EngineController::~EngineController()
     pool->setParent(QCoreApplication::instance());
     ++g_retiredPools;
     auto *poll = new QTimer(pool);
-    poll->setInterval(100);
+    poll->setInterval(kRetiredPoolPollMs);
     QObject::connect(poll, &QTimer::timeout, pool, [pool, poll] {
         if (!pool->waitForDone(0))
             return;

@@ -27,6 +27,13 @@
 
 namespace pd {
 
+namespace {
+
+// The audit view re-reads the log at most this often while operations write to it.
+constexpr int kAuditReloadMs = 1000;
+
+} // namespace
+
 OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList<EngineRef> profileEngines,
     const QString &auditPath, QWidget *parent)
     : QWidget(parent)
@@ -98,7 +105,7 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     // The audit view follows what the operations write (a re-read at most every second).
     auto *reload = new QTimer(this);
     reload->setSingleShot(true);
-    reload->setInterval(1000);
+    reload->setInterval(kAuditReloadMs);
     connect(reload, &QTimer::timeout, this, &OperationsPage::reloadAudit);
     connect(m_runner, &ScaleRunner::operationChanged, reload, qOverload<>(&QTimer::start));
     connect(m_runner, &ScaleRunner::operationFinished, reload, qOverload<>(&QTimer::start));

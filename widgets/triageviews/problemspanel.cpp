@@ -25,6 +25,9 @@ namespace pd {
 
 namespace {
 
+// How often the "since" ages of the listed problems are repainted.
+constexpr int kAgesRefreshMs = 5000;
+
 // The severity cell: a coloured badge with a glyph, so it reads without colour too.
 class SeverityDelegate final : public QStyledItemDelegate {
 public:
@@ -145,7 +148,7 @@ ProblemsPanel::ProblemsPanel(Triage *triage, QWidget *parent)
         if (m_model->rowCount() > 0)
             m_view->viewport()->update();
     });
-    ages->start(5000);
+    ages->start(kAgesRefreshMs);
     updateHeader();
 }
 

@@ -13,6 +13,13 @@
 
 namespace pd {
 
+namespace {
+
+// How long the desktop shows a problem's balloon.
+constexpr int kBalloonMs = 10000;
+
+} // namespace
+
 TrayNotifier::TrayNotifier(Triage *triage, QObject *parent)
     : QObject(parent)
     , m_triage(triage)
@@ -56,7 +63,7 @@ void TrayNotifier::onAppeared(const QList<Problem> &problems)
         return;
     if (m_tray && QSystemTrayIcon::supportsMessages())
         m_tray->showMessage(n->title, n->body,
-            n->severity == ProblemSeverity::Warning ? QSystemTrayIcon::Warning : QSystemTrayIcon::Critical, 10000);
+            n->severity == ProblemSeverity::Warning ? QSystemTrayIcon::Warning : QSystemTrayIcon::Critical, kBalloonMs);
 }
 
 } // namespace pd
