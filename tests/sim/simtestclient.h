@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A tiny blocking-looking HTTP/1.1 client for simulator tests: it pumps the event loop (the server lives
-// in the same thread) with bounded waits, keeps the connection alive and decodes chunked bodies.
+// in the same thread) with bounded waits, keeps the connection alive and decodes chunked bodies. The
+// response parser is shared with tst_httpserver, which checks the server's bytes on a raw socket.
 
-#include <QElapsedTimer>
+#include "waituntil.h"
+
 #include <QHostAddress>
 #include <QTcpSocket>
 #include <QTest>
@@ -22,6 +24,48 @@ struct SimReply {
     }
 };
 
+// Parses one response at the front of buf: the bytes it took, 0 while it is incomplete, -1 when its
+// chunked framing is broken (a size that is not hex, a chunk without its CRLF).
+inline qsizetype parseSimReply(const QByteArray &buf, SimReply &out)
+{
+    const qsizetype end = buf.indexOf("\r\n\r\n");
+    if (end < 0)
+        return 0;
+    const QList<QByteArray> lines = buf.left(end).split('\n');
+    out = {};
+    out.status = lines.value(0).split(' ').value(1).toInt();
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QByteArray line = lines[i].trimmed();
+        const qsizetype colon = line.indexOf(':');
+        out.headers.append({ line.left(colon), line.mid(colon + 1).trimmed() });
+    }
+    qsizetype pos = end + 4;
+    if (out.header("transfer-encoding") == "chunked") {
+        for (;;) {
+            const qsizetype le = buf.indexOf("\r\n", pos);
+            if (le < 0)
+                return 0;
+            bool ok = false;
+            const qsizetype n = buf.mid(pos, le - pos).toLongLong(&ok, 16);
+            if (!ok)
+                return -1;
+            if (buf.size() < le + 2 + n + 2)
+                return 0;
+            if (buf.mid(le + 2 + n, 2) != "\r\n")
+                return -1;
+            out.body += buf.mid(le + 2, n);
+            pos = le + 2 + n + 2;
+            if (n == 0)
+                return pos;
+        }
+    }
+    const qsizetype len = out.header("content-length").toLongLong();
+    if (buf.size() < pos + len)
+        return 0;
+    out.body = buf.mid(pos, len);
+    return pos + len;
+}
+
 class SimClient {
 public:
     explicit SimClient(quint16 port, QHostAddress host = QHostAddress(QHostAddress::LocalHost))
@@ -35,13 +79,12 @@ public:
         m_socket.abort();
         m_buffer.clear();
         m_socket.connectToHost(m_host, m_port);
-        QElapsedTimer t;
-        t.start();
-        while (m_socket.state() != QAbstractSocket::ConnectedState && t.elapsed() < timeoutMs) {
-            if (m_socket.state() == QAbstractSocket::UnconnectedState)
-                return false;
-            QTest::qWait(2);
-        }
+        pd::test::waitUntil(
+            [this] {
+                return m_socket.state() == QAbstractSocket::ConnectedState
+                    || m_socket.state() == QAbstractSocket::UnconnectedState;
+            },
+            timeoutMs);
         return m_socket.state() == QAbstractSocket::ConnectedState;
     }
     void send(const QByteArray &method, const QByteArray &path, const QByteArray &body = {},
@@ -64,21 +107,20 @@ public:
     }
     SimReply read(int timeoutMs = 10000)
     {
-        QElapsedTimer t;
-        t.start();
         SimReply r;
-        for (;;) {
-            m_buffer += m_socket.readAll();
-            const qsizetype used = parse(r);
-            if (used > 0) {
-                m_buffer.remove(0, used);
-                return r;
-            }
-            if (t.elapsed() > timeoutMs
-                || (m_socket.state() != QAbstractSocket::ConnectedState && m_socket.bytesAvailable() == 0))
-                return {};
-            QTest::qWait(1);
-        }
+        qsizetype used = 0;
+        pd::test::waitUntil(
+            [&] {
+                m_buffer += m_socket.readAll();
+                used = parseSimReply(m_buffer, r);
+                return used != 0
+                    || (m_socket.state() != QAbstractSocket::ConnectedState && m_socket.bytesAvailable() == 0);
+            },
+            timeoutMs);
+        if (used <= 0)
+            return {};
+        m_buffer.remove(0, used);
+        return r;
     }
     // Bytes received so far without parsing (for streams observed while they run).
     QByteArray &rawBuffer()
@@ -89,41 +131,6 @@ public:
     QTcpSocket &socket() { return m_socket; }
 
 private:
-    qsizetype parse(SimReply &out) const
-    {
-        const qsizetype end = m_buffer.indexOf("\r\n\r\n");
-        if (end < 0)
-            return 0;
-        const QList<QByteArray> lines = m_buffer.left(end).split('\n');
-        out = {};
-        out.status = lines.value(0).split(' ').value(1).toInt();
-        for (qsizetype i = 1; i < lines.size(); ++i) {
-            const QByteArray line = lines[i].trimmed();
-            const qsizetype c = line.indexOf(':');
-            out.headers.append({line.left(c), line.mid(c + 1).trimmed()});
-        }
-        qsizetype pos = end + 4;
-        if (out.header("transfer-encoding") == "chunked") {
-            for (;;) {
-                const qsizetype le = m_buffer.indexOf("\r\n", pos);
-                if (le < 0)
-                    return 0;
-                const qsizetype n = m_buffer.mid(pos, le - pos).toLongLong(nullptr, 16);
-                if (m_buffer.size() < le + 2 + n + 2)
-                    return 0;
-                out.body += m_buffer.mid(le + 2, n);
-                pos = le + 2 + n + 2;
-                if (n == 0)
-                    return pos;
-            }
-        }
-        const qsizetype len = out.header("content-length").toLongLong();
-        if (m_buffer.size() < pos + len)
-            return 0;
-        out.body = m_buffer.mid(pos, len);
-        return pos + len;
-    }
-
     quint16 m_port;
     QHostAddress m_host;
     QTcpSocket m_socket;

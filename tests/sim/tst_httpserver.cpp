@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The simulator's HTTP/1.1 server, driven by a raw TCP client so every byte on the wire is checked.
 #include "http/httpserver.h"
+#include "simtestclient.h"
+#include "waituntil.h"
 
-#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
@@ -13,61 +14,6 @@ using pd::sim::HttpResponderPtr;
 using pd::sim::HttpServer;
 
 namespace {
-
-struct RawResponse {
-    int status = 0;
-    QList<QPair<QByteArray, QByteArray>> headers;
-    QByteArray body;
-    QByteArray header(QByteArrayView name) const
-    {
-        for (const auto &h : headers) {
-            if (QByteArrayView(h.first).compare(name, Qt::CaseInsensitive) == 0)
-                return h.second;
-        }
-        return {};
-    }
-};
-
-// Parses one response at the front of buf; returns bytes consumed, 0 when incomplete.
-qsizetype parseResponse(const QByteArray &buf, RawResponse &out)
-{
-    const qsizetype end = buf.indexOf("\r\n\r\n");
-    if (end < 0)
-        return 0;
-    const QList<QByteArray> lines = buf.left(end).split('\n');
-    out = {};
-    out.status = lines.value(0).split(' ').value(1).toInt();
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const QByteArray line = lines[i].trimmed();
-        const qsizetype colon = line.indexOf(':');
-        out.headers.append({line.left(colon), line.mid(colon + 1).trimmed()});
-    }
-    qsizetype pos = end + 4;
-    if (out.header("transfer-encoding") == "chunked") {
-        for (;;) {
-            const qsizetype le = buf.indexOf("\r\n", pos);
-            if (le < 0)
-                return 0;
-            bool ok = false;
-            const qsizetype n = buf.mid(pos, le - pos).toLongLong(&ok, 16);
-            if (!ok)
-                return -1;
-            if (buf.size() < le + 2 + n + 2)
-                return 0;
-            if (buf.mid(le + 2 + n, 2) != "\r\n")
-                return -1;
-            out.body += buf.mid(le + 2, n);
-            pos = le + 2 + n + 2;
-            if (n == 0)
-                return pos;
-        }
-    }
-    const qsizetype len = out.header("content-length").toLongLong();
-    if (buf.size() < pos + len)
-        return 0;
-    out.body = buf.mid(pos, len);
-    return pos + len;
-}
 
 class Client {
 public:
@@ -83,35 +29,31 @@ public:
         m_socket.flush();
     }
     // Waits (bounded) for the next complete response.
-    bool next(RawResponse &out, int timeoutMs = 5000)
+    bool next(SimReply &out, int timeoutMs = 5000)
     {
-        QElapsedTimer t;
-        t.start();
-        for (;;) {
-            const qsizetype used = parseResponse(m_buffer, out);
-            if (used < 0)
-                return false;
-            if (used > 0) {
-                m_buffer.remove(0, used);
-                return true;
-            }
-            if (t.elapsed() > timeoutMs)
-                return false;
-            if (m_socket.state() != QAbstractSocket::ConnectedState && m_socket.bytesAvailable() == 0)
-                return false;
-            QTest::qWait(1); // the server lives in this thread: let its event loop run
-            m_buffer += m_socket.readAll();
-        }
+        qsizetype used = 0;
+        // The server lives in this thread: its event loop runs while this waits.
+        pd::test::waitUntil(
+            [&] {
+                m_buffer += m_socket.readAll();
+                used = parseSimReply(m_buffer, out);
+                return used != 0
+                    || (m_socket.state() != QAbstractSocket::ConnectedState && m_socket.bytesAvailable() == 0);
+            },
+            timeoutMs);
+        if (used <= 0)
+            return false;
+        m_buffer.remove(0, used);
+        return true;
     }
     bool waitClosed(int timeoutMs = 5000)
     {
-        QElapsedTimer t;
-        t.start();
-        while (m_socket.state() == QAbstractSocket::ConnectedState && t.elapsed() < timeoutMs) {
-            QTest::qWait(1);
-            m_buffer += m_socket.readAll();
-        }
-        return m_socket.state() != QAbstractSocket::ConnectedState;
+        return pd::test::waitUntil(
+            [this] {
+                m_buffer += m_socket.readAll();
+                return m_socket.state() != QAbstractSocket::ConnectedState;
+            },
+            timeoutMs);
     }
     QByteArray &buffer() { return m_buffer; }
     QTcpSocket &socket() { return m_socket; }
@@ -194,7 +136,7 @@ void TestHttpServer::keepAliveServesSequentialRequests()
 {
     Client c(m_server->port());
     QVERIFY(c.isConnected());
-    RawResponse r;
+    SimReply r;
     c.send(get("/a"));
     QVERIFY(c.next(r));
     QCOMPARE(r.status, 200);
@@ -215,7 +157,7 @@ void TestHttpServer::pipelinedRequestsAnswerInOrder()
     QVERIFY(c.isConnected());
     // Both requests in one segment: the first is answered late, the second at once when its turn comes.
     c.send(get("/later") + get("/second"));
-    RawResponse r1, r2;
+    SimReply r1, r2;
     QVERIFY(c.next(r1));
     QVERIFY(c.next(r2));
     QCOMPARE(r1.body, QByteArray("later"));
@@ -228,11 +170,11 @@ void TestHttpServer::bodySplitAcrossWrites()
     QVERIFY(c.isConnected());
     const QByteArray body = QByteArray(3000, 'x');
     c.send("POST /echo HTTP/1.1\r\nContent-Length: 3000\r\n");
-    QTest::qWait(0);
+    QTRY_COMPARE(m_server->connectionCount(), 1); // the head's first lines reach a connection of their own
     c.send("Content-Type: text/plain\r\n\r\n" + body.left(1000));
     QTRY_COMPARE(m_server->connectionCount(), 1);
     c.send(body.mid(1000));
-    RawResponse r;
+    SimReply r;
     QVERIFY(c.next(r));
     QCOMPARE(r.body, body);
     QCOMPARE(m_requests.size(), 1);
@@ -244,7 +186,7 @@ void TestHttpServer::connectionCloseIsHonoured()
     Client c(m_server->port());
     QVERIFY(c.isConnected());
     c.send(get("/a", "Connection: close\r\n") + get("/ignored"));
-    RawResponse r;
+    SimReply r;
     QVERIFY(c.next(r));
     QCOMPARE(r.header("connection"), QByteArray("close"));
     QVERIFY(c.waitClosed());
@@ -257,7 +199,7 @@ void TestHttpServer::http10ClosesByDefault()
     Client c(m_server->port());
     QVERIFY(c.isConnected());
     c.send("GET /old HTTP/1.0\r\n\r\n");
-    RawResponse r;
+    SimReply r;
     QVERIFY(c.next(r));
     QCOMPARE(r.body, QByteArray("/old"));
     QVERIFY(c.waitClosed());
@@ -276,7 +218,7 @@ void TestHttpServer::chunkedFraming()
     QVERIFY(!wire.left(bodyStart).contains("content-length"));
     const QByteArray expected = "b\r\ndata: one\n\n\r\ne\r\ndata: [DONE]\n\n\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n";
     QCOMPARE(wire.mid(bodyStart, expected.size()), expected);
-    RawResponse r1, r2;
+    SimReply r1, r2;
     QVERIFY(c.next(r1));
     QVERIFY(c.next(r2));
     QCOMPARE(r1.body, QByteArray("data: one\n\ndata: [DONE]\n\n"));
@@ -306,7 +248,7 @@ void TestHttpServer::malformedRequestsGet400()
     Client c(m_server->port());
     QVERIFY(c.isConnected());
     c.send(request);
-    RawResponse r;
+    SimReply r;
     QVERIFY(c.next(r));
     QCOMPARE(r.status, status);
     QVERIFY(c.waitClosed());
@@ -319,7 +261,7 @@ void TestHttpServer::oversizedBodyGets413()
     Client c(m_server->port());
     QVERIFY(c.isConnected());
     c.send("POST /echo HTTP/1.1\r\nContent-Length: 101\r\n\r\n");
-    RawResponse r;
+    SimReply r;
     QVERIFY(c.next(r));
     QCOMPARE(r.status, 413);
     QVERIFY(c.waitClosed());

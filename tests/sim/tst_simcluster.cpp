@@ -10,7 +10,6 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
-#include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
@@ -27,7 +26,6 @@ class TestSimCluster : public QObject {
 private:
     QProcess m_process;
     QString m_control;
-    QNetworkAccessManager m_network;
     QTemporaryDir m_logs;
 
     static QByteArray readFile(const QString &path)
@@ -60,7 +58,7 @@ private:
 
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
-        return pdtest::blockingHttp(m_network, method, url, body, status);
+        return pd::test::blockingHttp(method, url, body, status);
     }
 
     json clusterState() { return json::parse(http("GET", m_control + QStringLiteral("/cluster")).toStdString()); }

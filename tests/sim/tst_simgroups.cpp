@@ -70,7 +70,7 @@ private:
 
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
     {
-        return pdtest::blockingHttp(m_network, method, url, body, status);
+        return pd::test::blockingHttp(method, url, body, status);
     }
     int status(const QString &engine, const QString &path)
     {

@@ -13,11 +13,9 @@
 #include "state/statetracker.h"
 #include "triage/triage.h"
 
-#include "../sim/blockinghttp.h"
+#include "blockinghttp.h"
 #include "pdsimcluster.h"
 
-#include <QElapsedTimer>
-#include <QNetworkAccessManager>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
@@ -32,7 +30,6 @@ class TestStateFaults : public QObject {
 private:
     pd::test::PdsimCluster m_sim;
     QString m_control;
-    QNetworkAccessManager m_network;
     ClusterStore m_store;
     std::unique_ptr<MetricsPoller> m_poller;
     std::unique_ptr<ProxyHealthPoller> m_proxy;
@@ -53,8 +50,15 @@ private:
     int post(const QString &path, const QByteArray &body)
     {
         int status = 0;
-        pdtest::blockingHttp(m_network, "POST", m_control + path, body, &status);
+        pd::test::blockingHttp("POST", m_control + path, body, &status);
         return status;
+    }
+
+    // The engine's fault through the control API: the status of the answer.
+    int fault(const QString &engine, const char *kind)
+    {
+        return post(QStringLiteral("/cluster/engines/fault"),
+            QStringLiteral(R"({"engines":["%1"],"kind":"%2"})").arg(engine, QLatin1String(kind)).toUtf8());
     }
 
     int engineIndex(const QString &id) const
@@ -69,13 +73,9 @@ private:
     template<typename F> int roundsUntil(F done, int polls)
     {
         const int start = m_rounds;
-        QElapsedTimer guard; // a hard stop in case rounds stop arriving at all
-        guard.start();
-        while (!done()) {
-            if (m_rounds - start > polls || guard.elapsed() > 60000)
-                return -1;
-            QTest::qWait(50);
-        }
+        // 60 s: a hard stop in case rounds stop arriving at all.
+        if (!QTest::qWaitFor([&] { return done() || m_rounds - start > polls; }, 60000) || !done())
+            return -1;
         return m_rounds - start;
     }
 
@@ -162,8 +162,7 @@ private Q_SLOTS:
     {
         const int e = engineIndex(QStringLiteral("127.0.42.5:19002"));
         QVERIFY(e >= 0);
-        QCOMPARE(
-            post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.5:19002"],"kind":"crash"})"), 200);
+        QCOMPARE(fault(QStringLiteral("127.0.42.5:19002"), "crash"), 200);
         // Two failed polls make the verdict; failed polls back off (1, 2 intervals), so allow a few rounds more.
         const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Unreachable; }, 12);
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
@@ -205,7 +204,7 @@ private Q_SLOTS:
     {
         const int e = engineIndex(QStringLiteral("127.0.42.4:19002"));
         QVERIFY(e >= 0);
-        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19002"],"kind":"kv-stuck"})"), 200);
+        QCOMPARE(fault(QStringLiteral("127.0.42.4:19002"), "kv-stuck"), 200);
         for (int i = 0; i < 2; ++i)
             sendCompletion(19002, QStringLiteral("127.0.42.4"), 200, R"(,"kv_transfer_params":{"do_remote_prefill":true,"remote_engine_id":"p1"})");
         const int stall = m_tracker->thresholds().stallPolls;
@@ -216,7 +215,7 @@ private Q_SLOTS:
         QVERIFY(m_tracker->facts(e).waiting >= 1);
         QVERIFY2(problem(QStringLiteral("engine-stalled:%1").arg(e)), qPrintable(describeProblems()));
         qInfo("kv-stuck -> stalled after %d poll rounds", took);
-        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19002"],"kind":"none"})"), 200);
+        QCOMPARE(fault(QStringLiteral("127.0.42.4:19002"), "none"), 200);
         QVERIFY2(roundsUntil([&] { return m_tracker->state(e) == EngineState::Serving; }, 20) >= 0, qPrintable(m_tracker->derived(e).reason));
     }
 
@@ -228,12 +227,12 @@ private Q_SLOTS:
         for (int i = 0; i < 2; ++i)
             sendCompletion(19002, QStringLiteral("127.0.42.4"), 15000);
         QVERIFY(roundsUntil([&] { return m_tracker->facts(e).running >= 2; }, 20) >= 0);
-        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19002"],"kind":"kv-pinned"})"), 200);
+        QCOMPARE(fault(QStringLiteral("127.0.42.4:19002"), "kv-pinned"), 200);
         const int stall = m_tracker->thresholds().stallPolls;
         QVERIFY2(roundsUntil([&] { return m_tracker->state(e) == EngineState::Stalled; }, stall + 8) >= 0,
                  qPrintable(m_tracker->derived(e).reason));
         QVERIFY2(m_tracker->derived(e).reason.contains(QStringLiteral("KV cache pinned at 99 %")), qPrintable(m_tracker->derived(e).reason));
-        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19002"],"kind":"none"})"), 200);
+        QCOMPARE(fault(QStringLiteral("127.0.42.4:19002"), "none"), 200);
         QVERIFY2(roundsUntil([&] { return m_tracker->state(e) == EngineState::Serving; }, 20) >= 0, qPrintable(m_tracker->derived(e).reason));
     }
 
@@ -244,8 +243,7 @@ private Q_SLOTS:
         for (int i = 0; i < 3; ++i)
             sendCompletion(19001, QStringLiteral("127.0.42.4"), 15000);
         QVERIFY(roundsUntil([&] { return m_tracker->facts(e).running >= 3; }, 20) >= 0);
-        QCOMPARE(
-            post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19001"],"kind":"stall"})"), 200);
+        QCOMPARE(fault(QStringLiteral("127.0.42.4:19001"), "stall"), 200);
         const int stall = m_tracker->thresholds().stallPolls;
         const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Stalled; }, stall + 4);
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));
@@ -259,8 +257,7 @@ private Q_SLOTS:
     {
         const int e = engineIndex(QStringLiteral("127.0.42.4:19003"));
         QVERIFY(e >= 0);
-        QCOMPARE(post(QStringLiteral("/cluster/engines/fault"), R"({"engines":["127.0.42.4:19003"],"kind":"http500"})"),
-            200);
+        QCOMPARE(fault(QStringLiteral("127.0.42.4:19003"), "http500"), 200);
         // /health is probed every second poll: within two polls, six rounds allowed for a loaded machine.
         const int took = roundsUntil([&] { return m_tracker->state(e) == EngineState::Unhealthy; }, 8);
         QVERIFY2(took >= 0, qPrintable(m_tracker->derived(e).reason));

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "httpcall.h"
 
+#include "waituntil.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-#include <QTest>
 #include <QUrl>
 
 namespace pd::test {
@@ -18,7 +19,7 @@ HttpAnswer httpCall(const QByteArray &method, const QString &url, const QByteArr
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = manager.sendCustomRequest(request, method, body);
     HttpAnswer answer;
-    if (!QTest::qWaitFor([reply] { return reply->isFinished(); }, timeoutMs + 1000)) {
+    if (!waitUntil([reply] { return reply->isFinished(); }, timeoutMs + 1000)) {
         reply->abort();
         answer.error = QStringLiteral("%1 %2: no answer in %3 ms").arg(QString::fromLatin1(method), url).arg(timeoutMs);
     }

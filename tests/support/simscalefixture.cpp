@@ -2,9 +2,9 @@
 #include "simscalefixture.h"
 
 #include "../scale/scaletesthelpers.h"
-#include "../sim/blockinghttp.h"
 #include "audit/auditlog.h"
 #include "awaitreply.h"
+#include "blockinghttp.h"
 #include "cluster/instancekey.h"
 #include "cluster/profileformat.h"
 #include "net/membershipreconciler.h"
@@ -62,7 +62,7 @@ QByteArray SimScaleFixture::callControl(
     const QByteArray &method, const QString &path, const QByteArray &body, int *status)
 {
     const QString base = QStringLiteral("http://%1:%2").arg(m_profile.proxy.address).arg(m_cluster->controlPort());
-    return pdtest::blockingHttp(m_network, method, base + path, body, status);
+    return blockingHttp(method, base + path, body, status);
 }
 
 int SimScaleFixture::postControl(const QString &path, const QByteArray &body)
@@ -105,6 +105,13 @@ void SimScaleFixture::stopEngineNow(const QString &id)
         postControl(QStringLiteral("/cluster/engines/stop"), QByteArray(R"({"engines":[")") + id.toUtf8() + "\"]}"),
         200);
     QTRY_COMPARE_WITH_TIMEOUT(engineStatus(id), QStringLiteral("stopped"), 10000);
+}
+
+bool SimScaleFixture::setFault(const QString &id, const QString &kind)
+{
+    const QByteArray body = QStringLiteral(R"({"engines":["%1"],"kind":"%2"})").arg(id, kind).toUtf8();
+    return postControl(QStringLiteral("/cluster/engines/fault"), body) == 200
+        && QTest::qWaitFor([&] { return engineFault(id) == kind; }, 10000);
 }
 
 void SimScaleFixture::setLoad(double rps)

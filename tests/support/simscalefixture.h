@@ -14,7 +14,6 @@
 #include "ops/scaletypes.h"
 
 #include <QHash>
-#include <QNetworkAccessManager>
 #include <QSet>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -71,6 +70,9 @@ public:
     QString engineFault(const QString &id); // "none", "stall", ...; empty when absent
     // Stops the engine through the control API and waits until the cluster reports it stopped.
     void stopEngineNow(const QString &id);
+    // Gives the engine the fault `kind` ("stall", "none", ...) through the control API and waits (10 s at
+    // most) until the cluster reports it: a fault is applied on the engine's own thread. False otherwise.
+    bool setFault(const QString &id, const QString &kind);
     void setLoad(double rps); // the cluster's client load through the proxy
 
     // The proxy client (per-request timeout proxyTimeoutMs), the membership table (the profile's
@@ -101,7 +103,6 @@ private:
     QTemporaryDir m_dir;
     Profile m_profile;
     QList<EngineRef> m_refs;
-    QNetworkAccessManager m_network;
     QStringList m_crashLines;
     std::unique_ptr<AuditLog> m_audit;
     ScaleContext m_ctx;
@@ -116,9 +117,11 @@ private:
 
 } // namespace pd::test
 
-// Starts `fixture`'s cluster with `options` and waits (30 s at most) until it is ready, or ends the test
-// function: a failure under CI, a skip elsewhere (ports busy, or no 127.0.0.x addresses).
-#define PD_START_SIM_CLUSTER(fixture, options)                                                                         \
+// Starts `fixture`'s cluster with `options` and waits (30 s at most; readyMs with the second form) until it
+// is ready, or ends the test function: a failure under CI, a skip elsewhere (ports busy, or no 127.0.0.x
+// addresses).
+#define PD_START_SIM_CLUSTER(fixture, options) PD_START_SIM_CLUSTER_WITHIN(fixture, options, 30000)
+#define PD_START_SIM_CLUSTER_WITHIN(fixture, options, readyMs)                                                         \
     do {                                                                                                               \
         const QString pdStartError = (fixture).startCluster(options);                                                  \
         if (!pdStartError.isEmpty()) {                                                                                 \
@@ -126,5 +129,5 @@ private:
                 QFAIL(qPrintable(pdStartError));                                                                       \
             QSKIP(qPrintable(QStringLiteral("cannot start the simulated cluster (ports busy?): ") + pdStartError));    \
         }                                                                                                              \
-        QTRY_VERIFY_WITH_TIMEOUT((fixture).cluster()->isReady(), 30000);                                               \
+        QTRY_VERIFY_WITH_TIMEOUT((fixture).cluster()->isReady(), readyMs);                                             \
     } while (false)
