@@ -5,32 +5,24 @@
 // restart is noticed and the membership restored with one click, and every step lands in the audit
 // table (AuditModel under QAbstractItemModelTester). A screenshot goes to the build folder.
 #include "audit/auditlog.h"
-#include "cluster/profileformat.h"
-#include "clustersim/simcluster.h"
 #include "models/auditmodel.h"
 #include "net/membershipreconciler.h"
-#include "net/proxyclient.h"
 #include "operations/engineactionmenu.h"
 #include "operations/operationspage.h"
 #include "ops/engineactions.h"
 #include "ops/rollingrestart.h"
 #include "ops/scalecontext.h"
-#include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/simclusterenginecontrol.h"
-#include "scaletesthelpers.h"
+#include "simscalefixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
 #include <QMenu>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QStandardPaths>
-#include <QTemporaryDir>
-#include <QScopeGuard>
 #include <QPushButton>
+#include <QScopeGuard>
+#include <QStandardPaths>
 #include <QTest>
 
 #include <memory>
@@ -40,31 +32,15 @@ using namespace pd;
 class TestOperationsPage : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<sim::SimCluster> m_cluster;
-    QTemporaryDir m_dir;
-    QString m_control;
-    QNetworkAccessManager m_network;
+    test::SimScaleFixture m_fixture;
     QList<EngineRef> m_refs;
-    std::unique_ptr<ProxyClient> m_proxy;
-    std::unique_ptr<MembershipReconciler> m_table;
-    std::unique_ptr<SimClusterEngineControl> m_engines;
-    std::unique_ptr<EngineProbe> m_probe;
-    std::unique_ptr<AuditLog> m_audit;
-    std::unique_ptr<ScaleContext> m_ctx;
-    std::unique_ptr<ScaleRunner> m_runner;
+    MembershipReconciler *m_table = nullptr;
+    ScaleContext *m_ctx = nullptr;
+    ScaleRunner *m_runner = nullptr;
+    AuditLog *m_audit = nullptr;
 
-    int post(const QString &path, const QByteArray &body)
-    {
-        QNetworkRequest request{QUrl(m_control + path)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        QNetworkReply *reply = m_network.post(request, body);
-        static_cast<void>(
-            QTest::qWaitFor([reply] { return reply->isFinished(); }, 10000)); // the caller checks what it waited for
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        delete reply;
-        return status;
-    }
-    bool reconcile() { return test::reconcileNow(m_table.get()); }
+    int post(const QString &path, const QByteArray &body) { return m_fixture.postControl(path, body); }
+    bool reconcile() { return m_fixture.reconcile(); }
     int indexOf(const QString &id) const
     {
         for (int i = 0; i < m_refs.size(); ++i)
@@ -83,51 +59,28 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        QVERIFY(m_dir.isValid());
-        const ProfileLoadResult loaded = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/actions-loopback.json"));
-        QVERIFY(loaded.profile.has_value());
-        m_refs = engineRefs(*loaded.profile);
+        QVERIFY(m_fixture.dir().isValid());
+        QVERIFY(m_fixture.loadProfile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/actions-loopback.json")));
+        m_refs = m_fixture.refs();
         sim::ClusterOptions options;
-        options.profile = *loaded.profile;
         options.timeScale = 20;
         options.startupSeconds = 10;
         options.waitingRetryInterval = 0.5;
         options.jitter = false;
-        m_cluster = std::make_unique<sim::SimCluster>(options);
-        QString error;
-        if (!m_cluster->start(&error)) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(qPrintable(error));
-            QSKIP(qPrintable(error));
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(m_cluster->isReady(), 30000);
-        m_control = QStringLiteral("http://127.0.0.91:%1").arg(m_cluster->controlPort());
+        PD_START_SIM_CLUSTER(m_fixture, options);
         QCOMPARE(post(QStringLiteral("/cluster/engines/stop"),
-                      R"({"engines":["127.0.0.93:9004","127.0.0.93:9005","127.0.0.93:9006","127.0.0.93:9007"]})"),
-                 200);
+                     R"({"engines":["127.0.0.93:9004","127.0.0.93:9005","127.0.0.93:9006","127.0.0.93:9007"]})"),
+            200);
 
-        m_proxy = std::make_unique<ProxyClient>();
-        m_proxy->setEndpoint({QUrl(QStringLiteral("http://127.0.0.91:8400")), {}, {}, 3000});
-        m_table = std::make_unique<MembershipReconciler>(m_proxy.get());
-        m_table->setListenerTiming(500, 3, 2000);
-        QList<QPair<QString, Role>> configured;
-        for (const EngineRef &e : m_refs)
-            configured.append({e.id, e.role});
-        m_table->setConfigured(configured);
-        m_engines = std::make_unique<SimClusterEngineControl>(QUrl(m_control));
-        m_probe = std::make_unique<EngineProbe>();
-        m_audit = std::make_unique<AuditLog>(m_dir.filePath(QStringLiteral("audit.jsonl")));
-        m_ctx = std::make_unique<ScaleContext>();
-        m_ctx->proxy = m_proxy.get();
-        m_ctx->membership = m_table.get();
-        m_ctx->control = m_engines.get();
-        m_ctx->probe = m_probe.get();
-        m_ctx->audit = m_audit.get();
+        m_fixture.setUpScaling(3000);
+        m_table = m_fixture.table();
+        m_runner = m_fixture.runner();
+        m_audit = m_fixture.audit();
+        m_ctx = &m_fixture.context();
         m_ctx->settings.pollMs = 200;
         m_ctx->settings.verifyTrafficTimeoutMs = 1500;
         m_ctx->settings.engineReadyTimeoutMs = 30000;
         m_ctx->settings.idleTimeoutMs = 30000;
-        m_runner = std::make_unique<ScaleRunner>(m_ctx.get());
         m_table->start(500);
         QVERIFY(reconcile());
         QCOMPARE(m_table->activeCount(Role::Decode), 4);
@@ -135,8 +88,8 @@ private Q_SLOTS:
 
     void readOnlyRefusesAndTheMenuFollows()
     {
-        OperationsPage page(m_ctx.get(), m_runner.get(), m_refs, m_audit->path());
-        EngineActions actions(m_ctx.get(), m_runner.get());
+        OperationsPage page(m_ctx, m_runner, m_refs, m_audit->path());
+        EngineActions actions(m_ctx, m_runner);
         EngineActionMenu menu(&actions, m_refs, &page);
         page.readOnlyBox()->setChecked(true);
         QVERIFY(m_ctx->settings.readOnly);
@@ -160,7 +113,7 @@ private Q_SLOTS:
 
     void theMenuPlansConfirmsAndRuns()
     {
-        EngineActions actions(m_ctx.get(), m_runner.get());
+        EngineActions actions(m_ctx, m_runner);
         QWidget parent;
         EngineActionMenu menu(&actions, m_refs, &parent);
         const int e = indexOf(QStringLiteral("127.0.0.93:9004"));
@@ -191,7 +144,7 @@ private Q_SLOTS:
 
     void aRollingRestartKeepsItsFloor()
     {
-        OperationsPage page(m_ctx.get(), m_runner.get(), m_refs, m_audit->path());
+        OperationsPage page(m_ctx, m_runner, m_refs, m_audit->path());
         page.resize(1400, 900);
         page.show();
         QString asked;
@@ -206,13 +159,12 @@ private Q_SLOTS:
         QPointer<RollingRestart> rolling = page.rollingRestart();
         QVERIFY(rolling);
         QCOMPARE(rolling->total(), 4);
-        int minimum = 4;
-        QElapsedTimer clock;
-        clock.start();
-        while (rolling && rolling->state() == RollingRestart::State::Running && clock.elapsed() < 150000) {
-            QTest::qWait(100);
-            minimum = std::min(minimum, m_table->activeCount(Role::Decode));
-        }
+        int minimum = 4; // the fewest active decode members at any change of the table
+        connect(m_table, &MembershipReconciler::factChanged, &page,
+            [this, &minimum] { minimum = std::min(minimum, m_table->activeCount(Role::Decode)); });
+        static_cast<void>(
+            QTest::qWaitFor([&rolling] { return !rolling || rolling->state() != RollingRestart::State::Running; },
+                150000)); // the check below says why it did not finish
         QVERIFY2(!rolling || rolling->state() == RollingRestart::State::Finished,
                  qPrintable(rolling ? rolling->reason() : QString()));
         QVERIFY2(minimum >= 3, qPrintable(QString::number(minimum)));
@@ -227,10 +179,10 @@ private Q_SLOTS:
 
     void aProxyRestartIsOfferedARestore()
     {
-        OperationsPage page(m_ctx.get(), m_runner.get(), m_refs, m_audit->path());
-        connect(m_table.get(), &MembershipReconciler::restartDetected, &page, &OperationsPage::offerRestore);
+        OperationsPage page(m_ctx, m_runner, m_refs, m_audit->path());
+        connect(m_table, &MembershipReconciler::restartDetected, &page, &OperationsPage::offerRestore);
         // A runtime change the restarted proxy forgets: one decode instance out.
-        EngineActions actions(m_ctx.get(), m_runner.get());
+        EngineActions actions(m_ctx, m_runner);
         actions.run(actions.plan(EngineAction::RemoveFromProxy, {m_refs.at(indexOf(QStringLiteral("127.0.0.93:9003")))}), false);
         QTRY_VERIFY_WITH_TIMEOUT(m_runner->isIdle(), 30000);
         QVERIFY(reconcile());
@@ -258,7 +210,7 @@ private Q_SLOTS:
         AuditLog *saved = m_ctx->audit;
         m_ctx->audit = &broken;
         const auto restore = qScopeGuard([this, saved] { m_ctx->audit = saved; });
-        OperationsPage page(m_ctx.get(), m_runner.get(), m_refs, m_audit->path());
+        OperationsPage page(m_ctx, m_runner, m_refs, m_audit->path());
         page.resize(1400, 900);
         page.show();
         QVERIFY(!broken.append(AuditEntry{}));
@@ -281,7 +233,7 @@ private Q_SLOTS:
             m_runner->cancelAll();
         if (m_table)
             m_table->stop();
-        m_cluster.reset();
+        m_fixture.stopCluster();
     }
 };
 

@@ -3,92 +3,53 @@
 // the plan (rank order), confirming runs the operations with their steps in the progress tree, and
 // the pool ends at 6. The operation model passes QAbstractItemModelTester; read-only disables Apply.
 // A screenshot goes to the build folder (scalepanel.png).
-#include "audit/auditlog.h"
-#include "cluster/profileformat.h"
-#include "clustersim/simcluster.h"
 #include "models/operationmodel.h"
 #include "net/membershipreconciler.h"
-#include "net/proxyclient.h"
-#include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/simclusterenginecontrol.h"
 #include "scale/poolscalecontrol.h"
 #include "scale/scalepanel.h"
+#include "scalepanelhelpers.h"
+#include "simscalefixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QPushButton>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
-#include <memory>
+#include <algorithm>
 
 using namespace pd;
 
 class TestScalePanel : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<sim::SimCluster> m_cluster;
-    QTemporaryDir m_dir;
-
 private Q_SLOTS:
     void scaleDecodeFromThePanel()
     {
-        const ProfileLoadResult loaded = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-loopback.json"));
-        QVERIFY(loaded.profile.has_value());
+        test::SimScaleFixture fixture;
+        QVERIFY(fixture.loadProfile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-loopback.json")));
         sim::ClusterOptions options;
-        options.profile = *loaded.profile;
         options.timeScale = 20;
         options.waitingRetryInterval = 0.5;
         options.jitter = false;
-        m_cluster = std::make_unique<sim::SimCluster>(options);
-        QString error;
-        if (!m_cluster->start(&error)) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(qPrintable(error));
-            QSKIP(qPrintable(error));
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(m_cluster->isReady(), 30000);
-        const QString control = QStringLiteral("http://127.0.0.61:%1").arg(m_cluster->controlPort());
-        QNetworkAccessManager network;
-        QNetworkRequest stop{QUrl(control + QStringLiteral("/cluster/engines/stop"))};
-        stop.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        QNetworkReply *reply = network.post(stop, R"({"engines":["127.0.0.63:9004","127.0.0.63:9005","127.0.0.63:9006","127.0.0.63:9007"]})");
-        QTRY_VERIFY(reply->isFinished());
-        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
-        delete reply;
+        PD_START_SIM_CLUSTER(fixture, options);
+        QCOMPARE(fixture.postControl(QStringLiteral("/cluster/engines/stop"),
+                     R"({"engines":["127.0.0.63:9004","127.0.0.63:9005","127.0.0.63:9006","127.0.0.63:9007"]})"),
+            200);
 
-        ProxyClient proxy;
-        proxy.setEndpoint({QUrl(QStringLiteral("http://127.0.0.61:8400")), {}, {}, 5000});
-        MembershipReconciler table(&proxy);
-        table.setListenerTiming(500, 3, 2000);
-        const QList<EngineRef> refs = engineRefs(*loaded.profile);
-        QList<QPair<QString, Role>> configured;
-        for (const EngineRef &e : refs)
-            configured.append({e.id, e.role});
-        table.setConfigured(configured);
-        SimClusterEngineControl engines{QUrl(control)};
-        EngineProbe probe;
-        AuditLog audit(m_dir.filePath(QStringLiteral("audit.jsonl")));
-        ScaleContext ctx{&proxy, &table, &engines, &probe, &audit, {}, {}, {}, {}, {}, {}};
+        fixture.setUpScaling(5000);
+        ScaleContext &ctx = fixture.context();
         ctx.settings.pollMs = 200;
         ctx.settings.verifyTrafficTimeoutMs = 2000;
-        ScaleRunner runner(&ctx);
+        ScaleRunner &runner = *fixture.runner();
+        MembershipReconciler &table = *fixture.table();
+        const QList<EngineRef> &refs = fixture.refs();
 
         ScalePanel panel(&ctx, &runner, refs);
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         std::optional<ScalePlan> shown;
-        panel.setConfirm([&shown](const ScalePlan &plan, bool *override) {
-            shown = plan;
-            *override = false;
-            return true;
-        });
-        panel.resize(1100, 520);
-        panel.show();
-        table.start(500);
+        test::showConfirmingPanel(panel, table, &shown);
         QTRY_VERIFY_WITH_TIMEOUT(table.activeCount(Role::Decode) == 4, 10000);
         PoolScaleControl *decode = panel.control(Role::Decode);
         QTRY_COMPARE(decode->target(), 4);
@@ -104,7 +65,12 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(panel.model()->rowCount(), 2, 5000);
         QCOMPARE(panel.model()->rowCount(panel.model()->index(0, 0)), 6); // the six visible steps
         QTRY_VERIFY_WITH_TIMEOUT(!runner.isIdle() && panel.model()->index(0, OperationModel::StatusColumn).data().toString().startsWith(QStringLiteral("running")), 10000);
-        QTest::qWait(600);
+        // Far enough into the first operation for the picture to show its progress: a step done.
+        QTRY_VERIFY_WITH_TIMEOUT(runner.isIdle()
+                || std::any_of(runner.operations().constFirst()->steps().cbegin(),
+                    runner.operations().constFirst()->steps().cend(),
+                    [](const OperationStep &step) { return step.status == StepStatus::Done; }),
+            10000);
         panel.grab().save(QStringLiteral(PD_BINARY_DIR "/tests/scale/scalepanel-running.png"));
         QTRY_VERIFY_WITH_TIMEOUT(runner.isIdle(), 60000);
         for (const ScaleOperation *op : runner.operations())
@@ -117,7 +83,6 @@ private Q_SLOTS:
         decode->setTarget(3);
         QVERIFY(!decode->applyButton()->isEnabled());
         table.stop();
-        m_cluster->shutdown();
     }
 };
 

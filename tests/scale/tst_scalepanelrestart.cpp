@@ -4,69 +4,43 @@
 // proxy restarts, the confirmation offers "do not wait for the requests in flight", and Apply runs one
 // ProxyRestartScale that leaves the proxy listing the new decoders and the leaving ones stopped; back up
 // through the real dialog with the box ticked, the operation does not wait (scalepanel-restart-confirm.png).
-#include "audit/auditlog.h"
-#include "cluster/profileformat.h"
-#include "clustersim/simcluster.h"
 #include "net/membershipreconciler.h"
-#include "net/proxyclient.h"
 #include "ops/proxycommandlinemembership.h"
 #include "ops/proxyrestartscale.h"
-#include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/simclusterenginecontrol.h"
 #include "scale/poolscalecontrol.h"
 #include "scale/scalepanel.h"
+#include "scalepanelhelpers.h"
+#include "simscalefixture.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QDialog>
-#include <QTimer>
 #include <QPushButton>
-#include <QTemporaryDir>
 #include <QTest>
-
-#include <memory>
+#include <QTimer>
 
 using namespace pd;
 
 class TestScalePanelRestart : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-
 private Q_SLOTS:
     void scaleInRestartsTheProxyFromThePanel()
     {
-        const ProfileLoadResult loaded = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-v091.json"));
-        QVERIFY(loaded.profile.has_value());
+        test::SimScaleFixture fixture;
+        QVERIFY(fixture.loadProfile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-v091.json")));
         sim::ClusterOptions options;
-        options.profile = *loaded.profile;
         options.timeScale = 20;
         options.jitter = false;
-        sim::SimCluster cluster(options);
-        QString error;
-        if (!cluster.start(&error)) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(qPrintable(error));
-            QSKIP(qPrintable(error));
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(cluster.isReady(), 30000);
-        const QUrl control(QStringLiteral("http://127.0.0.74:%1").arg(cluster.controlPort()));
+        PD_START_SIM_CLUSTER(fixture, options);
 
-        ProxyClient proxy;
-        proxy.setEndpoint({QUrl(QStringLiteral("http://127.0.0.74:8410")), {}, {}, 5000});
-        MembershipReconciler table(&proxy);
-        const QList<EngineRef> refs = engineRefs(*loaded.profile);
-        QList<QPair<QString, Role>> configured;
-        for (const EngineRef &e : refs)
-            configured.append({e.id, e.role});
-        table.setConfigured(configured);
-        SimClusterEngineControl engines{control};
-        EngineProbe probe;
-        AuditLog audit(m_dir.filePath(QStringLiteral("audit.jsonl")));
-        ScaleContext ctx{&proxy, &table, &engines, &probe, &audit, {}, {}, {}, {}, {}, {}};
+        fixture.setUpScaling(5000, test::SimScaleFixture::ListenerTiming::FromTest);
+        ScaleContext &ctx = fixture.context();
         ctx.settings.pollMs = 200;
-        ScaleRunner runner(&ctx);
+        ScaleRunner &runner = *fixture.runner();
+        MembershipReconciler &table = *fixture.table();
+        const QList<EngineRef> &refs = fixture.refs();
 
         // What the console does on opening the profile and after every proxy start.
         std::optional<QString> why;
@@ -79,14 +53,7 @@ private Q_SLOTS:
 
         ScalePanel panel(&ctx, &runner, refs);
         std::optional<ScalePlan> shown;
-        panel.setConfirm([&shown](const ScalePlan &plan, bool *override) {
-            shown = plan;
-            *override = false;
-            return true;
-        });
-        panel.resize(1100, 520);
-        panel.show();
-        table.start(500);
+        test::showConfirmingPanel(panel, table, &shown);
         QTRY_VERIFY_WITH_TIMEOUT(table.activeCount(Role::Decode) == 4, 10000);
         PoolScaleControl *decode = panel.control(Role::Decode);
         QTRY_COMPARE(decode->target(), 4);
@@ -154,7 +121,6 @@ private Q_SLOTS:
         QVERIFY2(toldNotWaiting, "the ticked box did not reach the operation");
         QCOMPARE(ctx.commandLineMembership->decode.size(), 4);
         table.stop();
-        cluster.shutdown();
     }
 };
 

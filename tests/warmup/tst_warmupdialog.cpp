@@ -4,23 +4,19 @@
 // shows the empty 200s with an example and the status says how many failed; Cancel stops a run held
 // by a stalled decoder; Export CSV writes one row per request; closing cancels. Saves a screenshot
 // (build/dev/tests/warmup/warmupdialog.png) of the failed run.
+#include "simscalefixture.h"
+
 #include "audit/auditlog.h"
-#include "cluster/profileformat.h"
-#include "clustersim/simcluster.h"
 #include "net/profileproxyendpoint.h"
 #include "warmup/warmupchart.h"
 #include "warmup/warmupdialog.h"
 
 #include <QApplication>
-#include <QEventLoop>
 #include <QFile>
 #include <QLabel>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -30,35 +26,16 @@ using namespace pd;
 class TestWarmUpDialog : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<sim::SimCluster> m_cluster;
-    Profile m_profile;
-    QTemporaryDir m_dir;
-    QString m_control;
-    QNetworkAccessManager m_network;
+    test::SimScaleFixture m_sim;
     std::unique_ptr<AuditLog> m_audit;
     const QString m_firstDecoder = QStringLiteral("127.0.0.132:9000");
 
-    bool fault(const QString &kind)
+    bool fault(const QString &kind) { return m_sim.setFault(m_firstDecoder, kind); }
+    // Requests the first decoder holds (running or queued): what a stalled decoder has received.
+    int heldByFirstDecoder()
     {
-        // A kept-alive connection the control server has closed can fail once: try again.
-        for (int attempt = 0; attempt < 3; ++attempt) {
-            QNetworkRequest request { QUrl(m_control + QStringLiteral("/cluster/engines/fault")) };
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-            request.setTransferTimeout(5000);
-            QNetworkReply *reply = m_network.post(
-                request, QStringLiteral(R"({"engines":["%1"],"kind":"%2"})").arg(m_firstDecoder, kind).toUtf8());
-            QEventLoop loop;
-            connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-            loop.exec();
-            reply->deleteLater();
-            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            if (status == 200) {
-                QTest::qWait(50); // applied on the engine's thread
-                return true;
-            }
-            qWarning("fault %s: HTTP %d %s", qPrintable(kind), status, qPrintable(reply->errorString()));
-        }
-        return false;
+        const nlohmann::json e = m_sim.engineState(m_firstDecoder);
+        return e.is_object() ? e.value("running", 0) + e.value("waiting", 0) : 0;
     }
     static int rowOf(QTableWidget *t, const QString &outcome)
     {
@@ -70,7 +47,7 @@ class TestWarmUpDialog : public QObject {
     std::unique_ptr<WarmUpDialog> dialog()
     {
         auto d = std::make_unique<WarmUpDialog>(
-            profileProxyEndpoint(m_profile), m_profile.decode.servedModelName, m_audit.get());
+            profileProxyEndpoint(m_sim.profile()), m_sim.profile().decode.servedModelName, m_audit.get());
         WarmUpOptions o;
         o.count = 16;
         o.concurrency = 2;
@@ -85,25 +62,13 @@ private Q_SLOTS:
     void initTestCase()
     {
         qRegisterMetaType<WarmUpResult>();
-        QVERIFY(m_dir.isValid());
-        m_audit = std::make_unique<AuditLog>(m_dir.filePath(QStringLiteral("audit.jsonl")));
-        const ProfileLoadResult loaded
-            = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/warmup-gui.json"));
-        QVERIFY(loaded.profile.has_value());
-        m_profile = *loaded.profile;
+        QVERIFY(m_sim.dir().isValid());
+        m_audit = std::make_unique<AuditLog>(m_sim.dir().filePath(QStringLiteral("audit.jsonl")));
+        QVERIFY(m_sim.loadProfile(QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/warmup-gui.json")));
         sim::ClusterOptions options;
-        options.profile = m_profile;
         options.timeScale = 1;
         options.jitter = false;
-        m_cluster = std::make_unique<sim::SimCluster>(options);
-        QString error;
-        if (!m_cluster->start(&error)) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(qPrintable(error));
-            QSKIP(qPrintable(error));
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(m_cluster->isReady(), 30000);
-        m_control = QStringLiteral("http://127.0.0.130:%1").arg(m_cluster->controlPort());
+        PD_START_SIM_CLUSTER(m_sim, options);
     }
 
     void cleanRun()
@@ -128,7 +93,7 @@ private Q_SLOTS:
         QVERIFY(d->latencyTable()->item(0, 2)->text() != QLatin1String("-"));
         QCOMPARE(d->chart()->samples().size(), 16);
 
-        const QString csv = m_dir.filePath(QStringLiteral("dialog.csv"));
+        const QString csv = m_sim.dir().filePath(QStringLiteral("dialog.csv"));
         QVERIFY(d->exportCsv(csv));
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -156,7 +121,7 @@ private Q_SLOTS:
         QVERIFY2(d->statusLabel()->text().contains(QStringLiteral("%1 request(s) failed").arg(empty)),
             qPrintable(d->statusLabel()->text()));
         d->resize(900, 640);
-        QTest::qWait(50);
+        QTRY_COMPARE(d->size(), QSize(900, 640));
         const QString shot = QStringLiteral(PD_BINARY_DIR "/tests/warmup/warmupdialog.png");
         QVERIFY(d->grab().save(shot));
         qInfo("screenshot: %s", qPrintable(shot));
@@ -171,7 +136,7 @@ private Q_SLOTS:
         d->setOptions(o);
         QSignalSpy finished(d.get(), &WarmUpDialog::finished);
         QTest::mouseClick(d->runButton(), Qt::LeftButton);
-        QTest::qWait(300);
+        QTRY_VERIFY_WITH_TIMEOUT(heldByFirstDecoder() >= 1, 10000); // the first request reached the stalled decoder
         QVERIFY(d->isRunning());
         QTest::mouseClick(d->cancelButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
@@ -191,7 +156,7 @@ private Q_SLOTS:
         QVERIFY(fault(QStringLiteral("stall")));
         auto d = dialog();
         QTest::mouseClick(d->runButton(), Qt::LeftButton);
-        QTest::qWait(200);
+        QTRY_VERIFY_WITH_TIMEOUT(heldByFirstDecoder() >= 1, 10000); // held by the stalled decoder
         QVERIFY(d->isRunning());
         d->close();
         QTRY_VERIFY_WITH_TIMEOUT(!d->isRunning(), 5000);
@@ -199,11 +164,7 @@ private Q_SLOTS:
         QCOMPARE(readAuditLog(m_audit->path()).entries.last().result, QStringLiteral("cancelled"));
     }
 
-    void cleanupTestCase()
-    {
-        if (m_cluster)
-            m_cluster->shutdown();
-    }
+    void cleanupTestCase() { m_sim.stopCluster(); }
 };
 
 QTEST_MAIN(TestWarmUpDialog)

@@ -8,75 +8,27 @@
 // 503, reset), the model fallback, cancellation, and the audit line of every run.
 #include "hostileproxy.h"
 
+#include "simscalefixture.h"
+
 #include "audit/auditlog.h"
-#include "cluster/profileformat.h"
-#include "clustersim/simcluster.h"
 #include "net/profileproxyendpoint.h"
 #include "ops/warmupreport.h"
 #include "ops/warmuprun.h"
 
-#include <QEventLoop>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
-
-#include <nlohmann/json.hpp>
 
 #include <memory>
 
 using namespace pd;
-using json = nlohmann::json;
 
 class TestWarmUpRun : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<sim::SimCluster> m_cluster;
-    Profile m_profile;
-    QTemporaryDir m_dir;
-    QString m_control;
-    QNetworkAccessManager m_network;
+    test::SimScaleFixture m_sim;
     int m_decoderErrors = 0; // the proxy's own log of decoder failures: the ground truth
     std::unique_ptr<AuditLog> m_audit;
 
-    QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {}, int *status = nullptr)
-    {
-        // A kept-alive connection the control server has closed can fail once: try again.
-        for (int attempt = 0;; ++attempt) {
-            QNetworkRequest request { QUrl(url) };
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-            request.setTransferTimeout(5000);
-            QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
-            QEventLoop loop;
-            connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-            loop.exec();
-            reply->deleteLater();
-            const int code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            if (code == 0 && attempt < 2)
-                continue;
-            if (status)
-                *status = code;
-            return reply->readAll();
-        }
-    }
-    QString engineStatus(const QString &id)
-    {
-        const json state
-            = json::parse(http("GET", m_control + QStringLiteral("/cluster")).toStdString(), nullptr, false);
-        for (const json &e : state["engines"])
-            if (e["id"] == id.toStdString())
-                return QString::fromStdString(e["status"].get<std::string>());
-        return {};
-    }
-    bool fault(const QString &engine, const QString &kind)
-    {
-        int status = 0;
-        http("POST", m_control + QStringLiteral("/cluster/engines/fault"),
-            QStringLiteral(R"({"engines":["%1"],"kind":"%2"})").arg(engine, kind).toUtf8(), &status);
-        QTest::qWait(50); // the fault is applied on the engine's thread
-        return status == 200;
-    }
     WarmUpResult run(
         const WarmUpOptions &options, const ProxyEndpoint &endpoint, QList<QPair<int, int>> *progress = nullptr)
     {
@@ -89,12 +41,12 @@ class TestWarmUpRun : public QObject {
         warmup.start();
         if (!finished.wait(120000))
             qWarning("warm-up did not finish");
-        QTest::qWait(20);
+        QTest::qWait(20); // deliberate: a second finished() would come right after the first
         if (finished.size() != 1)
             qWarning("finished() emitted %d times", int(finished.size()));
         return finished.isEmpty() ? WarmUpResult() : finished.first().first().value<WarmUpResult>();
     }
-    ProxyEndpoint proxy() const { return profileProxyEndpoint(m_profile); }
+    ProxyEndpoint proxy() const { return profileProxyEndpoint(m_sim.profile()); }
     static QString describe(const WarmUpResult &r)
     {
         QString s = r.error + QLatin1Char('\n');
@@ -114,30 +66,18 @@ private Q_SLOTS:
     {
         qRegisterMetaType<WarmUpResult>();
         qRegisterMetaType<WarmUpSample>();
-        QVERIFY(m_dir.isValid());
-        m_audit = std::make_unique<AuditLog>(m_dir.filePath(QStringLiteral("audit.jsonl")));
-        const ProfileLoadResult loaded
-            = loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/warmup-loopback.json"));
-        QVERIFY(loaded.profile.has_value());
-        m_profile = *loaded.profile;
+        QVERIFY(m_sim.dir().isValid());
+        m_audit = std::make_unique<AuditLog>(m_sim.dir().filePath(QStringLiteral("audit.jsonl")));
+        QVERIFY(m_sim.loadProfile(QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/warmup-loopback.json")));
         sim::ClusterOptions options;
-        options.profile = m_profile;
         options.timeScale = 1; // real time: TTFT and TPOT as the load model has them
         options.jitter = false;
         options.seed = 11;
-        m_cluster = std::make_unique<sim::SimCluster>(options);
-        connect(m_cluster.get(), &sim::SimCluster::message, this, [this](const QString &line) {
+        PD_START_SIM_CLUSTER(m_sim, options);
+        connect(m_sim.cluster(), &sim::SimCluster::message, this, [this](const QString &line) {
             if (line.contains(QLatin1String("Error during streaming from decoder")))
                 ++m_decoderErrors;
         });
-        QString error;
-        if (!m_cluster->start(&error)) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL(qPrintable(error));
-            QSKIP(qPrintable(QStringLiteral("cannot start the simulated cluster (ports busy?): ") + error));
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(m_cluster->isReady(), 30000);
-        m_control = QStringLiteral("http://127.0.0.110:%1").arg(m_cluster->controlPort());
     }
 
     void cleanRunIsComplete()
@@ -192,7 +132,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, kind);
         QFETCH(bool, stream);
-        QVERIFY(fault(m_firstDecoder, kind));
+        QVERIFY(m_sim.setFault(m_firstDecoder, kind));
         const int errorsBefore = m_decoderErrors;
         WarmUpOptions o;
         o.count = 12;
@@ -202,11 +142,11 @@ private Q_SLOTS:
         o.stream = stream;
         const WarmUpResult r = run(o, proxy());
         // Restore the decoder before any assertion can return.
-        QVERIFY(fault(m_firstDecoder, QStringLiteral("none")));
+        QVERIFY(m_sim.setFault(m_firstDecoder, QStringLiteral("none")));
         if (kind == QLatin1String("crash")) {
-            http("POST", m_control + QStringLiteral("/cluster/engines/start"),
+            m_sim.postControl(QStringLiteral("/cluster/engines/start"),
                 QStringLiteral(R"({"engines":["%1"]})").arg(m_firstDecoder).toUtf8());
-            QTRY_COMPARE_WITH_TIMEOUT(engineStatus(m_firstDecoder), QStringLiteral("ready"), 10000);
+            QTRY_COMPARE_WITH_TIMEOUT(m_sim.engineStatus(m_firstDecoder), QStringLiteral("ready"), 10000);
         }
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.sent(), 12);
@@ -232,7 +172,7 @@ private Q_SLOTS:
 
     void stalledDecoderTimesOut()
     {
-        QVERIFY(fault(m_firstDecoder, QStringLiteral("stall")));
+        QVERIFY(m_sim.setFault(m_firstDecoder, QStringLiteral("stall")));
         WarmUpOptions o;
         o.count = 4;
         o.concurrency = 2;
@@ -240,7 +180,7 @@ private Q_SLOTS:
         o.maxTokens = 4;
         o.requestTimeoutMs = 1500;
         const WarmUpResult r = run(o, proxy());
-        QVERIFY(fault(m_firstDecoder, QStringLiteral("none")));
+        QVERIFY(m_sim.setFault(m_firstDecoder, QStringLiteral("none")));
         const int timeouts = r.counts[int(WarmUpOutcome::Timeout)];
         QVERIFY2(timeouts >= 1, qPrintable(describe(r)));
         QCOMPARE(r.ok() + timeouts, 4);
@@ -355,11 +295,7 @@ private Q_SLOTS:
         QCOMPARE(r.sent(), 0);
     }
 
-    void cleanupTestCase()
-    {
-        if (m_cluster)
-            m_cluster->shutdown();
-    }
+    void cleanupTestCase() { m_sim.stopCluster(); }
 };
 
 QTEST_GUILESS_MAIN(TestWarmUpRun)
