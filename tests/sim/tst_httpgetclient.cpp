@@ -9,7 +9,6 @@
 #include "net/metricspoller.h"
 #include "net/vllmbodyparser.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
@@ -55,16 +54,14 @@ std::map<int, Seen> collect(MetricsPoller &poller, const std::map<int, int> &wan
             seen[o.engine].outcomes.append(o);
     });
     poller.start();
-    QElapsedTimer timer;
-    timer.start();
-    auto done = [&] {
-        for (const auto &[engine, count] : wanted)
-            if (seen[engine].outcomes.size() < count)
-                return false;
-        return true;
-    };
-    while (!done() && timer.elapsed() < timeoutMs)
-        QTest::qWait(20);
+    static_cast<void>(QTest::qWaitFor( // the caller checks what it waited for
+        [&] {
+            for (const auto &[engine, count] : wanted)
+                if (seen[engine].outcomes.size() < count)
+                    return false;
+            return true;
+        },
+        timeoutMs));
     poller.stop();
     return seen;
 }
