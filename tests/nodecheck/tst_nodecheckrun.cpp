@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The suites run for real: /bin/sh with the fake hccn_tool / npu-smi of sim/demo-tools on PATH,
 // each "node" with its own fault selection, through the same runNodeChecks() the console uses.
+#include "fakedocker.h"
 #include "nodecheck/nodecheckrunner.h"
 #include "nodecheck/reportexport.h"
 #include "shellrunner.h"
@@ -372,23 +373,9 @@ void TestNodeCheckRun::asyncRunner()
 // on PATH records the call and runs the command here; the report is the one the host would give.
 void TestNodeCheckRun::checksRunInsideTheNodesContainer()
 {
-    const QString bin = m_dir.filePath(QStringLiteral("fakebin"));
-    QVERIFY(QDir().mkpath(bin));
-    const QString calls = m_dir.filePath(QStringLiteral("docker-calls.log"));
-    QFile docker(bin + QStringLiteral("/docker"));
-    QVERIFY(docker.open(QIODevice::WriteOnly));
-    docker.write("#!/bin/bash\nprintf '%s %s %s %s %s\\n' \"$1\" \"$2\" \"$3\" \"$4\" \"$5\" >>\"$FAKE_DOCKER_LOG\"\n"
-                 "[ \"$1\" = exec ] && [ \"$2\" = -i ] && [ \"$4\" = bash ] && [ \"$5\" = -c ] || exit 125\n"
-                 "exec bash -c \"$6\"\n");
-    docker.close();
-    QVERIFY(docker.setPermissions(docker.permissions() | QFileDevice::ExeOwner));
-    const QByteArray oldPath = qgetenv("PATH");
-    qputenv("PATH", bin.toUtf8() + ':' + oldPath);
-    qputenv("FAKE_DOCKER_LOG", calls.toUtf8());
-    const auto restore = qScopeGuard([&oldPath] {
-        qputenv("PATH", oldPath);
-        qunsetenv("FAKE_DOCKER_LOG");
-    });
+    const pd::test::FakeDocker docker(
+        m_dir.path(), R"(printf '%s %s %s %s %s\n' "$1" "$2" "$3" "$4" "$5" >>"$FAKE_DOCKER_LOG")");
+    QVERIFY(docker.isReady());
 
     ShellRunner runner;
     runner.env[QStringLiteral("c")] = { { QStringLiteral("FAKE_ASCEND_NODE"), QStringLiteral("3") } };
@@ -396,9 +383,7 @@ void TestNodeCheckRun::checksRunInsideTheNodesContainer()
     inContainer.containerName = QStringLiteral("vllm-ascend-p");
     const NodeReport report = runLocalChecks(runner, inContainer, options());
     QVERIFY2(report.reachable, qPrintable(report.transportError));
-    QFile log(calls);
-    QVERIFY(log.open(QIODevice::ReadOnly));
-    QCOMPARE(log.readAll(), QByteArray("exec -i vllm-ascend-p bash -c\n"));
+    QCOMPARE(docker.calls(), QByteArray("exec -i vllm-ascend-p bash -c\n"));
     QVERIFY(report.checks.size() > 3); // the suite ran there: tools, npu-smi, hccn.conf, links
 }
 

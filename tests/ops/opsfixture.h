@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Shared by the engine-control tests: loopback profiles with free ports, a blocking HTTP status probe,
-// and "is this PID gone" from /proc.
+// Shared by the engine-control tests: loopback profiles with free ports, the 8-node seed profile, a wait
+// for one controller operation, a blocking HTTP status probe, and "is this PID gone" from /proc.
 #include "cluster/profile.h"
+#include "cluster/profileformat.h"
+#include "ops/enginecontroller.h"
 
 #include <QFile>
 #include <QHostAddress>
 #include <QRandomGenerator>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTest>
 
 #include <csignal>
+#include <optional>
 
 namespace pdtest {
 
@@ -121,6 +125,30 @@ inline pd::Profile pdsimProxyProfile(const QString &name, const QString &runDir,
                       "--generation "
             + pd::proxyGenerationName(generation).toLatin1() + " \"$@\"\n");
     return p;
+}
+
+// The 8-node guide's profile (resources/profiles/deepseek-r1-8node.json); a fatal error when it does not load.
+inline pd::Profile seedProfile()
+{
+    const pd::ProfileLoadResult loaded
+        = pd::loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
+    if (!loaded.profile)
+        qFatal("cannot load the seed profile");
+    return *loaded.profile;
+}
+
+// The summary of `controller`'s operation `id` once it finished, waited for at most timeoutMs; nothing then.
+inline std::optional<pd::OperationSummary> waitForOperation(pd::EngineController &controller, int id, int timeoutMs)
+{
+    std::optional<pd::OperationSummary> got;
+    const auto connection = QObject::connect(
+        &controller, &pd::EngineController::operationFinished, &controller, [&got, id](const pd::OperationSummary &s) {
+            if (s.id == id)
+                got = s;
+        });
+    static_cast<void>(QTest::qWaitFor([&got] { return got.has_value(); }, timeoutMs)); // the caller checks
+    QObject::disconnect(connection);
+    return got;
 }
 
 } // namespace pdtest

@@ -46,17 +46,9 @@ private:
         return c;
     }
 
-    std::optional<pd::OperationSummary> wait(pd::EngineController &c, int id)
+    static std::optional<pd::OperationSummary> wait(pd::EngineController &c, int id)
     {
-        std::optional<pd::OperationSummary> got;
-        const auto connection
-            = connect(&c, &pd::EngineController::operationFinished, this, [&got, id](const pd::OperationSummary &s) {
-                  if (s.id == id)
-                      got = s;
-              });
-        [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, 120000);
-        disconnect(connection);
-        return got;
+        return pdtest::waitForOperation(c, id, 120000);
     }
 
     QString runPath(const QString &relative) const { return m_dir->filePath(relative); }

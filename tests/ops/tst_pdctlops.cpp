@@ -3,6 +3,7 @@
 // local runner; a node on another machine fails with its name while the SSH runner is not wired.
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
+#include "fakedocker.h"
 #include "pdctlrun.h"
 
 #include "opsfixture.h"
@@ -311,17 +312,10 @@ private Q_SLOTS:
     // carries what set_env.sh exports, the generated template sources it, a missing script is named.
     void containersAndEnvironmentScripts()
     {
-        const QString bin = m_dir.filePath(QStringLiteral("fakebin"));
-        QVERIFY(QDir().mkpath(bin));
-        const QString calls = m_dir.filePath(QStringLiteral("docker-calls.log"));
-        QFile docker(bin + QStringLiteral("/docker"));
-        QVERIFY(docker.open(QIODevice::WriteOnly));
-        docker.write("#!/bin/bash\n# records the call, then runs `exec -i NAME bash -c CMD` here\n"
-                     "printf '%s\\n' \"$*\" | head -c 60 >>\"$FAKE_DOCKER_LOG\"; echo >>\"$FAKE_DOCKER_LOG\"\n"
-                     "[ \"$1\" = exec ] && [ \"$2\" = -i ] && [ \"$4\" = bash ] && [ \"$5\" = -c ] || exit 125\n"
-                     "exec bash -c \"$6\"\n");
-        docker.close();
-        QVERIFY(docker.setPermissions(docker.permissions() | QFileDevice::ExeOwner));
+        // It records the call (its first 60 bytes), then runs `exec -i NAME bash -c CMD` here.
+        const pd::test::FakeDocker docker(
+            m_dir.path(), R"(printf '%s\n' "$*" | head -c 60 >>"$FAKE_DOCKER_LOG"; echo >>"$FAKE_DOCKER_LOG")");
+        QVERIFY(docker.isReady());
         const QString setEnv = m_dir.filePath(QStringLiteral("set_env.sh"));
         QFile env(setEnv);
         QVERIFY(env.open(QIODevice::WriteOnly));
@@ -335,13 +329,6 @@ private Q_SLOTS:
         const QString path = m_dir.filePath(QStringLiteral("container.json"));
         QString error;
         QVERIFY2(pd::saveProfileFile(profile, path, &error), qPrintable(error));
-        const QByteArray oldPath = qgetenv("PATH");
-        qputenv("PATH", bin.toUtf8() + ':' + oldPath);
-        qputenv("FAKE_DOCKER_LOG", calls.toUtf8());
-        const auto restore = qScopeGuard([&oldPath] {
-            qputenv("PATH", oldPath);
-            qunsetenv("FAKE_DOCKER_LOG");
-        });
 
         const pd::Engine engine = profile.engines(pd::Role::Decode).first();
         const Run start = pdctl({ QStringLiteral("engine"), QStringLiteral("start"), QStringLiteral("--profile"), path,
@@ -361,9 +348,7 @@ private Q_SLOTS:
         QVERIFY2(stop.exitCode == 0, qPrintable(stop.out + stop.err));
         QVERIFY(pdtest::processGone(pids.first()));
 
-        QFile log(calls);
-        QVERIFY(log.open(QIODevice::ReadOnly));
-        const QList<QByteArray> lines = log.readAll().split('\n');
+        const QList<QByteArray> lines = docker.calls().split('\n');
         int throughContainer = 0;
         for (const QByteArray &line : lines)
             throughContainer += line.startsWith("exec -i vllm-ascend-d bash -c ");

@@ -42,25 +42,9 @@ private:
     std::shared_ptr<pd::DefaultRunnerFactory> m_runners = std::make_shared<pd::DefaultRunnerFactory>();
     QList<qint64> m_pids;
 
-    pd::Profile seedProfile()
-    {
-        const pd::ProfileLoadResult loaded
-            = pd::loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
-        if (!loaded.profile)
-            qFatal("cannot load the seed profile");
-        return *loaded.profile;
-    }
-
     std::optional<pd::OperationSummary> wait(pd::EngineController &c, int id)
     {
-        std::optional<pd::OperationSummary> got;
-        const auto connection
-            = connect(&c, &pd::EngineController::operationFinished, this, [&got, id](const pd::OperationSummary &s) {
-                  if (s.id == id)
-                      got = s;
-              });
-        [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, 60000);
-        disconnect(connection);
+        const std::optional<pd::OperationSummary> got = pdtest::waitForOperation(c, id, 60000);
         if (got) {
             for (const pd::ProcessOutcome &o : std::as_const(got->outcomes))
                 if (o.pid > 0)
@@ -99,7 +83,7 @@ private Q_SLOTS:
 
     void v091DevUsesNumAndIncAsTheSpecExample()
     {
-        const pd::Profile profile = seedProfile();
+        const pd::Profile profile = pdtest::seedProfile();
         QCOMPARE(profile.proxy.generation, pd::ProxyGeneration::V091Dev);
         QString error;
         const QStringList args = pd::proxyArguments(profile, pd::ProxyLaunchOptions(), &error);
@@ -117,7 +101,7 @@ private Q_SLOTS:
 
     void mainExpandsEveryInstance()
     {
-        pd::Profile profile = seedProfile();
+        pd::Profile profile = pdtest::seedProfile();
         profile.proxy.generation = pd::ProxyGeneration::Main;
         QString error;
         const QStringList args = pd::proxyArguments(profile, pd::ProxyLaunchOptions(), &error);
@@ -141,7 +125,7 @@ private Q_SLOTS:
 
     void explicitListsAreCompressedIntoRuns()
     {
-        pd::Profile profile = seedProfile();
+        pd::Profile profile = pdtest::seedProfile();
         profile.proxy.prefillInstances = { QStringLiteral("10.0.0.1:7100"), QStringLiteral("10.0.0.1:7101"),
             QStringLiteral("10.0.0.2:7100"), QStringLiteral("10.0.0.1:7102") };
         QString error;
@@ -157,7 +141,7 @@ private Q_SLOTS:
 
     void theProcessRunsTheScriptWithPython()
     {
-        const pd::Profile profile = seedProfile();
+        const pd::Profile profile = pdtest::seedProfile();
         QString error;
         const auto process = pd::proxyProcess(profile, pd::ProxyLaunchOptions(), &error);
         QVERIFY(process);

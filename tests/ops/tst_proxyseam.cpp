@@ -17,6 +17,7 @@
 #include "ops/scalecontext.h"
 #include "ops/simclusterenginecontrol.h"
 
+#include "awaitreply.h"
 #include "opsfixture.h"
 #include "pdsimcluster.h"
 
@@ -46,19 +47,13 @@ struct Running {
 // Bounded waits for a control's callbacks (they come back through the event loop).
 std::optional<pd::ControlResult> waitFor(const std::function<void(pd::EngineControl::Done)> &call, int ms = 60000)
 {
-    std::optional<pd::ControlResult> got;
-    call([&got](const pd::ControlResult &r) { got = r; });
-    [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, ms);
-    return got;
+    return pd::test::awaitReply<pd::ControlResult>(call, ms);
 }
 
 // One reconcile round, bounded: whether the lists were read.
 bool reconcile(pd::MembershipReconciler &table)
 {
-    std::optional<bool> listed;
-    table.reconcileNow([&listed](bool ok) { listed = ok; });
-    [[maybe_unused]] const bool done = QTest::qWaitFor([&listed] { return listed.has_value(); }, 10000);
-    return listed.value_or(false);
+    return pd::test::awaitReply<bool>([&table](auto done) { table.reconcileNow(done); }).value_or(false);
 }
 
 struct CommandLine {
@@ -68,18 +63,24 @@ struct CommandLine {
 
 std::optional<CommandLine> readCommandLine(pd::EngineControl &control, int ms = 30000)
 {
-    std::optional<CommandLine> got;
-    control.proxyCommandLine([&got](std::optional<QStringList> argv, const QString &error) { got = CommandLine{argv, error}; });
-    [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, ms);
-    return got;
+    return pd::test::awaitReply<CommandLine>(
+        [&control](auto done) {
+            control.proxyCommandLine([done](std::optional<QStringList> argv, const QString &error) {
+                done(CommandLine { argv, error });
+            });
+        },
+        ms);
 }
 
 std::optional<Running> waitForRunning(pd::EngineControl &control, int ms = 30000)
 {
-    std::optional<Running> got;
-    control.isProxyRunning([&got](std::optional<bool> running, const QString &error) { got = Running{running, error}; });
-    [[maybe_unused]] const bool done = QTest::qWaitFor([&got] { return got.has_value(); }, ms);
-    return got;
+    return pd::test::awaitReply<Running>(
+        [&control](auto done) {
+            control.isProxyRunning([done](std::optional<bool> running, const QString &error) {
+                done(Running { running, error });
+            });
+        },
+        ms);
 }
 
 } // namespace

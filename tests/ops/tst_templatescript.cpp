@@ -9,6 +9,8 @@
 #include "ops/scriptdeploy.h"
 #include "ops/templatescript.h"
 
+#include "opsfixture.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -20,15 +22,6 @@
 using namespace std::chrono_literals;
 
 namespace {
-
-pd::Profile seedProfile()
-{
-    const pd::ProfileLoadResult loaded
-        = pd::loadProfileFile(QStringLiteral(PD_SOURCE_DIR "/resources/profiles/deepseek-r1-8node.json"));
-    if (!loaded.profile)
-        qFatal("cannot load the seed profile");
-    return *loaded.profile;
-}
 
 const pd::Node &nodeNamed(const pd::Profile &profile, const QString &name)
 {
@@ -109,7 +102,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, node);
         QFETCH(pd::LaunchFlavor, flavor);
-        pd::Profile profile = seedProfile();
+        pd::Profile profile = pdtest::seedProfile();
         profile.launchFlavor = flavor;
         const pd::GeneratedScript script = pd::generateTemplateScript(profile, nodeNamed(profile, node));
         QVERIFY2(script.error.isEmpty(), qPrintable(script.error));
@@ -127,7 +120,7 @@ private Q_SLOTS:
 
     void v091ScriptGivesVllmWhatTheSeedTemplateGives()
     {
-        const pd::Profile profile = seedProfile();
+        const pd::Profile profile = pdtest::seedProfile();
         const pd::Node &d1 = nodeNamed(profile, QStringLiteral("d1"));
         const pd::GeneratedScript script = pd::generateTemplateScript(profile, d1);
         // launch_dp_program.py on d1: dp_size 64, master 192.0.0.5:13395, local rank 3, rank 19, port 9003, local size
@@ -160,7 +153,7 @@ private Q_SLOTS:
 
     void mainScriptPassesDataParallelFlags()
     {
-        pd::Profile profile = seedProfile();
+        pd::Profile profile = pdtest::seedProfile();
         profile.launchFlavor = pd::LaunchFlavor::Main;
         const pd::Node &p0 = nodeNamed(profile, QStringLiteral("p0"));
         const pd::GeneratedScript script = pd::generateTemplateScript(profile, p0);
@@ -183,7 +176,7 @@ private Q_SLOTS:
 
     void aWrongKvRoleIsCorrectedAndNoted()
     {
-        pd::Profile profile = seedProfile();
+        pd::Profile profile = pdtest::seedProfile();
         profile.decode.kvTransferConfig["kv_role"] = "kv_producer";
         const pd::GeneratedScript script
             = pd::generateTemplateScript(profile, nodeNamed(profile, QStringLiteral("d0")));
@@ -194,7 +187,7 @@ private Q_SLOTS:
 
     void hostileValuesStayInsideTheirWords()
     {
-        pd::Profile profile = seedProfile();
+        pd::Profile profile = pdtest::seedProfile();
         profile.decode.env.append(
             { QStringLiteral("PD_TRAP"), QStringLiteral("$(touch /tmp/pdconsole-canary) `id` ' \" ; | &") });
         profile.decode.extraArgs << QStringLiteral("--note") << QStringLiteral("a b; $(touch /tmp/pdconsole-canary)");
@@ -209,7 +202,7 @@ private Q_SLOTS:
 
     void errorsNameTheNode()
     {
-        pd::Profile profile = seedProfile();
+        pd::Profile profile = pdtest::seedProfile();
         profile.prefill.modelPath.clear();
         const pd::GeneratedScript script
             = pd::generateTemplateScript(profile, nodeNamed(profile, QStringLiteral("p2")));
@@ -232,7 +225,7 @@ private Q_SLOTS:
     void planDiffAndUploadThroughTheRunner()
     {
         QTemporaryDir dir;
-        pd::Profile profile = seedProfile();
+        pd::Profile profile = pdtest::seedProfile();
         profile.runDir = dir.filePath(QStringLiteral("it's a \"run\" dir; $(x)"));
         pd::Node node = nodeNamed(profile, QStringLiteral("d1"));
         node.address = QStringLiteral("127.0.0.1");
