@@ -107,3 +107,13 @@ inline QByteArray readFile(const QString &path)
             QSKIP("OpenSSH server (/usr/sbin/sshd) is not installed");                                                 \
         }                                                                                                              \
     } while (false)
+
+// In a test's initTestCase(): PD_REQUIRE_SSHD(), then `harness` (a std::unique_ptr<SshdHarness>) made for
+// `nodes` loopback addresses and started, with no agent (SSH_AUTH_SOCK unset); `error` (a QString the macro
+// declares) holds why it did not start, and is there for the test's next steps.
+#define PD_START_SSHD(harness, nodes, error)                                                                           \
+    PD_REQUIRE_SSHD();                                                                                                 \
+    qunsetenv("SSH_AUTH_SOCK");                                                                                        \
+    (harness) = std::make_unique<pd::test::SshdHarness>(nodes);                                                        \
+    QString error;                                                                                                     \
+    QVERIFY2((harness)->start(&error), qPrintable(error))

@@ -72,11 +72,7 @@ class TstConsoleSsh : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        PD_REQUIRE_SSHD();
-        qunsetenv("SSH_AUTH_SOCK");
-        m_sshd = std::make_unique<SshdHarness>(2);
-        QString error;
-        QVERIFY2(m_sshd->start(&error), qPrintable(error));
+        PD_START_SSHD(m_sshd, 2, error);
         QVERIFY(m_dir.isValid());
         const QString runDir = m_dir.filePath(QStringLiteral("run"));
         QVERIFY(QDir().mkpath(runDir));

@@ -38,11 +38,7 @@ class TstPdctlSsh : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        PD_REQUIRE_SSHD();
-        qunsetenv("SSH_AUTH_SOCK");
-        m_sshd = std::make_unique<SshdHarness>(2);
-        QString error;
-        QVERIFY2(m_sshd->start(&error), qPrintable(error));
+        PD_START_SSHD(m_sshd, 2, error);
         QVERIFY(m_dir.isValid());
         pd::Profile profile;
         profile.name = QStringLiteral("pdctl-ssh");

@@ -54,11 +54,7 @@ private:
 
 void TstSshAuth::initTestCase()
 {
-    PD_REQUIRE_SSHD();
-    qunsetenv("SSH_AUTH_SOCK");
-    m_harness = std::make_unique<SshdHarness>(8);
-    QString error;
-    QVERIFY2(m_harness->start(&error), qPrintable(error));
+    PD_START_SSHD(m_harness, 8, error);
     QVERIFY2(m_harness->trustAllHostKeys(&error), qPrintable(error));
     m_encryptedKey = m_harness->addClientKey(QStringLiteral("encrypted_key"), m_passphrase, &error);
     QVERIFY2(!m_encryptedKey.isEmpty(), qPrintable(error));

@@ -90,11 +90,7 @@ private:
 
 void TstSshFaults::initTestCase()
 {
-    PD_REQUIRE_SSHD();
-    qunsetenv("SSH_AUTH_SOCK");
-    m_harness = std::make_unique<SshdHarness>(8);
-    QString error;
-    QVERIFY2(m_harness->start(&error), qPrintable(error));
+    PD_START_SSHD(m_harness, 8, error);
     QVERIFY2(m_harness->trustAllHostKeys(&error), qPrintable(error));
 }
 

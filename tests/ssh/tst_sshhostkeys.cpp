@@ -64,11 +64,7 @@ private:
 
 void TstSshHostKeys::initTestCase()
 {
-    PD_REQUIRE_SSHD();
-    qunsetenv("SSH_AUTH_SOCK");
-    m_harness = std::make_unique<SshdHarness>(8);
-    QString error;
-    QVERIFY2(m_harness->start(&error), qPrintable(error));
+    PD_START_SSHD(m_harness, 8, error);
 }
 
 pd::SshSettings TstSshHostKeys::settingsWithKnownHosts(const QString &name, const QByteArray &content)

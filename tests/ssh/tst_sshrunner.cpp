@@ -44,11 +44,7 @@ private:
 
 void TstSshRunner::initTestCase()
 {
-    PD_REQUIRE_SSHD();
-    qunsetenv("SSH_AUTH_SOCK");
-    m_harness = std::make_unique<SshdHarness>(8);
-    QString error;
-    QVERIFY2(m_harness->start(&error), qPrintable(error));
+    PD_START_SSHD(m_harness, 8, error);
     QVERIFY2(m_harness->trustAllHostKeys(&error), qPrintable(error));
     m_runner = std::make_unique<pd::SshRunner>(m_harness->settings(), std::make_shared<pd::FixedSshPrompts>());
 }
