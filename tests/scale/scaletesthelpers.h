@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 
 namespace pd::test {
@@ -53,6 +55,16 @@ inline int runPdctl(const QStringList &args, QByteArray *out, int timeoutMs = 12
         args, { timeoutMs, { QStringLiteral("XDG_DATA_HOME=") + (dataHome.isEmpty() ? testDataHome() : dataHome) } });
     *out = (run.out + run.err).toUtf8();
     return run.exitCode;
+}
+
+// `pdctl status --profile PROFILE --json` read as JSON: null when pdctl failed, discarded when unreadable.
+inline nlohmann::json pdctlStatus(const QString &profile)
+{
+    QByteArray out;
+    if (runPdctl({ QStringLiteral("status"), QStringLiteral("--profile"), profile, QStringLiteral("--json") }, &out)
+        != 0)
+        return nlohmann::json();
+    return nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
 }
 
 } // namespace pd::test

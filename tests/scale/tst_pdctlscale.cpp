@@ -3,6 +3,7 @@
 // with --yes under a background load, then the last-instance guard refuses prefill -> 0, and
 // `pdctl audit` prints what was done. No failed client request.
 #include "httpcall.h"
+#include "pdctlsimtest.h"
 #include "pdsimcluster.h"
 #include "scaletesthelpers.h"
 #include <QTemporaryDir>
@@ -12,22 +13,21 @@
 
 using json = nlohmann::json;
 
-class TestPdctlScale : public QObject {
+class TestPdctlScale : public pd::test::PdctlSimTest {
     Q_OBJECT
 
-    pd::test::PdsimCluster m_sim;
-    QString m_control;
-    QTemporaryDir m_dir;
-    const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-pdctl.json");
-
-    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
-    json status()
+public:
+    TestPdctlScale()
+        : PdctlSimTest(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-pdctl.json"))
     {
-        QByteArray out;
-        if (pdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json")}, &out) != 0)
-            return json();
-        return json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
     }
+
+private:
+    int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000)
+    {
+        return pd::test::runPdctl(args, out, timeoutMs);
+    }
+    json status() { return pd::test::pdctlStatus(m_profile); }
     static int active(const json &s, const std::string &role)
     {
         int n = 0;

@@ -4,6 +4,7 @@
 // background load: decode 4 -> 8 starts two whole groups, 8 -> 5 is refused naming the reachable sizes
 // and changes nothing, 8 -> 4 removes two whole groups. No failed client request.
 #include "httpcall.h"
+#include "pdctlsimtest.h"
 #include "pdsimcluster.h"
 #include "scaletesthelpers.h"
 #include <QTemporaryDir>
@@ -13,14 +14,16 @@
 
 using json = nlohmann::json;
 
-class TestPdctlScaleGroups : public QObject {
+class TestPdctlScaleGroups : public pd::test::PdctlSimTest {
     Q_OBJECT
 
-    pd::test::PdsimCluster m_sim;
-    QString m_control;
-    QTemporaryDir m_dir;
-    const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-groups.json");
+public:
+    TestPdctlScaleGroups()
+        : PdctlSimTest(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-groups.json"))
+    {
+    }
 
+private:
     int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
     QStringList scale(const QString &to, int *rc)
     {

@@ -4,6 +4,7 @@
 // until nothing is in flight, restarts the proxy with the new lists and stops the engines that left.
 // Processes only: `pdsim cluster` and `pdctl`, over HTTP on 127.0.0.74-76.
 #include "httpcall.h"
+#include "pdctlsimtest.h"
 #include "pdsimcluster.h"
 #include "scaletesthelpers.h"
 
@@ -14,14 +15,16 @@
 
 using json = nlohmann::json;
 
-class TestPdctlScaleRestart : public QObject {
+class TestPdctlScaleRestart : public pd::test::PdctlSimTest {
     Q_OBJECT
 
-    pd::test::PdsimCluster m_sim;
-    QString m_control;
-    QTemporaryDir m_dir;
-    const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-v091.json");
+public:
+    TestPdctlScaleRestart()
+        : PdctlSimTest(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-v091.json"))
+    {
+    }
 
+private:
     int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
     QByteArray http(const QByteArray &method, const QString &url, const QByteArray &body = {})
     {

@@ -20,13 +20,7 @@ class TestPdctlStatusGroups : public QObject {
     const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/status-groups.json");
 
     int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
-    json status()
-    {
-        QByteArray out;
-        if (pdctl({QStringLiteral("status"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json")}, &out) != 0)
-            return json();
-        return json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
-    }
+    json status() { return pd::test::pdctlStatus(m_profile); }
     static json group(const json &s, const std::string &id)
     {
         if (s.is_object() && s.contains("groups"))

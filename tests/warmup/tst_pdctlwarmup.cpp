@@ -5,6 +5,7 @@
 // the audit log has a line per run.
 #include "httpcall.h"
 #include "pdctlrun.h"
+#include "pdctlsimtest.h"
 #include "pdsimcluster.h"
 
 #include <QFile>
@@ -17,14 +18,16 @@
 
 using json = nlohmann::json;
 
-class TestPdctlWarmUp : public QObject {
+class TestPdctlWarmUp : public pd::test::PdctlSimTest {
     Q_OBJECT
 
-    pd::test::PdsimCluster m_sim;
-    QString m_control;
-    QTemporaryDir m_dir;
-    const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/warmup-pdctl.json");
+public:
+    TestPdctlWarmUp()
+        : PdctlSimTest(QStringLiteral(PD_SOURCE_DIR "/tests/data/warmup/warmup-pdctl.json"))
+    {
+    }
 
+private:
     int pdctl(const QStringList &args, QByteArray *out, QByteArray *err = nullptr)
     {
         const pd::test::PdctlRun run = pd::test::runPdctl(args);

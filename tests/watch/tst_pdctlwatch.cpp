@@ -6,10 +6,10 @@
 // the webhook receiver, once; ejection and re-add are in the audit log.
 #include "../scale/scaletesthelpers.h"
 #include "httpcall.h"
+#include "pdctlsimtest.h"
 #include "pdsimcluster.h"
 #include "webhookreceiver.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -28,13 +28,16 @@ struct LoadStats {
 
 } // namespace
 
-class TestPdctlWatch : public QObject {
+class TestPdctlWatch : public pd::test::PdctlSimTest {
     Q_OBJECT
 
-    pd::test::PdsimCluster m_sim;
-    QString m_control;
-    QTemporaryDir m_dir;
-    const QString m_profile = QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-loopback.json");
+public:
+    TestPdctlWatch()
+        : PdctlSimTest(QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-loopback.json"))
+    {
+    }
+
+private:
     const QString m_victim = QStringLiteral("127.0.0.153:9001");
 
     int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
@@ -58,13 +61,13 @@ class TestPdctlWatch : public QObject {
     LoadStats after(const LoadStats &from, long long more, const QString &control = {})
     {
         const QString at = control.isEmpty() ? m_control : control;
-        LoadStats now = loadAt(at);
-        QElapsedTimer waited;
-        waited.start();
-        while (now.sent < from.sent + more && waited.elapsed() < 60000) {
-            QTest::qWait(200); // the load runs in another process: poll its counter
-            now = loadAt(at);
-        }
+        LoadStats now;
+        static_cast<void>(QTest::qWaitFor( // the load runs in another process: poll its counter
+            [&] {
+                now = loadAt(at);
+                return now.sent >= from.sent + more;
+            },
+            60000));
         return now;
     }
 
