@@ -2,6 +2,7 @@
 // MetricsExtractor: both sample expositions reduced to EngineMetrics with the values read by hand
 // from the files, name generations, numeric buckets, several engines, malformed bodies.
 #include "metrics/metricsextractor.h"
+#include "testdata.h"
 
 #include <QFile>
 #include <QTest>
@@ -16,10 +17,7 @@ namespace {
 
 QByteArray readFixture(const char *name)
 {
-    QFile f(QStringLiteral(PD_SOURCE_DIR "/tests/data/metrics/") + QString::fromLatin1(name));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot open fixture %s", name);
-    return f.readAll();
+    return test::readTestData(QStringLiteral("metrics/") + QLatin1String(name));
 }
 
 std::string_view view(const QByteArray &b) { return {b.constData(), std::size_t(b.size())}; }

@@ -2,6 +2,7 @@
 // The charts' tick arithmetic: 1-2-5 steps from 0, SI suffixes and locale separators on labels, time
 // ticks at round wall-clock times of the zone (not every 75 s on odd seconds).
 #include "metrics/niceaxis.h"
+#include "testdata.h"
 
 #include <QDateTime>
 #include <QTest>
@@ -13,14 +14,7 @@ using namespace pd;
 
 namespace {
 
-// Literal lists (QT_NO_CAST_FROM_ASCII).
-QStringList strings(std::initializer_list<const char *> list)
-{
-    QStringList out;
-    for (const char *s : list)
-        out.append(QString::fromUtf8(s));
-    return out;
-}
+using test::strings; // literal lists (QT_NO_CAST_FROM_ASCII)
 
 const QLocale kEnglish(QLocale::English, QLocale::UnitedStates);
 const QLocale kGerman(QLocale::German, QLocale::Germany);

@@ -4,6 +4,7 @@
 // byte, random bytes, a 10 MB body, 1 MB lines, huge exponents).
 #include "metrics/metricsextractor.h"
 #include "metrics/promparser.h"
+#include "testdata.h"
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -79,10 +80,7 @@ struct Count final : PromVisitor {
 
 QByteArray readFixture(const char *name)
 {
-    QFile f(QStringLiteral(PD_SOURCE_DIR "/tests/data/metrics/") + QString::fromLatin1(name));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot open fixture %s", name);
-    return f.readAll();
+    return test::readTestData(QStringLiteral("metrics/") + QLatin1String(name));
 }
 
 std::string_view view(const QByteArray &b)
@@ -108,6 +106,17 @@ void checkErrorShape(const PromParser::Result &r, std::string_view body)
     QVERIFY(r.error.column >= 1);
     QVERIFY(r.error.offset <= body.size());
     QVERIFY(std::strlen(r.error.message) > 0);
+}
+
+// Any bytes: the parser ends with a result, a failed one well-formed, and the extractor ends too.
+void parseAndExtract(std::string_view body)
+{
+    Count c;
+    const auto r = PromParser::parse(body, c);
+    if (!r.ok())
+        checkErrorShape(r, body);
+    EngineMetrics m;
+    MetricsExtractor::extract(body, m);
 }
 
 } // namespace
@@ -585,13 +594,7 @@ void TestPromParser::randomBytes()
         const bool structured = i % 2;
         for (char &ch : body)
             ch = structured ? alphabet[rng.bounded(int(sizeof alphabet - 1))] : char(rng.bounded(256));
-        const std::string_view v(body.data(), body.size());
-        Count c;
-        const auto r = PromParser::parse(v, c);
-        if (!r.ok())
-            checkErrorShape(r, v);
-        EngineMetrics m;
-        MetricsExtractor::extract(v, m);
+        parseAndExtract(std::string_view(body.data(), body.size()));
     }
 }
 
@@ -606,13 +609,7 @@ void TestPromParser::mutatedSample()
         const int edits = int(rng.bounded(1, 4));
         for (int k = 0; k < edits; ++k)
             body[rng.bounded(int(body.size()))] = specials[rng.bounded(int(sizeof specials - 1))];
-        const std::string_view v(body.data(), body.size());
-        Count c;
-        const auto r = PromParser::parse(v, c);
-        if (!r.ok())
-            checkErrorShape(r, v);
-        EngineMetrics m;
-        MetricsExtractor::extract(v, m);
+        parseAndExtract(std::string_view(body.data(), body.size()));
     }
 }
 

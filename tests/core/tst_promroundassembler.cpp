@@ -6,6 +6,7 @@
 #include "metrics/promparser.h"
 #include "metrics/promroundassembler.h"
 #include "metrics/promvllmqueries.h"
+#include "testdata.h"
 
 #include <QFile>
 #include <QTest>
@@ -20,10 +21,7 @@ namespace {
 
 QByteArray readFixture(const char *name)
 {
-    QFile f(QStringLiteral(PD_SOURCE_DIR "/tests/data/metrics/") + QString::fromLatin1(name));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot open fixture %s", name);
-    return f.readAll();
+    return test::readTestData(QStringLiteral("metrics/") + QLatin1String(name));
 }
 
 // What Prometheus stores of one scrape of `body`: every sample as a series with the target's

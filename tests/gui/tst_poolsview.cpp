@@ -9,6 +9,7 @@
 #include "net/proxyhealthhistory.h"
 #include "poolsview.h"
 #include "proxyhealthcharts.h"
+#include "testdata.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -23,14 +24,7 @@ using namespace pd;
 
 namespace {
 
-// Literal lists (QT_NO_CAST_FROM_ASCII).
-QStringList strings(std::initializer_list<const char *> list)
-{
-    QStringList out;
-    for (const char *s : list)
-        out.append(QString::fromUtf8(s));
-    return out;
-}
+using test::strings; // literal lists (QT_NO_CAST_FROM_ASCII)
 
 constexpr std::int64_t kT0 = 1'700'000'000'000; // a multiple of 10 s
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -98,6 +92,19 @@ class TestPoolsView : public QObject {
     SeriesStore m_store { std::vector<Role> { Role::Prefill, Role::Decode } };
     ProxyHealthHistory m_history;
 
+    // `view` at `size` on the test's series (and its proxy history when asked), shown; false when it was
+    // never exposed.
+    enum class History { Without, With };
+    bool show(PoolsView &view, History history = History::Without, QSize size = QSize(1200, 900))
+    {
+        view.resize(size);
+        view.setSeriesStore(&m_store);
+        if (history == History::With)
+            view.setProxyHistory(&m_history);
+        view.show();
+        return QTest::qWaitForWindowExposed(&view);
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -118,10 +125,7 @@ private Q_SLOTS:
     void bothPoolsOfARowShareOneAxis()
     {
         PoolsView view;
-        view.resize(1200, 900);
-        view.setSeriesStore(&m_store);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(show(view));
         view.refresh();
         const int tokens = rowTitled(view, QStringLiteral("Tokens per second"));
         QVERIFY(tokens >= 0);
@@ -146,10 +150,7 @@ private Q_SLOTS:
     void finishReasonsQueueTimeAndPrefixCachePerPoolAndEngine()
     {
         PoolsView view;
-        view.resize(1200, 900);
-        view.setSeriesStore(&m_store);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(show(view));
         view.refresh();
         const int finished = rowTitled(view, QStringLiteral("Finished requests"));
         const int failed = rowTitled(view, QStringLiteral("Aborted and failed requests"));
@@ -188,10 +189,7 @@ private Q_SLOTS:
         // One minute of data in a five-minute window: the window is the last five minutes, the data
         // sits at its right end.
         PoolsView view;
-        view.resize(1200, 900);
-        view.setSeriesStore(&m_store);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(show(view));
         view.refresh();
         TimeSeriesChart *chart = view.chart(1, 0);
         QCOMPARE(chart->rangeToMs(), double(kT0 + kSeconds * 1000));
@@ -205,11 +203,7 @@ private Q_SLOTS:
     void theProxyIsChartedOverTheSameRange()
     {
         PoolsView view;
-        view.resize(1200, 900);
-        view.setSeriesStore(&m_store);
-        view.setProxyHistory(&m_history);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(show(view, History::With));
         ProxyHealthCharts *proxy = view.proxyCharts();
         QCOMPARE(proxy->requestsChart()->shownEmptyText(), QStringLiteral("no data"));
 
@@ -253,11 +247,7 @@ private Q_SLOTS:
     {
         // The whole dashboard, tall enough not to scroll; written to build/dev/screenshots for a look.
         PoolsView view;
-        view.resize(1400, 2600);
-        view.setSeriesStore(&m_store);
-        view.setProxyHistory(&m_history);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(show(view, History::With, QSize(1400, 2600)));
         QDir().mkpath(QStringLiteral(PD_BINARY_DIR "/screenshots"));
         for (const bool dark : { false, true }) {
             view.setPalette(dark ? darkPalette() : lightPalette());
