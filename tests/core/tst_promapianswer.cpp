@@ -136,6 +136,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("mentions"); // what the error must name
 
         const int M = int(Outcome::Malformed);
+        // A 200 answer whose data.result holds `series` of `type`, malformed as the row's name says.
+        auto badSeries = [M](const char *name, const char *type, const char *series, const char *mentions) {
+            const QByteArray body = QByteArray("{\"status\":\"success\",\"data\":{\"resultType\":\"") + type
+                + "\",\"result\":[" + series + "]}}";
+            QTest::newRow(name) << 200 << body << M << QString::fromUtf8(mentions);
+        };
         QTest::newRow("not JSON") << 200 << QByteArray("<html>login</html>") << M
                                   << QStringLiteral("not JSON at byte 1");
         QTest::newRow("empty") << 200 << QByteArray() << M << QStringLiteral("empty answer");
@@ -151,46 +157,22 @@ private Q_SLOTS:
         QTest::newRow("unknown resultType")
             << 200 << QByteArray(R"({"status":"success","data":{"resultType":"table","result":[]}})") << M
             << QStringLiteral("data.resultType: unknown result type \"table\"");
-        QTest::newRow("vector says matrix")
-            << 200
-            << QByteArray(
-                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"values":[[1,"2"]]}]}})")
-            << M << QStringLiteral("data.result[0]: \"values\" in a vector");
-        QTest::newRow("matrix says vector")
-            << 200
-            << QByteArray(
-                   R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"value":[1,"2"]}]}})")
-            << M << QStringLiteral("data.result[0]: a \"value\" in a matrix");
-        QTest::newRow("number value")
-            << 200
-            << QByteArray(
-                   R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1,"2"],[2,3]]}]}})")
-            << M << QStringLiteral("data.result[0].values[1][1]: expected a sample value as a string, found number 3");
-        QTest::newRow("bad value text")
-            << 200
-            << QByteArray(
-                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"12abc"]}]}})")
-            << M << QStringLiteral("data.result[0].value[1]: \"12abc\" is not a sample value");
-        QTest::newRow("string time")
-            << 200
-            << QByteArray(
-                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":["1","1"]}]}})")
-            << M << QStringLiteral("data.result[0].value[0]: expected a time in seconds");
-        QTest::newRow("label not a string")
-            << 200
-            << QByteArray(
-                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"instance":9000},"value":[1,"1"]}]}})")
-            << M << QStringLiteral("data.result[0].metric.instance: expected a string");
-        QTest::newRow("time going back")
-            << 200
-            << QByteArray(
-                   R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[2,"1"],[1,"1"]]}]}})")
-            << M << QStringLiteral("data.result[0].values[1]: time does not increase");
-        QTest::newRow("point of three")
-            << 200
-            << QByteArray(
-                   R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"1",2]}]}})")
-            << M << QStringLiteral("data.result[0].value: expected [time, \"value\"]");
+        badSeries("vector says matrix", "vector", R"({"metric":{},"values":[[1,"2"]]})",
+            "data.result[0]: \"values\" in a vector");
+        badSeries("matrix says vector", "matrix", R"({"metric":{},"value":[1,"2"]})",
+            "data.result[0]: a \"value\" in a matrix");
+        badSeries("number value", "matrix", R"({"metric":{},"values":[[1,"2"],[2,3]]})",
+            "data.result[0].values[1][1]: expected a sample value as a string, found number 3");
+        badSeries("bad value text", "vector", R"({"metric":{},"value":[1,"12abc"]})",
+            "data.result[0].value[1]: \"12abc\" is not a sample value");
+        badSeries("string time", "vector", R"({"metric":{},"value":["1","1"]})",
+            "data.result[0].value[0]: expected a time in seconds");
+        badSeries("label not a string", "vector", R"({"metric":{"instance":9000},"value":[1,"1"]})",
+            "data.result[0].metric.instance: expected a string");
+        badSeries("time going back", "matrix", R"({"metric":{},"values":[[2,"1"],[1,"1"]]})",
+            "data.result[0].values[1]: time does not increase");
+        badSeries("point of three", "vector", R"({"metric":{},"value":[1,"1",2]})",
+            "data.result[0].value: expected [time, \"value\"]");
         QTest::newRow("warnings not an array")
             << 200 << QByteArray(R"({"status":"success","warnings":"x","data":{"resultType":"vector","result":[]}})")
             << M << QStringLiteral("warnings: expected an array");

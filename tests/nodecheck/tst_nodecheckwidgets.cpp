@@ -25,6 +25,32 @@
 
 using namespace pd;
 
+namespace {
+
+// A log view on a tail of `path` on `node` (read through a local shell, polled every 50 ms), shown at
+// 1400x420, the tail started.
+struct TailOnView {
+    ShellRunner runner;
+    LogTail tail;
+    LogView view;
+    static LogTailOptions fast()
+    {
+        LogTailOptions o;
+        o.pollInterval = std::chrono::milliseconds(50);
+        return o;
+    }
+    TailOnView(const QString &node, const QString &path)
+        : tail(&runner, CommandTarget { node, QStringLiteral("127.0.0.1"), 22, {} }, path, fast())
+    {
+        view.resize(1400, 420);
+        view.setTail(&tail);
+        view.show();
+        tail.start();
+    }
+};
+
+} // namespace
+
 class TestNodeCheckWidgets final : public QObject {
     Q_OBJECT
 
@@ -147,15 +173,9 @@ void TestNodeCheckWidgets::logViewSearchAndFirstError()
             "EI0006: Getting socket times out. Reason: The remote does not initiate a connect request.\n"
             "INFO 06-12 10:02:11 [launcher.py:29] shutting down\n");
     }
-    ShellRunner runner;
-    LogTailOptions o;
-    o.pollInterval = std::chrono::milliseconds(50);
-    LogTail tail(&runner, CommandTarget { QStringLiteral("d1"), QStringLiteral("127.0.0.1"), 22, {} }, path, o);
-    LogView view;
-    view.resize(1400, 420);
-    view.setTail(&tail);
-    view.show();
-    tail.start();
+    TailOnView shown(QStringLiteral("d1"), path);
+    LogTail &tail = shown.tail;
+    LogView &view = shown.view;
     QTRY_COMPARE(tail.model()->rowCount(), 11);
     QVERIFY(view.isFollowing());
     // Before anything is selected the panel explains the first known signature.
@@ -229,15 +249,9 @@ void TestNodeCheckWidgets::logViewHidesTheConsolesPolls()
                 "ERROR:    Error during streaming from decoder 127.0.0.7:9000: All connection attempts failed\n"
                 "INFO:     127.0.0.1:50000 - \"GET /healthcheck HTTP/1.1\" 200 OK\n");
     }
-    ShellRunner runner;
-    LogTailOptions o;
-    o.pollInterval = std::chrono::milliseconds(50);
-    LogTail tail(&runner, CommandTarget { QStringLiteral("proxy"), QStringLiteral("127.0.0.1"), 22, {} }, path, o);
-    LogView view;
-    view.resize(1400, 420);
-    view.setTail(&tail);
-    view.show();
-    tail.start();
+    TailOnView shown(QStringLiteral("proxy"), path);
+    LogTail &tail = shown.tail;
+    LogView &view = shown.view;
     QTRY_COMPARE(tail.model()->rowCount(), 6);
     QVERIFY(view.hidesPolls()); // on by default
     QCOMPARE(view.visibleRows(), 3);

@@ -18,6 +18,17 @@ using namespace pd;
 class TestAuditLog : public QObject {
     Q_OBJECT
 
+    // The bytes written as they are into `path` (a torn line is one without its newline).
+    static bool writeFile(const QString &path, const QList<QByteArray> &chunks)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return false;
+        for (const QByteArray &chunk : chunks)
+            f.write(chunk);
+        return true;
+    }
+
 private Q_SLOTS:
     void appendsAndReadsBack()
     {
@@ -53,13 +64,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("audit.jsonl"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"time\":\"2026-11-29T10:00:00.000Z\",\"action\":\"a\",\"target\":\"t\",\"result\":\"done\"}\n");
-        f.write("garbage\n");
-        f.write("{\"time\":\"2026-11-29T10:00:01.000Z\",\"action\":\"b\"}\n");
-        f.write("{\"time\":\"2026-11-29T10:00:02.000Z\",\"act"); // cut mid-line
-        f.close();
+        QVERIFY(writeFile(path,
+            { "{\"time\":\"2026-11-29T10:00:00.000Z\",\"action\":\"a\",\"target\":\"t\",\"result\":\"done\"}\n",
+                "garbage\n", "{\"time\":\"2026-11-29T10:00:01.000Z\",\"action\":\"b\"}\n",
+                "{\"time\":\"2026-11-29T10:00:02.000Z\",\"act" })); // the last cut mid-line
         const AuditReadResult r = readAuditLog(path);
         QCOMPARE(r.entries.size(), 2);
         QCOMPARE(r.problems.size(), 2);
@@ -75,11 +83,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("audit.jsonl"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"time\":\"2026-11-29T10:00:00.000Z\",\"action\":\"a\",\"target\":\"t\",\"result\":\"done\"}\n");
-        f.write("{\"time\":\"2026-11-29T10:00:02.000Z\",\"act"); // the writer died here
-        f.close();
+        QVERIFY(writeFile(path,
+            { "{\"time\":\"2026-11-29T10:00:00.000Z\",\"action\":\"a\",\"target\":\"t\",\"result\":\"done\"}\n",
+                "{\"time\":\"2026-11-29T10:00:02.000Z\",\"act" })); // the writer died in the second line
         AuditLog log(path);
         AuditEntry e;
         e.action = QStringLiteral("scale-out.add");

@@ -19,6 +19,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <memory>
+
 using namespace pd;
 
 class TestScaleGroups : public QObject {
@@ -53,6 +55,25 @@ class TestScaleGroups : public QObject {
             table.noteAddSent(e, Role::Decode, listed);
         for (const QString &e : waiting)
             table.noteAddSent(e, Role::Decode, ProxyReply{true, 200, {}, {}, std::nullopt, 0});
+    }
+
+    // The engine actions on a context whose proxy client and membership table are their own (filled as
+    // fill() says) and whose profile is m_profile, with a runner: what the plans and runs below need.
+    struct Planning {
+        ProxyClient proxy;
+        MembershipReconciler table { &proxy };
+        ScaleContext ctx;
+        ScaleRunner runner { &ctx };
+        EngineActions actions { &ctx, &runner };
+    };
+    std::unique_ptr<Planning> planning(const QStringList &active) const
+    {
+        auto p = std::make_unique<Planning>();
+        fill(p->table, m_refs, active);
+        p->ctx.proxy = &p->proxy;
+        p->ctx.membership = &p->table;
+        setScaleContextProfile(p->ctx, m_profile);
+        return p;
     }
 
     EngineRef ref(const QString &engineId) const
@@ -245,15 +266,8 @@ private Q_SLOTS:
 
     void loneRankStopsAreSkippedUnlessGroupsMayBreak()
     {
-        ProxyClient proxy;
-        MembershipReconciler table(&proxy);
-        fill(table, m_refs, {id(0, 9000), id(0, 9001), id(1, 9000), id(1, 9001)});
-        ScaleContext ctx;
-        ctx.proxy = &proxy;
-        ctx.membership = &table;
-        setScaleContextProfile(ctx, m_profile);
-        ScaleRunner runner(&ctx);
-        EngineActions actions(&ctx, &runner);
+        const auto planned = planning({ id(0, 9000), id(0, 9001), id(1, 9000), id(1, 9001) });
+        auto &[proxy, table, ctx, runner, actions] = *planned;
         const EngineRef lone = ref(id(0, 9001));
         for (const EngineAction action : {EngineAction::Stop, EngineAction::ForceStop, EngineAction::Restart}) {
             const EngineActionPlan plan = actions.plan(action, {lone});
@@ -282,15 +296,8 @@ private Q_SLOTS:
 
     void restartGroupPlansTheWholeGroupAndStatesTheCapacityLost()
     {
-        ProxyClient proxy;
-        MembershipReconciler table(&proxy);
-        fill(table, m_refs, {id(0, 9000), id(0, 9001), id(1, 9000), id(1, 9001)});
-        ScaleContext ctx;
-        ctx.proxy = &proxy;
-        ctx.membership = &table;
-        setScaleContextProfile(ctx, m_profile);
-        ScaleRunner runner(&ctx);
-        EngineActions actions(&ctx, &runner);
+        const auto planned = planning({ id(0, 9000), id(0, 9001), id(1, 9000), id(1, 9001) });
+        auto &[proxy, table, ctx, runner, actions] = *planned;
 
         const EngineActionPlan plan = actions.planRestartGroup(groupId(1));
         QVERIFY2(plan.canRun(false), qPrintable(plan.text()));
@@ -339,15 +346,8 @@ private Q_SLOTS:
 
     void aWholeGroupChosenStartsAsOneGroup()
     {
-        ProxyClient proxy;
-        MembershipReconciler table(&proxy);
-        fill(table, m_refs, {id(0, 9000), id(0, 9001), id(1, 9000), id(1, 9001)});
-        ScaleContext ctx;
-        ctx.proxy = &proxy;
-        ctx.membership = &table;
-        setScaleContextProfile(ctx, m_profile);
-        ScaleRunner runner(&ctx);
-        EngineActions actions(&ctx, &runner);
+        const auto planned = planning({ id(0, 9000), id(0, 9001), id(1, 9000), id(1, 9001) });
+        auto &[proxy, table, ctx, runner, actions] = *planned;
         const EngineActionPlan add = actions.plan(EngineAction::StartAndAdd, {ref(id(2, 9000)), ref(id(2, 9001))});
         QCOMPARE(add.groups, QStringList{groupId(2)});
         QVERIFY2(add.text().contains(QLatin1String("all started at once, waited for with one deadline of 3600 s, then all added")),

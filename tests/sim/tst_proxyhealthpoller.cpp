@@ -32,7 +32,24 @@ private:
                 responder->respond(status, "application/json", body);
             });
         }
+        bool listen() { return server.listen(QHostAddress(QStringLiteral("127.0.0.1")), 0); }
         QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())); }
+    };
+
+    // A poller on `target` every 100 ms (a per-request timeout when timeoutMs is not 0), started, and
+    // what it reported.
+    struct Polling {
+        ProxyHealthPoller poller;
+        QSignalSpy spy { &poller, &ProxyHealthPoller::updated };
+        explicit Polling(const QUrl &target, int timeoutMs = 0)
+        {
+            poller.setInterval(100);
+            if (timeoutMs > 0)
+                poller.setTimeout(timeoutMs);
+            poller.setTarget(target);
+            poller.start();
+        }
+        ProxyHealth last() const { return spy.last().at(0).value<ProxyHealth>(); }
     };
 
 private Q_SLOTS:
@@ -75,15 +92,13 @@ private Q_SLOTS:
     void pollsAndReportsCounts()
     {
         Fake fake;
-        QVERIFY(fake.server.listen(QHostAddress(QStringLiteral("127.0.0.1")), 0));
+        QVERIFY(fake.listen());
         fake.body = R"({"status":"ok","prefill_instances":8,"decode_instances":64,"request_num":5})";
-        ProxyHealthPoller poller;
-        poller.setInterval(100);
-        poller.setTarget(fake.url());
-        QSignalSpy spy(&poller, &ProxyHealthPoller::updated);
-        poller.start();
+        Polling polling(fake.url());
+        ProxyHealthPoller &poller = polling.poller;
+        QSignalSpy &spy = polling.spy;
         QVERIFY(spy.wait(10000));
-        auto health = spy.last().at(0).value<ProxyHealth>();
+        auto health = polling.last();
         QVERIFY(health.reachable);
         QCOMPARE(health.decodeInstances, 64);
         QCOMPARE(health.requestNum.value_or(-1), 5);
@@ -95,16 +110,14 @@ private Q_SLOTS:
     void reportsBadAnswersAndBacksOff()
     {
         Fake fake;
-        QVERIFY(fake.server.listen(QHostAddress(QStringLiteral("127.0.0.1")), 0));
+        QVERIFY(fake.listen());
         fake.body = "Internal Server Error";
         fake.status = 500;
-        ProxyHealthPoller poller;
-        poller.setInterval(100);
-        poller.setTarget(fake.url());
-        QSignalSpy spy(&poller, &ProxyHealthPoller::updated);
-        poller.start();
+        Polling polling(fake.url());
+        ProxyHealthPoller &poller = polling.poller;
+        QSignalSpy &spy = polling.spy;
         QVERIFY(spy.wait(10000));
-        auto health = spy.last().at(0).value<ProxyHealth>();
+        auto health = polling.last();
         QVERIFY(!health.reachable);
         QVERIFY2(health.error.contains(QStringLiteral("HTTP 500")), qPrintable(health.error));
         QCOMPARE(poller.currentDelayMs(), 200);
@@ -123,16 +136,11 @@ private Q_SLOTS:
     void aHungProxyTimesOut()
     {
         Fake fake;
-        QVERIFY(fake.server.listen(QHostAddress(QStringLiteral("127.0.0.1")), 0));
+        QVERIFY(fake.listen());
         fake.hang = true;
-        ProxyHealthPoller poller;
-        poller.setInterval(100);
-        poller.setTimeout(300);
-        poller.setTarget(fake.url());
-        QSignalSpy spy(&poller, &ProxyHealthPoller::updated);
-        poller.start();
-        QVERIFY(spy.wait(10000));
-        const auto health = spy.last().at(0).value<ProxyHealth>();
+        Polling polling(fake.url(), 300);
+        QVERIFY(polling.spy.wait(10000));
+        const auto health = polling.last();
         QVERIFY(!health.reachable);
         QVERIFY2(health.error.contains(QStringLiteral("no answer within 300 ms")), qPrintable(health.error));
     }
@@ -145,13 +153,9 @@ private Q_SLOTS:
             QVERIFY(probe.listen(QHostAddress(QStringLiteral("127.0.0.1")), 0));
             freePort = probe.port();
         } // closed again: connections are refused
-        ProxyHealthPoller poller;
-        poller.setInterval(100);
-        poller.setTarget(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(freePort)));
-        QSignalSpy spy(&poller, &ProxyHealthPoller::updated);
-        poller.start();
-        QVERIFY(spy.wait(10000));
-        const auto health = spy.last().at(0).value<ProxyHealth>();
+        Polling polling(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(freePort)));
+        QVERIFY(polling.spy.wait(10000));
+        const auto health = polling.last();
         QVERIFY(!health.reachable);
         QVERIFY2(health.error.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(health.error));
     }

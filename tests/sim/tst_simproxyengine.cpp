@@ -41,29 +41,7 @@ SimEngine *TestSimProxyEngine::simEngine(EngineRole role, double startupSeconds)
 SimProxy *TestSimProxyEngine::startWith(const QList<SimEngine *> &prefill, const QList<SimEngine *> &decode,
                                         const QStringList &extra)
 {
-    QStringList args = {QStringLiteral("--host"), QStringLiteral("127.0.0.1"), QStringLiteral("--port"), QStringLiteral("0")};
-    auto list = [&](const char *hosts, const char *ports, const QList<SimEngine *> &engines) {
-        args << QLatin1String(hosts);
-        for (qsizetype i = 0; i < engines.size(); ++i)
-            args << QStringLiteral("127.0.0.1");
-        args << QLatin1String(ports);
-        for (const SimEngine *e : engines)
-            args << QString::number(e->port());
-    };
-    list("--prefiller-hosts", "--prefiller-ports", prefill);
-    list("--decoder-hosts", "--decoder-ports", decode);
-    args << extra;
-    QString error;
-    auto options = ProxyOptions::fromArguments(args, &error);
-    if (!options)
-        qFatal("bad options: %s", qPrintable(error));
-    m_proxy = new SimProxy(*options, m_scope.get());
-    connect(m_proxy, &SimProxy::output, m_scope.get(), [this](ProxyStream stream, const QString &line) {
-        (stream == ProxyStream::Stdout ? m_stdout : m_stderr) << line;
-    });
-    if (!m_proxy->listen(&error))
-        qFatal("proxy cannot listen: %s", qPrintable(error));
-    return m_proxy;
+    return startProxyOn(portsOf(prefill), portsOf(decode), extra, ApiKey::None);
 }
 
 void TestSimProxyEngine::roundTrip()

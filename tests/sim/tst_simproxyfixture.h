@@ -158,6 +158,14 @@ struct Reply {
     bool error = false;
 };
 
+// The ports of fake or simulated engines, in order.
+template<typename Engine> QList<quint16> portsOf(const QList<Engine *> &engines)
+{
+    QList<quint16> out;
+    for (const Engine *e : engines)
+        out << e->port();
+    return out;
+}
 
 class ProxyTestBase : public QObject {
 protected:
@@ -166,6 +174,11 @@ protected:
     FakeEngine *engine(const QString &name);
     SimProxy *startProxy(const QList<FakeEngine *> &prefill, const QList<FakeEngine *> &decode,
                          const QStringList &extra = {});
+    // The proxy on 127.0.0.1 in front of engines on these ports, listening; its output kept in m_stdout
+    // and m_stderr. With ApiKey::Dummy it sends "Authorization: Bearer dummy" as the example script does.
+    enum class ApiKey { None, Dummy };
+    SimProxy *startProxyOn(
+        const QList<quint16> &prefillPorts, const QList<quint16> &decodePorts, const QStringList &extra, ApiKey apiKey);
     QUrl url(const QString &path) const;
     Reply get(const QString &path);
     Reply post(const QString &path, const QByteArray &body);
@@ -207,25 +220,32 @@ inline FakeEngine *ProxyTestBase::engine(const QString &name)
 inline SimProxy *ProxyTestBase::startProxy(const QList<FakeEngine *> &prefill, const QList<FakeEngine *> &decode,
                                    const QStringList &extra)
 {
+    return startProxyOn(portsOf(prefill), portsOf(decode), extra, ApiKey::Dummy);
+}
+
+inline SimProxy *ProxyTestBase::startProxyOn(
+    const QList<quint16> &prefillPorts, const QList<quint16> &decodePorts, const QStringList &extra, ApiKey apiKey)
+{
     QStringList args = {QStringLiteral("--host"), QStringLiteral("127.0.0.1"), QStringLiteral("--port"), QStringLiteral("0")};
-    auto list = [&](const char *hosts, const char *ports, const QList<FakeEngine *> &engines) {
+    auto list = [&](const char *hosts, const char *ports, const QList<quint16> &engines) {
         if (engines.isEmpty())
             return;
         args << QLatin1String(hosts);
         for (qsizetype i = 0; i < engines.size(); ++i)
             args << QStringLiteral("127.0.0.1");
         args << QLatin1String(ports);
-        for (const FakeEngine *e : engines)
-            args << QString::number(e->port());
+        for (const quint16 port : engines)
+            args << QString::number(port);
     };
-    list("--prefiller-hosts", "--prefiller-ports", prefill);
-    list("--decoder-hosts", "--decoder-ports", decode);
+    list("--prefiller-hosts", "--prefiller-ports", prefillPorts);
+    list("--decoder-hosts", "--decoder-ports", decodePorts);
     args << extra;
     QString error;
     auto options = ProxyOptions::fromArguments(args, &error);
     if (!options)
         qFatal("bad options: %s", qPrintable(error));
-    options->apiKey = QStringLiteral("dummy");
+    if (apiKey == ApiKey::Dummy)
+        options->apiKey = QStringLiteral("dummy");
     m_proxy = new SimProxy(*options, m_scope.get());
     connect(m_proxy, &SimProxy::output, m_scope.get(), [this](ProxyStream stream, const QString &line) {
         (stream == ProxyStream::Stdout ? m_stdout : m_stderr) << line;

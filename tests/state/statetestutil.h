@@ -4,8 +4,11 @@
 #include "cluster/clusterstore.h"
 #include "cluster/profileformat.h"
 #include "net/polltypes.h"
+#include "state/statetracker.h"
 
 #include <QTest>
+
+#include <functional>
 
 // Helpers for the state and triage tests: the demo-loopback cluster (8 prefill engines on p0-p3, 64
 // decode engines on d0-d3) in a store, and poll outcomes as the poller reports them.
@@ -29,6 +32,19 @@ inline bool loadDemo(ClusterStore *store, DemoCoupling coupling = DemoCoupling::
         }
     }
     store->setProfile(profile, QStringLiteral("demo-loopback.json"));
+    return true;
+}
+
+// The demo in a new store and a tracker on it that reads the time from `nowMs`, both owned by `parent`;
+// false when the demo does not load.
+inline bool trackDemo(
+    QObject *parent, ClusterStore **store, StateTracker **tracker, std::function<std::int64_t()> nowMs)
+{
+    *store = new ClusterStore(parent);
+    if (!loadDemo(*store))
+        return false;
+    *tracker = new StateTracker(*store, parent);
+    (*tracker)->setClock(std::move(nowMs));
     return true;
 }
 

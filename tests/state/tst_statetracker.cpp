@@ -39,10 +39,7 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_store = new ClusterStore(this);
-        QVERIFY(loadDemo(m_store));
-        m_tracker = new StateTracker(m_store, this);
-        m_tracker->setClock([this] { return m_now; });
+        QVERIFY(trackDemo(this, &m_store, &m_tracker, [this] { return m_now; }));
         m_tick = 0;
     }
     void cleanup()

@@ -32,6 +32,15 @@ Problem problem(const QString &key, ProblemSeverity severity, int engine = -1)
 class TestWatchEvents : public QObject {
     Q_OBJECT
 
+    // Webhook settings for `url` whose first retry comes after 10 ms.
+    static WebhookSettings quickRetries(const QUrl &url)
+    {
+        WebhookSettings s;
+        s.url = url;
+        s.firstRetryDelayMs = 10;
+        return s;
+    }
+
 private Q_SLOTS:
     void transitionsAreSaidOnce()
     {
@@ -78,9 +87,7 @@ private Q_SLOTS:
         test::WebhookReceiver receiver;
         QVERIFY(receiver.listen());
         receiver.script = {500, 503};
-        WebhookSettings s;
-        s.url = QUrl(receiver.url());
-        s.firstRetryDelayMs = 10;
+        WebhookSettings s = quickRetries(QUrl(receiver.url()));
         WebhookSender sender(s);
         QSignalSpy delivered(&sender, &WebhookSender::deliveredOne);
         sender.send(R"({"n":1})");
@@ -97,9 +104,7 @@ private Q_SLOTS:
         test::WebhookReceiver receiver;
         QVERIFY(receiver.listen());
         receiver.script = {500, 500};
-        WebhookSettings s;
-        s.url = QUrl(receiver.url());
-        s.firstRetryDelayMs = 10;
+        WebhookSettings s = quickRetries(QUrl(receiver.url()));
         s.maxAttempts = 2;
         s.queueCapacity = 3;
         WebhookSender sender(s);
@@ -117,9 +122,7 @@ private Q_SLOTS:
 
     void aDeadReceiverDoesNotHoldTheCaller()
     {
-        WebhookSettings s;
-        s.url = QUrl(QStringLiteral("http://127.0.0.1:1/hook")); // nothing listens on port 1
-        s.firstRetryDelayMs = 10;
+        WebhookSettings s = quickRetries(QUrl(QStringLiteral("http://127.0.0.1:1/hook"))); // nothing listens on port 1
         s.maxAttempts = 2;
         WebhookSender sender(s);
         QSignalSpy failed(&sender, &WebhookSender::failedOne);
