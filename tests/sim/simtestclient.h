@@ -122,6 +122,28 @@ public:
         m_buffer.remove(0, used);
         return r;
     }
+    // The next response into `out`: false when none came whole within timeoutMs.
+    bool next(SimReply &out, int timeoutMs = 5000)
+    {
+        out = read(timeoutMs);
+        return out.status != 0;
+    }
+    // Bytes as they are (a request cut anywhere, pipelined, malformed).
+    void sendRaw(const QByteArray &bytes)
+    {
+        m_socket.write(bytes);
+        m_socket.flush();
+    }
+    // True once the server has closed the connection (within timeoutMs); what came before is kept.
+    bool waitClosed(int timeoutMs = 5000)
+    {
+        return pd::test::waitUntil(
+            [this] {
+                m_buffer += m_socket.readAll();
+                return m_socket.state() != QAbstractSocket::ConnectedState;
+            },
+            timeoutMs);
+    }
     // Bytes received so far without parsing (for streams observed while they run).
     QByteArray &rawBuffer()
     {

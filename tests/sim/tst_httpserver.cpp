@@ -2,7 +2,6 @@
 // The simulator's HTTP/1.1 server, driven by a raw TCP client so every byte on the wire is checked.
 #include "http/httpserver.h"
 #include "simtestclient.h"
-#include "waituntil.h"
 
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -15,53 +14,20 @@ using pd::sim::HttpServer;
 
 namespace {
 
-class Client {
+// The simulator tests' client, connected at once, its send() the raw one: every byte is the test's.
+class Client : public SimClient {
 public:
     explicit Client(quint16 port)
+        : SimClient(port)
+        , m_connected(connect(5000))
     {
-        m_socket.connectToHost(QHostAddress::LocalHost, port);
-        m_connected = m_socket.waitForConnected(5000);
     }
     bool isConnected() const { return m_connected; }
-    void send(const QByteArray &bytes)
-    {
-        m_socket.write(bytes);
-        m_socket.flush();
-    }
-    // Waits (bounded) for the next complete response.
-    bool next(SimReply &out, int timeoutMs = 5000)
-    {
-        qsizetype used = 0;
-        // The server lives in this thread: its event loop runs while this waits.
-        pd::test::waitUntil(
-            [&] {
-                m_buffer += m_socket.readAll();
-                used = parseSimReply(m_buffer, out);
-                return used != 0
-                    || (m_socket.state() != QAbstractSocket::ConnectedState && m_socket.bytesAvailable() == 0);
-            },
-            timeoutMs);
-        if (used <= 0)
-            return false;
-        m_buffer.remove(0, used);
-        return true;
-    }
-    bool waitClosed(int timeoutMs = 5000)
-    {
-        return pd::test::waitUntil(
-            [this] {
-                m_buffer += m_socket.readAll();
-                return m_socket.state() != QAbstractSocket::ConnectedState;
-            },
-            timeoutMs);
-    }
-    QByteArray &buffer() { return m_buffer; }
-    QTcpSocket &socket() { return m_socket; }
+    void send(const QByteArray &bytes) { sendRaw(bytes); }
+    QByteArray &buffer() { return rawBuffer(); }
 
 private:
-    QTcpSocket m_socket;
-    QByteArray m_buffer;
-    bool m_connected = false;
+    bool m_connected;
 };
 
 QByteArray get(const QByteArray &path, const QByteArray &extra = {})
