@@ -61,26 +61,23 @@ struct CommandLine {
     QString error;
 };
 
+// A control's answer in two parts (a value and an error) as one T, waited for at most ms.
+template<typename T, typename Ask> std::optional<T> awaitAnswer(Ask ask, int ms)
+{
+    const auto call = [&ask](auto done) {
+        ask([done](auto value, const QString &error) { done(T { value, error }); });
+    };
+    return pd::test::awaitReply<T>(call, ms);
+}
+
 std::optional<CommandLine> readCommandLine(pd::EngineControl &control, int ms = 30000)
 {
-    return pd::test::awaitReply<CommandLine>(
-        [&control](auto done) {
-            control.proxyCommandLine([done](std::optional<QStringList> argv, const QString &error) {
-                done(CommandLine { argv, error });
-            });
-        },
-        ms);
+    return awaitAnswer<CommandLine>([&control](auto answer) { control.proxyCommandLine(answer); }, ms);
 }
 
 std::optional<Running> waitForRunning(pd::EngineControl &control, int ms = 30000)
 {
-    return pd::test::awaitReply<Running>(
-        [&control](auto done) {
-            control.isProxyRunning([done](std::optional<bool> running, const QString &error) {
-                done(Running { running, error });
-            });
-        },
-        ms);
+    return awaitAnswer<Running>([&control](auto answer) { control.isProxyRunning(answer); }, ms);
 }
 
 } // namespace
