@@ -5,9 +5,10 @@
 
 namespace pd {
 
-CellDelegate::CellDelegate(int markWidth, QObject *parent)
+CellDelegate::CellDelegate(int markWidth, CellPainter painter, QObject *parent)
     : QStyledItemDelegate(parent)
     , m_markWidth(markWidth)
+    , m_painter(std::move(painter))
 {
 }
 
@@ -26,7 +27,7 @@ void CellDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
     if (cell.widget)
         cell.widget->style()->drawControl(QStyle::CE_ItemViewItem, &cell, painter, cell.widget);
     painter->save();
-    paintCell(painter, cell, text, index);
+    m_painter(painter, cell, text, index);
     painter->restore();
 }
 

@@ -51,7 +51,7 @@ ClusterPage::ClusterPage(ClusterStore *store, StateTracker *tracker, QWidget *pa
     m_nodeSort->setSortRole(SortRole);
     m_nodeView->setModel(m_nodeSort);
     m_nodeView->setObjectName(QStringLiteral("nodeView"));
-    m_nodeView->setItemDelegateForColumn(NodeTableModel::PoolColumn, new PoolDelegate(m_nodeView));
+    m_nodeView->setItemDelegateForColumn(NodeTableModel::PoolColumn, newPoolDelegate(m_nodeView));
     m_nodeView->horizontalHeader()->setStretchLastSection(true);
 
     m_engineFilter->setSourceModel(m_engineModel);
@@ -59,8 +59,8 @@ ClusterPage::ClusterPage(ClusterStore *store, StateTracker *tracker, QWidget *pa
     m_engineFilter->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_engineView->setModel(m_engineFilter);
     m_engineView->setObjectName(QStringLiteral("engineView"));
-    m_engineView->setItemDelegateForColumn(EngineTableModel::PoolColumn, new PoolDelegate(m_engineView));
-    m_engineView->setItemDelegateForColumn(EngineTableModel::StatusColumn, new StatusDelegate(m_engineView));
+    m_engineView->setItemDelegateForColumn(EngineTableModel::PoolColumn, newPoolDelegate(m_engineView));
+    m_engineView->setItemDelegateForColumn(EngineTableModel::StatusColumn, newStatusDelegate(m_engineView));
     m_engineView->horizontalHeader()->setStretchLastSection(true);
     m_engineView->setToolTip(tr("Double-click an engine for its charts"));
     JkNavigation::install(m_engineView);

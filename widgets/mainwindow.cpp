@@ -467,6 +467,18 @@ void MainWindow::showPools()
 void MainWindow::showNote(const QString &text)
 {
     statusBar()->showMessage(text, kNoteMs);
+    if (!isVisible())
+        m_noteBeforeShow = text;
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (m_noteBeforeShow.isEmpty())
+        return;
+    if (statusBar()->currentMessage() == m_noteBeforeShow)
+        statusBar()->showMessage(m_noteBeforeShow, kNoteMs);
+    m_noteBeforeShow.clear();
 }
 
 void MainWindow::showError(const QString &title, const QStringList &details)

@@ -121,6 +121,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help);
@@ -165,6 +166,9 @@ private:
     bool m_problemsCompact = false;
     bool m_detailSized = false; // the detail dock got its first width
     int m_problemsHeight = 220;
+    // A note given before the window first showed: QStatusBar hides the profile summary under a note
+    // only if the summary is visible then, so the note is given again once it is (else both overlap).
+    QString m_noteBeforeShow;
     QMenu *m_viewMenu = nullptr;
     // settings and keyboard
     std::unique_ptr<ConsoleSettings> m_ownSettings; // the per-user settings when none were given

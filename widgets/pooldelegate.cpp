@@ -9,17 +9,13 @@
 
 namespace pd {
 
-PoolDelegate::PoolDelegate(QObject *parent)
-    : CellDelegate(20, parent)
-{
-}
+namespace {
 
-void PoolDelegate::paintCell(
-    QPainter *painter, const QStyleOptionViewItem &cell, const QString &text, const QModelIndex &index) const
+void paintPool(QPainter *painter, const QStyleOptionViewItem &cell, const QString &text, const QModelIndex &index)
 {
     const QVariant pool = index.data(PoolRole);
     if (!pool.isValid()) {
-        painter->setPen(textColor(cell));
+        painter->setPen(CellDelegate::textColor(cell));
         painter->drawText(cell.rect.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
         return;
     }
@@ -34,6 +30,13 @@ void PoolDelegate::paintCell(
     painter->drawRoundedRect(tag, 4, 4);
     painter->setPen(Qt::white);
     painter->drawText(tag, Qt::AlignCenter, text);
+}
+
+} // namespace
+
+CellDelegate *newPoolDelegate(QObject *parent)
+{
+    return new CellDelegate(20, paintPool, parent);
 }
 
 } // namespace pd

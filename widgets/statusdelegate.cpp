@@ -34,15 +34,7 @@ QColor statusColor(int pollStatus, bool healthy)
     return toneInk(Tone::Muted);
 }
 
-} // namespace
-
-StatusDelegate::StatusDelegate(QObject *parent)
-    : CellDelegate(18, parent)
-{
-}
-
-void StatusDelegate::paintCell(
-    QPainter *painter, const QStyleOptionViewItem &opt, const QString &text, const QModelIndex &index) const
+void paintStatus(QPainter *painter, const QStyleOptionViewItem &opt, const QString &text, const QModelIndex &index)
 {
     const QVariant derived = index.data(EngineStateRole);
     if (derived.isValid()) { // the derived state: its colour and glyph
@@ -53,7 +45,7 @@ void StatusDelegate::paintCell(
         const QColor mark = stateMark(state, isDark(opt.palette));
         drawStateGlyph(*painter, state, QRectF(opt.rect.left() + 4 + (w - g) / 2.0, opt.rect.center().y() - g / 2.0 + 0.5, g, g), mark);
         painter->setFont(opt.font);
-        painter->setPen(textColor(opt));
+        painter->setPen(CellDelegate::textColor(opt));
         painter->drawText(opt.rect.adjusted(w + 6, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
         return;
     }
@@ -69,8 +61,15 @@ void StatusDelegate::paintCell(
         painter->drawEllipse(dot);
     else
         painter->drawRect(dot);
-    painter->setPen(textColor(opt));
+    painter->setPen(CellDelegate::textColor(opt));
     painter->drawText(opt.rect.adjusted(d + 10, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
+} // namespace
+
+CellDelegate *newStatusDelegate(QObject *parent)
+{
+    return new CellDelegate(18, paintStatus, parent);
 }
 
 } // namespace pd

@@ -86,4 +86,17 @@ inline PollBatch healthyRound(int engines, int tick, double running = 2)
     return b;
 }
 
+// Consecutive rounds of the demo's 72 engines: each healthy with counters one tick further, but for
+// the outcomes given, which replace their engines'.
+struct DemoRounds {
+    int tick = 0;
+    PollBatch operator()(const QList<PollOutcome> &special)
+    {
+        PollBatch b = healthyRound(72, ++tick);
+        for (const PollOutcome &o : special)
+            b.outcomes[o.engine] = o;
+        return b;
+    }
+};
+
 } // namespace pd::test

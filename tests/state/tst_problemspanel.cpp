@@ -31,56 +31,46 @@ class TestProblemsPanel : public QObject {
     Q_OBJECT
 
 private:
-    int m_tick = 0;
-    PollBatch round(const QList<PollOutcome> &special)
-    {
-        PollBatch b = healthyRound(72, ++m_tick);
-        for (const PollOutcome &o : special)
-            b.outcomes[o.engine] = o;
-        return b;
-    }
+    DemoRounds round;
 
 private Q_SLOTS:
     void clickingAProblemOpensTheEngine()
     {
         test::WindowFixture f;
-        ClusterStore &store = f.store;
-        Triage &triage = f.triage;
-        MainWindow &window = f.window;
-        QVERIFY(loadDemo(&store));
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(loadDemo(&f.store));
+        f.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.window));
 
-        store.applyPollBatch(round({}));
-        QVERIFY(window.problemStatusText().contains(QStringLiteral("no problems")));
-        QVERIFY(!window.windowTitle().contains(QStringLiteral("problem")));
+        f.store.applyPollBatch(round({}));
+        QVERIFY(f.window.problemStatusText().contains(QStringLiteral("no problems")));
+        QVERIFY(!f.window.windowTitle().contains(QStringLiteral("problem")));
 
         // Engine 30 (d1, DP 22) refuses twice, engine 9 stalls.
         const QList<PollOutcome> bad { failed(30, PollStatus::Refused) };
-        store.applyPollBatch(round(bad));
-        store.applyPollBatch(round(bad));
-        QCOMPARE(triage.count(), 1);
-        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("(1 problem) ")), qPrintable(window.windowTitle()));
-        QVERIFY2(
-            window.problemStatusText().contains(QStringLiteral("1 problem")), qPrintable(window.problemStatusText()));
+        f.store.applyPollBatch(round(bad));
+        f.store.applyPollBatch(round(bad));
+        QCOMPARE(f.triage.count(), 1);
+        QVERIFY2(f.window.windowTitle().startsWith(QStringLiteral("(1 problem) ")), qPrintable(f.window.windowTitle()));
+        QVERIFY2(f.window.problemStatusText().contains(QStringLiteral("1 problem")),
+            qPrintable(f.window.problemStatusText()));
 
         // Narrow the engine table to another node so the engine is hidden; the click must still find it.
-        window.engineFilter()->setFilterFixedString(QStringLiteral("p0"));
-        QTableView *problems = window.problemsPanel()->view();
-        QVERIFY(window.problemsDock()->isVisible());
+        f.window.engineFilter()->setFilterFixedString(QStringLiteral("p0"));
+        QTableView *problems = f.window.problemsPanel()->view();
+        QVERIFY(f.window.problemsDock()->isVisible());
         const QModelIndex first = problems->model()->index(0, ProblemModel::WhereColumn);
         QCOMPARE(first.data(EngineIndexRole).toInt(), 30);
         QTest::mouseClick(problems->viewport(), Qt::LeftButton, {}, problems->visualRect(first).center());
 
-        QVERIFY(window.detailDock()->isVisible());
-        QCOMPARE(window.engineDetail()->engine(), 30);
-        QVERIFY2(window.engineDetail()->stateText().contains(QStringLiteral("Unreachable")),
-            qPrintable(window.engineDetail()->stateText()));
-        QVERIFY(window.engineDetail()->factsText().contains(QStringLiteral("refused × 2")));
-        const QModelIndex current = window.engineView()->selectionModel()->currentIndex();
+        QVERIFY(f.window.detailDock()->isVisible());
+        QCOMPARE(f.window.engineDetail()->engine(), 30);
+        QVERIFY2(f.window.engineDetail()->stateText().contains(QStringLiteral("Unreachable")),
+            qPrintable(f.window.engineDetail()->stateText()));
+        QVERIFY(f.window.engineDetail()->factsText().contains(QStringLiteral("refused × 2")));
+        const QModelIndex current = f.window.engineView()->selectionModel()->currentIndex();
         QVERIFY(current.isValid());
-        QCOMPARE(window.engineFilter()->mapToSource(current).row(), 30);
-        QVERIFY(window.engineView()->selectionModel()->isRowSelected(current.row(), {}));
+        QCOMPARE(f.window.engineFilter()->mapToSource(current).row(), 30);
+        QVERIFY(f.window.engineView()->selectionModel()->isRowSelected(current.row(), {}));
         // The engines table shows the derived state, with its reason as tooltip.
         const QModelIndex status = current.siblingAtColumn(EngineTableModel::StatusColumn);
         QCOMPARE(status.data().toString(), QStringLiteral("Unreachable"));
@@ -88,15 +78,15 @@ private Q_SLOTS:
         QVERIFY(status.data(Qt::ToolTipRole).toString().contains(QStringLiteral("refused")));
 
         // Actions are there, disabled, and say what enables them.
-        for (QPushButton *b : window.engineDetail()->actionButtons()) {
+        for (QPushButton *b : f.window.engineDetail()->actionButtons()) {
             QVERIFY(!b->isEnabled());
             QVERIFY2(b->toolTip().contains(QStringLiteral("needs")), qPrintable(b->toolTip()));
         }
 
         // Acknowledge from the panel: the row says so and the count stays.
         problems->selectRow(0);
-        window.problemsPanel()->acknowledgeSelected();
-        QVERIFY(triage.problems().first().acknowledged);
+        f.window.problemsPanel()->acknowledgeSelected();
+        QVERIFY(f.triage.problems().first().acknowledged);
         QVERIFY(problems->model()
                     ->index(0, ProblemModel::WhatColumn)
                     .data()
@@ -105,25 +95,22 @@ private Q_SLOTS:
 
         // Look at it.
         const QString shot = QStringLiteral(PD_BINARY_DIR "/tst_problemspanel.png");
-        QVERIFY(window.grab().save(shot));
+        QVERIFY(f.window.grab().save(shot));
         qInfo("screenshot: %s", qPrintable(shot));
     }
 
     void aBrokenGroupOffersRestartGroup()
     {
         test::WindowFixture f;
-        ClusterStore &store = f.store;
-        Triage &triage = f.triage;
-        MainWindow &window = f.window;
-        QVERIFY(loadDemo(&store));
-        ProblemsPanel *panel = window.problemsPanel();
-        store.applyPollBatch(round({}));
+        QVERIFY(loadDemo(&f.store));
+        ProblemsPanel *panel = f.window.problemsPanel();
+        f.store.applyPollBatch(round({}));
         QVERIFY(panel->restartGroupButton()->isHidden());
         // Rank DP 22 of the decode group refuses: the group is broken, one problem on top, one click.
         const QList<PollOutcome> bad { failed(30, PollStatus::Refused) };
-        store.applyPollBatch(round(bad));
-        store.applyPollBatch(round(bad));
-        QCOMPARE(triage.problems().first().kind, ProblemKind::GroupBroken);
+        f.store.applyPollBatch(round(bad));
+        f.store.applyPollBatch(round(bad));
+        QCOMPARE(f.triage.problems().first().kind, ProblemKind::GroupBroken);
         QVERIFY(!panel->restartGroupButton()->isHidden());
         QVERIFY(panel->restartGroupButton()->isEnabled());
         QSignalSpy restart(panel, &ProblemsPanel::restartGroupRequested);
@@ -131,37 +118,39 @@ private Q_SLOTS:
         QCOMPARE(restart.size(), 1);
         QCOMPARE(restart.at(0).at(0).toString(), QStringLiteral("decode@127.0.0.6:13395"));
         // The engines table shows the survivors' distinct state, not Serving.
-        QCOMPARE(window.engineFilter()->sourceModel()->index(20, EngineTableModel::StatusColumn).data(EngineStateRole).toInt(),
+        QCOMPARE(f.window.engineFilter()
+                     ->sourceModel()
+                     ->index(20, EngineTableModel::StatusColumn)
+                     .data(EngineStateRole)
+                     .toInt(),
             int(EngineState::GroupBroken));
         // Read-only: the button stays, disabled, saying why.
         panel->setRestartGroupAvailable(false, QStringLiteral("read-only"));
         QVERIFY(!panel->restartGroupButton()->isEnabled());
         QCOMPARE(panel->restartGroupButton()->toolTip(), QStringLiteral("read-only"));
         // Healed: the button goes.
-        store.applyPollBatch(round({}));
-        QCOMPARE(triage.count(), 0);
+        f.store.applyPollBatch(round({}));
+        QCOMPARE(f.triage.count(), 0);
         QVERIFY(panel->restartGroupButton()->isHidden());
     }
 
     void timelineShowsLanesAndExportsCsv()
     {
         test::WindowFixture f;
-        ClusterStore &store = f.store;
-        MainWindow &window = f.window;
-        QVERIFY(loadDemo(&store, DemoCoupling::Independent));
-        store.applyPollBatch(round({}));
+        QVERIFY(loadDemo(&f.store, DemoCoupling::Independent));
+        f.store.applyPollBatch(round({}));
         const QList<PollOutcome> bad { failed(30, PollStatus::Timeout), failed(31, PollStatus::HttpError, 500) };
-        store.applyPollBatch(round(bad));
-        store.applyPollBatch(round(bad));
-        TimelineView *timeline = window.timeline();
+        f.store.applyPollBatch(round(bad));
+        f.store.applyPollBatch(round(bad));
+        TimelineView *timeline = f.window.timeline();
         QCOMPARE(timeline->laneCount(), 72);
         timeline->filter()->setNode(5);
         timeline->resize(1000, 500);
         QVERIFY(timeline->grab().save(QStringLiteral(PD_BINARY_DIR "/tst_timeline.png")));
         timeline->filter()->setNode(-1);
-        window.focusEngine(31);
-        window.engineDetail()->resize(460, 800);
-        QVERIFY(window.engineDetail()->grab().save(QStringLiteral(PD_BINARY_DIR "/tst_enginedetail.png")));
+        f.window.focusEngine(31);
+        f.window.engineDetail()->resize(460, 800);
+        QVERIFY(f.window.engineDetail()->grab().save(QStringLiteral(PD_BINARY_DIR "/tst_enginedetail.png")));
         timeline->filter()->setNode(5);
         QCOMPARE(timeline->laneCount(), 16);
         timeline->filter()->setText(QStringLiteral("unhealthy"));

@@ -18,14 +18,7 @@ class TestStateModels : public QObject {
     Q_OBJECT
 
 private:
-    int m_tick = 0;
-    PollBatch round(const QList<PollOutcome> &special)
-    {
-        PollBatch b = healthyRound(72, ++m_tick);
-        for (const PollOutcome &o : special)
-            b.outcomes[o.engine] = o;
-        return b;
-    }
+    DemoRounds round;
 
 private Q_SLOTS:
     void problemModelFollowsTriage()
