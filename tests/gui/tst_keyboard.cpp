@@ -14,6 +14,7 @@
 #include "topologyview/topologyview.h"
 #include "triage/triage.h"
 #include "triageviews/enginedetailpanel.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -70,12 +71,6 @@ class TestKeyboard : public QObject {
     };
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
-    }
-
     // F7 validates the profile in place: nothing that hangs on profileChanged (operations, pollers,
     // state) is reset, which used to cancel every running operation.
     void validateLeavesTheProfileAndItsOperationsAlone()

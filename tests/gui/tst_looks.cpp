@@ -99,12 +99,6 @@ class TestLooks : public QObject {
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
-    }
-
     void theThemeSwitchChangesThePalette()
     {
         QWidget widget;

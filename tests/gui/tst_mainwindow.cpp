@@ -29,12 +29,6 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
-    }
-
     // Validating the profile again (F7) changes its issues, not the cluster: the topology keeps what the
     // tracker derived (an engine stopped on purpose stays Stopped instead of the HTTP polls' Unreachable).
     void aValidationKeepsTheTopologysStates()

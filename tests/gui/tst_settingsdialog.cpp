@@ -31,12 +31,6 @@ class TestSettingsDialog : public QObject {
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
-    }
-
     void theDialogShowsStoresAndRestoresDefaults()
     {
         ConsoleSettings settings(m_dir.filePath(QStringLiteral("dialog.ini")));

@@ -42,12 +42,6 @@ class TestTranslations : public QObject {
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
-    }
-
     void theConsolesTranslationIsEmbeddedAndLoads()
     {
         QVERIFY(QFile::exists(QStringLiteral(":/i18n/pdconsole_zh_CN.qm")));

@@ -6,7 +6,19 @@
 #include "state/statetracker.h"
 #include "triage/triage.h"
 
+#include <QCoreApplication>
+#include <QStandardPaths>
+
 namespace pd::test {
+
+// Where a window test's per-user settings and paths go: Qt's test locations under the
+// "pdconsole-tests" organisation, never the user's own. Runs before main() in every test that
+// includes this header (below), so no test can open a window before it.
+inline void useTestLocations()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
+}
 
 // The main window on its own (no pollers, no operations) with what it is built on: the store, the
 // state tracker and triage, declared before it so they outlive it. Settings, the leave guard and the
@@ -26,3 +38,11 @@ struct WindowFixture {
 };
 
 } // namespace pd::test
+
+namespace {
+void useTestLocationsBeforeMain()
+{
+    pd::test::useTestLocations();
+}
+} // namespace
+Q_CONSTRUCTOR_FUNCTION(useTestLocationsBeforeMain)

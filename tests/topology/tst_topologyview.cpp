@@ -82,12 +82,6 @@ class TestTopologyView : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("pdconsole-tests"));
-    }
-
     void clickSelectsShiftAdds()
     {
         TopologyView view;
