@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "metricsexposition.h"
 
+#include "bytewriter.h"
 #include "enginestats.h"
 #include "promformat.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace pd::sim {
 
@@ -25,8 +27,8 @@ MetricsExposition::MetricsExposition(const EngineOptions &options, const EngineS
     m_model = promEscapeLabel(options.model.toUtf8());
     buildDefaultCollectors();
     buildVllm(options.flavor == MetricsFlavor::Main);
-    text(QByteArray());
-    m_expectedSize = m_text.size() + qsizetype(m_segments.size()) * 12 + 8192;
+    m_expectedSize = m_text.size() + qsizetype(m_values.size()) * kMaxPromNumber + 16384;
+    m_layout = ExpositionLayout::shared(std::exchange(m_text, {}), std::exchange(m_valueAt, {}));
 }
 
 void MetricsExposition::text(const QByteArray &t)
@@ -36,7 +38,8 @@ void MetricsExposition::text(const QByteArray &t)
 
 void MetricsExposition::value(const double *v)
 {
-    m_segments.push_back({m_text.size(), v});
+    m_valueAt.push_back(m_text.size());
+    m_values.push_back(v);
 }
 
 QByteArray MetricsExposition::labels(
@@ -340,131 +343,155 @@ void MetricsExposition::buildCacheConfigInfo(bool main)
     }
 }
 
-void MetricsExposition::renderHttp(QByteArray &out) const
+// The HTTP families: their series appear on first use, so they are written out each time (a few
+// hundred bytes per series), straight into the answer.
+void MetricsExposition::renderHttp(ByteWriter &w) const
 {
     const EngineStats &s = m_stats;
-    const auto num = [&out](double v) { appendPromNumber(out, v); };
+    const auto family = [&w](QByteArrayView name, QByteArrayView help, QByteArrayView type) {
+        w.append("# HELP ");
+        w.append(name);
+        w.append(' ');
+        w.append(help);
+        w.append("\n# TYPE ");
+        w.append(name);
+        w.append(' ');
+        w.append(type);
+        w.append('\n');
+    };
+    const auto sample = [&w](double v) {
+        w.append("\"} ");
+        w.number(v);
+        w.append('\n');
+    };
     if (!s.httpRequests.empty()) {
-        const char *help = "Total number of requests by method, status and handler.";
-        out += "# HELP http_requests_total ";
-        out += help;
-        out += "\n# TYPE http_requests_total counter\n";
-        for (const HttpSeries &r : s.httpRequests) {
-            out += "http_requests_total{handler=\"" + r.handler + "\",method=\"" + r.method
-                   + "\",status=\"" + r.status + "\"} ";
-            num(r.requests);
-            out += '\n';
-        }
-        out += "# HELP http_requests_created ";
-        out += help;
-        out += "\n# TYPE http_requests_created gauge\n";
-        for (const HttpSeries &r : s.httpRequests) {
-            out += "http_requests_created{handler=\"" + r.handler + "\",method=\"" + r.method
-                   + "\",status=\"" + r.status + "\"} ";
-            num(r.created);
-            out += '\n';
+        const QByteArrayView help = "Total number of requests by method, status and handler.";
+        for (const bool created : { false, true }) {
+            const QByteArrayView name = created ? "http_requests_created" : "http_requests_total";
+            family(name, help, created ? "gauge" : "counter");
+            for (const HttpSeries &r : s.httpRequests) {
+                w.append(name);
+                w.append("{handler=\"");
+                w.append(r.handler);
+                w.append("\",method=\"");
+                w.append(r.method);
+                w.append("\",status=\"");
+                w.append(r.status);
+                sample(created ? r.created : r.requests);
+            }
         }
     }
-    const auto summary = [&](const char *name, const char *help, bool request) {
+    const auto summary = [&](QByteArrayView name, QByteArrayView created, QByteArrayView help, bool request) {
         if (s.httpHandlers.empty())
             return;
-        out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + " summary\n";
+        family(name, help, "summary");
         for (const HttpHandlerStats &h : s.httpHandlers) {
-            out += QByteArray(name) + "_count{handler=\"" + h.handler + "\"} ";
-            num(request ? h.requestSizeCount : h.responseSizeCount);
-            out += QByteArray("\n") + name + "_sum{handler=\"" + h.handler + "\"} ";
-            num(request ? h.requestSizeSum : h.responseSizeSum);
-            out += '\n';
+            w.append(name);
+            w.append("_count{handler=\"");
+            w.append(h.handler);
+            sample(request ? h.requestSizeCount : h.responseSizeCount);
+            w.append(name);
+            w.append("_sum{handler=\"");
+            w.append(h.handler);
+            sample(request ? h.requestSizeSum : h.responseSizeSum);
         }
-        out += QByteArray("# HELP ") + name + "_created " + help + "\n# TYPE " + name
-               + "_created gauge\n";
+        family(created, help, "gauge");
         for (const HttpHandlerStats &h : s.httpHandlers) {
-            out += QByteArray(name) + "_created{handler=\"" + h.handler + "\"} ";
-            num(h.created);
-            out += '\n';
+            w.append(created);
+            w.append("{handler=\"");
+            w.append(h.handler);
+            sample(h.created);
         }
     };
-    summary("http_request_size_bytes",
-            "Content length of incoming requests by handler. Only value of header is respected. "
-            "Otherwise ignored. No percentile calculated. ",
-            true);
-    summary("http_response_size_bytes",
-            "Content length of outgoing responses by handler. Only value of header is respected. "
-            "Otherwise ignored. No percentile calculated. ",
-            false);
-    const char *highrHelp = "Latency with many buckets but no API specific labels. Made for more "
-                            "accurate percentile calculations. ";
-    out += QByteArray("# HELP http_request_duration_highr_seconds ") + highrHelp
-           + "\n# TYPE http_request_duration_highr_seconds histogram\n";
+    summary("http_request_size_bytes", "http_request_size_bytes_created",
+        "Content length of incoming requests by handler. Only value of header is respected. "
+        "Otherwise ignored. No percentile calculated. ",
+        true);
+    summary("http_response_size_bytes", "http_response_size_bytes_created",
+        "Content length of outgoing responses by handler. Only value of header is respected. "
+        "Otherwise ignored. No percentile calculated. ",
+        false);
+    const QByteArrayView highrHelp = "Latency with many buckets but no API specific labels. Made for more "
+                                     "accurate percentile calculations. ";
+    family("http_request_duration_highr_seconds", highrHelp, "histogram");
     const auto &hb = s.httpHighr.bounds();
     for (std::size_t i = 0; i <= hb.size(); ++i) {
-        out += "http_request_duration_highr_seconds_bucket{le=\"";
+        w.append("http_request_duration_highr_seconds_bucket{le=\"");
         if (i < hb.size())
-            num(hb[i]);
+            w.number(hb[i]);
         else
-            out += "+Inf";
-        out += "\"} ";
-        num(s.httpHighr.cumulative()[i]);
-        out += '\n';
+            w.append("+Inf");
+        sample(s.httpHighr.cumulative()[i]);
     }
-    out += "http_request_duration_highr_seconds_count ";
-    num(s.httpHighr.count());
-    out += "\nhttp_request_duration_highr_seconds_sum ";
-    num(s.httpHighr.sum());
-    out += QByteArray("\n# HELP http_request_duration_highr_seconds_created ") + highrHelp
-           + "\n# TYPE http_request_duration_highr_seconds_created gauge\n"
-             "http_request_duration_highr_seconds_created ";
-    num(s.httpHighrCreated);
-    out += '\n';
+    w.append("http_request_duration_highr_seconds_count ");
+    w.number(s.httpHighr.count());
+    w.append("\nhttp_request_duration_highr_seconds_sum ");
+    w.number(s.httpHighr.sum());
+    w.append('\n');
+    family("http_request_duration_highr_seconds_created", highrHelp, "gauge");
+    w.append("http_request_duration_highr_seconds_created ");
+    w.number(s.httpHighrCreated);
+    w.append('\n');
     if (s.httpHandlers.empty())
         return;
-    const char *durHelp = "Latency with only few buckets by handler. Made to be only used if "
-                          "aggregation by handler is important. ";
-    out += QByteArray("# HELP http_request_duration_seconds ") + durHelp
-           + "\n# TYPE http_request_duration_seconds histogram\n";
+    const QByteArrayView durHelp = "Latency with only few buckets by handler. Made to be only used if "
+                                   "aggregation by handler is important. ";
+    family("http_request_duration_seconds", durHelp, "histogram");
+    const auto handlerAndMethod = [&w](QByteArrayView series, const HttpHandlerStats &h) {
+        w.append(series);
+        w.append("{handler=\"");
+        w.append(h.handler);
+        w.append("\",method=\"");
+        w.append(h.method);
+    };
     for (const HttpHandlerStats &h : s.httpHandlers) {
         const auto &b = h.duration.bounds();
         for (std::size_t i = 0; i <= b.size(); ++i) {
-            out += "http_request_duration_seconds_bucket{handler=\"" + h.handler + "\",le=\"";
+            w.append("http_request_duration_seconds_bucket{handler=\"");
+            w.append(h.handler);
+            w.append("\",le=\"");
             if (i < b.size())
-                num(b[i]);
+                w.number(b[i]);
             else
-                out += "+Inf";
-            out += "\",method=\"" + h.method + "\"} ";
-            num(h.duration.cumulative()[i]);
-            out += '\n';
+                w.append("+Inf");
+            w.append("\",method=\"");
+            w.append(h.method);
+            sample(h.duration.cumulative()[i]);
         }
-        out += "http_request_duration_seconds_count{handler=\"" + h.handler + "\",method=\""
-               + h.method + "\"} ";
-        num(h.duration.count());
-        out += "\nhttp_request_duration_seconds_sum{handler=\"" + h.handler + "\",method=\""
-               + h.method + "\"} ";
-        num(h.duration.sum());
-        out += '\n';
+        handlerAndMethod("http_request_duration_seconds_count", h);
+        sample(h.duration.count());
+        handlerAndMethod("http_request_duration_seconds_sum", h);
+        sample(h.duration.sum());
     }
-    out += QByteArray("# HELP http_request_duration_seconds_created ") + durHelp
-           + "\n# TYPE http_request_duration_seconds_created gauge\n";
+    family("http_request_duration_seconds_created", durHelp, "gauge");
     for (const HttpHandlerStats &h : s.httpHandlers) {
-        out += "http_request_duration_seconds_created{handler=\"" + h.handler + "\",method=\""
-               + h.method + "\"} ";
-        num(h.created);
-        out += '\n';
+        handlerAndMethod("http_request_duration_seconds_created", h);
+        sample(h.created);
     }
 }
 
+// A walk over the precomputed text: each fixed stretch one memcpy, each value formatted in place.
 void MetricsExposition::renderInto(QByteArray &out) const
 {
-    out.reserve(out.size() + m_expectedSize);
-    const char *base = m_text.constData();
+    ByteWriter w(out, m_expectedSize);
+    // The `_created` samples (one for every series of a vLLM family) all print the same timestamp,
+    // the costliest number to format: formatted once.
+    char created[kMaxPromNumber];
+    const int createdLength = formatPromNumber(m_stats.created, created);
+    const ExpositionLayout &layout = *m_layout;
+    const char *text = layout.text.constData();
     qsizetype pos = 0;
-    for (const Segment &seg : m_segments) {
-        out.append(base + pos, seg.textEnd - pos);
-        pos = seg.textEnd;
-        if (seg.value)
-            appendPromNumber(out, *seg.value);
+    for (std::size_t i = 0; i < m_values.size(); ++i) {
+        const qsizetype at = layout.valueAt[i];
+        w.append(text + pos, at - pos);
+        pos = at;
+        if (m_values[i] == &m_stats.created)
+            w.append(created, createdLength);
+        else
+            w.number(*m_values[i]);
     }
-    out.append(base + pos, m_text.size() - pos);
-    renderHttp(out);
+    w.append(text + pos, layout.text.size() - pos);
+    renderHttp(w);
 }
 
 QByteArray MetricsExposition::render() const

@@ -72,23 +72,22 @@ int pythonRepr(double v, char *out)
 
 } // namespace
 
-void appendPromNumber(QByteArray &out, double v)
+int formatPromNumber(double v, char *out)
 {
     if (std::isnan(v)) {
-        out.append("NaN");
-        return;
+        std::memcpy(out, "NaN", 3);
+        return 3;
     }
     if (std::isinf(v)) {
-        out.append(v > 0 ? "+Inf" : "-Inf");
-        return;
+        std::memcpy(out, v > 0 ? "+Inf" : "-Inf", 4);
+        return 4;
     }
     // Fast path: small non-negative integers (most counters and buckets).
     if (v >= 0 && v < 1e6 && v == std::floor(v)) {
-        char buf[16];
-        const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
-        out.append(buf, r.ptr - buf);
-        out.append(".0", 2);
-        return;
+        char *end = std::to_chars(out, out + kMaxPromNumber, static_cast<long long>(v)).ptr;
+        *end++ = '.';
+        *end++ = '0';
+        return int(end - out);
     }
     char s[48];
     const int n = pythonRepr(v, s);
@@ -96,24 +95,27 @@ void appendPromNumber(QByteArray &out, double v)
     const int dot = dotp ? int(dotp - s) : -1;
     if (v > 0 && dot > 6) {
         // Go-style: mantissa from all digits, trailing zeros and dot stripped, exponent "e+0<dot-1>".
-        char m[48];
         int mn = 0;
-        m[mn++] = s[0];
-        m[mn++] = '.';
+        out[mn++] = s[0];
+        out[mn++] = '.';
         for (int i = 1; i < n; ++i) {
             if (i != dot)
-                m[mn++] = s[i];
+                out[mn++] = s[i];
         }
-        while (mn > 0 && (m[mn - 1] == '0' || m[mn - 1] == '.'))
+        while (mn > 0 && (out[mn - 1] == '0' || out[mn - 1] == '.'))
             --mn;
-        out.append(m, mn);
-        out.append("e+0", 3);
-        char eb[8];
-        const auto r = std::to_chars(eb, eb + sizeof eb, dot - 1);
-        out.append(eb, r.ptr - eb);
-        return;
+        std::memcpy(out + mn, "e+0", 3);
+        mn += 3;
+        return int(std::to_chars(out + mn, out + kMaxPromNumber, dot - 1).ptr - out);
     }
-    out.append(s, n);
+    std::memcpy(out, s, std::size_t(n));
+    return n;
+}
+
+void appendPromNumber(QByteArray &out, double v)
+{
+    char buf[kMaxPromNumber];
+    out.append(buf, formatPromNumber(v, buf));
 }
 
 QByteArray promNumber(double value)

@@ -26,6 +26,17 @@ double wallNow()
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
 }
 
+// The engines of a thread answer one request at a time and a body is handed to the kernel before
+// respond() returns, so they share one buffer for /metrics bodies: it stays warm in the cache and keeps
+// its capacity from answer to answer (one ~50 KB allocation per thread, none per request).
+constexpr qsizetype kMetricsBufferKeepBytes = 1024 * 1024;
+
+QByteArray &metricsBuffer()
+{
+    thread_local QByteArray buffer;
+    return buffer;
+}
+
 QByteArray handlerOf(const QByteArray &path)
 {
     static const QByteArray known[] = {"/v1/completions", "/v1/chat/completions", "/v1/models",
@@ -339,6 +350,13 @@ EngineState SimEngine::state() const
 
 QByteArray SimEngine::renderMetrics()
 {
+    QByteArray out;
+    renderMetricsInto(out);
+    return out;
+}
+
+void SimEngine::renderMetricsInto(QByteArray &out)
+{
     m_model->refreshGauges();
     EngineStats &s = *m_stats;
     const double uptime = std::max(0.0, wallNow() - m_startWall);
@@ -351,7 +369,8 @@ QByteArray SimEngine::renderMetrics()
                      std::floor(50.0 * finished)};
     s.gcCollections = {std::floor(10.0 * finished + uptime), std::floor(finished + uptime / 11),
                        std::floor(finished / 15 + uptime / 180)};
-    QByteArray out = m_exposition->render();
+    out.resize(0); // keeps the capacity
+    m_exposition->renderInto(out);
     if (m_fault == FaultKind::BigMetrics)
         out += cardinalityRunaway(m_options.dpRank);
     if (m_fault == FaultKind::MalformedMetrics) {
@@ -361,7 +380,6 @@ QByteArray SimEngine::renderMetrics()
                + "\",model_name=\"x 1.0\n# TYPE vllm:bogus histogram\nvllm:bogus_bucket{le=\"0.1\"} NaNx\n"
                  "\x01\x02garbage";
     }
-    return out;
 }
 
 void SimEngine::recordHttp(const QByteArray &path, const QByteArray &method, int status,
@@ -457,7 +475,11 @@ void SimEngine::route(const HttpRequest &req, const HttpResponderPtr &res)
         return;
     }
     if (p == "/metrics" && get) {
-        reply(req, res, 200, MetricsExposition::contentType(), renderMetrics());
+        QByteArray &body = metricsBuffer();
+        renderMetricsInto(body);
+        reply(req, res, 200, MetricsExposition::contentType(), body);
+        if (body.capacity() > kMetricsBufferKeepBytes)
+            body = QByteArray(); // a big-metrics answer's 6 MiB are not kept for the thread's life
         if (m_log && m_fault == FaultKind::MalformedMetrics)
             m_log->metricsServed();
         return;

@@ -82,6 +82,8 @@ public:
     // The engine's log (options().logPath), null when it has none.
     EngineLog *log() const { return m_log.get(); }
     QByteArray renderMetrics();
+    // The same text, into `out` (emptied first; its capacity is kept).
+    void renderMetricsInto(QByteArray &out);
     QByteArray engineId() const { return m_engineId; }
 
 Q_SIGNALS:
