@@ -3,8 +3,13 @@
 
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QVarLengthArray>
 
 #include <charconv>
+
+#include <cerrno>
+#include <sys/socket.h>
+#include <sys/uio.h>
 
 namespace pd::sim {
 
@@ -185,7 +190,14 @@ ParseResult parseRequest(const QByteArray &buffer, qint64 maxRequestBytes)
     return r;
 }
 
-void appendNumber(QByteArray &out, qint64 n)
+using HeadBuffer = QVarLengthArray<char, 512>;
+
+void append(HeadBuffer &out, QByteArrayView text)
+{
+    out.append(text.data(), text.size());
+}
+
+void appendNumber(HeadBuffer &out, qint64 n)
 {
     char buf[24];
     const auto res = std::to_chars(buf, buf + sizeof buf, n);
@@ -213,39 +225,68 @@ HttpResponder::HttpResponder(QTcpSocket *socket, bool keepAlive)
 void HttpResponder::writeHead(int status, const QByteArray &contentType,
                               const QList<HttpHeader> &extraHeaders, const QByteArray *body)
 {
-    QByteArray out;
-    out.reserve(160 + (body && !m_headRequest ? body->size() : 0));
-    out.append("HTTP/1.1 ");
-    appendNumber(out, status);
-    out.append(' ');
-    out.append(HttpServer::reasonPhrase(status));
-    out.append("\r\n");
+    HeadBuffer head;
+    append(head, "HTTP/1.1 ");
+    appendNumber(head, status);
+    append(head, " ");
+    append(head, HttpServer::reasonPhrase(status));
+    append(head, "\r\n");
     if (!contentType.isEmpty()) {
-        out.append("content-type: ");
-        out.append(contentType);
-        out.append("\r\n");
+        append(head, "content-type: ");
+        append(head, contentType);
+        append(head, "\r\n");
     }
     if (body) {
-        out.append("content-length: ");
-        appendNumber(out, body->size());
-        out.append("\r\n");
+        append(head, "content-length: ");
+        appendNumber(head, body->size());
+        append(head, "\r\n");
     } else {
-        out.append("transfer-encoding: chunked\r\n");
+        append(head, "transfer-encoding: chunked\r\n");
     }
     for (const auto &h : extraHeaders) {
-        out.append(h.name);
-        out.append(": ");
-        out.append(h.value);
-        out.append("\r\n");
+        append(head, h.name);
+        append(head, ": ");
+        append(head, h.value);
+        append(head, "\r\n");
     }
     if (!m_keepAlive)
-        out.append("connection: close\r\n");
-    out.append("\r\n");
-    if (body && !m_headRequest)
-        out.append(*body);
-    m_socket->write(out);
+        append(head, "connection: close\r\n");
+    append(head, "\r\n");
+    send({ QByteArrayView(head.constData(), head.size()),
+        body && !m_headRequest ? QByteArrayView(*body) : QByteArrayView() });
     if (m_headObserver)
         m_headObserver(status);
+}
+
+void HttpResponder::send(std::initializer_list<QByteArrayView> parts)
+{
+    qsizetype sent = 0;
+    const qintptr fd = m_socket->socketDescriptor();
+    if (fd >= 0 && m_socket->bytesToWrite() == 0) {
+        iovec iov[4];
+        int count = 0;
+        Q_ASSERT(parts.size() <= std::size(iov));
+        for (QByteArrayView part : parts) {
+            if (!part.isEmpty())
+                iov[count++] = { const_cast<char *>(part.data()), std::size_t(part.size()) };
+        }
+        msghdr message {};
+        message.msg_iov = iov;
+        message.msg_iovlen = std::size_t(count);
+        ssize_t n;
+        do {
+            n = ::sendmsg(int(fd), &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        } while (n < 0 && errno == EINTR);
+        sent = n > 0 ? n : 0; // a failure is left to QTcpSocket, which sees it on its own write
+    }
+    for (QByteArrayView part : parts) {
+        if (sent >= part.size()) {
+            sent -= part.size();
+            continue;
+        }
+        m_socket->write(part.data() + sent, part.size() - sent);
+        sent = 0;
+    }
 }
 
 QByteArray HttpResponder::peer() const
@@ -280,13 +321,12 @@ void HttpResponder::writeChunk(const QByteArray &data)
 {
     if (!m_started || m_finished || data.isEmpty() || !isOpen())
         return;
-    QByteArray out;
-    out.reserve(data.size() + 16);
-    out.append(QByteArray::number(data.size(), 16));
-    out.append("\r\n");
-    out.append(data);
-    out.append("\r\n");
-    m_socket->write(out);
+    char size[24];
+    const auto res = std::to_chars(size, size + sizeof size - 2, data.size(), 16);
+    char *end = res.ptr;
+    *end++ = '\r';
+    *end++ = '\n';
+    send({ QByteArrayView(size, end - size), data, "\r\n" });
 }
 
 void HttpResponder::endChunked()
@@ -294,7 +334,7 @@ void HttpResponder::endChunked()
     if (!m_started || m_finished)
         return;
     if (isOpen())
-        m_socket->write("0\r\n\r\n", 5);
+        send({ "0\r\n\r\n" });
     finish();
 }
 

@@ -17,6 +17,10 @@ class QTcpSocket;
 
 // A small HTTP/1.1 server for the simulator: keep-alive, Content-Length bodies in, whole responses
 // written with one write, chunked responses for SSE streams, TCP_NODELAY on accepted sockets.
+// An answer (head and body) or a chunk goes to the kernel with one sendmsg() from the caller's buffers
+// when nothing of the connection is still queued; only what the kernel does not take at once is copied
+// into the QTcpSocket, which writes it when the socket is writable. A body buffer may therefore be reused
+// as soon as respond() returns.
 // Thread contract: an HttpServer and its responders live in the thread that owns the server object;
 // handlers run there. Answering may happen later (timers) or never (a hung engine).
 namespace pd::sim {
@@ -74,6 +78,8 @@ private:
     friend class HttpServer;
     void writeHead(int status, const QByteArray &contentType, const QList<HttpHeader> &extraHeaders,
                    const QByteArray *body);
+    // The parts, in order, straight to the socket (see the class comment).
+    void send(std::initializer_list<QByteArrayView> parts);
     void finish();
 
     QPointer<QTcpSocket> m_socket;
