@@ -2,6 +2,7 @@
 #include "clustersim/simcluster.h"
 
 #include "clustersim/dpgroupcoordinator.h"
+#include "clustersim/epolleventdispatcher.h"
 #include "clustersim/loadgenerator.h"
 #include "engine/dpsteppace.h"
 #include "ops/launchspec.h"
@@ -219,6 +220,7 @@ bool SimCluster::start(QString *error)
     for (int s = 0; s < shardCount; ++s) {
         auto *thread = new QThread(this);
         thread->setObjectName(QStringLiteral("engines-%1").arg(s));
+        thread->setEventDispatcher(new EpollEventDispatcher); // answers cost what is ready, not every socket
         auto *shard = new EngineShard(shardOptions.at(s), shardIndexes.at(s));
         shard->moveToThread(thread);
         connect(thread, &QThread::finished, shard, &QObject::deleteLater);
