@@ -62,6 +62,13 @@ bool AuditLog::append(AuditEntry entry, QString *error)
     return false;
 }
 
+void AuditLog::appendOrWarn(AuditEntry entry)
+{
+    QString error;
+    if (!append(std::move(entry), &error))
+        qWarning("%s", qPrintable(error));
+}
+
 bool AuditLog::write(const AuditEntry &given, QString *error)
 {
     AuditEntry entry = given;

@@ -41,6 +41,8 @@ public:
     // Fills time/user/host when empty, appends one line and fsyncs. False with *error when the line
     // could not be written durably (the caller shows it: an unaudited action is a problem).
     bool append(AuditEntry entry, QString *error = nullptr);
+    // append() for a caller with nobody to show the error to: it becomes a warning in the log.
+    void appendOrWarn(AuditEntry entry);
 
     static QString localUser();
 

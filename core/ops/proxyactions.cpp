@@ -73,9 +73,7 @@ void ProxyActions::audit(ProxyAction action, bool restart, const QString &result
     e.result = result;
     e.detail = detail;
     e.durationMs = durationMs;
-    QString error;
-    if (!m_ctx->audit->append(e, &error))
-        qWarning("%s", qPrintable(error));
+    m_ctx->audit->appendOrWarn(std::move(e));
 }
 
 bool ProxyActions::run(ProxyAction action, QString *why)

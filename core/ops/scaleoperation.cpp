@@ -253,9 +253,7 @@ void ScaleOperation::declareIntent(const EngineRef &engine, OperatorIntent inten
         return;
     const AuditEntry e = intentAuditEntry(engine.role, engine.id, engine.node, engine.dpRank, intent,
                                           m_intentDetail.isEmpty() ? m_kind : m_intentDetail);
-    QString error;
-    if (!m_ctx->audit->append(e, &error))
-        qWarning("%s", qPrintable(error));
+    m_ctx->audit->appendOrWarn(e);
 }
 
 void ScaleOperation::audit(const QString &action, const QString &result, const QString &detail, qint64 durationMs,
@@ -272,9 +270,7 @@ void ScaleOperation::audit(const QString &action, const QString &result, const Q
     e.result = result;
     e.detail = detail;
     e.durationMs = durationMs;
-    QString error;
-    if (!m_ctx->audit->append(e, &error))
-        qWarning("%s", qPrintable(error));
+    m_ctx->audit->appendOrWarn(std::move(e));
 }
 
 } // namespace pd
