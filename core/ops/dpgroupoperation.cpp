@@ -513,9 +513,7 @@ void DpGroupOperation::addToProxy()
     if (checkCancelled(QStringLiteral("the group runs and serves, but is not in the proxy")))
         return;
     if (!m_addToProxy) {
-        const QString why = QStringLiteral("start only: not added");
-        skip(AddToProxy, why);
-        skip(WaitListed, why);
+        skipFrom(AddToProxy, QStringLiteral("start only: not added"));
         return succeed(
             QStringLiteral("DP group %1 serves: %2 ranks %3; not in the proxy (add them when wanted)")
                 .arg(m_groupId)

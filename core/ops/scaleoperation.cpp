@@ -177,6 +177,12 @@ void ScaleOperation::skip(int step, const QString &detail)
     Q_EMIT stepChanged(step);
 }
 
+void ScaleOperation::skipFrom(int step, const QString &detail)
+{
+    for (int i = step; i < m_steps.size(); ++i)
+        skip(i, detail);
+}
+
 void ScaleOperation::fail(const QString &detail)
 {
     endStep(StepStatus::Failed, detail);

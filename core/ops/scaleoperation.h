@@ -92,6 +92,7 @@ protected:
     void progress(const QString &detail);
     void done(const QString &detail = {});
     void skip(int step, const QString &detail);
+    void skipFrom(int step, const QString &detail); // `step` and every step after it
     void fail(const QString &detail);               // fails the current step and the operation
     void succeed(const QString &summary);
     // A cancel point: true (and the operation ends Cancelled) when cancel() was called.

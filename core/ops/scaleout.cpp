@@ -138,10 +138,7 @@ void ScaleOut::addToProxy()
     if (checkCancelled(QStringLiteral("the engine runs and serves, but is not in the proxy")))
         return;
     if (!m_addToProxy) {
-        const QString why = QStringLiteral("start only: not added");
-        skip(AddToProxy, why);
-        skip(WaitListed, why);
-        skip(VerifyTraffic, why);
+        skipFrom(AddToProxy, QStringLiteral("start only: not added"));
         return succeed(QStringLiteral("%1 %2 and serves; not in the proxy (add it when wanted)")
                            .arg(m_engine.id, m_running ? QStringLiteral("was already running") : QStringLiteral("started")));
     }
