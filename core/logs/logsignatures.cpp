@@ -243,17 +243,8 @@ QList<LogSignature> build()
 
 QString logSeverityName(LogSeverity severity)
 {
-    switch (severity) {
-    case LogSeverity::Info:
-        return QStringLiteral("info");
-    case LogSeverity::Warning:
-        return QStringLiteral("warning");
-    case LogSeverity::Error:
-        return QStringLiteral("error");
-    case LogSeverity::Critical:
-        return QStringLiteral("critical");
-    }
-    return QStringLiteral("error");
+    static constexpr const char *names[] = { "info", "warning", "error", "critical" };
+    return enumName(severity, names, "error");
 }
 
 const QList<LogSignature> &logSignatures()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "util/enumnames.h"
+
 #include <QList>
 #include <QString>
 
@@ -11,6 +13,7 @@
 namespace pd {
 
 enum class LogSeverity { Info, Warning, Error, Critical };
+template<> inline constexpr std::size_t enumCount<LogSeverity> = std::size_t(LogSeverity::Critical) + 1;
 QString logSeverityName(LogSeverity severity);
 
 struct LogSignature {

@@ -7,17 +7,8 @@ namespace pd {
 
 QString verdictName(Verdict verdict)
 {
-    switch (verdict) {
-    case Verdict::Pass:
-        return QStringLiteral("pass");
-    case Verdict::Unknown:
-        return QStringLiteral("unknown");
-    case Verdict::Warning:
-        return QStringLiteral("warning");
-    case Verdict::Fail:
-        return QStringLiteral("fail");
-    }
-    return QStringLiteral("unknown");
+    static constexpr const char *names[] = { "pass", "unknown", "warning", "fail" };
+    return enumName(verdict, names, "unknown");
 }
 
 QString verdictLabel(Verdict verdict)
@@ -37,41 +28,9 @@ QString verdictLabel(Verdict verdict)
 
 QString checkKindName(CheckKind kind)
 {
-    switch (kind) {
-    case CheckKind::Reach:
-        return QStringLiteral("reach");
-    case CheckKind::Tools:
-        return QStringLiteral("tools");
-    case CheckKind::NpuTable:
-        return QStringLiteral("npu_smi");
-    case CheckKind::HccnConf:
-        return QStringLiteral("hccn_conf");
-    case CheckKind::Lldp:
-        return QStringLiteral("lldp");
-    case CheckKind::Link:
-        return QStringLiteral("link");
-    case CheckKind::NetHealth:
-        return QStringLiteral("net_health");
-    case CheckKind::NetDetect:
-        return QStringLiteral("netdetect");
-    case CheckKind::Gateway:
-        return QStringLiteral("gateway");
-    case CheckKind::Ip:
-        return QStringLiteral("ip");
-    case CheckKind::Vnic:
-        return QStringLiteral("vnic");
-    case CheckKind::Tls:
-        return QStringLiteral("tls");
-    case CheckKind::NpuHealth:
-        return QStringLiteral("health");
-    case CheckKind::SpodInfo:
-        return QStringLiteral("spod_info");
-    case CheckKind::Ping:
-        return QStringLiteral("ping");
-    case CheckKind::HccsPing:
-        return QStringLiteral("hccs_ping");
-    }
-    return QStringLiteral("unknown");
+    static constexpr const char *names[] = { "reach", "tools", "npu_smi", "hccn_conf", "lldp", "link", "net_health",
+        "netdetect", "gateway", "ip", "vnic", "tls", "health", "spod_info", "ping", "hccs_ping" };
+    return enumName(kind, names, "unknown");
 }
 
 Verdict worse(Verdict a, Verdict b)

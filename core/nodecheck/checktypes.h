@@ -3,6 +3,7 @@
 
 #include "cluster/profile.h"
 #include "exec/commandrunner.h"
+#include "util/enumnames.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -16,6 +17,7 @@ namespace pd {
 
 // Ordered by how bad: the worst verdict of a cell is the max.
 enum class Verdict { Pass, Unknown, Warning, Fail };
+template<> inline constexpr std::size_t enumCount<Verdict> = std::size_t(Verdict::Fail) + 1;
 
 enum class CheckKind {
     Reach, // the node answered (SSH / local shell), node level
@@ -34,7 +36,9 @@ enum class CheckKind {
     SpodInfo, // A3 `npu-smi info -t spod-info`
     Ping, // A2 `-ping` to the peer node's device
     HccsPing, // A3 `-hccs_ping` to the peer node's device
+    // (the last value: enumCount below counts up to it)
 };
+template<> inline constexpr std::size_t enumCount<CheckKind> = std::size_t(CheckKind::HccsPing) + 1;
 
 QString verdictName(Verdict verdict); // "pass" | "unknown" | "warning" | "fail"
 // verdictName() in the operator's language (pd::NodeCheck), for views; reports keep verdictName().

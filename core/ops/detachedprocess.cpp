@@ -168,17 +168,8 @@ QByteArray inProcessContainer(const DetachedProcess &process, const QByteArray &
 
 QString processActionName(ProcessAction action)
 {
-    switch (action) {
-    case ProcessAction::Start:
-        return QStringLiteral("start");
-    case ProcessAction::Stop:
-        return QStringLiteral("stop");
-    case ProcessAction::Restart:
-        return QStringLiteral("restart");
-    case ProcessAction::Status:
-        return QStringLiteral("status");
-    }
-    return QString();
+    static constexpr const char *names[] = { "start", "stop", "restart", "status" };
+    return enumName(action, names, nullptr);
 }
 
 QByteArray startCommand(const DetachedProcess &process, const ControlTimings &timings, QString *error)

@@ -3,6 +3,7 @@
 
 #include "exec/commandrunner.h"
 #include "state/enginestate.h"
+#include "util/enumnames.h"
 
 #include <QByteArray>
 #include <QList>
@@ -46,6 +47,7 @@ struct DetachedProcess {
 };
 
 enum class ProcessAction { Start, Stop, Restart, Status };
+template<> inline constexpr std::size_t enumCount<ProcessAction> = std::size_t(ProcessAction::Status) + 1;
 QString processActionName(ProcessAction action); // "start" | "stop" | "restart" | "status"
 
 struct ControlTimings {

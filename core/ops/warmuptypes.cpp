@@ -25,29 +25,9 @@ QString WarmUpOptions::validate() const
 
 QString warmUpOutcomeName(WarmUpOutcome outcome)
 {
-    switch (outcome) {
-    case WarmUpOutcome::Ok:
-        return QStringLiteral("ok");
-    case WarmUpOutcome::HttpError:
-        return QStringLiteral("http-error");
-    case WarmUpOutcome::EmptyOk:
-        return QStringLiteral("empty-200");
-    case WarmUpOutcome::NoDone:
-        return QStringLiteral("no-done");
-    case WarmUpOutcome::Malformed:
-        return QStringLiteral("malformed");
-    case WarmUpOutcome::ErrorPayload:
-        return QStringLiteral("error-payload");
-    case WarmUpOutcome::NoTokens:
-        return QStringLiteral("no-tokens");
-    case WarmUpOutcome::Timeout:
-        return QStringLiteral("timeout");
-    case WarmUpOutcome::ConnectionFailed:
-        return QStringLiteral("connection-failed");
-    case WarmUpOutcome::Cancelled:
-        return QStringLiteral("cancelled");
-    }
-    return QStringLiteral("unknown");
+    static constexpr const char *names[] = { "ok", "http-error", "empty-200", "no-done", "malformed", "error-payload",
+        "no-tokens", "timeout", "connection-failed", "cancelled" };
+    return enumName(outcome, names, "unknown");
 }
 
 LatencyStats latencyStats(QList<double> values)

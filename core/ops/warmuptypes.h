@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "util/enumnames.h"
+
 #include <QDateTime>
 #include <QList>
 #include <QMetaType>
@@ -46,6 +48,7 @@ enum class WarmUpOutcome {
     Cancelled, // the run was cancelled while this request was in flight
 };
 inline constexpr int kWarmUpOutcomeCount = int(WarmUpOutcome::Cancelled) + 1;
+template<> inline constexpr std::size_t enumCount<WarmUpOutcome> = std::size_t(kWarmUpOutcomeCount);
 
 // "ok", "http-error", "empty-200", "no-done", "malformed", "error-payload", "no-tokens", "timeout",
 // "connection-failed", "cancelled": stable names for CSV, JSON and the command line.

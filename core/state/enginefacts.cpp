@@ -5,53 +5,21 @@ namespace pd {
 
 QString httpFactName(HttpFact fact)
 {
-    switch (fact) {
-    case HttpFact::Unknown:
-        return QStringLiteral("unknown");
-    case HttpFact::Ok:
-        return QStringLiteral("ok");
-    case HttpFact::Refused:
-        return QStringLiteral("refused");
-    case HttpFact::Timeout:
-        return QStringLiteral("timeout");
-    case HttpFact::ServerError:
-        return QStringLiteral("5xx");
-    case HttpFact::ClientError:
-        return QStringLiteral("http-error");
-    case HttpFact::Malformed:
-        return QStringLiteral("malformed");
-    case HttpFact::Failed:
-        return QStringLiteral("failed");
-    }
-    return QStringLiteral("unknown");
+    static constexpr const char *names[]
+        = { "unknown", "ok", "refused", "timeout", "5xx", "http-error", "malformed", "failed" };
+    return enumName(fact, names, "unknown");
 }
 
 QString freshnessFactName(FreshnessFact fact)
 {
-    switch (fact) {
-    case FreshnessFact::Unknown:
-        return QStringLiteral("unknown");
-    case FreshnessFact::Fresh:
-        return QStringLiteral("fresh");
-    case FreshnessFact::Stale:
-        return QStringLiteral("stale");
-    case FreshnessFact::Unreachable:
-        return QStringLiteral("unreachable");
-    }
-    return QStringLiteral("unknown");
+    static constexpr const char *names[] = { "unknown", "fresh", "stale", "unreachable" };
+    return enumName(fact, names, "unknown");
 }
 
 QString processFactName(ProcessFact fact)
 {
-    switch (fact) {
-    case ProcessFact::Unknown:
-        return QStringLiteral("unknown");
-    case ProcessFact::Running:
-        return QStringLiteral("running");
-    case ProcessFact::Exited:
-        return QStringLiteral("exited");
-    }
-    return QStringLiteral("unknown");
+    static constexpr const char *names[] = { "unknown", "running", "exited" };
+    return enumName(fact, names, "unknown");
 }
 
 FreshnessFact freshnessOf(const EngineFacts &facts, const StateThresholds &thresholds)

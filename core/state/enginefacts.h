@@ -2,6 +2,7 @@
 #pragma once
 
 #include "state/enginestate.h"
+#include "util/enumnames.h"
 
 #include <QString>
 
@@ -22,10 +23,13 @@ enum class HttpFact : std::uint8_t {
     ClientError, // /metrics answered another non-200 status (404, 401, ...)
     Malformed, // /metrics 200 but the body did not parse
     Failed, // another transport error (DNS, reset, ...)
+    // (the last value: enumCount below counts up to it)
 };
+template<> inline constexpr std::size_t enumCount<HttpFact> = std::size_t(HttpFact::Failed) + 1;
 
 // Whether the latest metrics are current (series-store vocabulary: fresh / stale / unreachable).
 enum class FreshnessFact : std::uint8_t { Unknown, Fresh, Stale, Unreachable };
+template<> inline constexpr std::size_t enumCount<FreshnessFact> = std::size_t(FreshnessFact::Unreachable) + 1;
 
 struct ProgressCounters {
     double generationTokens = 0;

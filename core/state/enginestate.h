@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "util/enumnames.h"
+
 #include <QString>
 
 // The vocabulary shared by derived state (core/state), the topology, triage, SSH operations and
@@ -28,6 +30,7 @@ inline constexpr int kEngineStateCount = int(EngineState::GroupBroken) + 1;
 
 // The process as SSH (or the local runner) last saw it.
 enum class ProcessFact { Unknown, Running, Exited };
+template<> inline constexpr std::size_t enumCount<ProcessFact> = std::size_t(ProcessFact::Exited) + 1;
 
 // Proxy membership as the console tracks it (added / removed by the console, reconciled against the
 // proxy's lists and counts; messages are never taken as status).

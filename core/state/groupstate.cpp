@@ -107,21 +107,8 @@ GroupState deriveGroupState(bool coupled, const QList<GroupRankInput> &ranks)
 
 QString groupHealthName(GroupHealth health)
 {
-    switch (health) {
-    case GroupHealth::Unknown:
-        return QStringLiteral("unknown");
-    case GroupHealth::Stopped:
-        return QStringLiteral("stopped");
-    case GroupHealth::Starting:
-        return QStringLiteral("starting");
-    case GroupHealth::Serving:
-        return QStringLiteral("serving");
-    case GroupHealth::Degraded:
-        return QStringLiteral("degraded");
-    case GroupHealth::Broken:
-        return QStringLiteral("broken");
-    }
-    return QStringLiteral("unknown");
+    static constexpr const char *names[] = { "unknown", "stopped", "starting", "serving", "degraded", "broken" };
+    return enumName(health, names, "unknown");
 }
 
 QString groupHealthLabel(GroupHealth health)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "state/enginestate.h"
+#include "util/enumnames.h"
 
 #include <QList>
 #include <QString>
@@ -22,6 +23,8 @@ enum class GroupHealth {
     Degraded, // independent ranks only: some dead, the others serve on
     Broken,   // a coupled group with a dead rank and live ranks that hang
 };
+// Broken is the last value: a value after it moves this count.
+template<> inline constexpr std::size_t enumCount<GroupHealth> = std::size_t(GroupHealth::Broken) + 1;
 
 // What the group derivation needs of one rank.
 struct GroupRankInput {

@@ -7,21 +7,8 @@ namespace pd {
 
 QString eventKindName(StateEvent::Kind kind)
 {
-    switch (kind) {
-    case StateEvent::Kind::State:
-        return QStringLiteral("state");
-    case StateEvent::Kind::Membership:
-        return QStringLiteral("membership");
-    case StateEvent::Kind::Process:
-        return QStringLiteral("process");
-    case StateEvent::Kind::Proxy:
-        return QStringLiteral("proxy");
-    case StateEvent::Kind::Action:
-        return QStringLiteral("action");
-    case StateEvent::Kind::Diagnosis:
-        return QStringLiteral("diagnosis");
-    }
-    return QStringLiteral("state");
+    static constexpr const char *names[] = { "state", "membership", "process", "proxy", "action", "diagnosis" };
+    return enumName(kind, names, "state");
 }
 
 EventLog::EventLog(int capacity)

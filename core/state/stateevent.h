@@ -2,6 +2,7 @@
 #pragma once
 
 #include "state/enginestate.h"
+#include "util/enumnames.h"
 
 #include <QList>
 #include <QString>
@@ -36,6 +37,7 @@ struct StateEvent {
     QString reason;
     QStringList evidence;
 };
+template<> inline constexpr std::size_t enumCount<StateEvent::Kind> = std::size_t(StateEvent::kKindCount);
 
 QString eventKindName(StateEvent::Kind kind); // "state", "membership", ...
 

@@ -7,50 +7,16 @@ namespace pd {
 
 QString problemSeverityName(ProblemSeverity severity)
 {
-    switch (severity) {
-    case ProblemSeverity::Critical:
-        return QStringLiteral("critical");
-    case ProblemSeverity::Error:
-        return QStringLiteral("error");
-    case ProblemSeverity::Warning:
-        return QStringLiteral("warning");
-    }
-    return QStringLiteral("warning");
+    static constexpr const char *names[] = { "critical", "error", "warning" };
+    return enumName(severity, names, "warning");
 }
 
 QString problemKindName(ProblemKind kind)
 {
-    switch (kind) {
-    case ProblemKind::GroupBroken:
-        return QStringLiteral("group-broken");
-    case ProblemKind::PoolEmpty:
-        return QStringLiteral("pool-empty");
-    case ProblemKind::ListedButDead:
-        return QStringLiteral("listed-but-dead");
-    case ProblemKind::ProxyUnreachable:
-        return QStringLiteral("proxy-unreachable");
-    case ProblemKind::ClientRequestsFailing:
-        return QStringLiteral("client-requests-failing");
-    case ProblemKind::NodeCheckFailed:
-        return QStringLiteral("node-check-failed");
-    case ProblemKind::EngineStalled:
-        return QStringLiteral("engine-stalled");
-    case ProblemKind::EngineUnhealthy:
-        return QStringLiteral("engine-unhealthy");
-    case ProblemKind::EngineUnreachable:
-        return QStringLiteral("engine-unreachable");
-    case ProblemKind::NodeSshDown:
-        return QStringLiteral("node-ssh-down");
-    case ProblemKind::LogError:
-        return QStringLiteral("log-error");
-    case ProblemKind::ProxyDroppedAdd:
-        return QStringLiteral("proxy-dropped-add");
-    case ProblemKind::NotInProxy:
-        return QStringLiteral("not-in-proxy");
-    case ProblemKind::MetricsStale:
-        return QStringLiteral("metrics-stale");
-    }
-    return QStringLiteral("unknown");
+    static constexpr const char *names[] = { "pool-empty", "proxy-unreachable", "group-broken", "listed-but-dead",
+        "client-requests-failing", "engine-stalled", "engine-unhealthy", "engine-unreachable", "node-ssh-down",
+        "node-check-failed", "log-error", "proxy-dropped-add", "not-in-proxy", "metrics-stale" };
+    return enumName(kind, names, "unknown");
 }
 
 bool problemRanksBefore(const Problem &a, const Problem &b)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "util/enumnames.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -12,6 +14,7 @@
 namespace pd {
 
 enum class ProblemSeverity : std::uint8_t { Critical, Error, Warning };
+template<> inline constexpr std::size_t enumCount<ProblemSeverity> = std::size_t(ProblemSeverity::Warning) + 1;
 
 // In ranking order: a lower value is more urgent.
 enum class ProblemKind : std::uint8_t {
@@ -29,7 +32,9 @@ enum class ProblemKind : std::uint8_t {
     ProxyDroppedAdd, // the proxy silently dropped an add
     NotInProxy, // healthy engine the proxy does not route to
     MetricsStale, // polls failing, below the failure verdict
+    // (the last value: enumCount below counts up to it)
 };
+template<> inline constexpr std::size_t enumCount<ProblemKind> = std::size_t(ProblemKind::MetricsStale) + 1;
 
 enum class ProblemScope : std::uint8_t { Cluster, Proxy, Pool, Node, Engine, Group };
 
