@@ -19,9 +19,16 @@ struct LogicalLine {
     int line = 0; // 1-based, where it starts
 };
 
-// Whether a quote opened in `text` is still open at its end (so the next physical line continues it).
-bool quoteOpenAtEnd(const QString &text)
+// Where a `# comment` starts in `text` outside quotes (-1 when none), and whether a quote opened in
+// `text` is still open at its end, reading on past the comment (so the next physical line continues it).
+struct QuoteScan {
+    qsizetype commentAt = -1;
+    bool quoteOpen = false;
+};
+
+QuoteScan scanQuotes(const QString &text)
 {
+    QuoteScan scan;
     QChar quote;
     for (qsizetype i = 0; i < text.size(); ++i) {
         const QChar c = text.at(i);
@@ -30,33 +37,28 @@ bool quoteOpenAtEnd(const QString &text)
                 ++i;
             else if (c == QLatin1Char('\'') || c == QLatin1Char('"'))
                 quote = c;
+            else if (c == QLatin1Char('#') && scan.commentAt < 0 && (i == 0 || text.at(i - 1).isSpace()))
+                scan.commentAt = i;
         } else if (c == quote) {
             quote = QChar();
         } else if (quote == QLatin1Char('"') && c == QLatin1Char('\\')) {
             ++i;
         }
     }
-    return !quote.isNull();
+    scan.quoteOpen = !quote.isNull();
+    return scan;
+}
+
+bool quoteOpenAtEnd(const QString &text)
+{
+    return scanQuotes(text).quoteOpen;
 }
 
 // Drops a `# comment` that starts a word outside quotes.
 QString withoutComment(const QString &text)
 {
-    QChar quote;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text.at(i);
-        if (quote.isNull()) {
-            if (c == QLatin1Char('\\'))
-                ++i;
-            else if (c == QLatin1Char('\'') || c == QLatin1Char('"'))
-                quote = c;
-            else if (c == QLatin1Char('#') && (i == 0 || text.at(i - 1).isSpace()))
-                return text.left(i);
-        } else if (c == quote) {
-            quote = QChar();
-        }
-    }
-    return text;
+    const qsizetype at = scanQuotes(text).commentAt;
+    return at < 0 ? text : text.left(at);
 }
 
 bool endsWithContinuation(const QString &text)
