@@ -106,10 +106,24 @@ PromResultType resultTypeOf(const std::string &name)
     return PromResultType::None;
 }
 
+// `v`, the value at `path`, which must be an object (arrayAt: an array).
+const Json &objectAt(const Json &v, const QString &path)
+{
+    if (!v.is_object())
+        bad(path, QStringLiteral("expected an object, found %1").arg(typeOf(v)));
+    return v;
+}
+
+const Json &arrayAt(const Json &v, const QString &path)
+{
+    if (!v.is_array())
+        bad(path, QStringLiteral("expected an array, found %1").arg(typeOf(v)));
+    return v;
+}
+
 void decodeData(const Json &data, PromApiAnswer &out)
 {
-    if (!data.is_object())
-        bad(QStringLiteral("data"), QStringLiteral("expected an object, found %1").arg(typeOf(data)));
+    objectAt(data, QStringLiteral("data"));
     const std::string type
         = stringAt(member(data, "resultType", QStringLiteral("data")), QStringLiteral("data.resultType"));
     out.resultType = resultTypeOf(type);
@@ -125,24 +139,18 @@ void decodeData(const Json &data, PromApiAnswer &out)
         out.series.push_back(std::move(s));
         return;
     }
-    if (!result.is_array())
-        bad(QStringLiteral("data.result"), QStringLiteral("expected an array, found %1").arg(typeOf(result)));
+    arrayAt(result, QStringLiteral("data.result"));
     out.series.reserve(result.size());
     const bool matrix = out.resultType == PromResultType::Matrix;
     for (std::size_t i = 0; i < result.size(); ++i) {
         const QString path = QStringLiteral("data.result[%1]").arg(i);
-        const Json &item = result[i];
-        if (!item.is_object())
-            bad(path, QStringLiteral("expected an object, found %1").arg(typeOf(item)));
+        const Json &item = objectAt(result[i], path);
         PromSeries s;
         s.labels = labelsAt(member(item, "metric", path), path + QStringLiteral(".metric"));
         if (matrix) {
             if (item.contains("value"))
                 bad(path, QStringLiteral("a \"value\" in a matrix (resultType says matrix, the series is a vector's)"));
-            const Json &values = member(item, "values", path);
-            if (!values.is_array())
-                bad(path + QStringLiteral(".values"),
-                    QStringLiteral("expected an array, found %1").arg(typeOf(values)));
+            const Json &values = arrayAt(member(item, "values", path), path + QStringLiteral(".values"));
             s.points.reserve(values.size());
             for (std::size_t k = 0; k < values.size(); ++k) {
                 const QString at = path + QStringLiteral(".values[%1]").arg(k);
@@ -183,8 +191,7 @@ template<class Answer> bool decodeEnvelope(int httpStatus, std::string_view body
         return false;
     }
     try {
-        if (!doc.is_object())
-            bad(QStringLiteral("answer"), QStringLiteral("expected an object, found %1").arg(typeOf(doc)));
+        objectAt(doc, QStringLiteral("answer"));
         const std::string status = stringAt(member(doc, "status", QStringLiteral("answer")), QStringLiteral("status"));
         if (status == "error") {
             out.outcome = Outcome::ApiError;
@@ -211,14 +218,33 @@ template<class Answer> bool decodeEnvelope(int httpStatus, std::string_view body
     return true;
 }
 
+// An answer of the kind `Answer`: the envelope, then `decodeBody(doc, out)`; a Bad on the way makes
+// it Malformed, emptied by `reset`.
+template<class Answer, class DecodeBody, class Reset>
+Answer decodeAnswer(int httpStatus, std::string_view body, DecodeBody decodeBody, Reset reset)
+{
+    Answer out;
+    Json doc;
+    if (!decodeEnvelope(httpStatus, body, out, doc))
+        return out;
+    try {
+        decodeBody(doc, out);
+        out.outcome = Outcome::Ok;
+    } catch (const Bad &b) {
+        out.outcome = Outcome::Malformed;
+        out.error = b.message;
+        reset(out);
+    }
+    return out;
+}
+
 QStringList warningsOf(const Json &doc)
 {
     QStringList out;
     const auto it = doc.find("warnings");
     if (it == doc.end())
         return out;
-    if (!it->is_array())
-        bad(QStringLiteral("warnings"), QStringLiteral("expected an array, found %1").arg(typeOf(*it)));
+    arrayAt(*it, QStringLiteral("warnings"));
     for (std::size_t i = 0; i < it->size(); ++i)
         out.append(q(stringAt((*it)[i], QStringLiteral("warnings[%1]").arg(i))));
     return out;
@@ -321,62 +347,45 @@ std::int64_t parsePromDurationMs(std::string_view text)
 
 PromApiAnswer decodePromQueryAnswer(int httpStatus, std::string_view body)
 {
-    PromApiAnswer out;
-    Json doc;
-    if (!decodeEnvelope(httpStatus, body, out, doc))
-        return out;
-    try {
-        out.warnings = warningsOf(doc);
-        decodeData(member(doc, "data", QStringLiteral("answer")), out);
-        out.outcome = Outcome::Ok;
-    } catch (const Bad &b) {
-        out.outcome = Outcome::Malformed;
-        out.error = b.message;
-        out.series.clear();
-        out.resultType = PromResultType::None;
-    }
-    return out;
+    return decodeAnswer<PromApiAnswer>(
+        httpStatus, body,
+        [](const Json &doc, PromApiAnswer &out) {
+            out.warnings = warningsOf(doc);
+            decodeData(member(doc, "data", QStringLiteral("answer")), out);
+        },
+        [](PromApiAnswer &out) {
+            out.series.clear();
+            out.resultType = PromResultType::None;
+        });
 }
 
 PromTargetsAnswer decodePromTargetsAnswer(int httpStatus, std::string_view body)
 {
-    PromTargetsAnswer out;
-    Json doc;
-    if (!decodeEnvelope(httpStatus, body, out, doc))
-        return out;
-    try {
-        const Json &data = member(doc, "data", QStringLiteral("answer"));
-        if (!data.is_object())
-            bad(QStringLiteral("data"), QStringLiteral("expected an object, found %1").arg(typeOf(data)));
-        const Json &active = member(data, "activeTargets", QStringLiteral("data"));
-        if (!active.is_array())
-            bad(QStringLiteral("data.activeTargets"),
-                QStringLiteral("expected an array, found %1").arg(typeOf(active)));
-        for (std::size_t i = 0; i < active.size(); ++i) {
-            const QString path = QStringLiteral("data.activeTargets[%1]").arg(i);
-            const Json &t = active[i];
-            if (!t.is_object())
-                bad(path, QStringLiteral("expected an object, found %1").arg(typeOf(t)));
-            PromTarget target;
-            target.labels = labelsAt(member(t, "labels", path), path + QStringLiteral(".labels"));
-            target.health = stringAt(member(t, "health", path), path + QStringLiteral(".health"));
-            if (const auto it = t.find("scrapeUrl"); it != t.end())
-                target.scrapeUrl = stringAt(*it, path + QStringLiteral(".scrapeUrl"));
-            if (const auto it = t.find("lastError"); it != t.end())
-                target.lastError = stringAt(*it, path + QStringLiteral(".lastError"));
-            if (const auto it = t.find("lastScrape"); it != t.end())
-                target.lastScrapeMs = timeMsOf(stringAt(*it, path + QStringLiteral(".lastScrape")));
-            if (const auto it = t.find("scrapeInterval"); it != t.end())
-                target.scrapeIntervalMs = parsePromDurationMs(stringAt(*it, path + QStringLiteral(".scrapeInterval")));
-            out.targets.push_back(std::move(target));
-        }
-        out.outcome = Outcome::Ok;
-    } catch (const Bad &b) {
-        out.outcome = Outcome::Malformed;
-        out.error = b.message;
-        out.targets.clear();
-    }
-    return out;
+    return decodeAnswer<PromTargetsAnswer>(
+        httpStatus, body,
+        [](const Json &doc, PromTargetsAnswer &out) {
+            const Json &data = objectAt(member(doc, "data", QStringLiteral("answer")), QStringLiteral("data"));
+            const Json &active
+                = arrayAt(member(data, "activeTargets", QStringLiteral("data")), QStringLiteral("data.activeTargets"));
+            for (std::size_t i = 0; i < active.size(); ++i) {
+                const QString path = QStringLiteral("data.activeTargets[%1]").arg(i);
+                const Json &t = objectAt(active[i], path);
+                PromTarget target;
+                target.labels = labelsAt(member(t, "labels", path), path + QStringLiteral(".labels"));
+                target.health = stringAt(member(t, "health", path), path + QStringLiteral(".health"));
+                if (const auto it = t.find("scrapeUrl"); it != t.end())
+                    target.scrapeUrl = stringAt(*it, path + QStringLiteral(".scrapeUrl"));
+                if (const auto it = t.find("lastError"); it != t.end())
+                    target.lastError = stringAt(*it, path + QStringLiteral(".lastError"));
+                if (const auto it = t.find("lastScrape"); it != t.end())
+                    target.lastScrapeMs = timeMsOf(stringAt(*it, path + QStringLiteral(".lastScrape")));
+                if (const auto it = t.find("scrapeInterval"); it != t.end())
+                    target.scrapeIntervalMs
+                        = parsePromDurationMs(stringAt(*it, path + QStringLiteral(".scrapeInterval")));
+                out.targets.push_back(std::move(target));
+            }
+        },
+        [](PromTargetsAnswer &out) { out.targets.clear(); });
 }
 
 } // namespace pd
