@@ -40,7 +40,7 @@ PollStatus pollStatusOf(PollError::Kind kind)
 } // namespace
 
 PrometheusFeed::PrometheusFeed(QObject *parent)
-    : QObject(parent)
+    : PrometheusOutlet(parent)
     , m_client(new PrometheusClient(this))
     , m_timer(new QTimer(this))
 {

@@ -73,7 +73,23 @@ struct PrometheusDelivery {
     PollBatch latest;
 };
 
-class PrometheusFeed final : public QObject {
+// What the feed and the source that runs it offer alike: deliveries, and the status and its changes.
+class PrometheusOutlet : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    const PrometheusStatus &status() const { return m_status; }
+
+Q_SIGNALS:
+    // Rounds for the series store, in time order; `latest` (live refreshes only) for the cluster store.
+    void delivered(const pd::PrometheusDelivery &delivery);
+    void statusChanged(const pd::PrometheusStatus &status);
+
+protected:
+    PrometheusStatus m_status;
+};
+
+class PrometheusFeed final : public PrometheusOutlet {
     Q_OBJECT
 public:
     explicit PrometheusFeed(QObject *parent = nullptr);
@@ -84,11 +100,6 @@ public:
     void setEngines(const std::vector<std::string> &hostPorts, quint64 generation);
     void start();
     void stop();
-    const PrometheusStatus &status() const { return m_status; }
-
-Q_SIGNALS:
-    void delivered(const pd::PrometheusDelivery &delivery);
-    void statusChanged(const pd::PrometheusStatus &status);
 
 private:
     void restart();
@@ -116,7 +127,6 @@ private:
     std::vector<std::string> m_labelValues; // per engine: its label value as Prometheus has it ("" none)
     std::vector<VllmGeneration> m_generations;
     std::vector<std::string> m_names;
-    PrometheusStatus m_status;
     int m_retryMs = 0;
     // backfill
     std::int64_t m_backfillFrom = 0;

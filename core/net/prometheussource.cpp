@@ -4,7 +4,7 @@
 namespace pd {
 
 PrometheusSource::PrometheusSource(const PrometheusSourceConfig &config, QObject *parent)
-    : QObject(parent)
+    : PrometheusOutlet(parent)
     , m_feed(new PrometheusFeed)
 {
     qRegisterMetaType<pd::PrometheusDelivery>();

@@ -16,7 +16,7 @@
 // they belong to an older engine list. Destroying the source stops its thread.
 namespace pd {
 
-class PrometheusSource final : public QObject {
+class PrometheusSource final : public PrometheusOutlet {
     Q_OBJECT
 public:
     explicit PrometheusSource(const PrometheusSourceConfig &config, QObject *parent = nullptr);
@@ -26,18 +26,11 @@ public:
     void setEngines(const std::vector<std::string> &hostPorts);
     void start();
     void stop();
-    const PrometheusStatus &status() const { return m_status; }
-
-Q_SIGNALS:
-    // Rounds for the series store, in time order; `latest` (live refreshes only) for the cluster store.
-    void delivered(const pd::PrometheusDelivery &delivery);
-    void statusChanged(const pd::PrometheusStatus &status);
 
 private:
     QThread m_thread;
     PrometheusFeed *m_feed; // lives in m_thread, deleted when it finishes
     quint64 m_generation = 0;
-    PrometheusStatus m_status;
 };
 
 } // namespace pd
