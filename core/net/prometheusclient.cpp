@@ -113,29 +113,38 @@ PrometheusClient::Raw PrometheusClient::read(QNetworkReply *reply) const
     return raw;
 }
 
-void PrometheusClient::deliverQuery(QNetworkReply *reply, const QString &what, const QueryCallback &done)
+template<class Answer, class Decode>
+void PrometheusClient::deliver(QNetworkReply *reply, const QString &what, Decode decode,
+    std::function<void(const Answer &, qint64 answerBytes)> done)
 {
     const quint64 gen = m_generation;
-    connect(reply, &QNetworkReply::finished, this, [this, reply, what, done, gen] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, what, decode, done, gen] {
         reply->deleteLater();
         if (gen != m_generation)
             return;
         const Raw raw = read(reply);
-        PromApiAnswer answer;
+        Answer answer;
         if (!raw.transportError.isEmpty()) {
             answer.outcome = PromApiAnswer::Outcome::Http;
             answer.error = tr("%1: %2").arg(what, raw.transportError);
         } else {
-            answer = decodePromQueryAnswer(
-                raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
-            if (!answer.ok()) {
-                if (raw.status == 401 || raw.status == 403)
-                    answer.error += tr(" (check the bearer token)");
+            answer = decode(raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
+            if (!answer.ok())
                 answer.error = tr("%1: %2").arg(what, answer.error);
-            }
         }
         done(answer, raw.body.size());
     });
+}
+
+void PrometheusClient::deliverQuery(QNetworkReply *reply, const QString &what, const QueryCallback &done)
+{
+    const auto decode = [](int status, std::string_view body) {
+        PromApiAnswer answer = decodePromQueryAnswer(status, body);
+        if (!answer.ok() && (status == 401 || status == 403))
+            answer.error += tr(" (check the bearer token)");
+        return answer;
+    };
+    deliver<PromApiAnswer>(reply, what, decode, done);
 }
 
 void PrometheusClient::query(const std::string &promql, QueryCallback done, std::int64_t timeMs)
@@ -159,26 +168,9 @@ void PrometheusClient::queryRange(
 
 void PrometheusClient::targets(TargetsCallback done)
 {
-    QNetworkReply *reply = get(QStringLiteral("/api/v1/targets"), QStringLiteral("state=active"));
-    const quint64 gen = m_generation;
-    const QString what = m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/targets");
-    connect(reply, &QNetworkReply::finished, this, [this, reply, what, done, gen] {
-        reply->deleteLater();
-        if (gen != m_generation)
-            return;
-        const Raw raw = read(reply);
-        PromTargetsAnswer answer;
-        if (!raw.transportError.isEmpty()) {
-            answer.outcome = PromApiAnswer::Outcome::Http;
-            answer.error = tr("%1: %2").arg(what, raw.transportError);
-        } else {
-            answer = decodePromTargetsAnswer(
-                raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
-            if (!answer.ok())
-                answer.error = tr("%1: %2").arg(what, answer.error);
-        }
-        done(answer);
-    });
+    deliver<PromTargetsAnswer>(get(QStringLiteral("/api/v1/targets"), QStringLiteral("state=active")),
+        m_endpoint.base.toDisplayString() + QStringLiteral("/api/v1/targets"), decodePromTargetsAnswer,
+        [done = std::move(done)](const PromTargetsAnswer &answer, qint64) { done(answer); });
 }
 
 } // namespace pd

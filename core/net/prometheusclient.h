@@ -67,6 +67,11 @@ private:
         QString transportError; // empty when an HTTP answer arrived
     };
     Raw read(QNetworkReply *reply) const;
+    // Once `reply` finishes (not after abortAll()): the transport's error or `decode(status, body)`,
+    // an error prefixed with `what`.
+    template<class Answer, class Decode>
+    void deliver(QNetworkReply *reply, const QString &what, Decode decode,
+        std::function<void(const Answer &, qint64 answerBytes)> done);
     void deliverQuery(QNetworkReply *reply, const QString &what, const QueryCallback &done);
 
     QNetworkAccessManager *m_network;
