@@ -308,6 +308,22 @@ inline unsigned identMask(__m128i v, char digitHi)
     return rangeMask(v, '0', digitHi) | rangeMask(v, 'A', 'Z') | rangeMask(v, 'a', 'z')
         | unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
 }
+
+// The 16-bytes-at-a-time part of a scan from `p`, while a whole load stays before `limit`: `stops(v)`
+// sets bit i when byte i ends the scan. The scan's end when a block had one (or `e` was passed);
+// nullptr when the rest, from the advanced `p`, is left to the bytewise loop.
+template<class Stops> inline const char *scanBlocks(const char *&p, const char *e, const char *limit, Stops stops)
+{
+    while (limit - p >= 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        if (const unsigned stop = stops(v))
+            return std::min(p + __builtin_ctz(stop), e);
+        p += 16;
+        if (p >= e)
+            return e;
+    }
+    return nullptr;
+}
 #endif
 
 // Scans [a-zA-Z0-9_] (and ':' when withColon) from p. `limit` is the end of the whole body: 16-byte
@@ -317,15 +333,8 @@ inline const char *scanIdent(const char *p, const char *e, const char *limit, bo
 {
 #if PD_PROM_SSE2
     const char digitHi = withColon ? ':' : '9';
-    while (limit - p >= 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-        const unsigned ok = identMask(v, digitHi);
-        if (ok != 0xFFFF)
-            return std::min(p + __builtin_ctz(~ok), e);
-        p += 16;
-        if (p >= e)
-            return e;
-    }
+    if (const char *end = scanBlocks(p, e, limit, [digitHi](__m128i v) { return ~identMask(v, digitHi) & 0xFFFFu; }))
+        return end;
 #else
     (void)limit;
 #endif
@@ -340,23 +349,16 @@ inline const char *scanIdent(const char *p, const char *e, const char *limit, bo
 inline const char *scanLabelValue(const char *p, const char *e, const char *limit, unsigned &high)
 {
 #if PD_PROM_SSE2
-    while (limit - p >= 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-        const unsigned stop = unsigned(_mm_movemask_epi8(_mm_or_si128(
-            _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
-        const unsigned hi = unsigned(_mm_movemask_epi8(v));
-        if (stop) {
-            const int n = __builtin_ctz(stop);
-            if (hi & ((1u << n) - 1))
-                high |= 0x80;
-            return std::min(p + n, e);
-        }
-        if (hi)
+    const auto stops = [&high](__m128i v) {
+        const unsigned stop = unsigned(_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+        const unsigned hi = unsigned(_mm_movemask_epi8(v)); // the bytes >= 0x80
+        if (hi & (stop ? (1u << __builtin_ctz(stop)) - 1 : ~0u))
             high |= 0x80;
-        p += 16;
-        if (p >= e)
-            return e;
-    }
+        return stop;
+    };
+    if (const char *end = scanBlocks(p, e, limit, stops))
+        return end;
 #else
     (void)limit;
 #endif
