@@ -10,7 +10,7 @@
 namespace pd {
 
 AuditModel::AuditModel(QString path, int maxRows, QObject *parent)
-    : QAbstractTableModel(parent)
+    : FlatTableModel(ColumnCount, RowNumbers::Hidden, parent)
     , m_path(std::move(path))
     , m_maxRows(std::max(1, maxRows))
 {
@@ -133,14 +133,9 @@ QString auditWords(const QString &text)
 
 } // namespace
 
-int AuditModel::rowCount(const QModelIndex &parent) const
+int AuditModel::rows() const
 {
-    return parent.isValid() ? 0 : int(m_entries.size());
-}
-
-int AuditModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    return int(m_entries.size());
 }
 
 QVariant AuditModel::data(const QModelIndex &index, int role) const
@@ -171,20 +166,9 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
-QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList AuditModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case TimeColumn: return tr("Time");
-    case UserColumn: return tr("User");
-    case ActionColumn: return tr("Action");
-    case TargetColumn: return tr("Target");
-    case ResultColumn: return tr("Result");
-    case DetailColumn: return tr("Detail");
-    case DurationColumn: return tr("Duration");
-    }
-    return {};
+    return { tr("Time"), tr("User"), tr("Action"), tr("Target"), tr("Result"), tr("Detail"), tr("Duration") };
 }
 
 } // namespace pd

@@ -11,13 +11,10 @@
 namespace pd {
 
 EngineTableModel::EngineTableModel(ClusterStore *store, QObject *parent)
-    : QAbstractTableModel(parent)
+    : FlatTableModel(ColumnCount, RowNumbers::Shown, parent)
     , m_store(store)
 {
-    connect(m_store, &ClusterStore::profileChanged, this, [this] {
-        beginResetModel();
-        endResetModel();
-    });
+    connect(m_store, &ClusterStore::profileChanged, this, &EngineTableModel::resetRows);
     connect(m_store, &ClusterStore::enginesObserved, this, &EngineTableModel::onEnginesObserved);
 }
 
@@ -123,14 +120,9 @@ QVariant EngineTableModel::observedData(int row, int column, int role) const
     }
 }
 
-int EngineTableModel::rowCount(const QModelIndex &parent) const
+int EngineTableModel::rows() const
 {
-    return parent.isValid() ? 0 : int(m_store->engines().size());
-}
-
-int EngineTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    return int(m_store->engines().size());
 }
 
 QVariant EngineTableModel::data(const QModelIndex &index, int role) const
@@ -182,25 +174,10 @@ QVariant EngineTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant EngineTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList EngineTableModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case NodeColumn: return tr("Node");
-    case PoolColumn: return tr("Pool");
-    case StatusColumn: return tr("Status");
-    case RunningColumn: return tr("Running");
-    case WaitingColumn: return tr("Waiting");
-    case KvColumn: return tr("KV cache");
-    case HostColumn: return tr("Host");
-    case PortColumn: return tr("Port");
-    case DpRankColumn: return tr("DP rank");
-    case DpGroupColumn: return tr("DP master");
-    case TpColumn: return tr("TP");
-    case LauncherColumn: return tr("Launcher arguments");
-    default: return {};
-    }
+    return { tr("Node"), tr("Pool"), tr("Status"), tr("Running"), tr("Waiting"), tr("KV cache"), tr("Host"), tr("Port"),
+        tr("DP rank"), tr("DP master"), tr("TP"), tr("Launcher arguments") };
 }
 
 } // namespace pd

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QAbstractTableModel>
+#include "models/flattablemodel.h"
 
 namespace pd {
 
@@ -10,7 +10,7 @@ class StateTracker;
 
 // Every engine of the opened profile, one row each, in the profile's order, with what was last
 // observed of it (poll status, running and waiting requests, KV cache usage).
-class EngineTableModel final : public QAbstractTableModel {
+class EngineTableModel final : public FlatTableModel {
     Q_OBJECT
 public:
     enum Column { NodeColumn, PoolColumn, StatusColumn, RunningColumn, WaitingColumn, KvColumn, HostColumn,
@@ -21,12 +21,12 @@ public:
     // and evidence as tooltip) instead of the last poll's outcome.
     void setStateTracker(StateTracker *tracker);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    int rows() const override;
+    QStringList columnTitles() const override;
+
     void onEnginesObserved(const QList<int> &engines);
     QVariant observedData(int row, int column, int role) const;
 

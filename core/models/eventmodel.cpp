@@ -9,7 +9,7 @@
 namespace pd {
 
 EventModel::EventModel(StateTracker *tracker, QObject *parent)
-    : QAbstractTableModel(parent)
+    : FlatTableModel(ColumnCount, RowNumbers::Hidden, parent)
     , m_tracker(tracker)
     , m_rows(tracker->events().size())
 {
@@ -48,14 +48,9 @@ const StateEvent &EventModel::event(int row) const
     return m_tracker->events().at(row);
 }
 
-int EventModel::rowCount(const QModelIndex &parent) const
+int EventModel::rows() const
 {
-    return parent.isValid() ? 0 : m_rows;
-}
-
-int EventModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    return m_rows;
 }
 
 QVariant EventModel::data(const QModelIndex &index, int role) const
@@ -112,23 +107,9 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant EventModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList EventModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case TimeColumn:
-        return tr("Time");
-    case KindColumn:
-        return tr("Kind");
-    case WhereColumn:
-        return tr("Where");
-    case WhatColumn:
-        return tr("What");
-    case ReasonColumn:
-        return tr("Reason");
-    }
-    return {};
+    return { tr("Time"), tr("Kind"), tr("Where"), tr("What"), tr("Reason") };
 }
 
 EventFilterModel::EventFilterModel(QObject *parent)

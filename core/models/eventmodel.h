@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "models/flattablemodel.h"
 #include "state/stateevent.h"
 
-#include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 
 // The event log as a table, oldest first (StateTracker::events()), and a filter by node, engine,
@@ -12,21 +12,21 @@ namespace pd {
 
 class StateTracker;
 
-class EventModel final : public QAbstractTableModel {
+class EventModel final : public FlatTableModel {
     Q_OBJECT
 public:
     enum Column { TimeColumn, KindColumn, WhereColumn, WhatColumn, ReasonColumn, ColumnCount };
 
     explicit EventModel(StateTracker *tracker, QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     const StateEvent &event(int row) const;
 
 private:
+    int rows() const override;
+    QStringList columnTitles() const override;
+
     void onAppended(int added, int dropped);
     void onReset();
 

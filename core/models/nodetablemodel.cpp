@@ -7,23 +7,15 @@
 namespace pd {
 
 NodeTableModel::NodeTableModel(ClusterStore *store, QObject *parent)
-    : QAbstractTableModel(parent)
+    : FlatTableModel(ColumnCount, RowNumbers::Shown, parent)
     , m_store(store)
 {
-    connect(m_store, &ClusterStore::profileChanged, this, [this] {
-        beginResetModel();
-        endResetModel();
-    });
+    connect(m_store, &ClusterStore::profileChanged, this, &NodeTableModel::resetRows);
 }
 
-int NodeTableModel::rowCount(const QModelIndex &parent) const
+int NodeTableModel::rows() const
 {
-    return parent.isValid() ? 0 : int(m_store->profile().nodes.size());
-}
-
-int NodeTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    return int(m_store->profile().nodes.size());
 }
 
 QVariant NodeTableModel::data(const QModelIndex &index, int role) const
@@ -71,20 +63,9 @@ QVariant NodeTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList NodeTableModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case NameColumn: return tr("Node");
-    case PoolColumn: return tr("Pool");
-    case AddressColumn: return tr("Address");
-    case NpuColumn: return tr("NPUs");
-    case EnginesColumn: return tr("Engines");
-    case SshColumn: return tr("SSH");
-    case NicColumn: return tr("NIC");
-    default: return {};
-    }
+    return { tr("Node"), tr("Pool"), tr("Address"), tr("NPUs"), tr("Engines"), tr("SSH"), tr("NIC") };
 }
 
 } // namespace pd

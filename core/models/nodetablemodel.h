@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QAbstractTableModel>
+#include "models/flattablemodel.h"
 
 namespace pd {
 
 class ClusterStore;
 
 // The nodes of the opened profile, one row each.
-class NodeTableModel final : public QAbstractTableModel {
+class NodeTableModel final : public FlatTableModel {
     Q_OBJECT
 public:
     enum Column { NameColumn, PoolColumn, AddressColumn, NpuColumn, EnginesColumn, SshColumn, NicColumn,
@@ -16,12 +16,12 @@ public:
 
     explicit NodeTableModel(ClusterStore *store, QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    int rows() const override;
+    QStringList columnTitles() const override;
+
     ClusterStore *m_store;
 };
 

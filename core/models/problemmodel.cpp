@@ -10,7 +10,7 @@
 namespace pd {
 
 ProblemModel::ProblemModel(Triage *triage, QObject *parent)
-    : QAbstractTableModel(parent)
+    : FlatTableModel(ColumnCount, RowNumbers::Hidden, parent)
     , m_triage(triage)
     , m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
@@ -65,14 +65,9 @@ void ProblemModel::sync()
         Q_EMIT dataChanged(index(0, 0), index(int(m_keys.size()) - 1, ColumnCount - 1));
 }
 
-int ProblemModel::rowCount(const QModelIndex &parent) const
+int ProblemModel::rows() const
 {
-    return parent.isValid() ? 0 : int(m_keys.size());
-}
-
-int ProblemModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    return int(m_keys.size());
 }
 
 QVariant ProblemModel::data(const QModelIndex &index, int role) const
@@ -134,25 +129,9 @@ QVariant ProblemModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant ProblemModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList ProblemModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case SeverityColumn:
-        return tr("Severity");
-    case WhatColumn:
-        return tr("Problem");
-    case WhereColumn:
-        return tr("Where");
-    case SinceColumn:
-        return tr("Since");
-    case DetailColumn:
-        return tr("Evidence");
-    case NextStepColumn:
-        return tr("Next step");
-    }
-    return {};
+    return { tr("Severity"), tr("Problem"), tr("Where"), tr("Since"), tr("Evidence"), tr("Next step") };
 }
 
 } // namespace pd

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QAbstractTableModel>
+#include "models/flattablemodel.h"
 
 #include <functional>
 
@@ -11,7 +11,7 @@ namespace pd {
 
 class Triage;
 
-class ProblemModel final : public QAbstractTableModel {
+class ProblemModel final : public FlatTableModel {
     Q_OBJECT
 public:
     enum Column { SeverityColumn, WhatColumn, WhereColumn, SinceColumn, DetailColumn, NextStepColumn, ColumnCount };
@@ -19,12 +19,12 @@ public:
     explicit ProblemModel(Triage *triage, QObject *parent = nullptr);
     void setClock(std::function<std::int64_t()> nowMs); // for "since" ages
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    int rows() const override;
+    QStringList columnTitles() const override;
+
     void sync();
 
     Triage *m_triage;

@@ -7,7 +7,7 @@
 namespace pd {
 
 ValidationIssueModel::ValidationIssueModel(ClusterStore *store, QObject *parent)
-    : QAbstractTableModel(parent)
+    : FlatTableModel(ColumnCount, RowNumbers::Shown, parent)
     , m_store(store)
 {
     const auto reset = [this] {
@@ -30,14 +30,9 @@ void ValidationIssueModel::rebuild()
                 m_order.append(i);
 }
 
-int ValidationIssueModel::rowCount(const QModelIndex &parent) const
+int ValidationIssueModel::rows() const
 {
-    return parent.isValid() ? 0 : int(m_order.size());
-}
-
-int ValidationIssueModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    return int(m_order.size());
 }
 
 QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
@@ -63,16 +58,9 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant ValidationIssueModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList ValidationIssueModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case LocationColumn: return tr("Where");
-    case MessageColumn: return tr("Problem");
-    default: return {};
-    }
+    return { tr("Severity"), tr("Where"), tr("Problem") };
 }
 
 } // namespace pd

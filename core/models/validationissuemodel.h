@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QAbstractTableModel>
+#include "models/flattablemodel.h"
 
 namespace pd {
 
 class ClusterStore;
 
 // The opened profile's validation errors and warnings, errors first.
-class ValidationIssueModel final : public QAbstractTableModel {
+class ValidationIssueModel final : public FlatTableModel {
     Q_OBJECT
 public:
     enum Column { SeverityColumn, LocationColumn, MessageColumn, ColumnCount };
 
     explicit ValidationIssueModel(ClusterStore *store, QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    int rows() const override;
+    QStringList columnTitles() const override;
+
     void rebuild();
 
     ClusterStore *m_store;
