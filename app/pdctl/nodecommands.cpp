@@ -52,11 +52,9 @@ int runNodeCommand(const QStringList &args, pd::RunnerFactory &runners, QTextStr
     parser.addOption({QStringLiteral("hccn-conf"), QStringLiteral("Path of hccn.conf on the nodes (default /etc/hccn.conf)."),
                       QStringLiteral("PATH")});
     const auto usage = [&err, &parser](const QString &problem = {}) {
-        const QString first = problem.isEmpty() ? parser.errorText() : problem;
-        err << (first.isEmpty() ? QString() : QStringLiteral("pdctl node: ") + first + QLatin1Char('\n'))
-            << "usage: pdctl node check --profile FILE [--node NAME]... [--csv FILE] [--json FILE] [--timeout S]\n"
-               "                        [--no-ping] [--tool-dir DIR] [--hccn-conf PATH]\n";
-        return pdctl::kUsageExit;
+        return pdctl::printUsage(err, QStringLiteral("node"), problem.isEmpty() ? parser.errorText() : problem,
+            "usage: pdctl node check --profile FILE [--node NAME]... [--csv FILE] [--json FILE] [--timeout S]\n"
+            "                        [--no-ping] [--tool-dir DIR] [--hccn-conf PATH]\n");
     };
     if (!parser.parse(QStringList{QStringLiteral("pdctl")} + args) || parser.positionalArguments() != QStringList{QStringLiteral("check")})
         return usage();

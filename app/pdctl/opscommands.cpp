@@ -138,11 +138,9 @@ int runEngineCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
         QStringLiteral("The audit log (default: the one the console writes, ~/.local/share/pdconsole/audit.jsonl)."),
         QStringLiteral("FILE") });
     const auto usage = [&err, &parser](const QString &problem = {}) {
-        const QString first = problem.isEmpty() ? parser.errorText() : problem;
-        err << (first.isEmpty() ? QString() : QStringLiteral("pdctl engine: ") + first + QLatin1Char('\n'))
-            << "usage: pdctl engine start|stop|restart|status --profile FILE [--node NAME]... [--pool ROLE]\n"
-               "                   [--engine ID]... [--parallel N] [--grace S] [--verify S] [--audit FILE]\n";
-        return pdctl::kUsageExit;
+        return pdctl::printUsage(err, QStringLiteral("engine"), problem.isEmpty() ? parser.errorText() : problem,
+            "usage: pdctl engine start|stop|restart|status --profile FILE [--node NAME]... [--pool ROLE]\n"
+            "                   [--engine ID]... [--parallel N] [--grace S] [--verify S] [--audit FILE]\n");
     };
     if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1)
         return usage();
@@ -281,17 +279,14 @@ int runProxyCommand(const QStringList &args, pd::RunnerFactory &runners, QTextSt
         QStringLiteral("How long engines may take to load; sizes --max-waiting-retries (default 900)."),
         QStringLiteral("S"), QStringLiteral("900") });
     parser.addOption({ QStringLiteral("print"), QStringLiteral("With start: print the command line and do nothing.") });
-    if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1
-        || !QStringList { QStringLiteral("start"), QStringLiteral("stop"), QStringLiteral("status") }.contains(
-            parser.positionalArguments().first())
-        || !parser.isSet(QStringLiteral("profile"))) {
+    if (!pdctl::parseAction(
+            parser, args, { QStringLiteral("start"), QStringLiteral("stop"), QStringLiteral("status") })) {
         const QString problem = !parser.errorText().isEmpty() ? parser.errorText()
                                 : parser.positionalArguments().size() == 1 && !parser.isSet(QStringLiteral("profile"))
                                     ? QStringLiteral("--profile FILE is required")
                                     : QString();
-        err << (problem.isEmpty() ? QString() : QStringLiteral("pdctl proxy: ") + problem + QLatin1Char('\n'))
-            << "usage: pdctl proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print] [--grace S]\n";
-        return pdctl::kUsageExit;
+        return pdctl::printUsage(err, QStringLiteral("proxy"), problem,
+            "usage: pdctl proxy start|stop|status --profile FILE [--engine-load-seconds S] [--print] [--grace S]\n");
     }
     const QString action = parser.positionalArguments().first();
     const auto timings = timingsFrom(parser, err);
@@ -342,18 +337,15 @@ int runScriptCommand(const QStringList &args, pd::RunnerFactory &runners, QTextS
     parser.addOption(
         { QStringLiteral("node"), QStringLiteral("The node (repeatable; default all)."), QStringLiteral("NAME") });
     parser.addOption({ QStringLiteral("yes"), QStringLiteral("Upload without asking.") });
-    if (!parser.parse(QStringList { QStringLiteral("pdctl") } + args) || parser.positionalArguments().size() != 1
-        || !QStringList { QStringLiteral("show"), QStringLiteral("diff"), QStringLiteral("upload") }.contains(
-            parser.positionalArguments().first())
-        || !parser.isSet(QStringLiteral("profile"))) {
+    if (!pdctl::parseAction(
+            parser, args, { QStringLiteral("show"), QStringLiteral("diff"), QStringLiteral("upload") })) {
         const QString problem = !parser.errorText().isEmpty() ? parser.errorText()
                                 : !parser.isSet(QStringLiteral("profile")) ? QStringLiteral("--profile FILE is required")
                                                                            : QString();
-        err << (problem.isEmpty() ? QString() : QStringLiteral("pdctl script: ") + problem + QLatin1Char('\n'))
-            << "usage: pdctl script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
-               "  show: the generated run_dp_template.sh; diff: against each node's copy; upload: diff, confirm, "
-               "write\n";
-        return pdctl::kUsageExit;
+        return pdctl::printUsage(err, QStringLiteral("script"), problem,
+            "usage: pdctl script show|diff|upload --profile FILE [--node NAME]... [--yes]\n"
+            "  show: the generated run_dp_template.sh; diff: against each node's copy; upload: diff, confirm, "
+            "write\n");
     }
     const QString action = parser.positionalArguments().first();
     const auto profile = loadChecked(parser.value(QStringLiteral("profile")), err);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "scalecommands.h"
 #include "eventwait.h"
-#include "verbparser.h"
+#include "profileload.h"
 #include "statusgroups.h"
+#include "verbparser.h"
 
 #include "audit/auditlog.h"
 #include "cluster/profileformat.h"
@@ -61,16 +62,11 @@ struct Session {
 // caps->reachable false and no membership.
 std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err, bool proxyOptional = false)
 {
-    const ProfileLoadResult loaded = loadProfileFile(profilePath);
-    if (!loaded.profile) {
-        for (const ProfileError &e : loaded.errors)
-            err << profilePath << ": " << e.message << '\n';
-        if (loaded.errors.isEmpty())
-            err << profilePath << ": cannot load the profile\n";
+    std::optional<Profile> profile = pdctl::loadProfileOrReport(profilePath, err);
+    if (!profile)
         return nullptr;
-    }
     auto s = std::make_unique<Session>();
-    s->profile = *loaded.profile;
+    s->profile = std::move(*profile);
     s->refs = engineRefs(s->profile);
     const QByteArray token = profileApiKey(s->profile);
     s->proxy = std::make_unique<ProxyClient>();
@@ -114,12 +110,10 @@ std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err, b
 int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     pdctl::VerbParser p(QStringLiteral("status"), QStringLiteral("usage: pdctl status --profile FILE [--json]"));
-    p.option(QStringLiteral("profile"), QStringLiteral("FILE")).flag(QStringLiteral("json"));
+    p.required(QStringLiteral("profile"), QStringLiteral("FILE")).flag(QStringLiteral("json"));
     if (!p.parse(args, err))
         return pdctl::kUsageExit;
     const QString profile = p.value(QStringLiteral("profile"));
-    if (profile.isEmpty())
-        return p.usageError(err, QStringLiteral("--profile FILE is required"));
     // A proxy that does not answer is news, not a reason to say nothing: every engine is still probed.
     auto s = connect(profile, err, true);
     if (!s)
@@ -268,7 +262,8 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
                         QStringLiteral("usage: pdctl scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
                                        "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N] [--idle-timeout S] "
                                        "[--allow-in-flight]"));
-    for (const char *name : {"profile", "pool", "to", "sim-control", "audit", "parallel", "idle-timeout"})
+    p.required(QStringLiteral("profile"), QStringLiteral("FILE"));
+    for (const char *name : { "pool", "to", "sim-control", "audit", "parallel", "idle-timeout" })
         p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
     for (const char *name : {"yes", "override-last-instance", "allow-in-flight"})
         p.flag(QString::fromLatin1(name));
@@ -278,8 +273,6 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     const QString pool = p.value(QStringLiteral("pool"));
     bool toOk = false;
     const int to = p.value(QStringLiteral("to")).toInt(&toOk);
-    if (profile.isEmpty())
-        return p.usageError(err, QStringLiteral("--profile FILE is required"));
     if (!toOk || to < 0)
         return p.usageError(err, QStringLiteral("--to N is required (a whole number of instances)"));
     if (pool != QLatin1String("decode") && pool != QLatin1String("prefill"))

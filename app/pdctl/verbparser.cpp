@@ -3,6 +3,20 @@
 
 namespace pdctl {
 
+int printUsage(QTextStream &err, const QString &verb, const QString &problem, const char *usage)
+{
+    err << (problem.isEmpty() ? QString()
+                              : QStringLiteral("pdctl ") + verb + QStringLiteral(": ") + problem + QLatin1Char('\n'))
+        << usage;
+    return kUsageExit;
+}
+
+bool parseAction(QCommandLineParser &parser, const QStringList &args, const QStringList &actions)
+{
+    return parser.parse(QStringList { QStringLiteral("pdctl") } + args) && parser.positionalArguments().size() == 1
+        && actions.contains(parser.positionalArguments().first()) && parser.isSet(QStringLiteral("profile"));
+}
+
 VerbParser::VerbParser(QString verb, QString usage)
     : m_verb(std::move(verb))
     , m_usage(std::move(usage))
@@ -29,6 +43,12 @@ VerbParser &VerbParser::flag(const QString &name)
     return *this;
 }
 
+VerbParser &VerbParser::required(const QString &name, const QString &valueName)
+{
+    m_required.append({ name, valueName });
+    return option(name, valueName);
+}
+
 bool VerbParser::parse(const QStringList &args, QTextStream &err, int positionals)
 {
     if (!m_parser.parse(QStringList{QStringLiteral("pdctl")} + args)) {
@@ -40,6 +60,12 @@ bool VerbParser::parse(const QStringList &args, QTextStream &err, int positional
         usageError(err, got > positionals ? QStringLiteral("unexpected argument \"%1\"").arg(m_parser.positionalArguments().at(positionals))
                                           : QStringLiteral("missing argument"));
         return false;
+    }
+    for (const auto &[name, valueName] : std::as_const(m_required)) {
+        if (m_parser.value(name).isEmpty()) {
+            usageError(err, QStringLiteral("--%1 %2 is required").arg(name, valueName));
+            return false;
+        }
     }
     return true;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "warmupcommand.h"
+#include "profileload.h"
 #include "verbparser.h"
 
 #include "audit/auditlog.h"
@@ -44,14 +45,13 @@ bool intOption(const VerbParser &p, const QString &name, int *value, QTextStream
 int runWarmUpCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     VerbParser p(QStringLiteral("warmup"), QString::fromLatin1(kUsage));
-    for (const char *name : {"profile", "n", "concurrency", "prompt-tokens", "max-tokens", "model", "timeout", "audit", "csv"})
+    p.required(QStringLiteral("profile"), QStringLiteral("FILE"));
+    for (const char *name : { "n", "concurrency", "prompt-tokens", "max-tokens", "model", "timeout", "audit", "csv" })
         p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
     p.flag(QStringLiteral("no-stream")).flag(QStringLiteral("json"));
     if (!p.parse(args, err))
         return kUsageExit;
     const QString profilePath = p.value(QStringLiteral("profile"));
-    if (profilePath.isEmpty())
-        return p.usageError(err, QStringLiteral("--profile FILE is required"));
     pd::WarmUpOptions o;
     int timeoutSeconds = o.requestTimeoutMs / 1000;
     if (!intOption(p, QStringLiteral("n"), &o.count, err) || !intOption(p, QStringLiteral("concurrency"), &o.concurrency, err)
@@ -69,18 +69,13 @@ int runWarmUpCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return 2;
     }
 
-    const pd::ProfileLoadResult loaded = pd::loadProfileFile(profilePath);
-    if (!loaded.profile) {
-        for (const pd::ProfileError &e : loaded.errors)
-            err << profilePath << ": " << e.message << '\n';
-        if (loaded.errors.isEmpty())
-            err << profilePath << ": cannot load the profile\n";
+    const std::optional<pd::Profile> profile = loadProfileOrReport(profilePath, err);
+    if (!profile)
         return 1;
-    }
-    o.fallbackModel = loaded.profile->decode.servedModelName;
+    o.fallbackModel = profile->decode.servedModelName;
     const QString auditPath = p.value(QStringLiteral("audit"));
     pd::AuditLog audit(auditPath.isEmpty() ? pd::AuditLog::defaultPath() : auditPath);
-    pd::WarmUpRun run(pd::profileProxyEndpoint(*loaded.profile), o, &audit);
+    pd::WarmUpRun run(pd::profileProxyEndpoint(*profile), o, &audit);
     const bool asJson = p.isSet(QStringLiteral("json"));
     if (!asJson) {
         QObject::connect(&run, &pd::WarmUpRun::progress, &run, [&err](int done, int total) {

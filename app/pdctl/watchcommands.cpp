@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "watchcommands.h"
 #include "eventwait.h"
+#include "profileload.h"
 #include "verbparser.h"
 
 #include "audit/auditlog.h"
@@ -59,18 +60,6 @@ bool numberOption(const VerbParser &p, const QString &name, double *value, QText
     return true;
 }
 
-std::optional<Profile> loadProfile(const QString &path, QTextStream &err)
-{
-    const ProfileLoadResult loaded = loadProfileFile(path);
-    if (!loaded.profile) {
-        for (const ProfileError &e : loaded.errors)
-            err << path << ": " << e.message << '\n';
-        if (loaded.errors.isEmpty())
-            err << path << ": cannot load the profile\n";
-    }
-    return loaded.profile;
-}
-
 void printProblems(const QList<Problem> &problems, QTextStream &out)
 {
     if (problems.isEmpty()) {
@@ -92,14 +81,13 @@ void printProblems(const QList<Problem> &problems, QTextStream &out)
 int runProblemsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     VerbParser p(QStringLiteral("problems"), QString::fromLatin1(kProblemsUsage));
-    for (const char *name : {"profile", "rounds", "interval", "timeout"})
+    p.required(QStringLiteral("profile"), QStringLiteral("FILE"));
+    for (const char *name : { "rounds", "interval", "timeout" })
         p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
     p.flag(QStringLiteral("json"));
     if (!p.parse(args, err))
         return kUsageExit;
     const QString path = p.value(QStringLiteral("profile"));
-    if (path.isEmpty())
-        return p.usageError(err, QStringLiteral("--profile FILE is required"));
     ClusterWatchTiming timing;
     // Enough rounds for the thresholds: a dead engine is stale after stalePolls, a stall needs stallPolls
     // good polls after the first.
@@ -108,7 +96,7 @@ int runProblemsCommand(const QStringList &args, QTextStream &out, QTextStream &e
     if (!numberOption(p, QStringLiteral("rounds"), &rounds, err, true) || !numberOption(p, QStringLiteral("interval"), &interval, err)
         || !numberOption(p, QStringLiteral("timeout"), &timeout, err))
         return kUsageExit;
-    const std::optional<Profile> profile = loadProfile(path, err);
+    const std::optional<Profile> profile = loadProfileOrReport(path, err);
     if (!profile)
         return kCannotCheck;
     timing.pollIntervalMs = timing.proxyIntervalMs = int(interval * 1000);
@@ -147,16 +135,15 @@ int runProblemsCommand(const QStringList &args, QTextStream &out, QTextStream &e
 int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     VerbParser p(QStringLiteral("watch"), QString::fromLatin1(kWatchUsage));
-    for (const char *name : {"profile", "webhook", "eject-after", "readd-after", "max-ejections", "eject-window", "audit",
-                             "interval", "duration"})
+    p.required(QStringLiteral("profile"), QStringLiteral("FILE"));
+    for (const char *name :
+        { "webhook", "eject-after", "readd-after", "max-ejections", "eject-window", "audit", "interval", "duration" })
         p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
     for (const char *name : {"json-lines", "auto-eject", "no-readd"})
         p.flag(QString::fromLatin1(name));
     if (!p.parse(args, err))
         return kUsageExit;
     const QString path = p.value(QStringLiteral("profile"));
-    if (path.isEmpty())
-        return p.usageError(err, QStringLiteral("--profile FILE is required"));
     EjectionSettings eject;
     double ejectAfter = eject.badPolls, readdAfter = eject.readdPolls, maxEjections = eject.maxEjections;
     double window = double(eject.windowMs) / 1000.0, interval = 1.0, duration = 0;
@@ -179,7 +166,7 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     eject.readd = !p.isSet(QStringLiteral("no-readd"));
     eject.maxEjections = int(maxEjections);
     eject.windowMs = std::int64_t(window * 1000);
-    const std::optional<Profile> profile = loadProfile(path, err);
+    const std::optional<Profile> profile = loadProfileOrReport(path, err);
     if (!profile)
         return kCannotCheck;
 
