@@ -8,6 +8,7 @@
 // batch filled by the poller thread on the other core arrives. Timed with the thread's CPU clock, so
 // another process on the machine slows it less than wall time would; still run it twice.
 // Prints µs per engine for each part and in all, the median round over R (default 300).
+#include "benchprofile.h"
 #include "cluster/clusterstore.h"
 #include "metrics/seriesstore.h"
 #include "net/pollroundadapter.h"
@@ -24,30 +25,6 @@ using namespace pd;
 using namespace pd::bench;
 
 namespace {
-
-// N engines, 16 a node, the first eighth of the nodes prefill (the proportions of the soak's cluster).
-Profile syntheticProfile(int engines)
-{
-    Profile p;
-    p.name = QStringLiteral("bench");
-    const int perNode = 16;
-    const int nodes = (engines + perNode - 1) / perNode;
-    for (int n = 0; n < nodes; ++n) {
-        Node node;
-        node.name = QStringLiteral("n%1").arg(n);
-        node.address = QStringLiteral("10.%1.%2.1").arg(n / 250).arg(n % 250);
-        node.role = n < std::max(1, nodes / 8) ? Role::Prefill : Role::Decode;
-        EngineGroup g;
-        g.dpSize = perNode;
-        g.dpSizeLocal = std::min(perNode, engines - n * perNode);
-        g.dpAddress = node.address;
-        node.engineGroups.append(g);
-        p.nodes.append(node);
-    }
-    p.proxy.address = QStringLiteral("10.255.0.1");
-    p.proxy.port = 8000;
-    return p;
-}
 
 double median(std::vector<double> v)
 {
@@ -73,7 +50,7 @@ int main(int argc, char **argv)
         }
     }
     ClusterStore store;
-    store.setProfile(syntheticProfile(engines), QStringLiteral("bench.json"));
+    store.setProfile(nodeGroupsProfile(engines, 16), QStringLiteral("bench.json"));
     const int n = int(store.engines().size());
     std::vector<Role> roles;
     for (const Engine &e : store.engines())

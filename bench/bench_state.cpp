@@ -2,6 +2,7 @@
 // What deriving states and triage cost the GUI thread per poll round: a synthetic profile of N engines
 // (64 per node, 1/8 prefill), every engine observed each round, a few percent failing or frozen.
 // Prints the mean per round of StateTracker (facts + derivation + events) and of Triage's recompute.
+#include "benchprofile.h"
 #include "cluster/clusterstore.h"
 #include "state/statetracker.h"
 #include "triage/triage.h"
@@ -12,40 +13,13 @@
 
 using namespace pd;
 
-namespace {
-
-Profile syntheticProfile(int engines)
-{
-    Profile p;
-    p.name = QStringLiteral("bench");
-    const int perNode = 64;
-    const int nodes = (engines + perNode - 1) / perNode;
-    for (int n = 0; n < nodes; ++n) {
-        Node node;
-        node.name = QStringLiteral("n%1").arg(n);
-        node.address = QStringLiteral("10.%1.%2.1").arg(n / 250).arg(n % 250);
-        node.role = n < std::max(1, nodes / 8) ? Role::Prefill : Role::Decode;
-        EngineGroup g;
-        g.dpSize = perNode;
-        g.dpSizeLocal = std::min(perNode, engines - n * perNode);
-        g.dpAddress = node.address;
-        node.engineGroups.append(g);
-        p.nodes.append(node);
-    }
-    p.proxy.address = QStringLiteral("10.255.0.1");
-    p.proxy.port = 8000;
-    return p;
-}
-
-} // namespace
-
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
     for (int engines : { 512, 1024, 5000 }) {
         ClusterStore store;
-        store.setProfile(syntheticProfile(engines), QStringLiteral("bench.json"));
+        store.setProfile(bench::nodeGroupsProfile(engines, 64), QStringLiteral("bench.json"));
         StateTracker tracker(&store);
         Triage triage(&tracker, &store);
         const int rounds = 60;
