@@ -12,6 +12,7 @@
 // --loops 1,2 alternates phases with that many poll loops (threads), native client, each count twice,
 // and prints each count's mean beside the first one's: the ratio against the one-loop baseline, same run.
 // The cluster runs as a separate pdsim process sharing the 2 cores; figures are noisy, run it several times.
+#include "benchgui.h"
 #include "cluster/clusterstore.h"
 #include "cluster/profileformat.h"
 #include "cluster/profileimporter.h"
@@ -297,8 +298,7 @@ void printComparison(const std::vector<Figures> &results, std::size_t n)
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    pd::bench::drawOffscreenUnlessAsked();
     QApplication app(argc, argv);
     QCommandLineParser parser;
     const QCommandLineOption enginesOpt(

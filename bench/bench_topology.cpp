@@ -5,6 +5,7 @@
 // region, as the widget would get it). Prints wall and GUI-thread CPU medians over R runs; the last line
 // (CPU medians) reads
 // "topology: redraw <ms> ms, update <ms> ms, <N> engines". Targets: redraw <= 16 ms, update <= 1 ms.
+#include "benchgui.h"
 #include "topology/syntheticprofile.h"
 #include "topologyview/topologyview.h"
 
@@ -49,8 +50,7 @@ double percentile(std::vector<double> values, double p)
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    pd::bench::drawOffscreenUnlessAsked();
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();

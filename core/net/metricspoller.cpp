@@ -124,32 +124,36 @@ void MetricsPoller::clearPending()
     m_givenCount = 0;
 }
 
+namespace {
+
+// Keeps a setting for the loops made later and gives it to each loop there is.
+template<typename Loops, typename T> void keepAndApply(T &kept, T value, const Loops &loops, void (PollLoop::*set)(T))
+{
+    kept = value;
+    for (const auto &loop : loops)
+        ((*loop).*set)(value);
+}
+
+} // namespace
+
 void MetricsPoller::setInterval(int ms)
 {
-    m_intervalMs = ms;
-    for (auto &loop : m_loops)
-        loop->setInterval(ms);
+    keepAndApply(m_intervalMs, ms, m_loops, &PollLoop::setInterval);
 }
 
 void MetricsPoller::setTimeout(int ms)
 {
-    m_timeoutMs = ms;
-    for (auto &loop : m_loops)
-        loop->setTimeout(ms);
+    keepAndApply(m_timeoutMs, ms, m_loops, &PollLoop::setTimeout);
 }
 
 void MetricsPoller::setSpread(bool spread)
 {
-    m_spread = spread;
-    for (auto &loop : m_loops)
-        loop->setSpread(spread);
+    keepAndApply(m_spread, spread, m_loops, &PollLoop::setSpread);
 }
 
 void MetricsPoller::setTransport(PollTransport transport)
 {
-    m_transport = transport;
-    for (auto &loop : m_loops)
-        loop->setTransport(transport);
+    keepAndApply(m_transport, transport, m_loops, &PollLoop::setTransport);
 }
 
 void MetricsPoller::setLoopCount(int loops)

@@ -53,21 +53,8 @@ const QString kTooLarge = QStringLiteral("the body exceeds 4 MiB (vLLM exposes 4
 
 QString pollStatusName(PollStatus status)
 {
-    switch (status) {
-    case PollStatus::Ok:
-        return QStringLiteral("ok");
-    case PollStatus::Refused:
-        return QStringLiteral("refused");
-    case PollStatus::Timeout:
-        return QStringLiteral("timeout");
-    case PollStatus::HttpError:
-        return QStringLiteral("http-error");
-    case PollStatus::Malformed:
-        return QStringLiteral("malformed");
-    case PollStatus::Failed:
-        return QStringLiteral("failed");
-    }
-    return QString();
+    static constexpr const char *kNames[] = { "ok", "refused", "timeout", "http-error", "malformed", "failed" };
+    return enumName(status, kNames, nullptr);
 }
 
 struct PollLoop::Impl {

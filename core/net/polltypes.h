@@ -2,6 +2,7 @@
 #pragma once
 
 #include "metrics/enginemetrics.h"
+#include "util/enumnames.h"
 
 #include <QByteArray>
 #include <QList>
@@ -37,6 +38,7 @@ enum class PollStatus {
     Malformed,    // /metrics 200 but the body did not parse
     Failed,       // any other transport error
 };
+template<> inline constexpr std::size_t enumCount<PollStatus> = std::size_t(PollStatus::Failed) + 1; // last + 1
 
 struct PollOutcome {
     // User-provided on purpose: `PollOutcome()` and list growth would otherwise zero the 3.9 KB of the

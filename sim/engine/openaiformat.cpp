@@ -55,15 +55,34 @@ QByteArray errorBody(int code, const QByteArray &message)
     return bytes(j);
 }
 
-QByteArray completionBody(const QByteArray &id, qint64 created, const QByteArray &model, bool chat,
-                          const QByteArray &text, const char *finishReason, const Usage &usage,
-                          const Json &kvTransferParams)
+namespace {
+
+// The fields a completion's answer and each of its stream chunks start with.
+Json completionHead(const QByteArray &id, const char *object, qint64 created, const QByteArray &model)
 {
     Json j;
     j["id"] = str(id);
-    j["object"] = chat ? "chat.completion" : "text_completion";
+    j["object"] = object;
     j["created"] = created;
     j["model"] = str(model);
+    return j;
+}
+
+// A /v1/completions choice (the answer's and each stream chunk's): its text and how it ended.
+void setTextChoice(Json &choice, const QByteArray &text, const char *finishReason)
+{
+    choice["text"] = str(text);
+    choice["logprobs"] = nullptr;
+    choice["finish_reason"] = reason(finishReason);
+    choice["stop_reason"] = nullptr;
+}
+
+} // namespace
+
+QByteArray completionBody(const QByteArray &id, qint64 created, const QByteArray &model, bool chat,
+    const QByteArray &text, const char *finishReason, const Usage &usage, const Json &kvTransferParams)
+{
+    Json j = completionHead(id, chat ? "chat.completion" : "text_completion", created, model);
     Json choice;
     choice["index"] = 0;
     if (chat) {
@@ -77,10 +96,7 @@ QByteArray completionBody(const QByteArray &id, qint64 created, const QByteArray
         choice["finish_reason"] = reason(finishReason);
         choice["stop_reason"] = nullptr;
     } else {
-        choice["text"] = str(text);
-        choice["logprobs"] = nullptr;
-        choice["finish_reason"] = reason(finishReason);
-        choice["stop_reason"] = nullptr;
+        setTextChoice(choice, text, finishReason);
         choice["prompt_logprobs"] = nullptr;
     }
     j["choices"] = Json::array({choice});
@@ -94,11 +110,7 @@ QByteArray completionBody(const QByteArray &id, qint64 created, const QByteArray
 QByteArray streamChunk(const QByteArray &id, qint64 created, const QByteArray &model, bool chat,
                        const QByteArray &text, const char *finishReason, bool roleDelta)
 {
-    Json j;
-    j["id"] = str(id);
-    j["object"] = chat ? "chat.completion.chunk" : "text_completion";
-    j["created"] = created;
-    j["model"] = str(model);
+    Json j = completionHead(id, chat ? "chat.completion.chunk" : "text_completion", created, model);
     Json choice;
     choice["index"] = 0;
     if (chat) {
@@ -112,10 +124,7 @@ QByteArray streamChunk(const QByteArray &id, qint64 created, const QByteArray &m
         if (finishReason)
             choice["stop_reason"] = nullptr;
     } else {
-        choice["text"] = str(text);
-        choice["logprobs"] = nullptr;
-        choice["finish_reason"] = reason(finishReason);
-        choice["stop_reason"] = nullptr;
+        setTextChoice(choice, text, finishReason);
     }
     j["choices"] = Json::array({choice});
     return QByteArrayLiteral("data: ") + bytes(j) + QByteArrayLiteral("\n\n");
@@ -124,11 +133,7 @@ QByteArray streamChunk(const QByteArray &id, qint64 created, const QByteArray &m
 QByteArray streamUsageChunk(const QByteArray &id, qint64 created, const QByteArray &model, bool chat,
                             const Usage &usage)
 {
-    Json j;
-    j["id"] = str(id);
-    j["object"] = chat ? "chat.completion.chunk" : "text_completion";
-    j["created"] = created;
-    j["model"] = str(model);
+    Json j = completionHead(id, chat ? "chat.completion.chunk" : "text_completion", created, model);
     j["choices"] = Json::array();
     j["usage"] = usageJson(usage);
     return QByteArrayLiteral("data: ") + bytes(j) + QByteArrayLiteral("\n\n");

@@ -145,6 +145,15 @@ void BackendCall::complete()
     Q_EMIT finished();
 }
 
+bool BackendCall::takeRemaining(QByteArray *body)
+{
+    const qint64 n = std::min<qint64>(m_remaining, m_buffer.size());
+    body->append(m_buffer.left(n));
+    m_buffer.remove(0, n);
+    m_remaining -= n;
+    return m_remaining == 0;
+}
+
 bool BackendCall::parse(QByteArray *body)
 {
     for (;;) {
@@ -206,16 +215,11 @@ bool BackendCall::parse(QByteArray *body)
                 m_state = State::UntilClose;
             break;
         }
-        case State::Length: {
-            const qint64 n = std::min<qint64>(m_remaining, m_buffer.size());
-            body->append(m_buffer.left(n));
-            m_buffer.remove(0, n);
-            m_remaining -= n;
-            if (m_remaining > 0)
+        case State::Length:
+            if (!takeRemaining(body))
                 return true;
             m_state = State::Done;
             break;
-        }
         case State::UntilClose:
             body->append(m_buffer);
             m_buffer.clear();
@@ -235,16 +239,11 @@ bool BackendCall::parse(QByteArray *body)
             m_state = m_remaining == 0 ? State::Trailers : State::ChunkData;
             break;
         }
-        case State::ChunkData: {
-            const qint64 n = std::min<qint64>(m_remaining, m_buffer.size());
-            body->append(m_buffer.left(n));
-            m_buffer.remove(0, n);
-            m_remaining -= n;
-            if (m_remaining > 0)
+        case State::ChunkData:
+            if (!takeRemaining(body))
                 return true;
             m_state = State::ChunkEnd;
             break;
-        }
         case State::ChunkEnd:
             if (m_buffer.size() < 2)
                 return true;

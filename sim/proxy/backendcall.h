@@ -43,6 +43,9 @@ Q_SIGNALS:
     void failed(const QString &reason);         // connection error, timeout or cut-off body
 
 private:
+    // Moves what is buffered of the current length-delimited part (a body, a chunk) to `body`;
+    // true once the part is complete.
+    bool takeRemaining(QByteArray *body);
     enum class State { Connecting, Status, Headers, Length, ChunkSize, ChunkData, ChunkEnd, Trailers,
                        UntilClose, Done };
 

@@ -3,6 +3,8 @@
 
 #include "proxytext.h"
 
+#include <variant>
+
 namespace pd::sim {
 
 AdminReply AdminReply::internalServerError()
@@ -114,6 +116,25 @@ AdminReply typeError(const OrderedJson &type)
     return jsonReply(compactJson(error));
 }
 
+// An add or remove request the proxy takes: its instances and their pool.
+struct AdmittedRequest {
+    QList<ParsedItem> items;
+    ProxyRole role;
+};
+
+// The request, or the proxy's answer refusing it: 500 for a body it cannot read, its error for an
+// unknown instance type.
+std::variant<AdmittedRequest, AdminReply> admit(const QByteArray &body)
+{
+    const auto request = parse(body);
+    if (!request)
+        return AdminReply::internalServerError();
+    const auto role = roleOf(request->type);
+    if (!role)
+        return typeError(request->type);
+    return AdmittedRequest { request->items, *role };
+}
+
 QStringList raws(const QList<ParsedItem> &items)
 {
     QStringList out;
@@ -141,46 +162,43 @@ QByteArray InstanceAdmin::listsResponse(const ProxyScheduler &scheduler, const Q
 
 AdminReply InstanceAdmin::add(ProxyScheduler &scheduler, const QByteArray &body)
 {
-    const auto request = parse(body);
-    if (!request)
-        return AdminReply::internalServerError();
-    const auto role = roleOf(request->type);
-    if (!role)
-        return typeError(request->type);
+    const auto admitted = admit(body);
+    if (const auto *refusal = std::get_if<AdminReply>(&admitted))
+        return *refusal;
+    const auto &[items, role] = std::get<AdmittedRequest>(admitted);
     QStringList queued;
-    for (const ParsedItem &item : request->items) {
+    for (const ParsedItem &item : items) {
         const QString key = instanceKey(item.address);
-        if (scheduler.contains(*role, key) || scheduler.isWaiting(key))
+        if (scheduler.contains(role, key) || scheduler.isWaiting(key))
             continue;
-        scheduler.addWaiting(*role, item.address);
+        scheduler.addWaiting(role, item.address);
         queued << item.raw;
     }
     const QString message = queued.isEmpty()
-        ? QStringLiteral("add %1 instances: %2.").arg(roleName(*role), pythonListRepr(raws(request->items)))
+        ? QStringLiteral("add %1 instances: %2.").arg(roleName(role), pythonListRepr(raws(items)))
         : QStringLiteral("Instances %1 are waiting to be added.").arg(pythonListRepr(queued));
     return jsonReply(listsResponse(scheduler, message));
 }
 
 AdminReply InstanceAdmin::remove(ProxyScheduler &scheduler, const QByteArray &body)
 {
-    const auto request = parse(body);
-    if (!request)
-        return AdminReply::internalServerError();
-    const auto role = roleOf(request->type);
-    if (!role)
-        return typeError(request->type);
+    const auto admitted = admit(body);
+    if (const auto *refusal = std::get_if<AdminReply>(&admitted))
+        return *refusal;
+    const auto &[items, role] = std::get<AdmittedRequest>(admitted);
     QStringList keys;
-    for (const ParsedItem &item : request->items)
+    for (const ParsedItem &item : items)
         keys << instanceKey(item.address);
-    const QString listed = pythonListRepr(raws(request->items));
+    const QString listed = pythonListRepr(raws(items));
     if (scheduler.requestCount() == 0) {
-        scheduler.remove(*role, keys);
-        return jsonReply(listsResponse(scheduler, QStringLiteral("remove %1 instances: %2.").arg(roleName(*role), listed)));
+        scheduler.remove(role, keys);
+        return jsonReply(
+            listsResponse(scheduler, QStringLiteral("remove %1 instances: %2.").arg(roleName(role), listed)));
     }
-    scheduler.taint(*role, keys);
+    scheduler.taint(role, keys);
     AdminReply reply = jsonReply(listsResponse(
         scheduler, QStringLiteral("Instances %1 are isolated and waiting to be removed.").arg(listed)));
-    reply.logLines << QStringLiteral("Start to taint %1 instances %2.").arg(roleName(*role), pythonListRepr(keys));
+    reply.logLines << QStringLiteral("Start to taint %1 instances %2.").arg(roleName(role), pythonListRepr(keys));
     return reply;
 }
 

@@ -252,43 +252,58 @@ QList<QByteArray> VllmLogText::stats(const VllmStatsInterval &s, qint64 now) con
     return out;
 }
 
+QByteArray VllmLogText::coreError(const QByteArray &message, qint64 now) const
+{
+    return line("ERROR", Process::EngineCore, kCoreErrorWhere, message, now);
+}
+
+void VllmLogText::coreTraceback(QList<QByteArray> &out, qint64 now, std::initializer_list<const char *> frames) const
+{
+    traceback(out, Process::EngineCore, kCoreErrorWhere, now, frames);
+}
+
+QByteArray VllmLogText::outputHandlerError(const QByteArray &message, qint64 now) const
+{
+    return line("ERROR", Process::ApiServer, kOutputHandlerWhere, message, now);
+}
+
+void VllmLogText::outputHandlerTraceback(
+    QList<QByteArray> &out, qint64 now, std::initializer_list<const char *> frames) const
+{
+    traceback(out, Process::ApiServer, kOutputHandlerWhere, now, frames);
+}
+
 QList<QByteArray> VllmLogText::crash(qint64 now) const
 {
     // A device task failure during a forward step (signature #24), the EngineCore dies, the front end
     // sees it dead, and the process aborts (pdsim engine exits 134).
-    const Process core = Process::EngineCore;
-    const char *where = "core.py:517";
     const QByteArray pid = QByteArray::number(m_pid);
     QList<QByteArray> out;
-    out << line("ERROR", core, where, "EngineCore encountered a fatal error.", now);
-    traceback(out, core, where, now,
+    out << coreError("EngineCore encountered a fatal error.", now);
+    coreTraceback(out, now,
         { "vllm/v1/engine/core.py\", line 508, in run_engine_core", "engine_core.run_busy_loop()",
             "vllm/v1/engine/core.py\", line 535, in run_busy_loop", "self._process_engine_step()",
             "vllm/v1/engine/core.py\", line 560, in _process_engine_step", "outputs = self.step_fn()",
             "vllm/v1/engine/core.py\", line 231, in step", "model_output = self.execute_model(scheduler_output)",
             "vllm_ascend/worker/model_runner_v1.py\", line 1301, in execute_model",
             "hidden_states = self._process_reqs(scheduler_output, intermediate_tensors)" });
-    out << line("ERROR", core, where, "RuntimeError: ACL stream synchronize failed, error code:507035", now)
-        << line("ERROR", core, where,
-               "[ERROR] " + cannStamp(now) + " (PID:" + pid + ", Device:" + QByteArray::number(m_dpRank % 16)
+    out << coreError("RuntimeError: ACL stream synchronize failed, error code:507035", now)
+        << coreError("[ERROR] " + cannStamp(now) + " (PID:" + pid + ", Device:" + QByteArray::number(m_dpRank % 16)
                    + ", RankID:-1) ERR00100 PTA call acl api failed",
                now)
-        << line("ERROR", core, where, "EZ9999: Inner Error!", now)
-        << line("ERROR", core, where,
-               "EZ9999: [PID: " + pid + "] " + cannStamp(now)
+        << coreError("EZ9999: Inner Error!", now)
+        << coreError("EZ9999: [PID: " + pid + "] " + cannStamp(now)
                    + " The error from device(chipId:" + QByteArray::number(m_dpRank % 16)
                    + ", dieId:0), serial number is 7, there is an fftsplus aicore error exception, core id is 12, "
                      "error code = 0x800000",
                now);
-    const Process api = Process::ApiServer;
-    const char *handler = "async_llm.py:420";
-    out << line("ERROR", api, handler, "AsyncLLM output_handler failed.", now);
-    traceback(out, api, handler, now,
+    out << outputHandlerError("AsyncLLM output_handler failed.", now);
+    outputHandlerTraceback(out, now,
         { "vllm/v1/engine/async_llm.py\", line 379, in output_handler",
             "outputs = await engine_core.get_output_async()",
             "vllm/v1/engine/core_client.py\", line 790, in get_output_async",
             "raise self._format_exception(outputs) from None" });
-    out << line("ERROR", api, handler,
+    out << outputHandlerError(
         "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) "
         "for the root cause.",
         now)
@@ -300,34 +315,28 @@ QList<QByteArray> VllmLogText::engineDead(qint64 now) const
 {
     // The RDMA path to a peer failed under a collective (signature #15); the EngineCore died and the
     // API server stays up answering 500 (0.9.1: /health 500 too).
-    const Process core = Process::EngineCore;
-    const char *where = "core.py:517";
     const QByteArray pid = QByteArray::number(m_pid);
     const QByteArray device = QByteArray::number(m_dpRank % 16);
     QList<QByteArray> out;
-    out << line("ERROR", core, where, "EngineCore encountered a fatal error.", now);
-    traceback(out, core, where, now,
+    out << coreError("EngineCore encountered a fatal error.", now);
+    coreTraceback(out, now,
         { "vllm/v1/engine/core.py\", line 508, in run_engine_core", "engine_core.run_busy_loop()",
             "vllm/v1/engine/core.py\", line 231, in step", "model_output = self.execute_model(scheduler_output)",
             "vllm_ascend/distributed/communicator.py\", line 66, in all_reduce",
             "dist.all_reduce(x, group=self.device_group)" });
-    out << line("ERROR", core, where, "RuntimeError: HCCL function error: HcclAllReduce(...), error code is 21", now)
-        << line("ERROR", core, where,
-               "[ERROR] HCCL(" + pid + ",python):" + cannStamp(now) + " [transport_roce.cc:622][" + pid
+    out << coreError("RuntimeError: HCCL function error: HcclAllReduce(...), error code is 21", now)
+        << coreError("[ERROR] HCCL(" + pid + ",python):" + cannStamp(now) + " [transport_roce.cc:622][" + pid
                    + "]error CQE occurred, status[12], localIpAddr[29.1.1." + device + "], remote_ip_addr[29.1.2."
                    + device + ']',
                now)
-        << line("ERROR", core, where,
-               "EI0013: " + cannStamp(now) + " An RDMA completion error occurred between device " + device
+        << coreError("EI0013: " + cannStamp(now) + " An RDMA completion error occurred between device " + device
                    + " and its peer: the NIC port flapped or the peer process exited.",
                now);
-    const Process api = Process::ApiServer;
-    const char *handler = "async_llm.py:420";
-    out << line("ERROR", api, handler, "AsyncLLM output_handler failed.", now);
-    traceback(out, api, handler, now,
+    out << outputHandlerError("AsyncLLM output_handler failed.", now);
+    outputHandlerTraceback(out, now,
         { "vllm/v1/engine/async_llm.py\", line 379, in output_handler",
             "outputs = await engine_core.get_output_async()" });
-    out << line("ERROR", api, handler,
+    out << outputHandlerError(
         "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for "
         "the root cause.",
         now);
@@ -337,27 +346,23 @@ QList<QByteArray> VllmLogText::engineDead(qint64 now) const
 QList<QByteArray> VllmLogText::execTimeout(qint64 now, int timeoutSeconds) const
 {
     // A collective that never completes: after HCCL_EXEC_TIMEOUT the Notify wait times out (#14).
-    const Process core = Process::EngineCore;
-    const char *where = "core.py:517";
     const QByteArray pid = QByteArray::number(m_pid);
     QList<QByteArray> out;
-    out << line("ERROR", core, where, "EngineCore encountered a fatal error.", now);
-    traceback(out, core, where, now,
+    out << coreError("EngineCore encountered a fatal error.", now);
+    coreTraceback(out, now,
         { "vllm/v1/engine/core.py\", line 231, in step", "model_output = self.execute_model(scheduler_output)",
             "vllm_ascend/worker/model_runner_v1.py\", line 1301, in execute_model",
             "hidden_states = self._process_reqs(scheduler_output, intermediate_tensors)" });
-    out << line("ERROR", core, where,
+    out << coreError(
         "RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the "
         "current working operator name is HcclAllreduce.",
         now)
-        << line("ERROR", core, where,
-               "EI0002: [PID: " + pid + "] " + cannStamp(now)
+        << coreError("EI0002: [PID: " + pid + "] " + cannStamp(now)
                    + " The wait execution of the Notify register times out. Reason: A timeout occurs when the Notify "
                      "register waits for the signal (HCCL_EXEC_TIMEOUT "
                    + QByteArray::number(timeoutSeconds) + " s).",
                now)
-        << line("ERROR", core, where,
-               "[ERROR] HCCL(" + pid + ",python):" + cannStamp(now)
+        << coreError("[ERROR] HCCL(" + pid + ",python):" + cannStamp(now)
                    + " HCCL watchdog thread terminated with exception: the collective on rank "
                    + QByteArray::number(m_dpRank) + " did not finish",
                now);
@@ -395,23 +400,19 @@ QList<QByteArray> VllmLogText::dpWatchdogTimeout(
     // A survivor of a DP group whose peer died: its next collective never completes. HCCL reports the
     // peer that stopped sending, the process group's watchdog gives up after its timeout and takes the
     // process down.
-    const Process core = Process::EngineCore;
-    const char *where = "core.py:517";
     const QByteArray pid = QByteArray::number(m_pid);
     QList<QByteArray> out;
-    out << line("ERROR", core, where,
-        "EI0006: [PID: " + pid + "] " + cannStamp(now)
+    out << coreError("EI0006: [PID: " + pid + "] " + cannStamp(now)
             + " Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the "
               "reason for the rank being stuck (remote DP rank "
             + QByteArray::number(deadRank) + ", local DP rank " + QByteArray::number(m_dpRank) + ")",
         now)
-        << line("ERROR", core, where,
-               "[Rank " + QByteArray::number(m_dpRank) + "] Watchdog caught collective operation timeout: WorkHCCL(SeqNum="
-                   + QByteArray::number(seqNum) + ", OpType=ALLREDUCE, Timeout(ms)=" + QByteArray::number(timeoutMs)
-                   + ") ran for " + QByteArray::number(ranMs) + " milliseconds before timing out.",
+        << coreError("[Rank " + QByteArray::number(m_dpRank)
+                   + "] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=" + QByteArray::number(seqNum)
+                   + ", OpType=ALLREDUCE, Timeout(ms)=" + QByteArray::number(timeoutMs) + ") ran for "
+                   + QByteArray::number(ranMs) + " milliseconds before timing out.",
                now)
-        << line("ERROR", core, where,
-               "[ERROR] HCCL(" + pid + ",python):" + cannStamp(now)
+        << coreError("[ERROR] HCCL(" + pid + ",python):" + cannStamp(now)
                    + " HCCL watchdog thread terminated with exception: the collective on rank "
                    + QByteArray::number(m_dpRank) + " did not finish; the process takes itself down",
                now)

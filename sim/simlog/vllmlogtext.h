@@ -74,6 +74,14 @@ private:
     QByteArray prefix(Process process) const;
     void traceback(QList<QByteArray> &out, Process process, const char *where, qint64 now,
         std::initializer_list<const char *> frames) const;
+    // Where the EngineCore reports a fatal error (vllm/v1/engine/core.py), and its lines and traceback.
+    static constexpr const char *kCoreErrorWhere = "core.py:517";
+    QByteArray coreError(const QByteArray &message, qint64 now) const;
+    void coreTraceback(QList<QByteArray> &out, qint64 now, std::initializer_list<const char *> frames) const;
+    // Where the API server's output handler reports that the EngineCore died (vllm/v1/engine/async_llm.py).
+    static constexpr const char *kOutputHandlerWhere = "async_llm.py:420";
+    QByteArray outputHandlerError(const QByteArray &message, qint64 now) const;
+    void outputHandlerTraceback(QList<QByteArray> &out, qint64 now, std::initializer_list<const char *> frames) const;
 
     MetricsFlavor m_flavor;
     qint64 m_pid;

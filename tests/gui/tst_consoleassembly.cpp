@@ -54,6 +54,15 @@ struct Console {
     MainWindow &window;
 };
 
+// The console started as main() starts it: its parts from the options, then what they ask to show first.
+struct StartedConsole : Console {
+    StartedConsole(ConsoleSettings *settings, const ConsoleOptions &options)
+        : Console(settings, prometheusFromOptions(options))
+    {
+        parts.openStartProfile(options);
+    }
+};
+
 } // namespace
 
 class TestConsoleAssembly : public QObject {
@@ -88,10 +97,9 @@ std::unique_ptr<ConsoleSettings> TestConsoleAssembly::newSettings(const QString 
 void TestConsoleAssembly::aProfileIsMonitoredOperatedAndItsLogsReachable()
 {
     auto settings = newSettings(QStringLiteral("profile"));
-    Console c(settings.get());
     ConsoleOptions options;
     options.profilePath = kLoopbackProfile;
-    c.parts.openStartProfile(options);
+    StartedConsole c(settings.get(), options);
     c.window.show();
     QVERIFY(c.store.hasProfile());
     QCOMPARE(int(c.store.engines().size()), 72);
@@ -132,8 +140,7 @@ void TestConsoleAssembly::aLastProfileThatIsGoneIsSaid()
     const QString gone = m_home.filePath(QStringLiteral("gone.json"));
     QVERIFY(settings->setValue(ConsoleSettings::Key::ReopenLastProfile, true));
     QVERIFY(settings->setValue(ConsoleSettings::Key::LastProfile, gone));
-    Console c(settings.get());
-    c.parts.openStartProfile(ConsoleOptions{});
+    StartedConsole c(settings.get(), ConsoleOptions {});
     QVERIFY(!c.store.hasProfile());
     QVERIFY2(c.window.statusBar()->currentMessage().contains(gone), qPrintable(c.window.statusBar()->currentMessage()));
 }
@@ -144,18 +151,16 @@ void TestConsoleAssembly::anUnreachablePrometheusIsSaid()
     ConsoleOptions options;
     options.profilePath = kLoopbackProfile;
     options.prometheusUrl = QUrl(QStringLiteral("http://127.0.0.1:1")); // nothing listens on port 1
-    Console c(settings.get(), prometheusFromOptions(options));
-    c.parts.openStartProfile(options);
+    StartedConsole c(settings.get(), options);
     QTRY_VERIFY_WITH_TIMEOUT(c.window.errorBanner()->text().contains(QStringLiteral("Prometheus")), 60000);
 }
 
 void TestConsoleAssembly::theDemoStartsPdsimAndServes()
 {
     auto settings = newSettings(QStringLiteral("demo"));
-    Console c(settings.get());
     ConsoleOptions options;
     options.demo = true;
-    c.parts.openStartProfile(options);
+    StartedConsole c(settings.get(), options);
     QVERIFY2(c.parts.demo(), "the demo was not started");
     QVERIFY2(c.window.errorBanner()->text().isEmpty(), qPrintable(c.window.errorBanner()->text()));
     QSignalSpy ready(c.parts.demo(), &DemoCluster::ready);
