@@ -11,6 +11,8 @@
 
 namespace pd::sim {
 
+using openai::Json;
+
 void SimEngine::handleFault(const HttpRequest &req, const HttpResponderPtr &res)
 {
     if (req.path == "/sim/state" && req.method == "GET") {
