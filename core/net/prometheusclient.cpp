@@ -126,11 +126,11 @@ void PrometheusClient::deliver(QNetworkReply *reply, const QString &what, Decode
         Answer answer;
         if (!raw.transportError.isEmpty()) {
             answer.outcome = PromApiAnswer::Outcome::Http;
-            answer.error = tr("%1: %2").arg(what, raw.transportError);
+            answer.error = PrometheusClient::tr("%1: %2").arg(what, raw.transportError);
         } else {
             answer = decode(raw.status, std::string_view(raw.body.constData(), std::size_t(raw.body.size())));
             if (!answer.ok())
-                answer.error = tr("%1: %2").arg(what, answer.error);
+                answer.error = PrometheusClient::tr("%1: %2").arg(what, answer.error);
         }
         done(answer, raw.body.size());
     });
