@@ -592,7 +592,11 @@ void HttpServer::processBuffered(QTcpSocket *socket)
         if (it == m_connections.end())
             return;
     }
-    conn->processing = false;
+    // A refusal (413, a request that does not parse) may have closed the socket on the spot, its
+    // connection erased with it.
+    it = m_connections.find(socket);
+    if (it != m_connections.end())
+        it->second->processing = false;
 }
 
 } // namespace pd::sim
