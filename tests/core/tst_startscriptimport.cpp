@@ -62,6 +62,7 @@ private Q_SLOTS:
     void refusalsNameFileAndLine_data();
     void refusalsNameFileAndLine();
     void hostGivenByTheOperatorWins();
+    void quotesCommentsAndHostileInput();
 };
 
 void TestStartScriptImport::seed001ScriptsGiveTheBundledProfile()
@@ -234,6 +235,43 @@ void TestStartScriptImport::hostGivenByTheOperatorWins()
     QVERIFY(r.ok);
     QCOMPARE(r.node.address, QStringLiteral("node-d1"));
     QCOMPARE(r.node.localIp, QStringLiteral("10.0.0.5"));
+}
+
+// The quote scanner against what hand-written scripts and hostile files hold: an escaped quote with a
+// `#` after it inside double quotes (a value, not a comment), an apostrophe in a comment, quotes left
+// open, a 10 MB line, numbers past any int, NaN, and text decoded from bytes that are not UTF-8.
+void TestStartScriptImport::quotesCommentsAndHostileInput()
+{
+    const QString serve = QStringLiteral("vllm serve /m -dpa 10.0.0.1 --kv-transfer-config %1").arg(QLatin1String(kKv));
+    const Read escaped = readScript(QStringLiteral("export LOG_TAG=\"a\\\" # b\"\nNIC=eth0 # don't \"split\"\n") + serve
+        + QStringLiteral(" # the 'decode' node\n"));
+    QVERIFY2(escaped.ok, qPrintable(escaped.errors.join(QLatin1Char('\n'))));
+    const QList<QPair<QString, QString>> env { { QStringLiteral("LOG_TAG"), QStringLiteral("a\" # b") } };
+    QCOMPARE(escaped.node.config.env, env);
+
+    const Read openDouble = readScript(QStringLiteral("export A=\"x\n") + serve + QLatin1Char('\n'));
+    QVERIFY(!openDouble.ok);
+    QVERIFY2(
+        openDouble.errors.join(QLatin1Char('\n')).contains(QStringLiteral("start.sh:1: unterminated double quote")),
+        qPrintable(openDouble.errors.join(QLatin1Char('\n'))));
+
+    const Read huge = readScript(QStringLiteral("export BIG=") + QString(10'000'000, QLatin1Char('x'))
+        + QLatin1Char('\n') + serve + QLatin1Char('\n'));
+    QVERIFY2(huge.ok, qPrintable(huge.errors.join(QLatin1Char('\n'))));
+    QCOMPARE(huge.node.config.env.value(0).second.size(), 10'000'000);
+
+    for (const char *length : { "99999999999999999999", "nan", "inf", "-1e400" }) {
+        const Read bad
+            = readScript(serve + QStringLiteral(" --max-model-len ") + QLatin1String(length) + QLatin1Char('\n'));
+        QVERIFY2(!bad.ok, length);
+        QVERIFY2(bad.errors.join(QLatin1Char('\n')).contains(QStringLiteral("is not a whole number")),
+            qPrintable(bad.errors.join(QLatin1Char('\n'))));
+    }
+
+    const QString notUtf8 = QString::fromUtf8("export A='\xff\xfe'\n") + serve + QLatin1Char('\n');
+    const Read decoded = readScript(notUtf8);
+    QVERIFY2(decoded.ok, qPrintable(decoded.errors.join(QLatin1Char('\n'))));
+    QCOMPARE(decoded.node.config.env.value(0).second, QString(2, QChar::ReplacementCharacter));
 }
 
 QTEST_GUILESS_MAIN(TestStartScriptImport)
