@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench_seriesstore [--engines N] [--rounds R] [--no-day] [--kept BITS]
+// bench_seriesstore [--engines N] [--rounds R] [--no-day] [--kept BITS] [--coarse-kept BITS]
 // Ingests R rounds (default 3,600 = 1 h at 1 s) of synthetic EngineMetrics for N engines (default
 // 1,024; half prefill, half decode; counters increasing, ~1 % misses, a few restarts), then 22 h more
 // at one round per 10 s and a last hour at 1 s, so both rings are full, and times decimated views of a
@@ -7,7 +7,8 @@
 // --data noise (default): every gauge and rate drawn anew each second, white noise, the worst case for
 // the history's compression; --data drifting: a load that drifts, whole-number gauges that move by a
 // few, scrape times with a few ms of jitter (Synth::stepDrifting), closer to what engines report.
-// --kept: the mantissa bits sealed history keeps (default: the store's, 23 = every bit).
+// --kept, --coarse-kept: the mantissa bits sealed history keeps at 1 s (of each value) and at 10 s (of
+// each block's largest magnitude); default: the store's, 12 and 10 (23 = every bit).
 // Prints ns per engine per round (ingest only, the synthetic data is built outside the timed part),
 // memory after the hour and after the day, and decimation times. Last line:
 //   seriesstore: <ns> ns/engine-round ingest, <B> bytes/sample, <MB> MB for <N> engines
@@ -93,8 +94,11 @@ int main(int argc, char **argv)
             drifting = !std::strcmp(argv[++i], "drifting");
         else if (!std::strcmp(argv[i], "--kept") && i + 1 < argc)
             config.compression.keptMantissaBits = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--coarse-kept") && i + 1 < argc)
+            config.coarseCompression.keptMantissaBits = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: bench_seriesstore [--engines N] [--rounds R] [--no-day] [--kept BITS] [--data noise|drifting]\n");
+            std::printf("usage: bench_seriesstore [--engines N] [--rounds R] [--no-day] [--kept BITS] [--coarse-kept "
+                        "BITS] [--data noise|drifting]\n");
             return 0;
         }
     }
@@ -162,9 +166,10 @@ int main(int argc, char **argv)
     auto printMemory = [&](const char *when) {
         const StoreMemory mem = store.memory();
         std::printf("memory %s: rings %.1f MB for %zu samples held (%.2f bytes/sample), of which sealed %.1f MB for "
-                    "%zu samples (%.2f bytes/sample, %d mantissa bits kept); RSS %.0f MB\n",
-                    when, double(mem.ringBytes) / 1e6, mem.samples, mem.bytesPerSample(), double(mem.sealedBytes) / 1e6,
-                    mem.sealedSamples, mem.sealedBytesPerSample(), config.compression.keptMantissaBits, rssMb());
+                    "%zu samples (%.2f bytes/sample, %d / %d mantissa bits kept at 1 s / 10 s); RSS %.0f MB\n",
+            when, double(mem.ringBytes) / 1e6, mem.samples, mem.bytesPerSample(), double(mem.sealedBytes) / 1e6,
+            mem.sealedSamples, mem.sealedBytesPerSample(), config.compression.keptMantissaBits,
+            config.coarseCompression.keptMantissaBits, rssMb());
     };
     printMemory("after 1 h");
 

@@ -279,9 +279,84 @@ void encodeFloats(const std::uint32_t *bits, int count, const FloatLayout &layou
     w.flush();
 }
 
+// kScaled: every number as a whole multiple of one power of two, 2^scale, the step a value of the
+// block's largest magnitude keeps `kept` mantissa bits at. Codes count from the block's smallest
+// multiple; all ones is a gap. False when the block holds an infinity or only gaps, or needs more
+// than 24 bits a value.
+constexpr int kSmallestScale = -100;
+constexpr int kLargestScale = 119;
+
+struct ScaledLayout {
+    int scale = 0; // the step is 2^scale
+    std::int32_t first = 0; // the smallest value's multiple of the step
+    int width = 0;
+};
+
+bool scaledLayout(const float *values, int count, int kept, ScaledLayout &layout)
+{
+    float largest = 0.0f, lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (int i = 0; i < count; ++i) {
+        const float v = values[i];
+        if (std::isnan(v))
+            continue;
+        if (std::isinf(v))
+            return false;
+        largest = std::max(largest, std::abs(v));
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    if (!(lo <= hi) || largest == 0.0f)
+        return false;
+    int exponent = 0;
+    std::frexp(largest, &exponent); // largest = f * 2^exponent, 0.5 <= f < 1
+    layout.scale = exponent - 1 - kept;
+    // Far from any metric: steps whose multiples could leave the normal floats are not worth a format.
+    if (layout.scale < kSmallestScale || layout.scale > kLargestScale || exponent > kLargestScale + 1)
+        return false;
+    const double first = std::round(std::ldexp(double(lo), -layout.scale));
+    const double last = std::round(std::ldexp(double(hi), -layout.scale));
+    const double codes = last - first + 2; // the values and the gap code
+    if (codes > double(1 << 24))
+        return false;
+    layout.first = std::int32_t(first);
+    layout.width = int(std::bit_width(std::uint32_t(codes) - 1));
+    return true;
+}
+
+std::size_t varintSize(std::int32_t value)
+{
+    const std::uint32_t zigzag = (std::uint32_t(value) << 1) ^ std::uint32_t(value >> 31);
+    return std::size_t(std::max(1, (int(std::bit_width(zigzag)) + 6) / 7));
+}
+
+void encodeScaled(const float *values, int count, const ScaledLayout &layout, std::vector<std::uint8_t> &out)
+{
+    out.push_back(FloatBlockCodec::kScaled);
+    out.push_back(std::uint8_t(std::int8_t(layout.scale)));
+    out.push_back(std::uint8_t(layout.width));
+    // The smallest multiple, zigzag (sign in the lowest bit), 7 bits a byte, low bits first.
+    std::uint32_t first = (std::uint32_t(layout.first) << 1) ^ std::uint32_t(layout.first >> 31);
+    while (first >= 0x80u) {
+        out.push_back(std::uint8_t(first | 0x80u));
+        first >>= 7;
+    }
+    out.push_back(std::uint8_t(first));
+    const std::uint32_t gap = std::uint32_t((std::uint64_t(1) << layout.width) - 1);
+    BitWriter w(out);
+    for (int i = 0; i < count; ++i) {
+        const float v = values[i];
+        w.put(std::isnan(v)
+                ? gap
+                : std::uint32_t(std::int64_t(std::round(std::ldexp(double(v), -layout.scale))) - layout.first),
+            layout.width);
+    }
+    w.flush();
+}
+
 } // namespace
 
-void FloatBlockCodec::encode(const float *values, int count, int keptMantissaBits, std::vector<std::uint8_t> &out)
+void FloatBlockCodec::encode(
+    const float *values, int count, int keptMantissaBits, std::vector<std::uint8_t> &out, ErrorBound bound)
 {
     if (count <= 0) {
         out.push_back(kAllGaps);
@@ -320,12 +395,23 @@ void FloatBlockCodec::encode(const float *values, int count, int keptMantissaBit
     FloatLayout layout;
     const int kept = std::clamp(keptMantissaBits, 0, kFullMantissa);
     const std::size_t floatSize = floatLayout(bits, count, layout) ? floatsSize(bits, count, layout, kept) : SIZE_MAX;
-    if (packedSize < xorSize && packedSize <= floatSize) {
+    // Scaled codes round every value to the block's step: only where the caller allows that, not when
+    // every bit is to be kept, and not for whole numbers (a count of 3 stays 3 beside a count of 3,000).
+    ScaledLayout scaled;
+    const bool mayScale = bound == ErrorBound::BlockLargest && kept < kFullMantissa && packedSize == SIZE_MAX;
+    const std::size_t scaledSize = mayScale && scaledLayout(values, count, kept, scaled)
+        ? 3 + varintSize(scaled.first) + (std::size_t(count) * std::size_t(scaled.width) + 7) / 8
+        : SIZE_MAX;
+    const std::size_t smallestLossy = std::min(floatSize, scaledSize);
+    if (packedSize < xorSize && packedSize <= smallestLossy) {
         out.resize(start);
         encodePacked(bits, count, smallest, width, out);
-    } else if (floatSize < xorSize) {
+    } else if (smallestLossy < xorSize) {
         out.resize(start);
-        encodeFloats(bits, count, layout, kept, out);
+        if (scaledSize < floatSize)
+            encodeScaled(values, count, scaled, out);
+        else
+            encodeFloats(bits, count, layout, kept, out);
     }
 }
 
@@ -399,6 +485,36 @@ bool FloatBlockCodec::decode(const std::uint8_t *data, std::size_t size, int cou
             const std::uint32_t sign = signs ? field(word, exponentWidth, 1) << 31 : negative;
             const std::uint32_t mantissa = kept > 0 ? field(word, numberBits - kept, kept) << (kFullMantissa - kept) : 0;
             out[i] = floatOf(sign | (std::uint32_t(exponent) << 23) | mantissa);
+        }
+        return true;
+    }
+    case kScaled: {
+        const int scale = int(std::int8_t(data[1]));
+        if (size < 4 || data[2] < 1 || data[2] > 24 || scale < kSmallestScale || scale > kLargestScale)
+            return fail();
+        const float step = std::ldexp(1.0f, scale);
+        const int width = data[2];
+        std::uint32_t zigzag = 0;
+        std::size_t at = 3;
+        for (int shift = 0;; shift += 7, ++at) {
+            if (at >= size || shift > 28)
+                return fail();
+            zigzag |= std::uint32_t(data[at] & 0x7fu) << shift;
+            if (!(data[at] & 0x80u))
+                break;
+        }
+        ++at;
+        const std::int64_t first = std::int64_t(zigzag >> 1) * ((zigzag & 1u) ? -1 : 1) - std::int64_t(zigzag & 1u);
+        const std::uint32_t gap = std::uint32_t((std::uint64_t(1) << width) - 1);
+        if (std::abs(first) + gap > (std::int64_t(1) << 25))
+            return fail();
+        BitReader r(data + at, size - at);
+        for (int i = 0; i < count; ++i) {
+            const std::uint32_t code = field(r.peek(), 0, width);
+            if (!r.consume(width))
+                return fail();
+            // A multiple of at most 2^25 times a power of two: exact in a float.
+            out[i] = code == gap ? nan : float(first + std::int64_t(code)) * step;
         }
         return true;
     }

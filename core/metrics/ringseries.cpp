@@ -35,6 +35,7 @@ RingSeries::RingSeries(int capacity, int width, int resolutionMs, RingCompressio
     , m_resolutionMs(std::max(1, resolutionMs))
     , m_blockSlots(std::clamp(compression.blockSlots, 1, std::min(m_capacity, RingCompression::kMaxBlockSlots)))
     , m_keptMantissaBits(std::clamp(compression.keptMantissaBits, 0, FloatBlockCodec::kFullMantissa))
+    , m_errorBound(compression.errorBound)
     , m_hotRows(2 * m_blockSlots)
     // Not value-initialised on purpose: untouched pages stay unresident until a row is written.
     , m_hot(new float[std::size_t(m_hotRows) * std::size_t(m_width)])
@@ -153,8 +154,7 @@ void RingSeries::sealColumns(std::int64_t block, int endColumn)
     SealedBlock &entry = m_sealed[std::size_t(block % std::int64_t(m_sealed.size()))];
     if (m_sealedColumns == 0) {
         entry.block = block;
-        entry.offsets.assign(std::size_t(m_width) + 1, 0);
-        entry.bytes.clear();
+        entry.start(m_width);
     }
     const std::int64_t start = blockStart(block);
     const int slots = m_blockSlots;
@@ -169,9 +169,10 @@ void RingSeries::sealColumns(std::int64_t block, int endColumn)
                 m_tile[std::size_t(j) * std::size_t(slots) + std::size_t(i)] = row[j];
         }
         for (int j = 0; j < n; ++j) {
+            const std::size_t begin = entry.bytes.size();
             FloatBlockCodec::encode(m_tile.data() + std::size_t(j) * std::size_t(slots), slots, m_keptMantissaBits,
-                                    entry.bytes);
-            entry.offsets[std::size_t(c0 + j) + 1] = std::uint32_t(entry.bytes.size());
+                entry.bytes, m_errorBound);
+            entry.columnEncoded(c0 + j, begin);
         }
     }
     m_sealedColumns = endColumn;
@@ -180,6 +181,32 @@ void RingSeries::sealColumns(std::int64_t block, int endColumn)
         m_sealedThrough = block;
         m_sealedColumns = 0;
     }
+}
+
+// A column's encoding is at most kMaxBlockSlots values of 44 bits (the XOR form's worst) and a head.
+static_assert(RingCompression::kMaxBlockSlots * 44 / 8 + 16 <= 0xffff, "a column's size must fit 16 bits");
+
+void RingSeries::SealedBlock::start(int width)
+{
+    sizes.assign(std::size_t(width), 0);
+    anchors.assign(std::size_t((width + kAnchorEvery - 1) / kAnchorEvery), 0);
+    bytes.clear();
+}
+
+void RingSeries::SealedBlock::columnEncoded(int column, std::size_t begin)
+{
+    sizes[std::size_t(column)] = std::uint16_t(bytes.size() - begin);
+    if (column % kAnchorEvery == 0)
+        anchors[std::size_t(column / kAnchorEvery)] = std::uint32_t(begin);
+}
+
+std::pair<std::uint32_t, std::uint32_t> RingSeries::SealedBlock::columnRange(int column) const
+{
+    const int group = column / kAnchorEvery;
+    std::uint32_t begin = anchors[std::size_t(group)];
+    for (int c = group * kAnchorEvery; c < column; ++c)
+        begin += sizes[std::size_t(c)];
+    return { begin, begin + sizes[std::size_t(column)] };
 }
 
 void RingSeries::dropSealed()
@@ -204,8 +231,7 @@ void RingSeries::decodeColumn(std::int64_t block, int column, float *out) const
         std::fill_n(out, m_blockSlots, kNanF);
         return;
     }
-    const std::uint32_t begin = entry->offsets[std::size_t(column)];
-    const std::uint32_t end = entry->offsets[std::size_t(column) + 1];
+    const auto [begin, end] = entry->columnRange(column);
     FloatBlockCodec::decode(entry->bytes.data() + begin, end - begin, m_blockSlots, out);
 }
 

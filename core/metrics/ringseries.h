@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "floatblockcodec.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 // A bounded ring of rows at one time resolution: row k holds every series' value for time slot k,
@@ -29,6 +32,8 @@ inline constexpr std::int64_t kNoSlot = std::numeric_limits<std::int64_t>::min()
 struct RingCompression {
     int blockSlots = 120;        // slots per sealed block (at most kMaxBlockSlots)
     int keptMantissaBits = 23;   // precision of sealed values; 23 keeps every bit (FloatBlockCodec::keep)
+    // Relative to each value, or to the largest magnitude of its block (FloatBlockCodec::ErrorBound).
+    FloatBlockCodec::ErrorBound errorBound = FloatBlockCodec::ErrorBound::PerValue;
     static constexpr int kMaxBlockSlots = 256;
 };
 
@@ -91,9 +96,21 @@ public:
 private:
     struct SealedBlock {
         std::int64_t block = -1;              // block number; -1: unused entry
-        std::vector<std::uint32_t> offsets;   // width + 1 offsets into bytes, one encoded column each
+        // Where each encoded column is in bytes: its size, and the offset of every kAnchorEvery-th column
+        // (a column starts at its group's anchor plus the sizes before it in the group), about 2.1
+        // bytes a column rather than a 4-byte offset each.
+        static constexpr int kAnchorEvery = 32;
+        std::vector<std::uint16_t> sizes;
+        std::vector<std::uint32_t> anchors;
         std::vector<std::uint8_t> bytes;
-        std::size_t allocated() const { return offsets.capacity() * sizeof(std::uint32_t) + bytes.capacity(); }
+        void start(int width);
+        void columnEncoded(int column, std::size_t begin); // bytes[begin..end) is the column's encoding
+        std::pair<std::uint32_t, std::uint32_t> columnRange(int column) const; // begin, end
+        std::size_t allocated() const
+        {
+            return sizes.capacity() * sizeof(std::uint16_t) + anchors.capacity() * sizeof(std::uint32_t)
+                + bytes.capacity();
+        }
     };
 
     std::int64_t blockOf(std::int64_t slot) const { return slot / m_blockSlots; }
@@ -118,6 +135,7 @@ private:
     int m_resolutionMs;
     int m_blockSlots;
     int m_keptMantissaBits;
+    FloatBlockCodec::ErrorBound m_errorBound;
     int m_hotRows;
     std::int64_t m_head = kNoSlot;
     std::int64_t m_first = kNoSlot;    // first slot written since the last clear or jump

@@ -50,10 +50,12 @@ SeriesStore::SeriesStore(std::vector<Role> engineRoles, SeriesStoreConfig config
     , m_config(config)
     , m_roles(std::move(engineRoles))
     , m_engines(m_roles.size())
-    , m_engineFine(config.fineSlots, int(m_roles.size()) * kEngineMetricCount, config.fineResolutionMs, config.compression)
-    , m_engineCoarse(config.coarseSlots, int(m_roles.size()) * kCoarseEngineWidth, config.coarseResolutionMs, config.compression)
+    , m_engineFine(
+          config.fineSlots, int(m_roles.size()) * kEngineMetricCount, config.fineResolutionMs, config.compression)
+    , m_engineCoarse(config.coarseSlots, int(m_roles.size()) * kCoarseEngineWidth, config.coarseResolutionMs,
+          config.coarseCompression)
     , m_poolFine(config.fineSlots, kPoolCount * kPoolWidth, config.fineResolutionMs, config.compression)
-    , m_poolCoarse(config.coarseSlots, kPoolCount * kPoolWidth, config.coarseResolutionMs, config.compression)
+    , m_poolCoarse(config.coarseSlots, kPoolCount * kPoolWidth, config.coarseResolutionMs, config.coarseCompression)
     , m_scratch(std::size_t(kEngineMetricCount) * std::max<std::size_t>(1, m_roles.size()))
     , m_delta(std::make_unique<IntervalDelta>())
 {

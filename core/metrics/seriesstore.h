@@ -37,10 +37,14 @@ struct SeriesStoreConfig {
     int fineResolutionMs = 1000;
     int coarseSlots = 8640;       // 24 h at 10 s
     int coarseResolutionMs = 10000;
-    // History older than the two newest blocks (2-4 min at 1 s, 20-40 min at 10 s) is sealed with 12
-    // mantissa bits: a relative error of at most 2^-13 (about 4 significant digits), whole numbers up to
-    // 8,192 exact (docs/series-store.md, "Memory").
-    RingCompression compression{120, 12};
+    // History older than the two newest blocks (2-4 min at 1 s, 20-40 min at 10 s) is sealed with some
+    // precision lost (docs/series-store.md, "Memory"): a value's error is at most 2^-(k+1) of the
+    // largest magnitude in its block and series, k = 12 in the 1 s rings (1/8,192 of it) and 10 in the
+    // 10 s rings, drawn only in views of hours (1/2,048: under half a pixel of a 2,000 px chart reaching
+    // that value). Gaps and zero stay exact, and so do blocks of whole numbers up to 2^(k+1)
+    // (a running-requests gauge: 3 stays 3 beside 3,000).
+    RingCompression compression { 120, 12, FloatBlockCodec::ErrorBound::BlockLargest };
+    RingCompression coarseCompression { 120, 10, FloatBlockCodec::ErrorBound::BlockLargest };
 };
 
 enum class Freshness : std::uint8_t { Unknown, Fresh, Stale, Unreachable };

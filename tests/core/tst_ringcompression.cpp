@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The series store's compressed history: FloatBlockCodec (XOR of consecutive float32 values, the
-// mantissa rounded to the kept bits) and RingSeries sealing blocks of slots behind the head. What a
-// ring returns must not depend on whether a slot is still hot or already sealed, beyond the documented
-// rounding; bad encoded bytes decode to gaps, never to values.
+// mantissa rounded to the kept bits, or multiples of one step under the block bound) and RingSeries sealing blocks of
+// slots behind the head. What a ring returns must not depend on whether a slot is still hot or already sealed, beyond
+// the documented rounding; bad encoded bytes decode to gaps, never to values.
 #include "metrics/decimate.h"
 #include "metrics/floatblockcodec.h"
 #include "metrics/ringseries.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -24,12 +25,17 @@ bool sameValue(float a, float b)
     return (std::isnan(a) && std::isnan(b)) || a == b;
 }
 
-std::vector<float> roundTrip(const std::vector<float> &values, int kept, std::size_t *bytes = nullptr)
+using Bound = FloatBlockCodec::ErrorBound;
+
+std::vector<float> roundTrip(const std::vector<float> &values, int kept, std::size_t *bytes = nullptr,
+    Bound bound = Bound::PerValue, std::uint8_t *tag = nullptr)
 {
     std::vector<std::uint8_t> encoded;
-    FloatBlockCodec::encode(values.data(), int(values.size()), kept, encoded);
+    FloatBlockCodec::encode(values.data(), int(values.size()), kept, encoded, bound);
     if (bytes)
         *bytes = encoded.size();
+    if (tag)
+        *tag = encoded.empty() ? 0xff : encoded[0];
     std::vector<float> decoded(values.size());
     if (!FloatBlockCodec::decode(encoded.data(), encoded.size(), int(values.size()), decoded.data()))
         decoded.assign(values.size(), -1.0f);
@@ -40,8 +46,16 @@ std::vector<float> roundTrip(const std::vector<float> &values, int kept, std::si
 class TestRingCompression : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void losslessRoundTrip_data()
+    {
+        QTest::addColumn<Bound>("bound");
+        QTest::newRow("per value") << Bound::PerValue;
+        QTest::newRow("block largest") << Bound::BlockLargest; // 23 bits: nothing may be lost either way
+    }
+
     void losslessRoundTrip()
     {
+        QFETCH(Bound, bound);
         std::mt19937 rng(7);
         std::uniform_real_distribution<float> u(-1e6f, 1e6f);
         std::vector<float> v;
@@ -55,7 +69,7 @@ private Q_SLOTS:
         v[13] = std::numeric_limits<float>::denorm_min();
         v[14] = std::numeric_limits<float>::max();
         v[15] = v[16] = v[17] = 42.0f;
-        const std::vector<float> back = roundTrip(v, FloatBlockCodec::kFullMantissa);
+        const std::vector<float> back = roundTrip(v, FloatBlockCodec::kFullMantissa, nullptr, bound);
         for (std::size_t i = 0; i < v.size(); ++i)
             QVERIFY2((sameValue(back[i], v[i]) && std::signbit(back[i]) == std::signbit(v[i])) || std::isnan(v[i]),
                      qPrintable(QStringLiteral("slot %1: %2 became %3").arg(i).arg(v[i]).arg(back[i])));
@@ -97,7 +111,9 @@ private Q_SLOTS:
         std::vector<float> v(120);
         for (float &x : v)
             x = rate(rng);
-        const std::vector<float> back = roundTrip(v, kept);
+        std::uint8_t tag = 0;
+        const std::vector<float> back = roundTrip(v, kept, nullptr, Bound::PerValue, &tag);
+        QVERIFY(tag != FloatBlockCodec::kScaled); // each value keeps its own bits
         const double bound = std::ldexp(1.0, -(kept + 1));
         for (std::size_t i = 0; i < v.size(); ++i) {
             QCOMPARE(back[i], FloatBlockCodec::keep(v[i], kept));
@@ -109,6 +125,123 @@ private Q_SLOTS:
         QVERIFY(std::isinf(FloatBlockCodec::keep(std::numeric_limits<float>::infinity(), kept)));
         QCOMPARE(FloatBlockCodec::keep(std::numeric_limits<float>::max(), kept) <= std::numeric_limits<float>::max(), true);
         QVERIFY(std::isnan(FloatBlockCodec::keep(kNan, kept)));
+    }
+
+    // Noisy blocks of one magnitude (what 10 s means and quantiles of a busy pool look like) are stored
+    // as multiples of one step when the block bound allows it: fewer bytes than each value's own kept
+    // bits, every value within 2^-(kept+1) of the block's largest magnitude, gaps and zero exact.
+    void blockBoundScalesNoisyBlocks_data()
+    {
+        QTest::addColumn<int>("kept");
+        QTest::addColumn<QString>("shape");
+        for (int kept : { 10, 12 }) {
+            for (const char *shape : { "uniform", "narrow", "signed", "spiky" })
+                QTest::addRow("%d bits, %s", kept, shape) << kept << QString::fromLatin1(shape);
+        }
+    }
+
+    void blockBoundScalesNoisyBlocks()
+    {
+        QFETCH(int, kept);
+        QFETCH(QString, shape);
+        std::mt19937 rng(23);
+        std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+        std::vector<float> v(120);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const float u = unit(rng);
+            if (shape == QLatin1String("uniform"))
+                v[i] = 900.0f * u; // a rate drawn anew each slot
+            else if (shape == QLatin1String("narrow"))
+                v[i] = 250.0f * (0.9f + 0.2f * u); // a 10 s mean: one magnitude
+            else if (shape == QLatin1String("signed"))
+                v[i] = 100.0f * u - 50.0f;
+            else
+                v[i] = i == 60 ? 30.0f : 0.2f + 0.05f * u; // a p99 latency, seconds, with one stall
+        }
+        v[7] = kNan;
+        v[8] = kNan;
+        v[9] = 0.0f;
+        std::size_t scaledBytes = 0, ownBytes = 0;
+        std::uint8_t tag = 0;
+        const std::vector<float> back = roundTrip(v, kept, &scaledBytes, Bound::BlockLargest, &tag);
+        roundTrip(v, kept, &ownBytes, Bound::PerValue);
+        QCOMPARE(int(tag), int(FloatBlockCodec::kScaled));
+        QVERIFY2(scaledBytes < ownBytes, qPrintable(QStringLiteral("%1 >= %2").arg(scaledBytes).arg(ownBytes)));
+        // The codes are at most kept + 2 bits wide (the largest, its sign, the gap code), plus a head.
+        QVERIFY2(
+            scaledBytes <= 8 + (v.size() * std::size_t(kept + 2) + 7) / 8, qPrintable(QString::number(scaledBytes)));
+        double largest = 0;
+        for (float x : v)
+            if (!std::isnan(x))
+                largest = std::max(largest, double(std::abs(x)));
+        const double bound = std::ldexp(largest, -(kept + 1));
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (std::isnan(v[i])) {
+                QVERIFY(std::isnan(back[i]));
+                continue;
+            }
+            QVERIFY2(std::abs(double(back[i]) - double(v[i])) <= bound,
+                qPrintable(QStringLiteral("slot %1: %2 -> %3, bound %4").arg(i).arg(v[i]).arg(back[i]).arg(bound)));
+        }
+        QCOMPARE(back[9], 0.0f);
+        QVERIFY(!std::signbit(back[9]));
+    }
+
+    // What the block bound does not change: whole-number blocks stay packed and exact, a block with an
+    // infinity keeps each value's bits, and a lone large value does not cost the others their sign.
+    void blockBoundKeepsExactCases()
+    {
+        std::vector<float> counts(120);
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            counts[i] = float((i * 37) % 2000); // small and large counts in one block: 37 stays 37
+        std::uint8_t tag = 0;
+        QCOMPARE(roundTrip(counts, 10, nullptr, Bound::BlockLargest, &tag), counts);
+        QCOMPARE(int(tag), int(FloatBlockCodec::kPacked));
+
+        std::vector<float> withInf(120);
+        for (std::size_t i = 0; i < withInf.size(); ++i)
+            withInf[i] = 100.0f + float(i) * 0.37f;
+        withInf[5] = std::numeric_limits<float>::infinity();
+        const auto back = roundTrip(withInf, 12, nullptr, Bound::BlockLargest, &tag);
+        QVERIFY(tag != FloatBlockCodec::kScaled);
+        QVERIFY(std::isinf(back[5]));
+        for (std::size_t i = 0; i < withInf.size(); ++i)
+            if (i != 5)
+                QCOMPARE(back[i], FloatBlockCodec::keep(withInf[i], 12));
+    }
+
+    // A ring wider than one anchor group of the sealed column index (3 groups, the last one partial),
+    // each column its own size: every sealed column reads back within the block bound.
+    void sealedColumnsAcrossAnchorGroups()
+    {
+        constexpr int kWidth = 70;
+        RingSeries ring(600, kWidth, 1000, RingCompression { 16, 10, Bound::BlockLargest });
+        std::vector<std::vector<float>> written(300, std::vector<float>(kWidth));
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+        for (std::int64_t s = 0; s < 300; ++s) {
+            ring.advanceTo(s);
+            for (int c = 0; c < kWidth; ++c) {
+                // Columns of different magnitudes and kinds: constants, whole numbers, noise, gaps.
+                const float x = c % 5 == 0 ? float(c)
+                    : c % 5 == 1           ? float(int(unit(rng) * 40.0f))
+                    : c % 5 == 2           ? kNan
+                                           : float(c) * 10.0f * unit(rng);
+                ring.headRow()[c] = x;
+                written[std::size_t(s)][std::size_t(c)] = x;
+            }
+        }
+        QVERIFY(ring.sealedSamples() >= std::size_t(250 * kWidth));
+        for (int c = 0; c < kWidth; ++c) {
+            const double bound = std::ldexp(double(c) * 10.0, -11);
+            for (std::int64_t s = ring.firstSlot(); s <= ring.headSlot(); ++s) {
+                const float want = written[std::size_t(s)][std::size_t(c)];
+                const float got = ring.value(s, c);
+                QVERIFY2(std::isnan(want) ? std::isnan(got) : std::abs(double(got) - double(want)) <= bound,
+                    qPrintable(
+                        QStringLiteral("slot %1, column %2: %3 instead of %4").arg(s).arg(c).arg(got).arg(want)));
+            }
+        }
     }
 
     void badBytesDecodeToGaps()
@@ -129,6 +262,24 @@ private Q_SLOTS:
         QVERIFY(!FloatBlockCodec::decode(unknown.data(), unknown.size(), int(v.size()), out.data()));
         const std::uint8_t shortConstant[] = {FloatBlockCodec::kConstant, 1, 2};
         QVERIFY(!FloatBlockCodec::decode(shortConstant, sizeof shortConstant, 4, out.data()));
+        // Scaled blocks: a width of 0 or past 24 bits, a smallest multiple whose bytes never end or that
+        // is too large for a float to hold exactly, a head cut short, steps of 2^-128 and 2^127, codes
+        // cut short.
+        const std::vector<std::vector<std::uint8_t>> badScaled = {
+            { FloatBlockCodec::kScaled, 0, 0, 0, 0xff },
+            { FloatBlockCodec::kScaled, 0, 25, 0, 0xff },
+            { FloatBlockCodec::kScaled, 0, 8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80 },
+            { FloatBlockCodec::kScaled, 0, 8, 0xff, 0xff, 0xff, 0xff, 0x0f, 0xff },
+            { FloatBlockCodec::kScaled, 0, 8 },
+            { FloatBlockCodec::kScaled, 0x80, 8, 0, 0, 0, 0, 0 },
+            { FloatBlockCodec::kScaled, 0x7f, 8, 0, 0, 0, 0, 0 },
+            { FloatBlockCodec::kScaled, 0, 8, 2, 1, 2, 3 },
+        };
+        for (const auto &bytes : badScaled) {
+            QVERIFY(!FloatBlockCodec::decode(bytes.data(), bytes.size(), 4, out.data()));
+            for (int i = 0; i < 4; ++i)
+                QVERIFY(std::isnan(out[std::size_t(i)]));
+        }
     }
 
     // A ring of 50 slots in blocks of 8: write 400 slots with gaps, jumps inside and across blocks, and
