@@ -280,6 +280,20 @@ private Q_SLOTS:
             for (int i = 0; i < 4; ++i)
                 QVERIFY(std::isnan(out[std::size_t(i)]));
         }
+        // Random bytes behind every tag: decoding reads only what it was given (ASan watches this test)
+        // and a failure leaves nothing but gaps.
+        std::mt19937 rng(29);
+        std::uniform_int_distribution<int> byte(0, 255), length(0, 40);
+        std::vector<float> many(120);
+        for (int round = 0; round < 20'000; ++round) {
+            std::vector<std::uint8_t> bytes(std::size_t(length(rng)) + 1);
+            for (std::uint8_t &b : bytes)
+                b = std::uint8_t(byte(rng));
+            bytes[0] = std::uint8_t(round % 7);
+            if (!FloatBlockCodec::decode(bytes.data(), bytes.size(), int(many.size()), many.data()))
+                for (float x : many)
+                    QVERIFY(std::isnan(x));
+        }
     }
 
     // A ring of 50 slots in blocks of 8: write 400 slots with gaps, jumps inside and across blocks, and
