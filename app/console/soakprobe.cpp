@@ -21,6 +21,7 @@ namespace {
 
 constexpr int kTickMs = 5; // the stall probe: how late this timer fires is how long the loop was busy
 constexpr int kSampleMs = 10000; // one samples.csv line
+constexpr double kLongStallMs = 50; // a stall this long is also an event, with its end time, to find its cause
 
 qint64 residentKiB()
 {
@@ -99,6 +100,8 @@ void SoakProbe::tick()
     const double late = double(m_sinceTick.nsecsElapsed()) / 1e6 - kTickMs;
     m_sinceTick.restart();
     m_stallMaxMs = std::max(m_stallMaxMs, late);
+    if (late > kLongStallMs)
+        event(QStringLiteral("stall,gui,%1").arg(late, 0, 'f', 1));
 }
 
 void SoakProbe::sample()
