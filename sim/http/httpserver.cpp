@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "httpserver.h"
 
+#include <QSocketNotifier>
 #include <QTcpServer>
-#include <QTcpSocket>
 #include <QVarLengthArray>
 
 #include <charconv>
 
+#include <arpa/inet.h>
 #include <cerrno>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 namespace pd::sim {
 
@@ -217,9 +222,106 @@ QByteArray HttpRequest::header(QByteArrayView name) const
 
 // ---------------------------------------------------------------------------------------------------
 
-HttpResponder::HttpResponder(QTcpSocket *socket, bool keepAlive)
-    : m_socket(socket), m_keepAlive(keepAlive)
+// One accepted connection. The server holds it while it is open; responders hold it too, so that one
+// outliving its connection (or the server) finds the descriptor closed rather than freed memory.
+struct HttpConnection {
+    HttpServer *server = nullptr;
+    int fd = -1; // -1 once closed
+    sockaddr_storage peerAddress {};
+    QByteArray peerText; // "ip:port", made on first use
+    QSocketNotifier *readNotifier = nullptr;
+    QSocketNotifier *writeNotifier = nullptr;
+    QByteArray buffer; // received, not yet parsed
+    QByteArray output; // answered bytes the kernel did not take yet, from outputOffset
+    qsizetype outputOffset = 0;
+    HttpResponderPtr current; // the request being answered; later ones wait in the buffer
+    bool continueSent = false;
+    bool closing = false; // no further requests are read (Connection: close, error)
+    bool processing = false; // re-entrancy guard for synchronous answers
+    bool closeWhenFlushed = false; // close once output is written (disconnectFromHost)
+    bool writeFailed = false; // the kernel refused a write; the read side sees the end
+
+    bool isOpen() const { return fd >= 0; }
+    bool hasQueued() const { return outputOffset < output.size(); }
+};
+
+namespace {
+
+// The parts, in order: one sendmsg() when nothing is queued, the rest copied into the queue.
+void sendParts(HttpConnection &conn, std::initializer_list<QByteArrayView> parts)
 {
+    if (!conn.isOpen() || conn.writeFailed)
+        return;
+    qsizetype sent = 0;
+    if (!conn.hasQueued()) {
+        iovec iov[4];
+        int count = 0;
+        Q_ASSERT(parts.size() <= std::size(iov));
+        for (QByteArrayView part : parts) {
+            if (!part.isEmpty())
+                iov[count++] = { const_cast<char *>(part.data()), std::size_t(part.size()) };
+        }
+        if (count == 0)
+            return;
+        msghdr message {};
+        message.msg_iov = iov;
+        message.msg_iovlen = std::size_t(count);
+        ssize_t n;
+        do {
+            n = ::sendmsg(conn.fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        } while (n < 0 && errno == EINTR);
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            // Reset or shut down: nothing more goes out; the read notifier sees the end and closes.
+            conn.writeFailed = true;
+            return;
+        }
+        sent = n > 0 ? n : 0;
+        conn.output.clear();
+        conn.outputOffset = 0;
+    }
+    bool queued = false;
+    for (QByteArrayView part : parts) {
+        if (sent >= part.size()) {
+            sent -= part.size();
+            continue;
+        }
+        conn.output.append(part.data() + sent, part.size() - sent);
+        sent = 0;
+        queued = true;
+    }
+    if (queued && conn.writeNotifier)
+        conn.writeNotifier->setEnabled(true);
+}
+
+// A QTcpServer that hands over the accepted descriptor instead of making a QTcpSocket of it.
+class DescriptorServer final : public QTcpServer {
+public:
+    DescriptorServer(std::function<void(qintptr)> onIncoming, QObject *parent)
+        : QTcpServer(parent)
+        , m_onIncoming(std::move(onIncoming))
+    {
+    }
+
+protected:
+    void incomingConnection(qintptr fd) override { m_onIncoming(fd); }
+
+private:
+    std::function<void(qintptr)> m_onIncoming;
+};
+
+} // namespace
+
+HttpResponder::HttpResponder(std::shared_ptr<HttpConnection> connection, bool keepAlive)
+    : m_connection(std::move(connection))
+    , m_keepAlive(keepAlive)
+{
+}
+
+HttpResponder::~HttpResponder() = default;
+
+bool HttpResponder::connected() const
+{
+    return m_connection && m_connection->isOpen() && !m_connection->closeWhenFlushed;
 }
 
 void HttpResponder::writeHead(int status, const QByteArray &contentType,
@@ -260,40 +362,25 @@ void HttpResponder::writeHead(int status, const QByteArray &contentType,
 
 void HttpResponder::send(std::initializer_list<QByteArrayView> parts)
 {
-    qsizetype sent = 0;
-    const qintptr fd = m_socket->socketDescriptor();
-    if (fd >= 0 && m_socket->bytesToWrite() == 0) {
-        iovec iov[4];
-        int count = 0;
-        Q_ASSERT(parts.size() <= std::size(iov));
-        for (QByteArrayView part : parts) {
-            if (!part.isEmpty())
-                iov[count++] = { const_cast<char *>(part.data()), std::size_t(part.size()) };
-        }
-        msghdr message {};
-        message.msg_iov = iov;
-        message.msg_iovlen = std::size_t(count);
-        ssize_t n;
-        do {
-            n = ::sendmsg(int(fd), &message, MSG_NOSIGNAL | MSG_DONTWAIT);
-        } while (n < 0 && errno == EINTR);
-        sent = n > 0 ? n : 0; // a failure is left to QTcpSocket, which sees it on its own write
-    }
-    for (QByteArrayView part : parts) {
-        if (sent >= part.size()) {
-            sent -= part.size();
-            continue;
-        }
-        m_socket->write(part.data() + sent, part.size() - sent);
-        sent = 0;
-    }
+    if (m_connection)
+        sendParts(*m_connection, parts);
 }
 
 QByteArray HttpResponder::peer() const
 {
-    if (!m_socket)
+    if (!m_connection || !m_connection->isOpen())
         return {};
-    return m_socket->peerAddress().toString().toUtf8() + ':' + QByteArray::number(m_socket->peerPort());
+    HttpConnection &conn = *m_connection;
+    if (conn.peerText.isEmpty()) {
+        const QHostAddress address(reinterpret_cast<const sockaddr *>(&conn.peerAddress));
+        quint16 port = 0;
+        if (conn.peerAddress.ss_family == AF_INET)
+            port = ntohs(reinterpret_cast<const sockaddr_in *>(&conn.peerAddress)->sin_port);
+        else if (conn.peerAddress.ss_family == AF_INET6)
+            port = ntohs(reinterpret_cast<const sockaddr_in6 *>(&conn.peerAddress)->sin6_port);
+        conn.peerText = address.toString().toUtf8() + ':' + QByteArray::number(port);
+    }
+    return conn.peerText;
 }
 
 void HttpResponder::respond(int status, const QByteArray &contentType, const QByteArray &body,
@@ -302,7 +389,7 @@ void HttpResponder::respond(int status, const QByteArray &contentType, const QBy
     if (m_started || m_finished)
         return;
     m_started = true;
-    if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+    if (connected())
         writeHead(status, contentType, extraHeaders, &body);
     finish();
 }
@@ -313,7 +400,7 @@ void HttpResponder::beginChunked(int status, const QByteArray &contentType,
     if (m_started || m_finished)
         return;
     m_started = true;
-    if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+    if (connected())
         writeHead(status, contentType, extraHeaders, nullptr);
 }
 
@@ -344,8 +431,10 @@ void HttpResponder::abort()
         return;
     m_finished = true;
     m_keepAlive = false;
-    if (m_socket)
-        m_socket->abort();
+    const std::shared_ptr<HttpConnection> conn = m_connection;
+    const HttpResponderPtr self = conn && conn->current.get() == this ? conn->current : nullptr;
+    if (conn && conn->isOpen())
+        conn->server->closeConnection(conn.get());
     Q_EMIT finished();
 }
 
@@ -355,14 +444,16 @@ void HttpResponder::cutOff()
         return;
     m_finished = true;
     m_keepAlive = false;
-    if (m_socket)
-        m_socket->disconnectFromHost(); // after the pending bytes are written
+    const std::shared_ptr<HttpConnection> conn = m_connection;
+    const HttpResponderPtr self = conn && conn->current.get() == this ? conn->current : nullptr;
+    if (conn && conn->isOpen())
+        conn->server->closeWhenFlushed(conn.get()); // after the queued bytes are written
     Q_EMIT finished();
 }
 
 bool HttpResponder::isOpen() const
 {
-    return !m_finished && m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
+    return !m_finished && connected();
 }
 
 bool HttpResponder::isAnswered() const
@@ -373,24 +464,22 @@ bool HttpResponder::isAnswered() const
 void HttpResponder::finish()
 {
     m_finished = true;
-    if (!m_keepAlive && m_socket)
-        m_socket->disconnectFromHost(); // after the pending bytes are written
+    const std::shared_ptr<HttpConnection> conn = m_connection;
+    // The server may drop its reference to this responder while it reads the next request.
+    const HttpResponderPtr self = conn && conn->current.get() == this ? conn->current : nullptr;
+    if (!m_keepAlive && conn && conn->isOpen())
+        conn->server->closeWhenFlushed(conn.get()); // after the queued bytes are written
+    if (self && conn->isOpen())
+        conn->server->processBuffered(conn); // the next pipelined request
     Q_EMIT finished();
 }
 
 // ---------------------------------------------------------------------------------------------------
 
-struct HttpServer::Connection {
-    QByteArray buffer;
-    HttpResponderPtr current; // the request being answered; later ones wait in the buffer
-    bool continueSent = false;
-    bool closing = false;     // no further requests are read (Connection: close, error)
-    bool processing = false;  // re-entrancy guard for synchronous answers
-};
-
-HttpServer::HttpServer(QObject *parent) : QObject(parent), m_server(new QTcpServer(this))
+HttpServer::HttpServer(QObject *parent)
+    : QObject(parent)
+    , m_server(new DescriptorServer([this](qintptr fd) { onIncomingConnection(fd); }, this))
 {
-    connect(m_server, &QTcpServer::newConnection, this, &HttpServer::onNewConnection);
 }
 
 HttpServer::~HttpServer()
@@ -423,15 +512,20 @@ QString HttpServer::errorString() const
 void HttpServer::close()
 {
     m_server->close();
-    auto connections = std::move(m_connections);
-    m_connections.clear();
-    for (auto &[socket, conn] : connections) {
-        socket->disconnect(this);
-        socket->flush(); // what was already answered reaches the client, as from a real process
-        socket->abort();
-        if (conn->current && !conn->current->isAnswered())
-            Q_EMIT conn->current->clientGone();
-        socket->deleteLater();
+    const auto connections = m_connections; // clientGone handlers may call back
+    for (const auto &[raw, conn] : connections) {
+        // What was already answered reaches the client, as from a real process.
+        while (conn->isOpen() && conn->hasQueued() && !conn->writeFailed) {
+            const ssize_t n = ::send(conn->fd, conn->output.constData() + conn->outputOffset,
+                std::size_t(conn->output.size() - conn->outputOffset), MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n > 0)
+                conn->outputOffset += n;
+            else if (n < 0 && errno == EINTR)
+                continue;
+            else
+                break;
+        }
+        closeConnection(raw);
     }
 }
 
@@ -458,7 +552,7 @@ int HttpServer::connectionCount() const
 int HttpServer::busyConnectionCount() const
 {
     int n = 0;
-    for (const auto &[socket, conn] : m_connections) {
+    for (const auto &[raw, conn] : m_connections) {
         if (conn->current && !conn->current->isAnswered())
             ++n;
     }
@@ -493,81 +587,161 @@ QByteArray HttpServer::reasonPhrase(int status)
     }
 }
 
-void HttpServer::onNewConnection()
+void HttpServer::onIncomingConnection(qintptr descriptor)
 {
-    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
-        socket->setParent(this);
-        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        m_connections.emplace(socket, std::make_unique<Connection>());
-        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
-        connect(socket, &QTcpSocket::disconnected, this, [this, socket] { onDisconnected(socket); });
-        if (socket->bytesAvailable() > 0)
-            onReadyRead(socket);
-    }
-}
-
-void HttpServer::onReadyRead(QTcpSocket *socket)
-{
-    const auto it = m_connections.find(socket);
-    if (it == m_connections.end())
-        return;
-    Connection &conn = *it->second;
-    if (conn.closing) {
-        socket->readAll(); // discard whatever follows a closing request
+    const int fd = int(descriptor);
+    auto conn = std::make_shared<HttpConnection>();
+    socklen_t length = sizeof conn->peerAddress;
+    if (::getpeername(fd, reinterpret_cast<sockaddr *>(&conn->peerAddress), &length) != 0) {
+        ::close(fd); // already gone
         return;
     }
-    conn.buffer.append(socket->readAll());
-    processBuffered(socket);
+    const int flags = ::fcntl(fd, F_GETFL);
+    ::fcntl(fd, F_SETFL, (flags < 0 ? 0 : flags) | O_NONBLOCK);
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    conn->server = this;
+    conn->fd = fd;
+    HttpConnection *raw = conn.get();
+    conn->readNotifier = new QSocketNotifier(QSocketNotifier::Read, this);
+    conn->readNotifier->setSocket(fd);
+    conn->writeNotifier = new QSocketNotifier(QSocketNotifier::Write, this);
+    conn->writeNotifier->setSocket(fd);
+    connect(conn->readNotifier, &QSocketNotifier::activated, this, [this, raw] { onReadable(raw); });
+    connect(conn->writeNotifier, &QSocketNotifier::activated, this, [this, raw] { onWritable(raw); });
+    m_connections.emplace(raw, std::move(conn));
+    raw->readNotifier->setEnabled(true);
 }
 
-void HttpServer::onDisconnected(QTcpSocket *socket)
+void HttpServer::onReadable(HttpConnection *raw)
 {
-    const auto it = m_connections.find(socket);
+    const auto it = m_connections.find(raw);
     if (it == m_connections.end())
         return;
-    const HttpResponderPtr current = std::move(it->second->current);
+    const std::shared_ptr<HttpConnection> conn = it->second;
+    bool received = false;
+    bool ended = false;
+    for (;;) {
+        char chunk[16384];
+        const ssize_t n = ::read(conn->fd, chunk, sizeof chunk);
+        if (n > 0) {
+            if (!conn->closing) { // whatever follows a closing request is discarded
+                conn->buffer.append(chunk, n);
+                received = true;
+            }
+            if (std::size_t(n) < sizeof chunk)
+                break;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        ended = true; // end of stream or an error: the client has gone
+        break;
+    }
+    if (received)
+        processBuffered(conn);
+    if (ended && conn->isOpen())
+        closeConnection(conn.get());
+}
+
+void HttpServer::onWritable(HttpConnection *raw)
+{
+    const auto it = m_connections.find(raw);
+    if (it == m_connections.end())
+        return;
+    HttpConnection &conn = *it->second;
+    while (conn.hasQueued()) {
+        const ssize_t n = ::send(conn.fd, conn.output.constData() + conn.outputOffset,
+            std::size_t(conn.output.size() - conn.outputOffset), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) {
+            conn.outputOffset += n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        closeConnection(raw); // the client has gone
+        return;
+    }
+    conn.output.clear();
+    conn.outputOffset = 0;
+    conn.writeNotifier->setEnabled(false);
+    if (conn.closeWhenFlushed)
+        closeConnection(raw);
+}
+
+void HttpServer::closeConnection(HttpConnection *raw)
+{
+    const auto it = m_connections.find(raw);
+    if (it == m_connections.end())
+        return;
+    const std::shared_ptr<HttpConnection> conn = std::move(it->second);
     m_connections.erase(it);
-    socket->deleteLater();
+    // The notifiers may be the very ones whose activation is running: they go later.
+    conn->readNotifier->setEnabled(false);
+    conn->writeNotifier->setEnabled(false);
+    conn->readNotifier->deleteLater();
+    conn->writeNotifier->deleteLater();
+    conn->readNotifier = nullptr;
+    conn->writeNotifier = nullptr;
+    ::close(conn->fd);
+    conn->fd = -1;
+    conn->server = nullptr;
+    conn->buffer.clear();
+    conn->output.clear();
+    conn->outputOffset = 0;
+    const HttpResponderPtr current = std::move(conn->current);
     if (current && !current->isAnswered())
         Q_EMIT current->clientGone();
 }
 
-void HttpServer::rejectAndClose(QTcpSocket *socket, int status)
+void HttpServer::closeWhenFlushed(HttpConnection *raw)
 {
-    const auto it = m_connections.find(socket);
-    if (it != m_connections.end()) {
-        it->second->closing = true;
-        it->second->buffer.clear();
+    if (!raw->isOpen())
+        return;
+    if (raw->hasQueued() && !raw->writeFailed) {
+        raw->closeWhenFlushed = true;
+        raw->closing = true;
+        return;
     }
-    HttpResponder responder(socket, false);
+    closeConnection(raw);
+}
+
+void HttpServer::rejectAndClose(const std::shared_ptr<HttpConnection> &conn, int status)
+{
+    conn->closing = true;
+    conn->buffer.clear();
+    HttpResponder responder(conn, false);
     responder.respond(status, QByteArrayLiteral("application/json"),
                       QByteArrayLiteral("{\"detail\":\"") + reasonPhrase(status)
                           + QByteArrayLiteral("\"}"));
 }
 
-void HttpServer::processBuffered(QTcpSocket *socket)
+void HttpServer::processBuffered(const std::shared_ptr<HttpConnection> &connection)
 {
-    auto it = m_connections.find(socket);
-    if (it == m_connections.end() || it->second->processing)
+    const std::shared_ptr<HttpConnection> conn = connection; // alive while handlers run
+    if (!conn->isOpen() || conn->processing)
         return;
-    Connection *conn = it->second.get();
     conn->processing = true;
-    while (!conn->closing && !conn->buffer.isEmpty()
-           && (!conn->current || conn->current->isAnswered())) {
+    while (conn->isOpen() && !conn->closing && !conn->buffer.isEmpty()
+        && (!conn->current || conn->current->isAnswered())) {
         conn->current.reset();
         if (conn->buffer.size() > m_maxRequestBytes + kMaxHeaderBytes) {
-            rejectAndClose(socket, 413);
+            rejectAndClose(conn, 413);
             break;
         }
         ParseResult parsed = parseRequest(conn->buffer, m_maxRequestBytes);
         if (parsed.kind == ParseResult::Kind::Error) {
-            rejectAndClose(socket, parsed.errorStatus);
+            rejectAndClose(conn, parsed.errorStatus);
             break;
         }
         if (parsed.kind == ParseResult::Kind::Incomplete) {
             if (parsed.expectContinue && !conn->continueSent) {
                 conn->continueSent = true;
-                socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+                sendParts(*conn, { "HTTP/1.1 100 Continue\r\n\r\n" });
             }
             break;
         }
@@ -577,26 +751,16 @@ void HttpServer::processBuffered(QTcpSocket *socket)
             conn->closing = true;
             conn->buffer.clear();
         }
-        auto responder = std::make_shared<HttpResponder>(socket, parsed.keepAlive);
+        auto responder = std::make_shared<HttpResponder>(conn, parsed.keepAlive);
         responder->m_headRequest = parsed.request.method == "HEAD";
         conn->current = responder;
-        connect(responder.get(), &HttpResponder::finished, this,
-                [this, socket] { processBuffered(socket); });
         if (m_handler)
             m_handler(parsed.request, responder);
         else
-            responder->respond(404, QByteArrayLiteral("application/json"),
-                               QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
-        // The handler may have closed the server or aborted the socket.
-        it = m_connections.find(socket);
-        if (it == m_connections.end())
-            return;
+            responder->respond(
+                404, QByteArrayLiteral("application/json"), QByteArrayLiteral("{\"detail\":\"Not Found\"}"));
     }
-    // A refusal (413, a request that does not parse) may have closed the socket on the spot, its
-    // connection erased with it.
-    it = m_connections.find(socket);
-    if (it != m_connections.end())
-        it->second->processing = false;
+    conn->processing = false;
 }
 
 } // namespace pd::sim

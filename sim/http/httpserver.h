@@ -6,24 +6,26 @@
 #include <QList>
 #include <QObject>
 #include <QPair>
-#include <QPointer>
 
 #include <functional>
 #include <memory>
 #include <unordered_map>
 
 class QTcpServer;
-class QTcpSocket;
 
 // A small HTTP/1.1 server for the simulator: keep-alive, Content-Length bodies in, whole responses
 // written with one write, chunked responses for SSE streams, TCP_NODELAY on accepted sockets.
+// Accepted connections are plain non-blocking descriptors driven by QSocketNotifiers (on engine threads
+// the epoll dispatcher), not QTcpSockets: requests are read() straight into the connection's buffer.
 // An answer (head and body) or a chunk goes to the kernel with one sendmsg() from the caller's buffers
 // when nothing of the connection is still queued; only what the kernel does not take at once is copied
-// into the QTcpSocket, which writes it when the socket is writable. A body buffer may therefore be reused
-// as soon as respond() returns.
+// into the connection's output queue, written when the socket is writable. A body buffer may therefore
+// be reused as soon as respond() returns. Linux only.
 // Thread contract: an HttpServer and its responders live in the thread that owns the server object;
 // handlers run there. Answering may happen later (timers) or never (a hung engine).
 namespace pd::sim {
+
+struct HttpConnection; // one accepted connection (httpserver.cpp)
 
 inline const QByteArray kJsonContentType = QByteArrayLiteral("application/json");
 
@@ -48,7 +50,8 @@ struct HttpHeader {
 class HttpResponder final : public QObject {
     Q_OBJECT
 public:
-    explicit HttpResponder(QTcpSocket *socket, bool keepAlive);
+    HttpResponder(std::shared_ptr<HttpConnection> connection, bool keepAlive);
+    ~HttpResponder() override;
 
     void respond(int status, const QByteArray &contentType, const QByteArray &body,
                  const QList<HttpHeader> &extraHeaders = {});
@@ -81,8 +84,9 @@ private:
     // The parts, in order, straight to the socket (see the class comment).
     void send(std::initializer_list<QByteArrayView> parts);
     void finish();
+    bool connected() const; // the connection is open and not closing
 
-    QPointer<QTcpSocket> m_socket;
+    std::shared_ptr<HttpConnection> m_connection;
     bool m_keepAlive = true;
     bool m_started = false;
     bool m_finished = false;
@@ -121,17 +125,21 @@ public:
     static QByteArray reasonPhrase(int status);
 
 private:
-    struct Connection;
-    void onNewConnection();
-    void onReadyRead(QTcpSocket *socket);
-    void onDisconnected(QTcpSocket *socket);
-    void processBuffered(QTcpSocket *socket);
-    void rejectAndClose(QTcpSocket *socket, int status);
+    friend class HttpResponder;
+    void onIncomingConnection(qintptr fd);
+    void onReadable(HttpConnection *connection);
+    void onWritable(HttpConnection *connection);
+    void processBuffered(const std::shared_ptr<HttpConnection> &connection);
+    void rejectAndClose(const std::shared_ptr<HttpConnection> &connection, int status);
+    // Closes the descriptor at once, dropping what is queued; the client of an unanswered request is gone.
+    void closeConnection(HttpConnection *connection);
+    // Closes once the queued bytes are written (at once when nothing is queued).
+    void closeWhenFlushed(HttpConnection *connection);
 
     QTcpServer *m_server = nullptr;
     HttpHandler m_handler;
     qint64 m_maxRequestBytes = 16 * 1024 * 1024;
-    std::unordered_map<QTcpSocket *, std::unique_ptr<Connection>> m_connections;
+    std::unordered_map<HttpConnection *, std::shared_ptr<HttpConnection>> m_connections;
 };
 
 } // namespace pd::sim

@@ -8,6 +8,12 @@
 #include <QTest>
 #include <QTimer>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
 using pd::sim::HttpRequest;
 using pd::sim::HttpResponderPtr;
 using pd::sim::HttpServer;
@@ -35,6 +41,107 @@ QByteArray get(const QByteArray &path, const QByteArray &extra = {})
     return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + "\r\n";
 }
 
+// An answer far larger than the kernel's socket buffers: most of it waits in the server's own queue.
+constexpr qsizetype kBigBytes = 16 * 1024 * 1024;
+
+QByteArray bigBody()
+{
+    QByteArray body(kBigBytes, Qt::Uninitialized);
+    for (qsizetype i = 0; i < body.size(); ++i)
+        body[i] = char('a' + i % 23);
+    return body;
+}
+
+// A plain-socket client with a small receive buffer that reads only when the test says, running the
+// event loop (the server's) between reads.
+class SlowClient {
+public:
+    explicit SlowClient(quint16 port)
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const int small = 4096;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+        sockaddr_in address {};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(port);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        m_connected = ::connect(m_fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) == 0;
+        ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) | O_NONBLOCK);
+    }
+    ~SlowClient() { close(); }
+    bool isConnected() const { return m_connected; }
+    bool send(const QByteArray &bytes)
+    {
+        return ::send(m_fd, bytes.constData(), std::size_t(bytes.size()), MSG_NOSIGNAL) == bytes.size();
+    }
+    void close()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+    }
+    // Reads until `total` bytes arrived (true) or the server closed or 20 s passed (false); with
+    // untilClosed, until the server closes the connection.
+    bool read(qsizetype total, bool untilClosed = false)
+    {
+        QDeadlineTimer deadline(20000);
+        while (untilClosed || m_buffer.size() < total) {
+            char chunk[2048]; // small reads: the server meets a full socket many times
+            const ssize_t n = ::read(m_fd, chunk, sizeof chunk);
+            if (n > 0) {
+                m_buffer.append(chunk, n);
+                continue;
+            }
+            if (n == 0) {
+                m_closed = true;
+                return untilClosed || m_buffer.size() >= total;
+            }
+            if (deadline.hasExpired())
+                return false;
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        }
+        return true;
+    }
+    QByteArray &buffer() { return m_buffer; }
+    // The body of the next Content-Length answer; a null array when it does not come.
+    QByteArray nextAnswer();
+    bool closedByServer() const { return m_closed; }
+
+private:
+    int m_fd = -1;
+    bool m_connected = false;
+    bool m_closed = false;
+    QByteArray m_buffer;
+};
+
+// Takes one Content-Length answer off the front of `buffer`; its body, or a null array when incomplete.
+QByteArray takeAnswer(QByteArray &buffer)
+{
+    const qsizetype headEnd = buffer.indexOf("\r\n\r\n");
+    if (headEnd < 0)
+        return {};
+    const QByteArray head = buffer.first(headEnd).toLower();
+    const qsizetype at = head.indexOf("content-length: ");
+    if (at < 0)
+        return {};
+    const qsizetype lineEnd = head.indexOf("\r\n", at);
+    const qsizetype length = head.mid(at + 16, lineEnd < 0 ? -1 : lineEnd - at - 16).toLongLong();
+    if (buffer.size() < headEnd + 4 + length)
+        return {};
+    QByteArray body = buffer.mid(headEnd + 4, length);
+    buffer.remove(0, headEnd + 4 + length);
+    return body.isNull() ? QByteArray("") : body;
+}
+
+QByteArray SlowClient::nextAnswer()
+{
+    for (;;) {
+        QByteArray body = takeAnswer(m_buffer);
+        if (!body.isNull() || !read(m_buffer.size() + 1))
+            return body;
+    }
+}
+
 } // namespace
 
 class TestHttpServer final : public QObject {
@@ -55,6 +162,10 @@ private Q_SLOTS:
     void clientGoneMidStream();
     void closeDropsConnections();
     void headerLookupIsCaseInsensitive();
+    void slowReaderGetsWholeAnswerThenTheNext();
+    void slowReaderGetsWholeChunkedStream();
+    void connectionCloseAfterQueuedAnswer();
+    void clientVanishesMidAnswer();
 
 private:
     std::unique_ptr<HttpServer> m_server;
@@ -79,6 +190,15 @@ void TestHttpServer::init()
             res->writeChunk("data: one\n\n");
             res->writeChunk(QByteArray());      // empty chunks are skipped, not a terminator
             res->writeChunk("data: [DONE]\n\n");
+            res->endChunked();
+        } else if (req.path == "/big") {
+            QByteArray body = bigBody();
+            res->respond(200, "text/plain", body);
+            body.fill('x'); // the caller's buffer may be reused once respond() returns
+        } else if (req.path == "/bigstream") {
+            res->beginChunked(200, "text/event-stream");
+            for (char c : QByteArrayView("wxyz"))
+                res->writeChunk(QByteArray(1024 * 1024, c));
             res->endChunked();
         } else if (req.path == "/hold") {
             res->beginChunked(200, "text/event-stream");
@@ -277,6 +397,90 @@ void TestHttpServer::headerLookupIsCaseInsensitive()
     QCOMPARE(req.header("authorization"), QByteArray("Bearer k"));
     QCOMPARE(req.header("X-OTHER"), QByteArray("1"));
     QVERIFY(req.header("missing").isEmpty());
+}
+
+void TestHttpServer::slowReaderGetsWholeAnswerThenTheNext()
+{
+    SlowClient c(m_server->port());
+    QVERIFY(c.isConnected());
+    // Pipelined: /big is finished once handed over, so /a is answered at once, queued behind it.
+    QVERIFY(c.send(get("/big") + get("/a")));
+    QTRY_COMPARE(m_requests.size(), 2);
+    const QByteArray big = c.nextAnswer();
+    QCOMPARE(big.size(), kBigBytes);
+    QVERIFY(big == bigBody());
+    QCOMPARE(c.nextAnswer(), QByteArray("/a"));
+    QCOMPARE(m_requests.size(), 2);
+    QCOMPARE(m_server->connectionCount(), 1);
+}
+
+void TestHttpServer::slowReaderGetsWholeChunkedStream()
+{
+    SlowClient c(m_server->port());
+    QVERIFY(c.isConnected());
+    QVERIFY(c.send(get("/bigstream", "Connection: close\r\n")));
+    QVERIFY(c.read(0, true));
+    QVERIFY(c.closedByServer());
+    QByteArray &wire = c.buffer();
+    const qsizetype headEnd = wire.indexOf("\r\n\r\n");
+    QVERIFY(headEnd > 0);
+    QVERIFY(wire.first(headEnd).toLower().contains("transfer-encoding: chunked"));
+    QByteArray decoded;
+    qsizetype at = headEnd + 4;
+    for (;;) {
+        const qsizetype lineEnd = wire.indexOf("\r\n", at);
+        QVERIFY(lineEnd > at);
+        bool ok = false;
+        const qsizetype size = wire.mid(at, lineEnd - at).toLongLong(&ok, 16);
+        QVERIFY(ok);
+        at = lineEnd + 2;
+        if (size == 0)
+            break;
+        decoded += wire.mid(at, size);
+        at += size;
+        QCOMPARE(wire.mid(at, 2), QByteArray("\r\n"));
+        at += 2;
+    }
+    QCOMPARE(wire.mid(at), QByteArray("\r\n"));
+    QCOMPARE(decoded.size(), 4 * 1024 * 1024);
+    QVERIFY(decoded
+        == QByteArray(1024 * 1024, 'w') + QByteArray(1024 * 1024, 'x') + QByteArray(1024 * 1024, 'y')
+            + QByteArray(1024 * 1024, 'z'));
+    QTRY_COMPARE(m_server->connectionCount(), 0);
+}
+
+void TestHttpServer::connectionCloseAfterQueuedAnswer()
+{
+    SlowClient c(m_server->port());
+    QVERIFY(c.isConnected());
+    QVERIFY(c.send(get("/big", "Connection: close\r\n")));
+    QTRY_COMPARE(m_requests.size(), 1);
+    // The answer is finished but mostly queued: the connection stays until it is written out.
+    QCOMPARE(m_server->busyConnectionCount(), 0);
+    QVERIFY(c.read(0, true));
+    QVERIFY(c.closedByServer());
+    const QByteArray body = takeAnswer(c.buffer());
+    QVERIFY(body == bigBody());
+    QVERIFY(c.buffer().isEmpty());
+    QTRY_COMPARE(m_server->connectionCount(), 0);
+}
+
+void TestHttpServer::clientVanishesMidAnswer()
+{
+    SlowClient c(m_server->port());
+    QVERIFY(c.isConnected());
+    QVERIFY(c.send(get("/big") + get("/a")));
+    QTRY_COMPARE(m_requests.size(), 2);
+    QVERIFY(c.read(64 * 1024));
+    c.close(); // gone with most of the answer still queued at the server
+    QTRY_COMPARE(m_server->connectionCount(), 0);
+    // The server goes on serving others.
+    Client other(m_server->port());
+    QVERIFY(other.isConnected());
+    other.send(get("/b"));
+    SimReply r;
+    QVERIFY(other.next(r));
+    QCOMPARE(r.body, QByteArray("/b"));
 }
 
 QTEST_GUILESS_MAIN(TestHttpServer)
