@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // bench_poll --engines N [--seconds S] [--interval MS] [--spread] [--transport native|curl|both] [--loops LIST]
+//            [--health-every N]
 // Polls a pdsim cluster of N engines on loopback the way the console does (poller thread with its own
 // HTTP client or libcurl, extractor, cluster store, series store, the Pools view open and redrawing) and prints:
 //   CPU per engine poll: poller thread (fetch + parse) + GUI-thread store ingest (its thread CPU time), µs
@@ -104,6 +105,7 @@ struct Figures {
     int incompleteRounds = 0; // ticks at which some engine was not polled (back-off, a slow reply)
     double latencyP50 = 0, latencyP99 = 0;
     double pollerMsPerRound = 0, pdsimMsPerRound = 0;
+    int healthEvery = 2; // /health with every n-th poll; 0: /metrics alone
     double stallP99 = 0, stallMax = 0;
 };
 
@@ -111,7 +113,7 @@ struct Figures {
 // (connections open, first rounds done), then `seconds` measured.
 Figures runPhase(QApplication &app, pd::ClusterStore &store, pd::SeriesStore &series,
     const QList<pd::PollTarget> &targets, int engines, pd::PollTransport transport, int loops, int interval,
-    int seconds, bool spread, qint64 pdsimPid)
+    int seconds, bool spread, int healthEvery, qint64 pdsimPid)
 {
     pd::MetricsPoller poller([](std::string_view body, pd::EngineMetrics *m, QString *err) {
         const auto r = pd::MetricsExtractor::extract(body, *m);
@@ -124,6 +126,7 @@ Figures runPhase(QApplication &app, pd::ClusterStore &store, pd::SeriesStore &se
     poller.setSpread(spread);
     poller.setTransport(transport);
     poller.setLoopCount(loops);
+    poller.setHealthEvery(healthEvery);
 
     bool measuring = false;
     std::vector<double> latencies;
@@ -220,6 +223,7 @@ Figures runPhase(QApplication &app, pd::ClusterStore &store, pd::SeriesStore &se
     const double roundsInWindow = polls ? double(polls) / double(engines) : 0;
     f.pollerMsPerRound = roundsInWindow > 0 ? cpuUs / 1e3 / roundsInWindow : 0;
     f.pdsimMsPerRound = roundsInWindow > 0 ? pdsimUs / 1e3 / roundsInWindow : 0;
+    f.healthEvery = healthEvery;
     f.stallP99 = percentile(stalls, 0.99);
     f.stallMax = stalls.empty() ? 0.0 : *std::max_element(stalls.begin(), stalls.end());
     return f;
@@ -249,6 +253,13 @@ void printPhase(const Figures &f, int engines, int seconds, bool spread, const p
         "  one /metrics request (start to body parsed) p50 %.1f ms, p99 %.1f ms\n", f.latencyP50, f.latencyP99);
     std::printf("  CPU per round: poller thread %.1f ms, pdsim %.1f ms (2 cores = 2,000 ms per second)\n",
         f.pollerMsPerRound, f.pdsimMsPerRound);
+    // `engines`: every engine polled (the profile has 1,032 for --engines 1024), each answered by pdsim.
+    if (f.healthEvery == 0)
+        std::printf(
+            "  pdsim CPU per answered /metrics (no /health polled): %.1f us\n", f.pdsimMsPerRound * 1e3 / engines);
+    else
+        std::printf("  pdsim CPU per engine poll (/metrics, /health every %d polls): %.1f us\n", f.healthEvery,
+            f.pdsimMsPerRound * 1e3 / engines);
     std::printf("  GUI stall p99 %.1f ms, max %.1f ms\n", f.stallP99, f.stallMax);
     // A run of seconds holds little history: the hot rows dominate; bench_seriesstore measures a full day.
     if (memory.sealedSamples > 0)
@@ -319,7 +330,11 @@ int main(int argc, char *argv[])
         QStringLiteral("Poll loops (threads): 0 = automatic (the console's choice), or a list such as 1,2 to "
                        "alternate phases with each count (native client, twice each) and print their ratio."),
         QStringLiteral("LIST"), QStringLiteral("0"));
-    parser.addOptions({ enginesOpt, secondsOpt, intervalOpt, spreadOpt, pdsimOpt, transportOpt, loopsOpt });
+    const QCommandLineOption healthOpt(QStringLiteral("health-every"),
+        QStringLiteral("/health with every N-th poll of an engine (the console: 2); 0 polls /metrics alone, so "
+                       "that pdsim's CPU per answered /metrics is printed."),
+        QStringLiteral("N"), QStringLiteral("2"));
+    parser.addOptions({ enginesOpt, secondsOpt, intervalOpt, spreadOpt, pdsimOpt, transportOpt, loopsOpt, healthOpt });
     parser.addHelpOption();
     parser.process(app);
     const int wanted = parser.value(enginesOpt).toInt();
@@ -400,7 +415,7 @@ int main(int argc, char *argv[])
     std::vector<Figures> results;
     for (const auto &[transport, loops] : phases) {
         const Figures f = runPhase(app, store, series, targets, engines, transport, loops, interval, seconds,
-            parser.isSet(spreadOpt), pdsimPid);
+            parser.isSet(spreadOpt), parser.value(healthOpt).toInt(), pdsimPid);
         results.push_back(f);
         printPhase(f, engines, seconds, parser.isSet(spreadOpt), series.memory());
     }

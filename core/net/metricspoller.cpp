@@ -54,6 +54,7 @@ void MetricsPoller::rebuildLoops(int count)
         loop->setTimeout(m_timeoutMs);
         loop->setSpread(m_spread);
         loop->setTransport(m_transport);
+        loop->setHealthEvery(m_healthEvery);
         loop->setClockOrigin(origin);
         m_loops.push_back(std::move(loop));
     }
@@ -149,6 +150,11 @@ void MetricsPoller::setTimeout(int ms)
 void MetricsPoller::setSpread(bool spread)
 {
     keepAndApply(m_spread, spread, m_loops, &PollLoop::setSpread);
+}
+
+void MetricsPoller::setHealthEvery(int polls)
+{
+    keepAndApply(m_healthEvery, polls, m_loops, &PollLoop::setHealthEvery);
 }
 
 void MetricsPoller::setTransport(PollTransport transport)

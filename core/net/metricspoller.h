@@ -35,6 +35,7 @@ public:
     void setTimeout(int ms);
     void setSpread(bool spread); // see PollLoop::setSpread
     void setTransport(PollTransport transport); // see PollLoop::setTransport
+    void setHealthEvery(int polls); // see PollLoop::setHealthEvery
     // 0 (default): automatic (see kEnginesPerLoop); n > 0: exactly n loops. Takes effect with the next setTargets().
     void setLoopCount(int loops);
     void start();
@@ -63,6 +64,7 @@ private:
     int m_intervalMs = 1000;
     int m_timeoutMs = 2000;
     bool m_spread = true;
+    int m_healthEvery = 2;
     PollTransport m_transport = PollTransport::Native;
     bool m_running = false;
     quint64 m_generation = 0;

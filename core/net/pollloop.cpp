@@ -28,7 +28,7 @@ constexpr int kFleetForRelax = 1024;
 // of a dead engine core whose API server still serves /metrics (500 on /health only). Every second
 // poll keeps that within two poll intervals (the triage target) at a quarter fewer requests
 // than probing every poll (a request costs about as much CPU as parsing a body).
-constexpr quint64 kHealthEvery = 2;
+constexpr int kHealthEvery = 2;
 
 qint64 monotonicMs()
 {
@@ -144,6 +144,7 @@ struct PollLoop::Impl {
     qint64 clockOrigin = 0;    // steady clock ms of the poller clock's zero; 0: when the loop starts
     bool spread = true;
     PollTransport transport = PollTransport::Native;
+    std::atomic<int> healthEvery { kHealthEvery }; // read by the loop thread as each /metrics completes
     bool stopRequested = false;
 
     std::vector<std::unique_ptr<Target>> targets;
@@ -448,10 +449,11 @@ struct PollLoop::Impl {
                 o.status = f.failure;
                 o.error = QStringLiteral("/metrics: %1").arg(f.error);
             }
-            // /health on the same connection every kHealthEvery polls, and at once when /metrics failed
+            // /health on the same connection every healthEvery polls, and at once when /metrics failed
             // over HTTP; not when the engine is plainly not there (refused, timed out).
             const bool reachable = o.status != PollStatus::Refused && o.status != PollStatus::Timeout;
-            if (reachable && (t.polls % kHealthEvery == 0 || o.status != PollStatus::Ok)) {
+            const int every = healthEvery.load(std::memory_order_relaxed);
+            if (reachable && ((every > 0 && t.polls % quint64(every) == 0) || o.status != PollStatus::Ok)) {
                 launch(t, Target::Phase::Health, now, interval);
                 return;
             }
@@ -561,6 +563,11 @@ void PollLoop::setSpread(bool spread)
 {
     std::lock_guard lock(d->mutex);
     d->spread = spread;
+}
+
+void PollLoop::setHealthEvery(int polls)
+{
+    d->healthEvery.store(std::max(0, polls), std::memory_order_relaxed);
 }
 
 void PollLoop::setTransport(PollTransport transport)

@@ -92,6 +92,37 @@ private Q_SLOTS:
         QVERIFY(poller.cpuSeconds() > 0);
     }
 
+    // setHealthEvery(0) (benchmarks timing /metrics alone): a healthy engine is never asked for /health,
+    // so its outcomes carry no /health status; the console's default asks every second poll.
+    void healthEveryZeroLeavesHealthUnasked()
+    {
+        SimEngine *e = startEngine();
+        QVERIFY(e);
+        MetricsPoller poller(findRunning);
+        poller.setInterval(50);
+        poller.setHealthEvery(0);
+        poller.setTargets({ target(0, e->port()) });
+        QSignalSpy spy(&poller, &MetricsPoller::batchReady);
+        poller.start();
+        int outcomes = 0;
+        QString unexpected; // the first outcome that was not a plain /metrics answer
+        auto drain = [&] {
+            while (!spy.isEmpty())
+                for (const PollOutcome &o : spy.takeFirst().at(0).value<PollBatch>().outcomes) {
+                    ++outcomes;
+                    if (unexpected.isEmpty() && (o.status != PollStatus::Ok || o.healthStatus != 0))
+                        unexpected = QStringLiteral("poll %1: status %2, /health %3")
+                                         .arg(outcomes)
+                                         .arg(int(o.status))
+                                         .arg(o.healthStatus);
+                }
+            return !unexpected.isEmpty() || outcomes >= 6;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(drain(), 10000);
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected));
+        QVERIFY(poller.completedPolls() >= 6);
+    }
+
     void reportsRefusedHungAndFailingEngines()
     {
         SimEngine *healthy = startEngine();
