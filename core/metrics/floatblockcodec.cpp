@@ -489,8 +489,10 @@ bool FloatBlockCodec::decode(const std::uint8_t *data, std::size_t size, int cou
         return true;
     }
     case kScaled: {
+        if (size < 4)
+            return fail();
         const int scale = int(std::int8_t(data[1]));
-        if (size < 4 || data[2] < 1 || data[2] > 24 || scale < kSmallestScale || scale > kLargestScale)
+        if (data[2] < 1 || data[2] > 24 || scale < kSmallestScale || scale > kLargestScale)
             return fail();
         const float step = std::ldexp(1.0f, scale);
         const int width = data[2];
