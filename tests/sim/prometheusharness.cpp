@@ -14,6 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
+
+#include <sys/prctl.h>
+
 namespace pd::test {
 
 namespace {
@@ -105,6 +109,9 @@ bool PrometheusHarness::startOnce(QString *error, bool *portClash)
     }
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
+    // A test that dies without running its destructors (an ASan abort, CTest's timeout kill) takes its
+    // Prometheus with it instead of leaving it serving on the machine.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     m_process->start(binary(),
         { QStringLiteral("--config.file=") + m_dir.filePath(QStringLiteral("prometheus.yml")),
             QStringLiteral("--storage.tsdb.path=") + m_dir.filePath(QStringLiteral("data")),
