@@ -64,7 +64,7 @@ private:
     int m_intervalMs = 1000;
     int m_timeoutMs = 2000;
     bool m_spread = true;
-    int m_healthEvery = 2;
+    int m_healthEvery = kDefaultHealthEvery;
     PollTransport m_transport = PollTransport::Native;
     bool m_running = false;
     quint64 m_generation = 0;

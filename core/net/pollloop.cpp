@@ -24,11 +24,11 @@ constexpr int kTargetsPerMulti = 64;
 // vLLM exposes 40-60 KB; a body a hundred times larger is a misbehaving endpoint, not metrics.
 constexpr std::size_t kMaxMetricsBody = 4u * 1024u * 1024u;
 constexpr int kFleetForRelax = 1024;
-// /health is 200 on a hung engine and tells little more than /metrics does, but it is the only sign
-// of a dead engine core whose API server still serves /metrics (500 on /health only). Every second
+// kDefaultHealthEvery (polltypes.h): /health is 200 on a hung engine and tells little more than /metrics does, but it
+// is the only sign of a dead engine core whose API server still serves /metrics (500 on /health only). Every second
 // poll keeps that within two poll intervals (the triage target) at a quarter fewer requests
 // than probing every poll (a request costs about as much CPU as parsing a body).
-constexpr int kHealthEvery = 2;
+constexpr int kHealthEvery = kDefaultHealthEvery;
 
 qint64 monotonicMs()
 {

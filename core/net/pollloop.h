@@ -53,7 +53,7 @@ public:
     void setSpread(bool spread);
     // Native (default) or libcurl for every target. Takes effect with the next setTargets().
     void setTransport(PollTransport transport);
-    // /health with every n-th poll of a target (default 2, see kHealthEvery in pollloop.cpp); 0: only
+    // /health with every n-th poll of a target (default kDefaultHealthEvery, polltypes.h); 0: only
     // after /metrics failed over HTTP (for benchmarks that time /metrics alone).
     void setHealthEvery(int polls);
     void start();

@@ -16,6 +16,9 @@
 // What the engine poller is given and what it hands back, one batch per round.
 namespace pd {
 
+// The engine poller asks /health with every second poll of an engine (the reason: pollloop.cpp).
+inline constexpr int kDefaultHealthEvery = 2;
+
 struct PollTarget {
     int engine = 0;        // index in the profile's engine list
     QByteArray host;       // IPv4, IPv6 literal or name
