@@ -44,6 +44,25 @@ void LoadGenerator::setRate(double requestsPerSecond)
         scheduleNext();
 }
 
+void LoadGenerator::setStreams(int n)
+{
+    m_streams = std::max(0, n);
+    while (m_streamsLive < m_streams)
+        send(true);
+}
+
+void LoadGenerator::streamEnded(bool failed)
+{
+    --m_streamsLive;
+    // A client whose stream was taken away (fewer streams now) stops; the others go on at once, or after
+    // a short pause when the proxy refused (a client does not hammer a proxy that is down).
+    if (m_streamsLive < m_streams)
+        QTimer::singleShot(failed ? 200 : 0, this, [this] {
+            if (m_streamsLive < m_streams)
+                send(true);
+        });
+}
+
 void LoadGenerator::scheduleNext()
 {
     std::exponential_distribution<double> gap(m_rate);
@@ -59,8 +78,10 @@ void LoadGenerator::arrive()
     scheduleNext();
 }
 
-void LoadGenerator::send()
+void LoadGenerator::send(bool stream)
 {
+    if (stream)
+        ++m_streamsLive;
     const int promptTokens = lognormal(m_random, 3500, 1000, 256, std::min(7000, m_maxModelLen - 64));
     const int maxTokens = lognormal(m_random, 1100, 500, 32, std::max(32, m_maxModelLen - promptTokens - 1));
     // About 4 bytes per token; random letters so that prefix caching does not fold requests together.
@@ -79,8 +100,10 @@ void LoadGenerator::send()
     auto sawObject = std::make_shared<bool>(false);
     connect(call, &BackendCall::bodyRead, this,
         [sawObject](const QByteArray &data) { *sawObject = *sawObject || data.contains('{'); });
-    connect(call, &BackendCall::finished, this, [this, call, sawObject] {
+    connect(call, &BackendCall::finished, this, [this, call, sawObject, stream] {
         --m_stats.inFlight;
+        if (stream)
+            streamEnded(call->status() != 200);
         if (call->status() != 200)
             ++m_stats.failed;
         else if (*sawObject)
@@ -89,8 +112,10 @@ void LoadGenerator::send()
             ++m_stats.emptyOk;
         call->deleteLater();
     });
-    connect(call, &BackendCall::failed, this, [this, call](const QString &) {
+    connect(call, &BackendCall::failed, this, [this, call, stream](const QString &) {
         --m_stats.inFlight;
+        if (stream)
+            streamEnded(true);
         ++m_stats.failed;
         call->deleteLater();
     });

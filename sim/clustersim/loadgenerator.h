@@ -30,13 +30,20 @@ public:
 
     void setRate(double requestsPerSecond);
     double rate() const { return m_rate; }
+    // Closed-loop load: n clients, each sending its next request as soon as its last one ended (0: off).
+    // With n >= 2 and long outputs the proxy is never idle, the steady traffic under which a drain never
+    // ends (proxy-api §8.3). Independent of the Poisson rate; both may run.
+    void setStreams(int n);
+    int streams() const { return m_streams; }
     void setMaxInFlight(int n) { m_maxInFlight = n; }
     const LoadStats &stats() const { return m_stats; }
 
 private:
     void arrive();
     void scheduleNext();
-    void send();
+    // One request; `stream`: it belongs to a closed-loop client, which sends the next when it ends.
+    void send(bool stream = false);
+    void streamEnded(bool failed);
 
     QHostAddress m_host;
     quint16 m_port;
@@ -44,6 +51,8 @@ private:
     int m_maxModelLen;
     double m_rate = 0;
     int m_maxInFlight = 256;
+    int m_streams = 0; // closed-loop clients wanted
+    int m_streamsLive = 0; // closed-loop requests in flight
     QTimer m_timer;
     std::mt19937_64 m_random;
     LoadStats m_stats;

@@ -481,8 +481,9 @@ QByteArray SimCluster::stateJson() const
               {"groups", groups}};
     if (m_load) {
         const LoadStats &l = m_load->stats();
-        root["load"] = {{"rps", m_load->rate()}, {"sent", l.sent}, {"succeeded", l.succeeded}, {"failed", l.failed},
-                        {"empty_ok", l.emptyOk}, {"skipped", l.skipped}, {"in_flight", l.inFlight}};
+        root["load"] = { { "rps", m_load->rate() }, { "streams", m_load->streams() }, { "sent", l.sent },
+            { "succeeded", l.succeeded }, { "failed", l.failed }, { "empty_ok", l.emptyOk }, { "skipped", l.skipped },
+            { "in_flight", l.inFlight } };
     }
     return QByteArray::fromStdString(root.dump());
 }
@@ -590,8 +591,14 @@ void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPt
     }
     if (path == "/cluster/load") {
         const json j = json::parse(request.body.constData(), request.body.constData() + request.body.size(), nullptr, false);
-        if (!j.is_object() || !j.contains("rps") || !j["rps"].is_number() || j["rps"].get<double>() < 0) {
-            reply(responder, 400, {{"error", "expected {\"rps\": number >= 0}"}});
+        const bool rpsOk = j.is_object() && j.contains("rps") && j["rps"].is_number() && j["rps"].get<double>() >= 0;
+        const bool streamsOk = j.is_object() && j.contains("streams") && j["streams"].is_number_integer()
+            && j["streams"].get<int>() >= 0 && j["streams"].get<int>() <= 4096;
+        const bool badRps = j.is_object() && j.contains("rps") && !rpsOk;
+        const bool badStreams = j.is_object() && j.contains("streams") && !streamsOk;
+        if ((!rpsOk && !streamsOk) || badRps || badStreams) {
+            reply(responder, 400,
+                { { "error", "expected {\"rps\": number >= 0} and/or {\"streams\": integer 0-4096}" } });
             return;
         }
         if (!m_load) {
@@ -603,8 +610,11 @@ void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPt
                                        m_options.seed, this);
             m_load->setMaxInFlight(m_options.loadMaxInFlight);
         }
-        m_load->setRate(j["rps"].get<double>());
-        reply(responder, 200, {{"rps", m_load->rate()}});
+        if (rpsOk)
+            m_load->setRate(j["rps"].get<double>());
+        if (streamsOk)
+            m_load->setStreams(j["streams"].get<int>());
+        reply(responder, 200, { { "rps", m_load->rate() }, { "streams", m_load->streams() } });
         return;
     }
     const bool doStart = path == "/cluster/engines/start";
