@@ -277,6 +277,21 @@ void Operations::rebuild()
         m_window->showNote(tr("The profile has %n error(s): every change to the cluster is refused until it validates "
                               "(Cluster ▸ Validate Profile, F7)", nullptr, m_store->errorCount()));
     pd::setScaleContextProfile(*m_context, profile);
+    // The monitor's reading of a group decides whether its restart drains it (a broken group never drains).
+    m_context->isGroupBroken = [tracker = m_tracker](const QString &groupId) {
+        for (int g = 0; g < tracker->groupCount(); ++g)
+            if (tracker->groups().groups().at(g).id == groupId)
+                return tracker->groupState(g).health == pd::GroupHealth::Broken;
+        return false;
+    };
+    // Group restarts and scale-outs that bring back instances a busy proxy still drains restart the proxy
+    // with its current lists after drainFinaliseWaitMs: the confirmed plan says so (EngineActions, ScalePlan).
+    m_context->settings.restartProxyForDrains = true;
+    m_context->intentOf = [tracker = m_tracker, indexOf](const QString &engineId) {
+        const int engine = indexOf.value(engineId, -1);
+        return engine >= 0 && engine < tracker->engineCount() ? tracker->facts(engine).intent
+                                                              : pd::OperatorIntent::None;
+    };
     if (m_membership->listenerTiming().source != pd::ProxyListenerTiming::Source::RunningProxy)
         m_membership->setListenerTiming(m_context->plannedListenerTiming, m_context->settings.listedMarginMs);
     m_runner = std::make_unique<pd::ScaleRunner>(m_context.get());

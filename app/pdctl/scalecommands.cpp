@@ -259,13 +259,18 @@ int applyByRunner(ScaleContext &ctx, const ScalePlan &plan, bool override, const
 int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
     pdctl::VerbParser p(QStringLiteral("scale"),
-                        QStringLiteral("usage: pdctl scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
-                                       "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N] [--idle-timeout S] "
-                                       "[--allow-in-flight]"));
+        QStringLiteral(
+            "usage: pdctl scale --profile FILE --pool decode|prefill --to N [--yes] [--override-last-instance]\n"
+            "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N] [--idle-timeout S] "
+            "[--allow-in-flight]\n"
+            "                   [--allow-proxy-restart] [--drain-wait S]\n"
+            "  --allow-proxy-restart: engines the busy proxy still drains (a scale-in being undone) come\n"
+            "  back, after --drain-wait S (default 20) without an idle moment, by restarting the proxy\n"
+            "  with its current lists; the requests in flight then fail (counted in the audit log)"));
     p.required(QStringLiteral("profile"), QStringLiteral("FILE"));
-    for (const char *name : { "pool", "to", "sim-control", "audit", "parallel", "idle-timeout" })
+    for (const char *name : { "pool", "to", "sim-control", "audit", "parallel", "idle-timeout", "drain-wait" })
         p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
-    for (const char *name : {"yes", "override-last-instance", "allow-in-flight"})
+    for (const char *name : { "yes", "override-last-instance", "allow-in-flight", "allow-proxy-restart" })
         p.flag(QString::fromLatin1(name));
     if (!p.parse(args, err))
         return pdctl::kUsageExit;
@@ -284,6 +289,14 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
         if (!ok || seconds <= 0 || seconds > 86400)
             return p.usageError(err, QStringLiteral("--idle-timeout is seconds (0 < S <= 86400), not \"%1\"").arg(idle));
         idleTimeoutMs = int(seconds * 1000);
+    }
+    std::optional<int> drainWaitMs;
+    if (const QString wait = p.value(QStringLiteral("drain-wait")); !wait.isEmpty()) {
+        bool ok = false;
+        const double seconds = wait.toDouble(&ok);
+        if (!ok || seconds < 0 || seconds > 86400)
+            return p.usageError(err, QStringLiteral("--drain-wait is seconds (0 <= S <= 86400), not \"%1\"").arg(wait));
+        drainWaitMs = int(seconds * 1000);
     }
     const Role role = pool == QLatin1String("decode") ? Role::Decode : Role::Prefill;
     // Whole coupled DP groups decide which sizes exist at all: that needs only the profile, so a size
@@ -330,6 +343,9 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     ctx.settings.verifyTrafficTimeoutMs = 15000;
     if (idleTimeoutMs)
         ctx.settings.idleTimeoutMs = *idleTimeoutMs;
+    if (drainWaitMs)
+        ctx.settings.drainFinaliseWaitMs = *drainWaitMs;
+    ctx.settings.restartProxyForDrains = p.isSet(QStringLiteral("allow-proxy-restart"));
     setScaleContextProfile(ctx, s->profile);
     // A proxy without /instances (v0.9.1-dev): its membership is its command line, read from the running process.
     std::optional<ProxyLists> commandLineLists;
@@ -362,6 +378,16 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     if (commandLineLists)
         ProxyRestartScale::markPlan(plan, *commandLineLists);
     out << plan.describe() << '\n';
+    if (!plan.returningDrains.isEmpty() && !plan.byProxyRestart)
+        out << (ctx.settings.restartProxyForDrains
+                ? QStringLiteral(
+                    "--allow-proxy-restart: if the proxy is still draining them %1 s after they serve, it is "
+                    "restarted with its current lists.\n")
+                      .arg(ctx.settings.drainFinaliseWaitMs / 1000.0)
+                : QStringLiteral(
+                    "Without --allow-proxy-restart the scale stops if the proxy still drains them %1 s after "
+                    "they serve (exit 1).\n")
+                      .arg(ctx.settings.drainFinaliseWaitMs / 1000.0));
     const bool override = p.isSet(QStringLiteral("override-last-instance"));
     const bool allowInFlight = p.isSet(QStringLiteral("allow-in-flight"));
     if (plan.isNoop())

@@ -142,6 +142,20 @@ QSet<QString> MembershipReconciler::listedKeys(const ProxyLists &lists)
     return keys;
 }
 
+ProxyLists MembershipReconciler::routedOf(const ProxyLists &lists) const
+{
+    ProxyLists routed;
+    for (const Role role : { Role::Prefill, Role::Decode }) {
+        QStringList &out = role == Role::Prefill ? routed.prefill : routed.decode;
+        for (const QString &id : lists.of(role)) {
+            const auto it = m_records.constFind(key(id, role));
+            if (it == m_records.constEnd() || it->fact != MembershipFact::Draining)
+                out << id;
+        }
+    }
+    return routed;
+}
+
 bool MembershipReconciler::isListed(const QString &id, Role role) const
 {
     return m_lists && listedIn(*m_lists, id, role);
@@ -169,7 +183,7 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
                     const QSet<QString> listedNow = listedKeys(now);
                     const bool changed = listedNow != listedKeys(*m_lastKnownGood);
                     if (changed)
-                        Q_EMIT restartDetected(*m_lastKnownGood, now);
+                        Q_EMIT restartDetected(routedOf(*m_lastKnownGood), now);
                     // A drain restored from the journal is only still a drain when the proxy's lists are
                     // what they were: a proxy restarted meanwhile lists its command line's instances
                     // again as active ones.
@@ -206,9 +220,23 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
     });
 }
 
+void MembershipReconciler::noteProxyRestarted(const std::optional<ProxyLists> &lists)
+{
+    m_freshProxy = true;
+    m_restoredDrains.clear();
+    if (!lists)
+        return;
+    m_wasUnreachable = false;
+    apply(*lists);
+    m_lastKnownGood = *lists;
+    m_lastKnownGoodAt = QDateTime::currentDateTimeUtc();
+    Q_EMIT snapshotChanged();
+}
+
 void MembershipReconciler::apply(const ProxyLists &lists)
 {
     m_lists = lists;
+    const bool fresh = std::exchange(m_freshProxy, false);
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QSet<QString> listedNow = listedKeys(lists);
     QSet<QString> seen;
@@ -217,6 +245,12 @@ void MembershipReconciler::apply(const ProxyLists &lists)
         InstanceRecord &r = m_records[k];
         const bool listed = listedNow.contains(k);
         seen.insert(k);
+        if (fresh && (r.fact == MembershipFact::Draining || r.fact == MembershipFact::Waiting)) {
+            setFact(r, listed ? MembershipFact::Active : MembershipFact::Gone,
+                listed ? QStringLiteral("the proxy was restarted with it on its command line: the drain or wait ended")
+                       : QStringLiteral("the proxy was restarted without it"));
+            continue;
+        }
         switch (r.fact) {
         case MembershipFact::Unknown:
             setFact(r, listed ? MembershipFact::Active : MembershipFact::Configured,
@@ -268,6 +302,11 @@ void MembershipReconciler::noteAddSent(const QString &id, Role role, const Proxy
     r.addSentAt = QDateTime::currentDateTimeUtc();
     if (reply.lists) {
         m_lists = reply.lists;
+        if (r.fact == MembershipFact::Draining && listedIn(*reply.lists, id, role)) {
+            // §8.12: the proxy skips it as a duplicate and still removes it once the drain ends.
+            r.note = QStringLiteral("re-add ignored by the proxy: it is draining, and removed once the proxy is idle");
+            return;
+        }
         if (listedIn(*reply.lists, id, role)) {
             setFact(r, MembershipFact::Active, QStringLiteral("already in the proxy's list"));
             return;

@@ -72,6 +72,12 @@ public:
     // Intent from operations, with the answer's lists (the message is ignored).
     void noteAddSent(const QString &id, Role role, const ProxyReply &reply);
     void noteRemoveSent(const QString &id, Role role, const ProxyReply &reply);
+    // This console stopped and started the proxy's process: the new process has no draining instance
+    // and no waiting add (proxy-api §3: taints and the waiting dict live in the process). The next
+    // reading (or `lists`, the command line it was started with, at once) judges those records again:
+    // listed ones are active, the others gone. With `lists` they are also the new last known good
+    // membership, so a restart that a confirmed plan made offers no restore.
+    void noteProxyRestarted(const std::optional<ProxyLists> &lists = std::nullopt);
 
     // A proxy without /instances (v0.9.1-dev) cannot be listed: its membership is its command line's
     // lists, fixed for the life of the process. Applied like a listing read from it.
@@ -93,7 +99,8 @@ Q_SIGNALS:
     void factChanged(const QString &id, pd::Role role, pd::MembershipFact fact);
     void dropped(const QString &id, pd::Role role);
     // The proxy was unreachable and came back with other lists than before: it restarted and
-    // forgot the runtime adds and removes. `previous` is the last membership read before.
+    // forgot the runtime adds and removes. `previous` is what it routed before: the last membership
+    // read while healthy, less the instances that were draining out of it (taken out on purpose).
     void restartDetected(const pd::ProxyLists &previous, const pd::ProxyLists &now);
     // A reading of the proxy's lists is about to be applied: the factChanged signals up to the next
     // reconciled() belong to one reading (a listener may take them as one change, StateTracker::FactBatch).
@@ -104,6 +111,7 @@ Q_SIGNALS:
 
 private:
     static QString key(const QString &id, Role role);
+    ProxyLists routedOf(const ProxyLists &lists) const; // less the records Draining now
     InstanceRecord &ensure(const QString &id, Role role);
     void setFact(InstanceRecord &r, MembershipFact fact, const QString &note);
     void apply(const ProxyLists &lists);
@@ -123,6 +131,7 @@ private:
     ProxyHealth m_health;
     QString m_error;
     bool m_wasUnreachable = false;
+    bool m_freshProxy = false; // noteProxyRestarted: the next reading ends drains and waits
     bool m_inFlight = false;
     QList<std::function<void(bool)>> m_waiters;
     ProxyListenerTiming m_timing;

@@ -128,8 +128,9 @@ void DpGroupOperation::preflight()
                 const MembershipFact fact = m_ctx->membership->fact(e.id, role);
                 if (fact == MembershipFact::Waiting)
                     waiting << e.id;
+                // A draining rank (a scale-in being undone) may come back: the add step clears its drain.
                 if (fact == MembershipFact::Active || fact == MembershipFact::Waiting
-                    || fact == MembershipFact::Draining)
+                    || (fact == MembershipFact::Draining && m_mode != Mode::ScaleOut))
                     inProxy << QStringLiteral("%1 (%2)").arg(e.id, membershipFactName(fact));
             }
             if (!waiting.isEmpty())
@@ -155,6 +156,8 @@ void DpGroupOperation::preflight()
                      .arg(m_ranks.size())
                      .arg(qMax(0, others))
                      .arg(roleName(role)));
+            if (m_mode == Mode::Restart)
+                return checkBroken();
             removeFromProxy();
         }));
     });
@@ -236,6 +239,31 @@ void DpGroupOperation::checkRanks()
         }));
 }
 
+void DpGroupOperation::checkBroken()
+{
+    askEach<Running>(
+        m_ranks,
+        [this](const EngineRef &e, std::function<void(Running)> report) {
+            m_ctx->control->isRunning(e, guarded([report](std::optional<bool> running, const QString &error) {
+                report({ running, error });
+            }));
+        },
+        guarded([this](const QList<Running> &answers) {
+            QStringList gone;
+            for (int i = 0; i < answers.size(); ++i)
+                if (answers.at(i).running && !*answers.at(i).running)
+                    gone << m_ranks.at(i).id;
+            if (!gone.isEmpty() && gone.size() < m_ranks.size() && !m_broken) {
+                m_broken = true;
+                progress(QStringLiteral("broken: %1 of %2 ranks are not running (%3)")
+                             .arg(gone.size())
+                             .arg(m_ranks.size())
+                             .arg(gone.join(QStringLiteral(", "))));
+            }
+            removeFromProxy();
+        }));
+}
+
 void DpGroupOperation::removeFromProxy()
 {
     if (checkCancelled(QStringLiteral("nothing was done")))
@@ -270,6 +298,23 @@ void DpGroupOperation::drain()
     if (m_removed.isEmpty()) {
         skip(Drain, QStringLiteral("no rank was in the proxy"));
         return stopRanks();
+    }
+    if (m_broken) {
+        // A broken group produces no tokens: its requests never finish, waiting only keeps them hanging.
+        begin(Drain, QStringLiteral("counting the requests the broken group holds"));
+        m_ctx->probe->loads(m_ranks, guarded([this](const QHash<QString, EngineLoad> &loads) {
+            double held = 0;
+            for (const EngineLoad &l : loads)
+                held += l.running + l.waiting;
+            skip(Drain,
+                QStringLiteral("not drained: the group is broken, its ranks produce no tokens; the %1 request(s) they "
+                               "hold (%2 of %3 ranks answered) fail now")
+                    .arg(held, 0, 'f', 0)
+                    .arg(loads.size())
+                    .arg(m_ranks.size()));
+            stopRanks();
+        }));
+        return;
     }
     begin(Drain, QStringLiteral("reading every rank's running requests"));
     m_zeroReads.clear();
@@ -455,6 +500,13 @@ void DpGroupOperation::startRanks()
                                 .arg(errors.join(QStringLiteral("; "))));
             }
             done(QStringLiteral("start accepted for all %1 ranks").arg(m_ranks.size()));
+            // Until the group serves, a cancel stops what this operation started: a half-formed group
+            // only waits in its rendezvous, and the console would draw its ranks as stopped.
+            setCancelCleanup([this] {
+                stopAllQuietly();
+                return QStringLiteral("every rank this operation started was asked to stop again (the group had not "
+                                      "formed)");
+            });
             waitReady();
         }));
 }
@@ -503,6 +555,7 @@ void DpGroupOperation::waitReady()
                                 .arg(timeout / 1000)
                                 .arg(*last));
             }
+            setCancelCleanup(nullptr); // the group serves: a cancel from here leaves it serving
             done(QStringLiteral("all %1 ranks answer /v1/models and /health").arg(m_ranks.size()));
             addToProxy();
         });
@@ -521,37 +574,16 @@ void DpGroupOperation::addToProxy()
                 .arg(m_running == m_ranks.size() ? QStringLiteral("were already running") : QStringLiteral("started")));
     }
     const Role role = m_ranks.first().role;
-    const auto draining = [this, role] {
-        QStringList ids;
-        for (const EngineRef &e : std::as_const(m_ranks))
-            if (m_ctx->membership->fact(e.id, role) == MembershipFact::Draining)
-                ids << e.id;
-        return ids;
-    };
-    if (draining().isEmpty()) {
-        begin(AddToProxy, QStringLiteral("POST /instances/add with %1 ranks").arg(m_ranks.size()));
-        return sendAdd();
-    }
-    // Re-adding a draining instance is a no-op and it is removed once the drain ends (§8.12): wait until
-    // the proxy finalised the drains, which needs a listener round with no request in flight (§8.3).
-    begin(AddToProxy,
-        QStringLiteral("waiting for the proxy to finalise the drain of %1").arg(draining().join(QStringLiteral(", "))));
-    const int timeout = m_ctx->settings.idleTimeoutMs;
-    pollUntil(
-        timeout,
-        [this, draining](Report report) {
-            m_ctx->membership->reconcileNow(guarded([draining, report](bool) { report(draining().isEmpty()); }));
-        },
-        [this, draining, timeout](bool timedOut) {
-            if (timedOut)
-                return fail(QStringLiteral(
-                    "the group serves, but the proxy still lists %1 as draining after %2 s: it finalises drains "
-                    "only when no request is in flight; add the ranks when traffic allows")
-                                .arg(draining().join(QStringLiteral(", ")))
-                                .arg(timeout / 1000));
+    begin(AddToProxy, QStringLiteral("POST /instances/add with %1 ranks").arg(m_ranks.size()));
+    // Ranks the proxy still drains (a scale-in undone, a restart under traffic) must leave its lists first.
+    clearDrainsBeforeAdd(role, engineIds(), guarded([this](bool relisted) {
+        if (!relisted) {
             progress(QStringLiteral("POST /instances/add with %1 ranks").arg(m_ranks.size()));
-            sendAdd();
-        });
+            return sendAdd();
+        }
+        done(QStringLiteral("listed again by the restarted proxy's command line; %1").arg(m_relaunchNote));
+        waitListed();
+    }));
 }
 
 void DpGroupOperation::sendAdd()

@@ -44,6 +44,11 @@ public:
     // Before start(), scale-out only: false starts the group and waits until it serves, without adding
     // it (kind "group-start").
     void setAddToProxy(bool add);
+    // Before start(), restart only: the console reads the group as broken (a rank dead, the others hung
+    // in a collective). Its ranks produce no tokens, so their requests never finish: they are taken out of
+    // the proxy and stopped at once, not drained. The preflight also finds it (some ranks run, some not).
+    void setBroken(bool broken) { m_broken = broken; }
+    bool isBroken() const { return m_broken; }
 
     Mode mode() const { return m_mode; }
     const QString &groupId() const { return m_groupId; }
@@ -56,6 +61,7 @@ protected:
 private:
     void preflight();
     void checkRanks();
+    void checkBroken(); // restart: some ranks run and some do not -> broken
     void removeFromProxy();
     void drain();
     void stopRanks();
@@ -80,6 +86,7 @@ private:
     QStringList m_removed; // ranks this operation took out of the proxy
     QHash<QString, int> m_zeroReads;
     bool m_stragglersAsked = false;
+    bool m_broken = false;
 };
 
 } // namespace pd

@@ -339,11 +339,34 @@ void describeGroups(const ScaleContext &ctx, EngineAction action, EngineActionPl
         }
         leaving[g->role] += activeRanks;
         const bool stop = action == EngineAction::Stop;
-        p.lines << (stop ? EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together")
-                               .arg(id).arg(g->size())
-                         : EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped (stragglers "
-                                  "asked again), all started together, waited for with one deadline of %3 s, all added back")
-                               .arg(id).arg(g->size()).arg(ctx.settings.groupReadyTimeoutMs / 1000));
+        const bool broken = !stop && ctx.isGroupBroken && ctx.isGroupBroken(id);
+        if (broken)
+            p.lines << EngineActionsTr::tr(
+                "DP group %1 (%2 ranks) is BROKEN: its ranks produce no tokens, so they are not drained: every rank "
+                "taken out of the proxy and stopped at once (the requests they hold fail), all started together, "
+                "waited for with one deadline of %3 s, all added back")
+                           .arg(id)
+                           .arg(g->size())
+                           .arg(ctx.settings.groupReadyTimeoutMs / 1000);
+        else
+            p.lines << (stop
+                    ? EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then "
+                                          "all stopped together")
+                          .arg(id)
+                          .arg(g->size())
+                    : EngineActionsTr::tr(
+                        "DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped "
+                        "(stragglers "
+                        "asked again), all started together, waited for with one deadline of %3 s, all added back")
+                          .arg(id)
+                          .arg(g->size())
+                          .arg(ctx.settings.groupReadyTimeoutMs / 1000));
+        if (!stop && ctx.settings.restartProxyForDrains)
+            p.lines << EngineActionsTr::tr(
+                "A busy proxy finalises their removal only when no request is in flight, and ignores an add until "
+                "then: if it still drains them when they serve again, it gets %1 s, then the proxy is restarted "
+                "with its current lists (the requests in flight at that moment fail; counted in the audit log)")
+                           .arg(ctx.settings.drainFinaliseWaitMs / 1000);
         const int pool = ctx.membership ? ctx.membership->activeCount(g->role) : 0;
         p.lines << (stop ? EngineActionsTr::tr("%1 loses %2 of %3 instances").arg(roleName(g->role)).arg(activeRanks).arg(pool)
                          : EngineActionsTr::tr("%1 loses %2 of %3 instances until the group serves again").arg(roleName(g->role)).arg(activeRanks).arg(pool));
@@ -445,6 +468,8 @@ QList<ScaleOperation *> EngineActions::run(const EngineActionPlan &plan, bool ov
                           : startsGroup(plan.action)        ? DpGroupOperation::Mode::ScaleOut
                                                             : DpGroupOperation::Mode::Restart;
         auto *op = new DpGroupOperation(mode, id, ranks, m_ctx, overrideLastInstance);
+        if (mode == DpGroupOperation::Mode::Restart && m_ctx->isGroupBroken)
+            op->setBroken(m_ctx->isGroupBroken(id));
         if (plan.action == EngineAction::Start)
             op->setAddToProxy(false);
         m_runner->enqueue(op);

@@ -191,6 +191,8 @@ void ProxyActions::pollHealth()
                                        .arg(health.decodeInstances);
             self->audit(ProxyAction::Start, self->m_action == ProxyAction::Restart, QStringLiteral("ok"), detail, ms);
             if (self->m_ctx->membership) {
+                // A new process: no drain and no waiting add of the old one survives it.
+                self->m_ctx->membership->noteProxyRestarted();
                 self->m_ctx->membership->reconcileNow(); // the table (and a restore offer) follows at once
                 syncListenerTiming(*self->m_ctx); // WAITING is judged by what this proxy runs with
                 syncCommandLineMembership(*self->m_ctx); // a proxy without /instances: its lists are its membership

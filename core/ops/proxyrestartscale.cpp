@@ -2,6 +2,7 @@
 #include "ops/proxyrestartscale.h"
 
 #include "net/membershipreconciler.h"
+#include "ops/proxyrelaunch.h"
 #include "ops/scaleenginecontrol.h"
 #include "ops/scaleprobe.h"
 
@@ -147,25 +148,7 @@ void ProxyRestartScale::waitReady()
 
 void ProxyRestartScale::inFlight(std::function<void(std::optional<int>, const QString &)> done)
 {
-    m_ctx->proxy->healthcheck(guarded([this, done](const ProxyHealth &h) {
-        if (h.reachable && h.requestNum)
-            return done(*h.requestNum, QStringLiteral("the proxy's request_num"));
-        // No request_num (v0.9.1-dev): every request through the proxy runs on one of its members.
-        QList<EngineRef> members;
-        for (const EngineRef &e : std::as_const(m_ctx->engines))
-            if (m_current.of(e.role).contains(e.id))
-                members << e;
-        m_ctx->probe->loads(members, guarded([done, members](const QHash<QString, EngineLoad> &loads) {
-            double sum = 0;
-            for (const EngineLoad &l : loads)
-                sum += l.running + l.waiting;
-            const int silent = int(members.size() - loads.size());
-            done(int(sum + 0.5),
-                silent > 0 ? QStringLiteral("the members' running + waiting requests (%1 member(s) did not answer)")
-                                 .arg(silent)
-                           : QStringLiteral("the members' running + waiting requests"));
-        }));
-    }));
+    ProxyRelaunch::countInFlight(m_ctx, m_current, this, std::move(done));
 }
 
 void ProxyRestartScale::waitIdle()
@@ -212,82 +195,26 @@ void ProxyRestartScale::restartProxy()
         return;
     begin(RestartProxy, QStringLiteral("stopping the proxy"));
     setCancellable(false); // a stopped proxy is always started again, with one list or the other
-    m_ctx->control->stopProxy(guarded([this](const ControlResult &r) {
+    auto *relaunch = new ProxyRelaunch(m_ctx, m_next, m_current, this);
+    connect(relaunch, &ProxyRelaunch::progress, this, [this](const QString &detail) { progress(detail); });
+    connect(relaunch, &ProxyRelaunch::finished, this, [this, relaunch](const RelaunchResult &r) {
+        relaunch->deleteLater();
         if (!r.ok)
-            return fail(QStringLiteral("the proxy did not stop: %1; its membership is unchanged").arg(r.error));
-        progress(QStringLiteral("waiting until the proxy is down"));
-        pollUntil(
-            m_ctx->settings.stopTimeoutMs,
-            [this](Report report) {
-                m_ctx->control->isProxyRunning(
-                    guarded([report](std::optional<bool> running, const QString &) { report(running && !*running); }));
-            },
-            [this](bool timedOut) {
-                if (timedOut)
-                    return fail(
-                        QStringLiteral("the proxy's process still runs %1 s after the stop; nothing was started")
-                            .arg(m_ctx->settings.stopTimeoutMs / 1000));
-                startWith(m_next, false);
-            });
-    }));
+            return fail(r.detail);
+        done(QStringLiteral("restarted with the new lists"));
+        verify(r.detail);
+    });
+    relaunch->start();
 }
 
-void ProxyRestartScale::startWith(const ProxyLists &lists, bool rollback)
-{
-    progress(rollback ? QStringLiteral("starting the proxy again with the previous lists")
-                      : QStringLiteral("starting the proxy with %1 prefill and %2 decode instance(s)")
-                            .arg(lists.prefill.size())
-                            .arg(lists.decode.size()));
-    m_ctx->control->startProxyWith(lists, guarded([this, rollback](const ControlResult &r) {
-        if (r.ok) {
-            if (rollback)
-                return fail(QStringLiteral(
-                    "the proxy did not start with the new lists (%1); it runs again with the previous ones")
-                                .arg(m_failures.join(QStringLiteral("; "))));
-            done(r.detail.isEmpty() ? QStringLiteral("restarted") : r.detail);
-            return verify();
-        }
-        if (rollback)
-            return fail(QStringLiteral(
-                "THE PROXY IS DOWN: it started neither with the new lists (%1) nor with the previous ones "
-                "(%2). Start it by hand (pdctl proxy start)")
-                            .arg(m_failures.join(QStringLiteral("; ")), r.error));
-        m_failures = { r.error };
-        startWith(m_current, true);
-    }));
-}
-
-void ProxyRestartScale::verify()
+void ProxyRestartScale::verify(const QString &counts)
 {
     begin(Verify);
-    auto last = std::make_shared<QString>();
-    pollUntil(
-        60000,
-        [this, last](Report report) {
-            m_ctx->proxy->healthcheck(guarded([this, last, report](const ProxyHealth &h) {
-                if (!h.reachable) {
-                    *last = h.error;
-                    return report(false);
-                }
-                *last = QStringLiteral("prefill %1, decode %2").arg(h.prefillInstances).arg(h.decodeInstances);
-                progress(*last);
-                report(h.prefillInstances == m_next.prefill.size() && h.decodeInstances == m_next.decode.size());
-            }));
-        },
-        [this, last](bool timedOut) {
-            if (timedOut)
-                return fail(
-                    QStringLiteral("the restarted proxy does not report %1 prefill and %2 decode instances (last: %3)")
-                        .arg(m_next.prefill.size())
-                        .arg(m_next.decode.size())
-                        .arg(*last));
-            // The running proxy's command line is now the new lists: the next plan starts from them.
-            m_ctx->commandLineMembership = m_next;
-            if (m_ctx->membership)
-                m_ctx->membership->applyCommandLineLists(m_next);
-            done(*last);
-            stopEngines();
-        });
+    // The running proxy's command line is now the new lists: the next plan starts from them (the
+    // membership table was told by the relaunch).
+    m_ctx->commandLineMembership = m_next;
+    done(counts);
+    stopEngines();
 }
 
 void ProxyRestartScale::stopEngines()

@@ -51,9 +51,8 @@ private:
     void waitReady();
     void waitIdle();
     void inFlight(std::function<void(std::optional<int> count, const QString &source)> done);
-    void restartProxy();
-    void startWith(const ProxyLists &lists, bool rollback);
-    void verify();
+    void restartProxy(); // ProxyRelaunch: stop, start with the new lists (the old ones on failure), counts
+    void verify(const QString &counts);
     void stopEngines();
 
     ScalePlan m_plan;

@@ -7,8 +7,11 @@
 #include "net/proxylistenertiming.h"
 #include "ops/launchspec.h"
 #include "ops/scaletypes.h"
+#include "state/enginestate.h"
 
 #include <QHash>
+
+#include <functional>
 
 // What every scaling operation shares: the proxy client, the membership table, the engine control
 // seam, the engine probe, the audit log, the settings (timeouts, guardrails) and the DP groups.
@@ -34,6 +37,15 @@ struct ScaleSettings {
     int idleTimeoutMs = 600000;        // scale-in: engine's running requests to reach 0
     int stopTimeoutMs = 60000;         // stop -> nothing listens
     int listedMarginMs = 5000;         // slack on top of interval x (retries + 1)
+    // Bringing back an instance the proxy still drains (a group restart, undoing a scale-in): a busy
+    // proxy finalises a drain only when no request is in flight at a listener tick (proxy-api §8.3), and
+    // an add of a draining instance is ignored (§8.12). The operation gives that moment this long,
+    // counted from when the drain began (a group that took minutes to start again had its chances)...
+    int drainFinaliseWaitMs = 20000; // two listener ticks at the proxy's default 10 s interval
+    // ... then, where the confirmed plan allows it, restarts the proxy with its current lists (the
+    // returning instances are on them, the other drains leave): the requests in flight then fail and are
+    // counted. Without it the operation fails and names the ways out (ScaleOperation::clearDrainsBeforeAdd).
+    bool restartProxyForDrains = false;
     double minPrefillPerDecode = 0;    // P:D ratio bounds (0: no bound); warning only
     double maxPrefillPerDecode = 0;
 };
@@ -59,6 +71,13 @@ struct ScaleContext {
     // for the life of the process (syncCommandLineMembership). Pools then scale by restarting it
     // (ProxyRestartScale).
     std::optional<ProxyLists> commandLineMembership;
+    // Whether the monitor reads the coupled DP group as broken (a rank dead, the others hung): its
+    // restart then stops the ranks at once instead of draining them. Unset: the operation's own
+    // preflight decides (some ranks run, some do not).
+    std::function<bool(const QString &groupId)> isGroupBroken;
+    // What the operator asked of an engine (stop, drain; the console's state tracker, fed by every
+    // actor's audit lines). Unset: nothing known. Restore never brings back what was taken out on purpose.
+    std::function<OperatorIntent(const QString &engineId)> intentOf;
 };
 
 // Why no mutating action may run now, empty when they may: a profile that fails validation, read-only

@@ -200,7 +200,8 @@ bool ScaleOperation::checkCancelled(const QString &leftAs)
     if (!m_cancel || isFinished())
         return m_cancel;
     endStep(StepStatus::Cancelled, QStringLiteral("cancelled by the operator"));
-    finishOperation(OperationOutcome::Cancelled, QStringLiteral("cancelled; %1").arg(leftAs));
+    const QString left = m_cancelCleanup ? std::exchange(m_cancelCleanup, nullptr)() : leftAs;
+    finishOperation(OperationOutcome::Cancelled, QStringLiteral("cancelled; %1").arg(left));
     return true;
 }
 

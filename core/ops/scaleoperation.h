@@ -97,6 +97,10 @@ protected:
     void succeed(const QString &summary);
     // A cancel point: true (and the operation ends Cancelled) when cancel() was called.
     bool checkCancelled(const QString &leftAs);
+    // What a cancel must undo from here on so that it leaves a consistent state (a group operation stops
+    // the ranks it started before the group formed); returns what it left, which replaces `leftAs`.
+    // Empty: nothing to undo.
+    void setCancelCleanup(std::function<QString()> cleanup) { m_cancelCleanup = std::move(cleanup); }
     // From here on cancel() is refused (the view greys its Cancel out).
     void setCancellable(bool cancellable) { m_cancellable = cancellable; }
     // Says it (intentDeclared) and writes it to the audit log ("intent.stop", target "decode host:port"),
@@ -107,6 +111,14 @@ protected:
     // `then(true)`. Cancellation ends the loop (the operation is then Cancelled by checkCancelled).
     using Report = std::function<void(bool reached)>;
     void pollUntil(int timeoutMs, std::function<void(Report)> attempt, std::function<void(bool timedOut)> then);
+
+    // Before an add of `ids` (role `role`): those the proxy still drains would be skipped by the add and
+    // removed later (§8.12). Gives the proxy settings.drainFinaliseWaitMs from the drain's start to finalise them,
+    // saying its requests in flight; then, with settings.restartProxyForDrains, restarts the proxy with its current
+    // lists less the other drains (ProxyRelaunch; the requests in flight fail and are counted), else fails the current
+    // step naming the ways out. then(relisted): true when the restarted proxy already lists `ids` from its command
+    // line, so no add is needed. Runs inside the current step.
+    void clearDrainsBeforeAdd(Role role, const QStringList &ids, std::function<void(bool relisted)> then);
 
     void audit(const QString &action, const QString &result, const QString &detail, qint64 durationMs,
                nlohmann::ordered_json params = nlohmann::ordered_json::object());
@@ -123,6 +135,8 @@ protected:
 
     ScaleContext *m_ctx;
     EngineRef m_engine;
+    // Set by clearDrainsBeforeAdd when it restarted the proxy: what that cost ("3 request(s) in flight failed").
+    QString m_relaunchNote;
 
 private:
     void pollTick();
@@ -148,6 +162,7 @@ private:
     QElapsedTimer m_pollClock;
     std::function<void(Report)> m_attempt;
     std::function<void(bool)> m_then;
+    std::function<QString()> m_cancelCleanup;
 };
 
 } // namespace pd

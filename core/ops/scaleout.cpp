@@ -54,8 +54,7 @@ void ScaleOut::preflight()
                 return fail(QStringLiteral("%1 is already active in the proxy").arg(m_engine.id));
             if (fact == MembershipFact::Waiting)
                 return fail(QStringLiteral("an add of %1 is still waiting in the proxy; wait for it to be activated or dropped").arg(m_engine.id));
-            if (fact == MembershipFact::Draining)
-                return fail(QStringLiteral("%1 is draining; re-adding does not cancel a drain: wait until it left the list").arg(m_engine.id));
+            // A draining engine may come back (a scale-in undone): the add step clears its drain first.
             checkNode();
         }));
     });
@@ -144,6 +143,16 @@ void ScaleOut::addToProxy()
     }
     begin(AddToProxy, QStringLiteral("POST /instances/add"));
     declareIntent(m_engine, OperatorIntent::None); // back in the proxy: the operator's drain is over
+    clearDrainsBeforeAdd(m_engine.role, { m_engine.id }, guarded([this](bool relisted) {
+        if (!relisted)
+            return sendAdd();
+        done(QStringLiteral("listed again by the restarted proxy's command line; %1").arg(m_relaunchNote));
+        waitListed();
+    }));
+}
+
+void ScaleOut::sendAdd()
+{
     m_ctx->proxy->addInstances(m_engine.role, {m_engine.id}, guarded([this](const ProxyReply &reply) {
         if (!reply.ok)
             return fail(reply.error);

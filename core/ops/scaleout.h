@@ -38,6 +38,7 @@ private:
     void startEngine();
     void waitReady();
     void addToProxy();
+    void sendAdd();
     void waitListed();
     void verifyTraffic();
 

@@ -135,6 +135,12 @@ QString ScalePlan::describe() const
         lines << ScalePlanTr::tr("%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.")
                      .arg(affectedRequests);
     }
+    if (!returningDrains.isEmpty())
+        lines << ScalePlanTr::tr(
+            "%n engine(s) to start are still draining out of the proxy, which ignores an add until the drain "
+            "ends (only when no request is in flight). If that moment does not come, the proxy is restarted "
+            "with its current lists, where allowed: the requests in flight then fail.",
+            nullptr, int(returningDrains.size()));
     for (const QString &w : warnings)
         lines << ScalePlanTr::tr("Warning: %1").arg(w);
     if (needsOverride)
@@ -168,6 +174,7 @@ namespace {
 struct PoolPicture {
     QList<EngineRef> members;    // independent ranks active in the proxy
     QList<EngineRef> candidates; // independent ranks not in it
+    QList<EngineRef> draining; // independent ranks draining out of it (they may come back, last)
     QList<GroupState> coupled;   // profile order
     QHash<QString, int> groupIndex;
     int waiting = 0;             // independent ranks WAITING in the proxy
@@ -215,7 +222,9 @@ PoolPicture readPool(Role role, const QList<EngineRef> &profileEngines, const Dp
             continue; // listed but dead: neither a member to remove nor an engine to start here
         else if (f == MembershipFact::Waiting)
             ++waiting;
-        else if (f != MembershipFact::Draining)
+        else if (f == MembershipFact::Draining)
+            pool.draining.append(e);
+        else
             candidates.append(e);
     }
     // Members the proxy has that the profile does not name count too (they are in the pool).
@@ -261,28 +270,31 @@ QString noWholeGroupPlan(const PoolPicture &pool, Role role, int current, int ta
 }
 
 // More instances: independent ranks by rank, or whole groups none of whose ranks is in the proxy.
-void planGrowth(ScalePlan &plan, PoolPicture &pool, Role role, int target, const QString &unreachable)
+void planGrowth(ScalePlan &plan, PoolPicture &pool, Role role, int target, const MembershipReconciler &membership,
+    const QString &unreachable)
 {
-    std::stable_sort(pool.candidates.begin(), pool.candidates.end(), [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; });
+    const auto byRank = [](const EngineRef &a, const EngineRef &b) { return a.dpRank < b.dpRank; };
+    std::stable_sort(pool.candidates.begin(), pool.candidates.end(), byRank);
+    std::stable_sort(pool.draining.begin(), pool.draining.end(), byRank);
+    pool.candidates << pool.draining; // a drained engine comes back only when no other can start
     const int need = target - plan.current;
     if (pool.coupled.isEmpty()) {
-        if (need > pool.candidates.size()) {
+        if (need > pool.candidates.size())
             plan.blocked = ScalePlanTr::tr("the profile has only %1 more %2 engine(s) that are not in the proxy")
-                               .arg(pool.candidates.size()).arg(roleWord(role));
-            if (plan.draining > 0)
-                plan.blocked += ScalePlanTr::tr("; %1 more are draining out of it (a busy proxy keeps them listed until it is "
-                                       "idle): wait for the drain to end and scale again").arg(plan.draining);
-        }
+                               .arg(pool.candidates.size())
+                               .arg(roleWord(role));
         plan.toStart = pool.candidates.mid(0, need);
     } else {
-        // Whole groups none of whose ranks is in the proxy (or draining out of it) can start.
+        // Whole groups none of whose ranks is in the proxy can start: first those wholly out, then those
+        // still draining out of it (undoing a scale-in).
         QList<const GroupState *> startable;
         QList<int> sizes;
-        for (const GroupState &st : std::as_const(pool.coupled))
-            if (st.members == 0 && st.draining == 0) {
-                startable << &st;
-                sizes << int(st.ranks.size());
-            }
+        for (const bool drainingToo : { false, true })
+            for (const GroupState &st : std::as_const(pool.coupled))
+                if (st.members == 0 && (st.draining > 0) == drainingToo) {
+                    startable << &st;
+                    sizes << int(st.ranks.size());
+                }
         const std::optional<QList<int>> picked = pickUnits(sizes, need, int(pool.candidates.size()));
         if (!picked) {
             plan.blocked = !unreachable.isEmpty() ? unreachable : noWholeGroupPlan(pool, role, plan.current, target, true);
@@ -297,6 +309,9 @@ void planGrowth(ScalePlan &plan, PoolPicture &pool, Role role, int target, const
             plan.toStart << pool.candidates.mid(0, need - fromGroups);
         }
     }
+    for (const EngineRef &e : std::as_const(plan.toStart))
+        if (membership.fact(e.id, role) == MembershipFact::Draining)
+            plan.returningDrains << e.id;
 }
 
 // Fewer instances: the least loaded leave first, independent ranks or whole groups.
@@ -396,7 +411,7 @@ ScalePlan planPoolScale(Role role, int target, const QList<EngineRef> &profileEn
     }
     const QString unreachable = pool.coupled.isEmpty() ? QString() : unreachablePoolSize(groups, role, target);
     if (target > plan.current)
-        planGrowth(plan, pool, role, target, unreachable);
+        planGrowth(plan, pool, role, target, membership, unreachable);
     else if (target < plan.current)
         planShrink(plan, pool, role, target, membership, loads, unreachable);
     if (!plan.deadInProxy.isEmpty())

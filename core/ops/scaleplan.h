@@ -22,7 +22,10 @@ struct ScalePlan {
     Role role = Role::Decode;
     int current = 0;               // serving (active and answering) + waiting members of the pool now
     QStringList deadInProxy;       // listed members whose engine does not answer: not counted
-    int draining = 0;              // engines draining out of the proxy (not members, not startable yet)
+    int draining = 0; // engines draining out of the proxy (not members)
+    // Of toStart, engines the proxy still drains (a scale-in being undone): the add step first waits for
+    // the proxy to finalise their drain, then takes the confirmed way out (ScaleSettings::restartProxyForDrains).
+    QStringList returningDrains;
     int target = 0;
     QList<EngineRef> toStart;      // rank order
     QList<EngineRef> toRemove;     // least loaded first
@@ -47,7 +50,8 @@ struct ScalePlan {
 // loads: the engines' own /metrics (by EngineRef::id); an engine without a reading counts as the
 // most loaded (it leaves last). groups: the profile's DP groups (empty: every engine independent).
 // Coupled groups start in profile order and leave least loaded first (summed over their ranks); a group
-// with a WAITING or DRAINING rank is never removed, one with a DRAINING rank never started.
+// with a WAITING or DRAINING rank is never removed; one whose ranks all left the proxy, some still draining
+// out of it, may start again (returningDrains), after the groups and ranks that are wholly out.
 // notAnswering: listed members whose engine does not answer at all (EngineProbe::poolReadings). They do
 // not serve, so they do not count toward the pool's size: a scale-out starts other engines in their
 // place, and the plan names them (take them out of the proxy, or restart them).

@@ -83,36 +83,22 @@ ScaleOperation *ScaleRunner::applyByProxyRestart(const ScalePlan &plan, bool ove
     return enqueue(op);
 }
 
-QList<ScaleOperation *> ScaleRunner::restore(const ProxyLists &previous, const ProxyLists &now, const QList<EngineRef> &profileEngines)
+QList<ScaleOperation *> ScaleRunner::restore(const RestorePlan &plan)
 {
     QList<ScaleOperation *> ops;
     if (!mutationRefusal(*m_ctx).isEmpty())
         return ops;
-    auto contains = [](const QStringList &list, const QString &id) {
-        const QString k = proxyInstanceKey(id);
-        for (const QString &e : list)
-            if (proxyInstanceKey(e) == k)
-                return true;
-        return false;
-    };
-    auto ref = [&profileEngines](const QString &id, Role role) {
-        const QString k = proxyInstanceKey(id);
-        for (const EngineRef &e : profileEngines)
-            if (e.role == role && proxyInstanceKey(e.id) == k)
-                return e;
-        return EngineRef{id, role, QString(), -1};
-    };
-    for (const Role role : {Role::Prefill, Role::Decode}) {
-        for (const QString &id : previous.of(role))
-            if (!contains(now.of(role), id))
-                ops.append(enqueue(new ScaleOut(ref(id, role), m_ctx)));
-        for (const QString &id : now.of(role)) {
-            if (contains(previous.of(role), id))
-                continue;
-            auto *in = new ScaleIn(ref(id, role), m_ctx, false);
-            in->setStopEngine(false);
-            ops.append(enqueue(in));
-        }
+    for (const RestoreUnit &unit : plan.toAdd) {
+        if (unit.groupId.isEmpty())
+            ops.append(enqueue(new ScaleOut(unit.ranks.first(), m_ctx)));
+        else
+            ops.append(
+                enqueue(new DpGroupOperation(DpGroupOperation::Mode::ScaleOut, unit.groupId, unit.ranks, m_ctx)));
+    }
+    for (const EngineRef &e : plan.toRemove) {
+        auto *in = new ScaleIn(e, m_ctx, false);
+        in->setStopEngine(false);
+        ops.append(enqueue(in));
     }
     return ops;
 }

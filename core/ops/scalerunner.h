@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ops/scaleoperation.h"
 #include "net/proxyclient.h"
+#include "ops/restoreplan.h"
+#include "ops/scaleoperation.h"
 #include "ops/scaleplan.h"
 
 #include <QList>
@@ -38,10 +39,11 @@ public:
     // commandLineMembership. Null when !canApply or the context holds no command-line membership.
     ScaleOperation *applyByProxyRestart(const ScalePlan &plan, bool overrideLastInstance, bool allowInFlight);
 
-    // After a proxy restart (it forgets runtime adds, §3): brings the membership back to `previous`.
-    // Instances missing now are added again (ScaleOut: their engines already run, so no start);
-    // instances listed now but not before are taken out of the proxy, their engines left running.
-    QList<ScaleOperation *> restore(const ProxyLists &previous, const ProxyLists &now, const QList<EngineRef> &profileEngines);
+    // After a proxy restart (it forgets runtime adds, §3): the confirmed planRestore (restoreplan.h).
+    // A coupled group comes back as one DpGroupOperation (its ranks started together where none runs,
+    // added in one call), an independent engine as a ScaleOut; what leaves as a ScaleIn that keeps the
+    // engine running. Nothing when a mutating action is refused now.
+    QList<ScaleOperation *> restore(const RestorePlan &plan);
 
     const QList<ScaleOperation *> &operations() const { return m_all; }
     const QList<OperationMarker> &markers() const { return m_markers; }

@@ -180,6 +180,11 @@ private Q_SLOTS:
     void aProxyRestartIsOfferedARestore()
     {
         OperationsPage page(m_ctx, m_runner, m_refs, m_audit->path());
+        QString plan; // Restore is a plan, confirmed before anything runs
+        page.setConfirm([&plan](const QString &, const QString &text) {
+            plan = text;
+            return true;
+        });
         connect(m_table, &MembershipReconciler::restartDetected, &page, &OperationsPage::offerRestore);
         // A runtime change the restarted proxy forgets: one decode instance out.
         EngineActions actions(m_ctx, m_runner);
@@ -197,6 +202,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(m_table->activeCount(Role::Decode), 4, 10000); // the proxy's own lists again
         page.restore();
         QVERIFY(!page.isRestoreOffered());
+        QVERIFY2(plan.contains(QLatin1String("take decode 127.0.0.93:9003 out of the proxy")), qPrintable(plan));
         QTRY_VERIFY_WITH_TIMEOUT(m_runner->isIdle(), 30000);
         QVERIFY(reconcile());
         QTRY_COMPARE_WITH_TIMEOUT(m_table->activeCount(Role::Decode), 3, 15000);

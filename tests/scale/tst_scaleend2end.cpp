@@ -7,6 +7,7 @@
 #include "cluster/instancekey.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
+#include "ops/restoreplan.h"
 #include "ops/rollingrestart.h"
 #include "ops/scalein.h"
 #include "ops/scaleout.h"
@@ -303,7 +304,7 @@ private Q_SLOTS:
         const ProxyLists now = restarted.at(0).at(1).value<ProxyLists>();
         QCOMPARE(QSet<QString>(previous.decode.begin(), previous.decode.end()), QSet<QString>(before.decode.begin(), before.decode.end()));
 
-        const auto ops = m_sim.runner()->restore(previous, now, m_sim.refs());
+        const auto ops = m_sim.runner()->restore(planRestore(previous, now, m_sim.context()));
         QVERIFY(!ops.isEmpty());
         QVERIFY(m_sim.waitIdle(60000));
         for (const ScaleOperation *r : ops)

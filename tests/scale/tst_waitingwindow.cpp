@@ -15,6 +15,7 @@
 #include "net/proxyclient.h"
 #include "ops/engineactions.h"
 #include "ops/listenertimingsync.h"
+#include "ops/restoreplan.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
 #include "ops/simclusterenginecontrol.h"
@@ -208,7 +209,7 @@ private Q_SLOTS:
 
         // Restoring brings it back.
         ScaleRunner runner(&ctx);
-        const QList<ScaleOperation *> ops = runner.restore(previous, now, m_sim.refs());
+        const QList<ScaleOperation *> ops = runner.restore(planRestore(previous, now, ctx));
         QVERIFY(!ops.isEmpty());
         QVERIFY(test::waitIdle(&runner, 60000));
         for (const ScaleOperation *op : ops)

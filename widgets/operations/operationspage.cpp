@@ -3,6 +3,7 @@
 
 #include "models/auditmodel.h"
 #include "net/membershipreconciler.h"
+#include "ops/restoreplan.h"
 #include "ops/rollingrestart.h"
 #include "ops/scalecontext.h"
 #include "ops/scaleenginecontrol.h"
@@ -300,9 +301,20 @@ void OperationsPage::restore()
 {
     if (!m_previous || !m_now)
         return;
-    m_runner->restore(*m_previous, *m_now, m_engines);
+    // A plan first: whole groups, never what the operator took out on purpose; confirmed before it runs.
+    const RestorePlan plan = planRestore(*m_previous, *m_now, *m_ctx, m_ctx->intentOf);
+    if (!plan.isNoop()
+        && !m_confirm(tr("Restore membership"),
+            tr("Bring the proxy's membership back to what it routed before it restarted:\n\n%1\n\nApply?")
+                .arg(plan.describe())))
+        return;
     m_restoreBar->hide();
     m_previous.reset();
+    if (plan.isNoop()) {
+        Q_EMIT note(tr("Restore membership: nothing to do (%1)").arg(plan.describe()));
+        return;
+    }
+    m_runner->restore(plan);
 }
 
 bool OperationsPage::startRollingRestart(Role role, int floor)

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+// Healing under steady traffic (issue 29), against a simulated cluster in this process whose proxy never
+// goes idle: closed-loop client streams (pdsim's /cluster/load {"streams": N}) keep a request in flight at
+// every listener tick, so a drain is never finalised (proxy-api §8.3) and a re-add of a draining instance
+// is ignored (§8.12). tests/scale/data/scale-groups.json: four coupled decode groups of two ranks, d0 and
+// d1 serving, d2 and d3 stopped.
+//   - a crashed rank's group: "Restart group" does not wait on the frozen survivors, and the group ends
+//     routed again through the confirmed way out (the proxy restarted with its current lists), the
+//     requests that failed counted;
+//   - a scale-in undone (4 -> 2 -> 4): without the way out it stops and names both ways out; with it,
+//     the group comes back and all four ranks are routed;
+//   - after each, the membership table reads what the proxy lists (no rank left Draining).
+#include "audit/auditlog.h"
+#include "cluster/instancekey.h"
+#include "net/membershipreconciler.h"
+#include "net/proxyclient.h"
+#include "ops/dpgroupoperation.h"
+#include "ops/engineactions.h"
+#include "ops/scaleplan.h"
+#include "ops/scalerunner.h"
+#include "scaletesthelpers.h"
+#include "simscalefixture.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace pd;
+using json = nlohmann::json;
+
+class TestHealUnderTraffic : public QObject {
+    Q_OBJECT
+
+    test::SimScaleFixture m_sim;
+
+    static QString id(int node, int port) { return QStringLiteral("127.0.0.%1:%2").arg(113 + node).arg(port); }
+    static QString groupId(int node) { return QStringLiteral("decode@127.0.0.%1:13395").arg(113 + node); }
+
+    json load() { return m_sim.clusterState()["load"]; }
+    int failed() { return load().value("failed", 0) + load().value("empty_ok", 0); }
+
+    // Every decode rank the proxy lists reads Active in the table, and no decode rank reads Draining.
+    void verifyTableMatchesProxy(int expectedDecode)
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_sim.reconcile() && m_sim.table()->activeCount(Role::Decode) == expectedDecode, 20000);
+        QCOMPARE(m_sim.listed(Role::Decode).size(), expectedDecode);
+        for (const InstanceRecord &r : m_sim.table()->records())
+            QVERIFY2(r.fact != MembershipFact::Draining, qPrintable(r.id + QStringLiteral(": ") + r.note));
+    }
+
+    // The proxy stays busy: its request_num is above 0 in every one of `reads` readings.
+    bool proxyStaysBusy(int reads)
+    {
+        for (int i = 0; i < reads; ++i) {
+            if (!m_sim.reconcile())
+                return false;
+            const ProxyHealth &h = m_sim.table()->health();
+            if (!h.requestNum || *h.requestNum == 0)
+                return false;
+        }
+        return true;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_sim.dir().isValid());
+        QVERIFY(m_sim.loadProfile(QStringLiteral(PD_SOURCE_DIR "/tests/scale/data/scale-groups.json")));
+        sim::ClusterOptions options;
+        options.timeScale = 20;
+        options.startupSeconds = 20; // ~1 s real
+        options.waitingRetryInterval = 0.5;
+        options.jitter = false;
+        options.seed = 29;
+        PD_START_SIM_CLUSTER(m_sim, options);
+        int status = 0;
+        m_sim.callControl("POST", QStringLiteral("/cluster/engines/stop"),
+            QStringLiteral(R"({"engines":["%1","%2","%3","%4"]})")
+                .arg(id(2, 9000), id(2, 9001), id(3, 9000), id(3, 9001))
+                .toUtf8(),
+            &status);
+        QCOMPARE(status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(m_sim.engineStatus(id(3, 9001)), QStringLiteral("stopped"), 10000);
+
+        m_sim.setUpScaling(5000);
+        ScaleContext &ctx = m_sim.context();
+        setScaleContextProfile(ctx, m_sim.profile());
+        ctx.settings.pollMs = 200;
+        ctx.settings.groupReadyTimeoutMs = 30000;
+        ctx.settings.idleTimeoutMs = 60000;
+        ctx.settings.stopTimeoutMs = 10000;
+        ctx.settings.drainFinaliseWaitMs = 2000; // four listener ticks of 0.5 s
+        ctx.settings.restartProxyForDrains = true;
+        m_sim.table()->start(500);
+        QVERIFY(m_sim.reconcile());
+        QCOMPARE(m_sim.table()->activeCount(Role::Decode), 4);
+
+        // Steady concurrent streams: the proxy is never idle from here on.
+        QCOMPARE(m_sim.postControl(QStringLiteral("/cluster/load"), R"({"streams": 6})"), 200);
+        QVERIFY(proxyStaysBusy(5));
+    }
+
+    void brokenGroupRestartsWithoutDrainingAndIsRoutedAgain()
+    {
+        const int failedBefore = failed();
+        QCOMPARE(m_sim.postControl(QStringLiteral("/cluster/engines/fault"),
+                     QStringLiteral(R"({"engines":["%1"],"kind":"crash"})").arg(id(0, 9001)).toUtf8()),
+            200);
+        QTRY_VERIFY_WITH_TIMEOUT(m_sim.engineStatus(id(0, 9001)) != QStringLiteral("ready"), 10000);
+
+        QElapsedTimer clock;
+        clock.start();
+        EngineActions actions(&m_sim.context(), m_sim.runner());
+        const EngineActionPlan plan = actions.planRestartGroup(groupId(0));
+        QVERIFY2(plan.canRun(false), qPrintable(plan.text()));
+        QVERIFY2(plan.text().contains(QLatin1String("the proxy is restarted with its current lists")),
+            qPrintable(plan.text()));
+        const auto ops = actions.run(plan, false);
+        QCOMPARE(ops.size(), 1);
+        QVERIFY(m_sim.waitIdle(90000));
+        const ScaleOperation *op = ops.first();
+        QVERIFY2(op->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(op)));
+        // Found broken in its preflight (one rank not running): the survivors were not drained.
+        const OperationStep &drain = op->steps().at(DpGroupOperation::Drain);
+        QVERIFY2(drain.status == StepStatus::Skipped && drain.detail.contains(QLatin1String("broken")),
+            qPrintable(test::describeOperation(op)));
+        // The busy proxy never finalised the drain: the group came back through the restart with its lists.
+        const OperationStep &add = op->steps().at(DpGroupOperation::AddToProxy);
+        QVERIFY2(add.detail.contains(QLatin1String("restarted proxy")), qPrintable(test::describeOperation(op)));
+        const qint64 healedMs = clock.elapsed();
+        verifyTableMatchesProxy(4);
+        QVERIFY(m_sim.listed(Role::Decode).contains(proxyInstanceKey(id(0, 9001))));
+
+        // The restart's cost is in the audit log, counted.
+        const AuditReadResult audit = readAuditLog(m_sim.audit()->path());
+        bool counted = false;
+        for (const AuditEntry &e : audit.entries)
+            if (e.action == QLatin1String("proxy.restart-for-drains") && e.result == QLatin1String("ok")) {
+                counted = e.params.contains("failed_in_flight") && e.params["failed_in_flight"].get<int>() >= 0;
+            }
+        QVERIFY(counted);
+
+        // Routed again: new requests keep succeeding, and none fails from here on.
+        const int failedAfterHeal = failed();
+        const int succeeded = load().value("succeeded", 0);
+        QTRY_VERIFY_WITH_TIMEOUT(load().value("succeeded", 0) >= succeeded + 12, 60000);
+        QCOMPARE(failed(), failedAfterHeal);
+        qInfo("broken group healed under %d streams in %lld ms real (time scale 20: %.0f s simulated); "
+              "%d client request(s) failed between the crash and the heal",
+            6, healedMs, healedMs * 20 / 1000.0, failedAfterHeal - failedBefore);
+    }
+
+    void aScaleInIsUndoneUnderTraffic()
+    {
+        QVERIFY(proxyStaysBusy(3));
+        ScaleContext &ctx = m_sim.context();
+        // 4 -> 2: a whole group leaves, drained by its own requests; the busy proxy keeps it listed.
+        const ScalePlan in = planPoolScale(
+            Role::Decode, 2, m_sim.refs(), ctx.groups, *m_sim.table(), m_sim.loads(Role::Decode), ctx.settings);
+        QVERIFY2(in.canApply(false), qPrintable(in.describe()));
+        QCOMPARE(in.groupsToRemove.size(), 1);
+        const QString leaving = in.groupsToRemove.first();
+        const auto ins = m_sim.runner()->apply(in, false);
+        QVERIFY(m_sim.waitIdle(90000));
+        QVERIFY2(
+            ins.first()->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(ins.first())));
+        QVERIFY(m_sim.reconcile());
+        QCOMPARE(m_sim.table()->activeCount(Role::Decode), 2);
+        QStringList drainingRanks;
+        for (const EngineRef &e : m_sim.refs())
+            if (m_sim.table()->fact(e.id, Role::Decode) == MembershipFact::Draining)
+                drainingRanks << e.id;
+        QCOMPARE(drainingRanks.size(), 2); // stopped, but still listed: the proxy was never idle
+
+        // 2 -> 4: a group wholly out of the proxy comes first, so no drain stands in the way.
+        const ScalePlan back = planPoolScale(
+            Role::Decode, 4, m_sim.refs(), ctx.groups, *m_sim.table(), m_sim.loads(Role::Decode), ctx.settings);
+        QVERIFY2(back.canApply(false), qPrintable(back.describe()));
+        QCOMPARE(back.groupsToStart.size(), 1);
+        QVERIFY(back.groupsToStart.first() != leaving);
+        QVERIFY(back.returningDrains.isEmpty());
+        const auto backs = m_sim.runner()->apply(back, false);
+        QVERIFY(m_sim.waitIdle(90000));
+        QVERIFY2(backs.first()->outcome() == OperationOutcome::Succeeded,
+            qPrintable(test::describeOperation(backs.first())));
+        QTRY_VERIFY_WITH_TIMEOUT(m_sim.reconcile() && m_sim.table()->activeCount(Role::Decode) == 4, 20000);
+
+        // 4 -> 8 needs the draining group too: the plan takes it back and says what it costs.
+        ScalePlan all = planPoolScale(
+            Role::Decode, 8, m_sim.refs(), ctx.groups, *m_sim.table(), m_sim.loads(Role::Decode), ctx.settings);
+        QVERIFY2(all.canApply(false), qPrintable(all.describe()));
+        QVERIFY(all.groupsToStart.contains(leaving));
+        QCOMPARE(all.returningDrains.size(), 2);
+        QVERIFY2(all.describe().contains(QLatin1String("still draining")), qPrintable(all.describe()));
+
+        // Without the way out the returning group's operation stops at the add and names both ways out;
+        // the other group comes in.
+        ctx.settings.restartProxyForDrains = false;
+        const auto refused = m_sim.runner()->apply(all, false);
+        QVERIFY(m_sim.waitIdle(90000));
+        int failedOps = 0;
+        for (const ScaleOperation *op : refused) {
+            const auto *group = qobject_cast<const DpGroupOperation *>(op);
+            QVERIFY(group);
+            if (group->groupId() != leaving) {
+                QVERIFY2(op->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(op)));
+                continue;
+            }
+            ++failedOps;
+            QVERIFY2(op->outcome() == OperationOutcome::Failed, qPrintable(test::describeOperation(op)));
+            QVERIFY2(op->summary().contains(QLatin1String("Ways out")), qPrintable(op->summary()));
+        }
+        QCOMPARE(failedOps, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(m_sim.reconcile() && m_sim.table()->activeCount(Role::Decode) == 6, 20000);
+        for (const QString &rank : std::as_const(drainingRanks)) // a no-op re-add is never reported as done
+            QCOMPARE(m_sim.table()->fact(rank, Role::Decode), MembershipFact::Draining);
+
+        // With it: the group (running now) is brought back by the restart with the current lists.
+        ctx.settings.restartProxyForDrains = true;
+        all = planPoolScale(
+            Role::Decode, 8, m_sim.refs(), ctx.groups, *m_sim.table(), m_sim.loads(Role::Decode), ctx.settings);
+        QVERIFY2(all.canApply(false), qPrintable(all.describe()));
+        QCOMPARE(all.groupsToStart, QStringList { leaving });
+        const auto outs = m_sim.runner()->apply(all, false);
+        QVERIFY(m_sim.waitIdle(90000));
+        QVERIFY2(
+            outs.first()->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(outs.first())));
+        verifyTableMatchesProxy(8);
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_sim.cluster())
+            m_sim.postControl(QStringLiteral("/cluster/load"), R"({"streams": 0, "rps": 0})");
+        if (m_sim.table())
+            m_sim.table()->stop();
+        if (m_sim.cluster())
+            m_sim.cluster()->shutdown();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHealUnderTraffic)
+#include "tst_healundertraffic.moc"
