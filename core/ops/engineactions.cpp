@@ -363,9 +363,9 @@ void describeGroups(const ScaleContext &ctx, EngineAction action, EngineActionPl
                           .arg(ctx.settings.groupReadyTimeoutMs / 1000));
         if (!stop && ctx.settings.restartProxyForDrains)
             p.lines << EngineActionsTr::tr(
-                "A busy proxy finalises their removal only when no request is in flight, and ignores an add until "
-                "then: if it still drains them when they serve again, it gets %1 s, then the proxy is restarted "
-                "with its current lists (the requests in flight at that moment fail; counted in the audit log)")
+                "A busy proxy removes them only when no request is in flight, and ignores an add until then: if it "
+                "still drains them %1 s after their removal once they serve again, the proxy is restarted with its "
+                "current lists (the requests in flight at that moment fail; counted in the audit log)")
                            .arg(ctx.settings.drainFinaliseWaitMs / 1000);
         const int pool = ctx.membership ? ctx.membership->activeCount(g->role) : 0;
         p.lines << (stop ? EngineActionsTr::tr("%1 loses %2 of %3 instances").arg(roleName(g->role)).arg(activeRanks).arg(pool)
