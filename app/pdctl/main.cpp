@@ -61,12 +61,14 @@ const char *const kUsage
       "                                the cluster could not be checked (for cron and monitoring)\n"
       "  watch --profile FILE [--json-lines] [--webhook URL] [--auto-eject] [--eject-after K]\n"
       "        [--readd-after K] [--no-readd] [--max-ejections M] [--eject-window S] [--audit FILE]\n"
-      "        [--interval S] [--duration S]\n"
+      "        [--interval S] [--duration S] [--auto-heal [--heals-per-hour N] [--sim-control HOST:PORT]]\n"
       "                                poll like the console until stopped; print each problem as it\n"
       "                                appears and clears, post it to the webhook; --auto-eject removes\n"
       "                                from the proxy an instance bad for K polls (never the last of a\n"
       "                                pool, a WAITING one, or one rank of a coupled group; at most M\n"
-      "                                per window; audited) and re-adds it once it serves again\n"
+      "                                per window; audited) and re-adds it once it serves again;\n"
+      "                                --auto-heal also restarts a broken coupled DP group as one group\n"
+      "                                and brings it back (one at a time, N per hour, audited)\n"
       "  warmup --profile FILE [-n N] [--concurrency C] [--prompt-tokens P] [--max-tokens T]\n"
       "         [--no-stream] [--model NAME] [--timeout S] [--audit FILE] [--csv FILE] [--json]\n"
       "                                N small completions through the proxy: success rate,\n"
@@ -148,8 +150,6 @@ int main(int argc, char *argv[])
         return pdctl::runWarmUpCommand(args.mid(1), out, err);
     if (command == QLatin1String("problems"))
         return pdctl::runProblemsCommand(args.mid(1), out, err);
-    if (command == QLatin1String("watch"))
-        return pdctl::runWatchCommand(args.mid(1), out, err);
     // Nodes on this machine go to the local runner, the others over SSH (host keys checked against
     // known_hosts; a new key is trusted only with --accept-new-host-key, a changed one never).
     pd::DefaultRunnerFactory runners;
@@ -187,6 +187,8 @@ int main(int argc, char *argv[])
         return pdctl::runNodeCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("script"))
         return pdctl::runScriptCommand(args.mid(1), runners, out, err);
+    if (command == QLatin1String("watch"))
+        return pdctl::runWatchCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("status"))
         return pdctl::runStatusCommand(args.mid(1), out, err);
     if (command == QLatin1String("scale"))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "scalecommands.h"
 #include "eventwait.h"
+#include "interrupts.h"
 #include "profileload.h"
 #include "statusgroups.h"
 #include "verbparser.h"
@@ -214,7 +215,20 @@ int applyByProxyRestart(ProxyRestartScale &restart, const Profile &profileModel,
             << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
     });
     restart.start();
-    spin([&restart] { return restart.isFinished(); }, 24 * 3600 * 1000);
+    InterruptScope interrupts;
+    bool cancelled = false;
+    spin(
+        [&] {
+            if (interrupts.interrupted() && !cancelled) {
+                cancelled = true;
+                out << "interrupted: the restart stops at its next safe point (once the proxy was stopped it is "
+                       "started again first)\n"
+                    << Qt::flush;
+                restart.cancel();
+            }
+            return restart.isFinished();
+        },
+        24 * 3600 * 1000);
     out << operationOutcomeName(restart.outcome()) << "  " << restart.summary() << '\n';
     if (restart.outcome() == OperationOutcome::Succeeded && profileModel.proxyInstances(role) != restart.newLists().of(role))
         out << "note: " << profile << " still lists " << profileModel.proxyInstances(role).size() << ' ' << roleName(role)
@@ -222,6 +236,39 @@ int applyByProxyRestart(ProxyRestartScale &restart, const Profile &profileModel,
             << roleName(role) << "_instances to keep this membership)\n";
     out << "audit log: " << audit.path() << '\n';
     return restart.outcome() == OperationOutcome::Succeeded ? 0 : 1;
+}
+
+// The coupled groups of `role` some of whose ranks answer (listen) and some do not, one line each.
+QStringList halfAliveGroups(const DpGroups &groups, Role role, const QList<EngineRef> &refs, EngineProbe &probe)
+{
+    QList<EngineRef> ranks;
+    for (const DpGroup *g : groups.ofRole(role))
+        if (g->coupled)
+            for (const EngineRef &e : refs)
+                if (g->contains(e.id))
+                    ranks << e;
+    std::optional<PoolReadings> readings;
+    probe.poolReadings(ranks, [&readings](const PoolReadings &r) { readings = r; });
+    spin([&readings] { return readings.has_value(); }, 20000);
+    QStringList lines;
+    if (!readings)
+        return lines;
+    for (const DpGroup *g : groups.ofRole(role)) {
+        if (!g->coupled)
+            continue;
+        QStringList silent;
+        for (const QString &id : g->engineIds)
+            if (readings->notAnswering.contains(id))
+                silent << id;
+        if (!silent.isEmpty() && silent.size() < g->size())
+            lines << QStringLiteral("DP group %1 is broken: %2 of its %3 ranks do not answer (%4); the others hang in "
+                                    "their collectives. Restart the whole group")
+                         .arg(g->id)
+                         .arg(silent.size())
+                         .arg(g->size())
+                         .arg(silent.join(QStringLiteral(", ")));
+    }
+    return lines;
 }
 
 // The plan's operations through a ScaleRunner, one line whenever a step changes status.
@@ -244,13 +291,30 @@ int applyByRunner(ScaleContext &ctx, const ScalePlan &plan, bool override, const
             << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
     });
     const QList<ScaleOperation *> ops = runner.apply(plan, override);
-    spin([&runner] { return runner.isIdle(); }, 24 * 3600 * 1000);
+    // Ctrl-C or SIGTERM: every operation stops at its next safe point (a request sent is awaited, a
+    // stopped proxy is started again) and says what it left, instead of dying between two steps.
+    InterruptScope interrupts;
+    bool cancelled = false;
+    spin(
+        [&] {
+            if (interrupts.interrupted() && !cancelled) {
+                cancelled = true;
+                out << "interrupted (signal " << InterruptScope::signalNumber()
+                    << "): every operation stops at its next safe point; again to quit at once\n"
+                    << Qt::flush;
+                runner.cancelAll();
+            }
+            return runner.isIdle();
+        },
+        24 * 3600 * 1000);
     int failed = 0;
     for (const ScaleOperation *op : ops) {
         out << operationOutcomeName(op->outcome()) << "  " << op->engine().id << "  " << op->summary() << '\n';
         failed += op->outcome() != OperationOutcome::Succeeded;
     }
     out << "audit log: " << audit.path() << '\n';
+    if (cancelled)
+        return 128 + InterruptScope::signalNumber();
     return failed ? 1 : 0;
 }
 
@@ -265,7 +329,8 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
             "[--allow-in-flight]\n"
             "                   [--allow-proxy-restart] [--drain-wait S]\n"
             "  --allow-proxy-restart: engines the busy proxy still drains (a scale-in being undone) come\n"
-            "  back, after --drain-wait S (default 20) without an idle moment, by restarting the proxy\n"
+            "  back, after --drain-wait S (default: 3 of the proxy's listener ticks) without an idle moment, by "
+            "restarting the proxy\n"
             "  with its current lists; the requests in flight then fail (counted in the audit log)"));
     p.required(QStringLiteral("profile"), QStringLiteral("FILE"));
     for (const char *name : { "pool", "to", "sim-control", "audit", "parallel", "idle-timeout", "drain-wait" })
@@ -383,15 +448,25 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
                 ? QStringLiteral(
                     "--allow-proxy-restart: if the proxy is still draining them %1 s after they serve, it is "
                     "restarted with its current lists.\n")
-                      .arg(ctx.settings.drainFinaliseWaitMs / 1000.0)
+                      .arg(drainFinaliseWaitMs(ctx) / 1000.0)
                 : QStringLiteral(
                     "Without --allow-proxy-restart the scale stops if the proxy still drains them %1 s after "
                     "they serve (exit 1).\n")
-                      .arg(ctx.settings.drainFinaliseWaitMs / 1000.0));
+                      .arg(drainFinaliseWaitMs(ctx) / 1000.0));
+    // A coupled group some of whose ranks answer and some not is broken (a crash, or an operation
+    // interrupted between its stops): its survivors hang. "Nothing to do" never hides it.
+    const QStringList broken = halfAliveGroups(ctx.groups, role, s->refs, *s->probe);
+    for (const QString &line : broken)
+        out << "Warning: " << line << '\n';
     const bool override = p.isSet(QStringLiteral("override-last-instance"));
     const bool allowInFlight = p.isSet(QStringLiteral("allow-in-flight"));
-    if (plan.isNoop())
-        return 0;
+    if (plan.isNoop()) {
+        if (broken.isEmpty())
+            return 0;
+        err << "pdctl scale: the pool has the size asked for, but " << broken.size()
+            << " DP group(s) are broken; restart them (console: Restart group)\n";
+        return 1;
+    }
     if (!plan.canApply(override)) {
         err << "pdctl scale: not applied\n";
         return 1;

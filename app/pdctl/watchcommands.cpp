@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "watchcommands.h"
 #include "eventwait.h"
+#include "interrupts.h"
 #include "profileload.h"
 #include "verbparser.h"
+#include "watchoperations.h"
 
 #include "audit/auditlog.h"
 #include "cluster/clusterstore.h"
@@ -35,14 +37,11 @@ constexpr const char *kProblemsUsage = "usage: pdctl problems --profile FILE [--
 constexpr const char *kWatchUsage
     = "usage: pdctl watch --profile FILE [--json-lines] [--webhook URL] [--auto-eject] [--eject-after K]\n"
       "                   [--readd-after K] [--no-readd] [--max-ejections M] [--eject-window S] [--audit FILE]\n"
-      "                   [--interval S] [--duration S]";
-
-std::atomic<bool> g_stop{false};
-
-void stopOnSignal(int)
-{
-    g_stop.store(true);
-}
+      "                   [--interval S] [--duration S] [--auto-heal [--heals-per-hour N] [--sim-control HOST:PORT]]\n"
+      "  --auto-heal: a broken coupled DP group is ejected, restarted as one group and brought back once it\n"
+      "  serves (one group at a time, at most N per hour (default 2), never while an operator acts on the\n"
+      "  pool; every step audited); a busy proxy still draining it is restarted with its current lists\n"
+      "  (the requests in flight then fail, counted). Implies --auto-eject";
 
 // A positive number option ("0.5" seconds, "3" polls); false (with the usage error printed) when malformed.
 bool numberOption(const VerbParser &p, const QString &name, double *value, QTextStream &err, bool whole = false)
@@ -132,14 +131,14 @@ int runProblemsCommand(const QStringList &args, QTextStream &out, QTextStream &e
     return problemsExitCode(problems);
 }
 
-int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int runWatchCommand(const QStringList &args, RunnerFactory &runners, QTextStream &out, QTextStream &err)
 {
     VerbParser p(QStringLiteral("watch"), QString::fromLatin1(kWatchUsage));
     p.required(QStringLiteral("profile"), QStringLiteral("FILE"));
-    for (const char *name :
-        { "webhook", "eject-after", "readd-after", "max-ejections", "eject-window", "audit", "interval", "duration" })
+    for (const char *name : { "webhook", "eject-after", "readd-after", "max-ejections", "eject-window", "audit",
+             "interval", "duration", "heals-per-hour", "sim-control" })
         p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));
-    for (const char *name : {"json-lines", "auto-eject", "no-readd"})
+    for (const char *name : { "json-lines", "auto-eject", "no-readd", "auto-heal" })
         p.flag(QString::fromLatin1(name));
     if (!p.parse(args, err))
         return kUsageExit;
@@ -147,12 +146,21 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     EjectionSettings eject;
     double ejectAfter = eject.badPolls, readdAfter = eject.readdPolls, maxEjections = eject.maxEjections;
     double window = double(eject.windowMs) / 1000.0, interval = 1.0, duration = 0;
+    AutoHealSettings heal;
+    double healsPerHour = heal.maxPerHour;
     if (!numberOption(p, QStringLiteral("eject-after"), &ejectAfter, err, true)
         || !numberOption(p, QStringLiteral("readd-after"), &readdAfter, err, true)
         || !numberOption(p, QStringLiteral("max-ejections"), &maxEjections, err, true)
-        || !numberOption(p, QStringLiteral("eject-window"), &window, err) || !numberOption(p, QStringLiteral("interval"), &interval, err)
-        || !numberOption(p, QStringLiteral("duration"), &duration, err))
+        || !numberOption(p, QStringLiteral("eject-window"), &window, err)
+        || !numberOption(p, QStringLiteral("interval"), &interval, err)
+        || !numberOption(p, QStringLiteral("duration"), &duration, err)
+        || !numberOption(p, QStringLiteral("heals-per-hour"), &healsPerHour, err, true))
         return kUsageExit;
+    heal.enabled = p.isSet(QStringLiteral("auto-heal"));
+    heal.maxPerHour = int(healsPerHour);
+    heal.brokenPolls = int(ejectAfter);
+    if (!heal.enabled && (p.isSet(QStringLiteral("heals-per-hour")) || p.isSet(QStringLiteral("sim-control"))))
+        return p.usageError(err, QStringLiteral("--heals-per-hour and --sim-control go with --auto-heal"));
     WebhookSettings webhook;
     if (p.isSet(QStringLiteral("webhook"))) {
         webhook.url = QUrl(p.value(QStringLiteral("webhook")), QUrl::StrictMode);
@@ -160,7 +168,7 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if (!webhook.url.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) || webhook.url.host().isEmpty())
             return p.usageError(err, QStringLiteral("--webhook needs an http:// or https:// URL, got \"%1\"").arg(p.value(QStringLiteral("webhook"))));
     }
-    eject.enabled = p.isSet(QStringLiteral("auto-eject"));
+    eject.enabled = p.isSet(QStringLiteral("auto-eject")) || heal.enabled;
     eject.badPolls = int(ejectAfter);
     eject.readdPolls = int(readdAfter);
     eject.readd = !p.isSet(QStringLiteral("no-readd"));
@@ -181,6 +189,12 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     dog.setEjection(eject);
     dog.setAudit(audit.get());
     dog.setWebhook(webhook);
+    std::unique_ptr<WatchOperations> operations;
+    if (heal.enabled) {
+        operations = std::make_unique<WatchOperations>(
+            watch, *profile, runners, p.value(QStringLiteral("sim-control")), *audit);
+        operations->attach(dog, heal);
+    }
     const bool jsonLines = p.isSet(QStringLiteral("json-lines"));
     QObject::connect(&dog, &Watchdog::event, &dog, [&out, jsonLines](const QByteArray &json, const QString &line) {
         if (jsonLines)
@@ -200,17 +214,17 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const QString proxy = watch.proxy()->endpoint().base.toString();
         const QString generation = caps.reachable ? caps.generationLabel() : QStringLiteral("not answering");
         if (jsonLines) {
-            out << QString::fromStdString(nlohmann::ordered_json{{"event", "started"},
-                                                                 {"at", isoTime(watch.tracker()->nowMs()).toStdString()},
-                                                                 {"engines", watch.tracker()->engineCount()},
-                                                                 {"proxy", proxy.toStdString()},
-                                                                 {"generation", generation.toStdString()},
-                                                                 {"auto_eject", eject.enabled}}
-                                               .dump())
+            out << QString::fromStdString(nlohmann::ordered_json { { "event", "started" },
+                { "at", isoTime(watch.tracker()->nowMs()).toStdString() },
+                { "engines", watch.tracker()->engineCount() }, { "proxy", proxy.toStdString() },
+                { "generation", generation.toStdString() }, { "auto_eject", eject.enabled },
+                { "auto_heal",
+                    heal.enabled } }.dump())
                 << '\n';
         } else {
             out << "watching " << watch.tracker()->engineCount() << " engines, proxy " << proxy << " (" << generation
-                << "), every " << interval << " s; auto-eject " << (eject.enabled ? "on" : "off") << '\n';
+                << "), every " << interval << " s; auto-eject " << (eject.enabled ? "on" : "off") << ", auto-heal "
+                << (heal.enabled ? "on" : "off") << '\n';
         }
         out.flush();
     });
@@ -241,19 +255,15 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out.flush();
     });
 
-    g_stop.store(false);
-    std::signal(SIGINT, stopOnSignal);
-    std::signal(SIGTERM, stopOnSignal);
+    const InterruptScope interrupts;
     watch.start();
     QElapsedTimer running;
     running.start();
     const qint64 durationMs = qint64(duration * 1000);
-    spin([&] { return g_stop.load() || (durationMs > 0 && running.elapsed() >= durationMs); }, INT_MAX);
+    spin([&] { return interrupts.interrupted() || (durationMs > 0 && running.elapsed() >= durationMs); }, INT_MAX);
     // What is still queued for the webhook gets a last chance (bounded).
     if (dog.webhook())
         spin([&] { return dog.webhook()->queued() == 0; }, 5000);
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
     return 0;
 }
 

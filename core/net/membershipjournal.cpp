@@ -114,6 +114,12 @@ MembershipJournal::MembershipJournal(QString path, QString proxyBase, QObject *p
 {
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(200);
+    m_soon.setSingleShot(true);
+    m_soon.setInterval(0);
+    connect(&m_soon, &QTimer::timeout, this, [this] {
+        if (!flush())
+            qWarning("%s", qPrintable(m_error));
+    });
     connect(&m_debounce, &QTimer::timeout, this, [this] {
         if (!flush())
             qWarning("%s", qPrintable(m_error));
@@ -272,6 +278,14 @@ bool MembershipJournal::attach(MembershipReconciler *table, QString *error)
     // The content as restored is what the file says already: nothing to write until it changes.
     m_lastContent = ok && QFile::exists(m_path) ? serialize(table->snapshot(), m_proxyBase, false) : QByteArray();
     connect(table, &MembershipReconciler::snapshotChanged, this, [this] { m_debounce.start(); });
+    // An add or a remove this process just sent is written at once: killed a moment later (kill -9, a
+    // crash), the next run must still know the proxy drains it, or it would read "serving" for an
+    // instance that gets no traffic.
+    // (Once per event-loop turn: a group's 64 removes noted in one loop are one write.)
+    connect(table, &MembershipReconciler::intentNoted, this, [this] {
+        if (!m_soon.isActive())
+            m_soon.start();
+    });
     connect(table, &QObject::destroyed, this, [this] { m_table = nullptr; });
     return ok;
 }
@@ -279,6 +293,7 @@ bool MembershipJournal::attach(MembershipReconciler *table, QString *error)
 bool MembershipJournal::flush()
 {
     m_debounce.stop();
+    m_soon.stop();
     if (!m_table)
         return true;
     const MembershipSnapshot s = m_table->snapshot();

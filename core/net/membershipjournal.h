@@ -13,7 +13,8 @@
 // started again keeps what the proxy's lists cannot tell: an add still WAITING and when it was sent, a
 // remove still DRAINING, the last membership read while the proxy was healthy (to restore a proxy that
 // restarted meanwhile) and the listener timing read from the running proxy. Written atomically
-// (QSaveFile) shortly after the table changes, only when its content changed; read once before the
+// (QSaveFile) shortly after the table changes (at once after an add or remove was sent: intentNoted),
+// only when its content changed; read once before the
 // table starts. A file that cannot be read is reported with file:line and left alone, never
 // overwritten until the table has something new to say.
 //
@@ -51,6 +52,7 @@ private:
     QString m_proxyBase;
     MembershipReconciler *m_table = nullptr;
     QTimer m_debounce;
+    QTimer m_soon; // the next event-loop turn: after intentNoted
     QByteArray m_lastContent; // serialize(..., withTimes = false) of the last write
     QString m_error;
 };

@@ -95,8 +95,6 @@ void MembershipReconciler::restore(const MembershipSnapshot &snapshot)
         if (saved.fact != MembershipFact::Waiting && saved.fact != MembershipFact::Draining)
             continue;
         InstanceRecord &r = ensure(saved.id, saved.role);
-        if (saved.fact == MembershipFact::Draining)
-            m_restoredDrains.append(key(saved.id, saved.role));
         r.addSentAt = saved.addSentAt;
         r.fact = MembershipFact::Unknown; // setFact announces it
         setFact(r, saved.fact, saved.note.isEmpty() ? QStringLiteral("restored from the membership journal") : saved.note);
@@ -182,20 +180,14 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
                     // forgot the runtime adds and removes.
                     const QSet<QString> listedNow = listedKeys(now);
                     const bool changed = listedNow != listedKeys(*m_lastKnownGood);
-                    if (changed)
+                    if (changed) {
                         Q_EMIT restartDetected(routedOf(*m_lastKnownGood), now);
-                    // A drain restored from the journal is only still a drain when the proxy's lists are
-                    // what they were: a proxy restarted meanwhile lists its command line's instances
-                    // again as active ones.
-                    if (changed)
-                        for (const QString &k : std::as_const(m_restoredDrains)) {
-                            InstanceRecord &r = m_records[k];
-                            if (r.fact == MembershipFact::Draining && listedNow.contains(k))
-                                setFact(r, MembershipFact::Active,
-                                        QStringLiteral("listed again: the proxy's lists changed while no console watched"));
-                        }
+                        // A new process: no taint and no waiting add of the old one survives it (§3), so the
+                        // reading below judges every draining and waiting record afresh. A drain restored
+                        // from the journal is one of them.
+                        m_freshProxy = true;
+                    }
                 }
-                m_restoredDrains.clear();
                 m_wasUnreachable = false;
                 apply(now);
                 if (health.reachable && health.prefillInstances == now.prefill.size()
@@ -223,7 +215,6 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
 void MembershipReconciler::noteProxyRestarted(const std::optional<ProxyLists> &lists)
 {
     m_freshProxy = true;
-    m_restoredDrains.clear();
     if (!lists)
         return;
     m_wasUnreachable = false;
@@ -315,6 +306,7 @@ void MembershipReconciler::noteAddSent(const QString &id, Role role, const Proxy
     // A fresh add is never in its own answer's lists (§2.2): waiting until a list shows it.
     r.fact = MembershipFact::Unknown; // force a change signal when re-adding a dropped instance
     setFact(r, MembershipFact::Waiting, QStringLiteral("add sent; waiting for the proxy's listener"));
+    Q_EMIT intentNoted();
 }
 
 void MembershipReconciler::noteRemoveSent(const QString &id, Role role, const ProxyReply &reply)
@@ -324,10 +316,12 @@ void MembershipReconciler::noteRemoveSent(const QString &id, Role role, const Pr
         m_lists = reply.lists;
         if (listedIn(*reply.lists, id, role)) {
             setFact(r, MembershipFact::Draining, QStringLiteral("remove sent; still listed (draining while the proxy is busy)"));
+            Q_EMIT intentNoted();
             return;
         }
     }
     setFact(r, MembershipFact::Gone, QStringLiteral("removed: not in the proxy's list"));
+    Q_EMIT intentNoted();
 }
 
 MembershipFact MembershipReconciler::fact(const QString &id, Role role) const

@@ -108,6 +108,9 @@ Q_SIGNALS:
     void reconciled();
     // Something snapshot() returns changed (a fact, the last known good lists, the timing).
     void snapshotChanged();
+    // noteAddSent or noteRemoveSent recorded what this process just asked of the proxy: the journal writes
+    // it at once rather than after its debounce.
+    void intentNoted();
 
 private:
     static QString key(const QString &id, Role role);
@@ -123,8 +126,7 @@ private:
     ProxyClient *m_client;
     QTimer m_timer;
     QHash<QString, InstanceRecord> m_records; // key(id, role)
-    QStringList m_order;                      // insertion order of keys
-    QStringList m_restoredDrains;             // keys restored Draining, until the first read judges them
+    QStringList m_order; // insertion order of keys
     std::optional<ProxyLists> m_lists;
     std::optional<ProxyLists> m_lastKnownGood;
     QDateTime m_lastKnownGoodAt;

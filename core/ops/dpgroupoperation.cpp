@@ -374,6 +374,9 @@ void DpGroupOperation::stopRanks()
     if (checkCancelled(QStringLiteral("the group is idle, out of the proxy (or draining), still running")))
         return;
     begin(StopRanks, QStringLiteral("%1 ranks through %2").arg(m_ranks.size()).arg(m_ctx->control->describe()));
+    // From the first stop until every rank is down a cancel would leave a group half alive (its
+    // survivors hang): these steps run to their end.
+    setCancellable(false);
     for (const EngineRef &e : std::as_const(m_ranks))
         declareIntent(e, OperatorIntent::Stop);
     askEach<ControlResult>(
@@ -464,6 +467,7 @@ void DpGroupOperation::verifyStopped()
             }
             m_running = 0;
             m_ready = 0;
+            setCancellable(true);
             startRanks();
         });
 }

@@ -366,7 +366,7 @@ void describeGroups(const ScaleContext &ctx, EngineAction action, EngineActionPl
                 "A busy proxy removes them only when no request is in flight, and ignores an add until then: if it "
                 "still drains them %1 s after their removal once they serve again, the proxy is restarted with its "
                 "current lists (the requests in flight at that moment fail; counted in the audit log)")
-                           .arg(ctx.settings.drainFinaliseWaitMs / 1000);
+                           .arg(drainFinaliseWaitMs(ctx) / 1000);
         const int pool = ctx.membership ? ctx.membership->activeCount(g->role) : 0;
         p.lines << (stop ? EngineActionsTr::tr("%1 loses %2 of %3 instances").arg(roleName(g->role)).arg(activeRanks).arg(pool)
                          : EngineActionsTr::tr("%1 loses %2 of %3 instances until the group serves again").arg(roleName(g->role)).arg(activeRanks).arg(pool));

@@ -114,11 +114,21 @@ void ProxyRelaunch::startWith(const ProxyLists &lists, bool rollback)
             return verify(rollback ? m_fallback : m_lists);
         }
         if (rollback) {
-            m_result.proxyDown = true;
-            return finish(false,
-                QStringLiteral("THE PROXY IS DOWN: it started neither with the new lists (%1) nor with the previous "
-                               "ones (%2). Start it by hand (pdctl proxy start)")
-                    .arg(m_firstError, r.error));
+            // Refused twice: say whether it is down, or runs because someone else started it meanwhile.
+            const QString error = r.error;
+            return m_ctx->control->isProxyRunning(
+                whileAlive(this, [this, error](std::optional<bool> running, const QString &) {
+                    if (running && *running)
+                        return finish(false,
+                            QStringLiteral("the proxy runs, but not as started here: someone else started it meanwhile "
+                                           "(%1); its lists are what that start gave it")
+                                .arg(error));
+                    m_result.proxyDown = true;
+                    finish(false,
+                        QStringLiteral("THE PROXY IS DOWN: it started neither with the new lists (%1) nor with the "
+                                       "previous ones (%2). Start it by hand (pdctl proxy start)")
+                            .arg(m_firstError, error));
+                }));
         }
         m_firstError = r.error;
         startWith(m_fallback, true);

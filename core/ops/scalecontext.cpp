@@ -2,6 +2,7 @@
 #include "ops/scalecontext.h"
 
 #include "audit/auditlog.h"
+#include "net/membershipreconciler.h"
 
 namespace pd {
 
@@ -10,6 +11,16 @@ QString invalidProfileRefusal(const ScaleContext &context)
     if (context.settings.profileErrors <= 0)
         return {};
     return QStringLiteral("the profile has %1 validation error(s): fix them first (pdctl profile validate)").arg(context.settings.profileErrors);
+}
+
+int drainFinaliseWaitMs(const ScaleContext &context)
+{
+    if (context.settings.drainFinaliseWaitMs >= 0)
+        return context.settings.drainFinaliseWaitMs;
+    // The proxy finalises drains at its listener's ticks: three chances for an idle moment.
+    const int tick = context.membership ? context.membership->listenerTiming().intervalMs
+                                        : context.plannedListenerTiming.intervalMs;
+    return 3 * qMax(100, tick);
 }
 
 QString mutationRefusal(const ScaleContext &context)

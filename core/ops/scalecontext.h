@@ -10,6 +10,8 @@
 #include "state/enginestate.h"
 
 #include <QHash>
+#include <QPointer>
+#include <QSet>
 
 #include <functional>
 
@@ -41,7 +43,8 @@ struct ScaleSettings {
     // proxy finalises a drain only when no request is in flight at a listener tick (proxy-api §8.3), and
     // an add of a draining instance is ignored (§8.12). The operation gives that moment this long,
     // counted from when the drain began (a group that took minutes to start again had its chances)...
-    int drainFinaliseWaitMs = 20000; // two listener ticks at the proxy's default 10 s interval
+    // -1: three of the proxy's listener ticks (its --waiting-retry-interval: 30 s at the default 10 s).
+    int drainFinaliseWaitMs = -1;
     // ... then, where the confirmed plan allows it, restarts the proxy with its current lists (the
     // returning instances are on them, the other drains leave): the requests in flight then fail and are
     // counted. Without it the operation fails and names the ways out (ScaleOperation::clearDrainsBeforeAdd).
@@ -78,6 +81,12 @@ struct ScaleContext {
     // What the operator asked of an engine (stop, drain; the console's state tracker, fed by every
     // actor's audit lines). Unset: nothing known. Restore never brings back what was taken out on purpose.
     std::function<OperatorIntent(const QString &engineId)> intentOf;
+    // Operations of this context bringing back instances the proxy drains (ScaleOperation::
+    // clearDrainsBeforeAdd): the instances they wait for ("decode/0.0.0.014:9000", role and proxy key),
+    // kept on the lists a restart for drains starts the proxy with, and that restart while it runs (a
+    // ProxyRelaunch): one at a time, joined by every operation that needs one meanwhile.
+    QSet<QString> returningDrains;
+    QPointer<QObject> drainRelaunch;
 };
 
 // Why no mutating action may run now, empty when they may: a profile that fails validation, read-only
@@ -86,6 +95,8 @@ struct ScaleContext {
 QString mutationRefusal(const ScaleContext &context);
 // The first of those alone: why a profile with validation errors is not acted on, empty when it has none.
 QString invalidProfileRefusal(const ScaleContext &context);
+// settings.drainFinaliseWaitMs, or three listener ticks of the proxy when it is -1.
+int drainFinaliseWaitMs(const ScaleContext &context);
 
 // The profile's DP groups and engines into the context, and the listener timing the console would
 // start the proxy with under `launch`.

@@ -110,7 +110,9 @@ EjectionRound EjectionPolicy::evaluate(const EjectionInput &input)
                 if (why.isEmpty())
                     why = QStringLiteral("%1 %2: %3").arg(engine.id, engineStateName(engine.state), engine.reason);
             }
-            allBack &= engine.state == EngineState::ReadyNotInProxy;
+            // Serving again outside the proxy, or still listed as draining by a busy proxy that never went
+            // idle (§8.3): either way healthy and out of traffic.
+            allBack &= engine.state == EngineState::ReadyNotInProxy || engine.state == EngineState::Draining;
         }
         if (u.group) {
             for (const EjectionGroup &g : input.groups) {

@@ -4,6 +4,10 @@
 #include "audit/auditlog.h"
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
+#include "ops/dpgroupoperation.h"
+#include "ops/scalecontext.h"
+#include "ops/scaleout.h"
+#include "ops/scalerunner.h"
 #include "state/statetracker.h"
 #include "triage/triage.h"
 
@@ -60,6 +64,68 @@ void Watchdog::setEjection(const EjectionSettings &settings)
 void Watchdog::setProxyCanEject(bool can)
 {
     m_proxyCanEject = can;
+}
+
+void Watchdog::setOperations(ScaleContext *ctx, ScaleRunner *runner, const AutoHealSettings &heal)
+{
+    m_ctx = ctx;
+    m_runner = runner;
+    m_heal.reset();
+    if (!ctx || !runner || !heal.enabled)
+        return;
+    m_heal = std::make_unique<AutoHeal>(m_tracker, ctx, runner);
+    m_heal->setSettings(heal);
+    connect(m_heal.get(), &AutoHeal::event, this,
+        [this](const nlohmann::ordered_json &json, const QString &line) { emitEvent(json, line); });
+}
+
+bool Watchdog::readdThroughOperation(const EjectionDecision &d)
+{
+    if (m_heal && m_heal->isHealing())
+        return false; // the heal adds its group back itself
+    QList<EngineRef> refs;
+    if (m_ctx)
+        for (const QString &id : d.instances)
+            for (const EngineRef &e : std::as_const(m_ctx->engines))
+                if (e.id == id && e.role == d.role)
+                    refs << e;
+    if (!m_ctx || !m_runner || refs.size() != d.instances.size()) {
+        if (!m_readdHeldSaid.contains(d.unit)) {
+            m_readdHeldSaid.insert(d.unit);
+            const std::int64_t now = m_tracker->nowMs();
+            const QString why
+                = WatchdogTr::tr("the proxy still drains it: it removes it only when no request is in flight "
+                                 "and ignores an add until then. Ways out: wait for a quiet moment, or "
+                                 "bring it back with Scale or Add to proxy (the proxy is restarted with "
+                                 "its current lists; the requests in flight then fail)");
+            emitEvent({ { "event", "readd-held" }, { "at", isoTime(now).toStdString() },
+                          { "unit", d.unit.toStdString() }, { "why", why.toStdString() } },
+                QStringLiteral("%1  READD-HELD %2: %3").arg(isoTime(now), d.unit, why));
+        }
+        return false;
+    }
+    m_readdHeldSaid.remove(d.unit);
+    ScaleOperation *op = nullptr;
+    if (const DpGroup *g = m_ctx->groups.groupOfEngine(refs.first().id); g && g->coupled && refs.size() > 1)
+        op = new DpGroupOperation(DpGroupOperation::Mode::ScaleOut, g->id, refs, m_ctx);
+    else
+        op = new ScaleOut(refs.first(), m_ctx);
+    op->setIntentDetail(QStringLiteral("watch re-add"));
+    connect(op, &ScaleOperation::finished, this, [this, op, d](OperationOutcome outcome) {
+        const bool ok = outcome == OperationOutcome::Succeeded;
+        if (!ok)
+            m_policy.readdFailed(d);
+        const std::int64_t now = m_tracker->nowMs();
+        emitEvent({ { "event", ok ? "readded" : "readd-failed" }, { "at", isoTime(now).toStdString() },
+                      { "unit", d.unit.toStdString() }, { "role", roleName(d.role).toStdString() },
+                      { "instances", stringArray(d.instances) }, { "reason", d.reason.toStdString() },
+                      { "through", op->kind().toStdString() }, { "summary", op->summary().toStdString() } },
+            QStringLiteral("%1  %2 %3 (%4): %5 — %6")
+                .arg(isoTime(now), ok ? QStringLiteral("READDED  ") : QStringLiteral("READD-FAIL"), d.unit,
+                    d.instances.join(QStringLiteral(", ")), d.reason, op->summary()));
+    });
+    m_runner->enqueue(op);
+    return true;
 }
 
 void Watchdog::setWebhook(const WebhookSettings &settings)
@@ -179,11 +245,23 @@ void Watchdog::roundDerived()
     m_vetoSaid.clear();
     for (const EjectionDecision &d : round.decisions)
         execute(d);
+    if (m_heal && veto.isEmpty())
+        m_heal->round();
 }
 
 void Watchdog::execute(const EjectionDecision &d)
 {
     const bool eject = d.action == EjectionDecision::Action::Eject;
+    if (!eject) {
+        bool draining = false;
+        for (const QString &id : d.instances)
+            draining |= m_membership->fact(id, d.role) == MembershipFact::Draining;
+        if (draining) {
+            if (!readdThroughOperation(d))
+                m_policy.readdFailed(d);
+            return;
+        }
+    }
     auto done = [this, d, eject](const ProxyReply &reply) {
         if (!reply.ok) {
             if (eject)

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "state/enginestate.h"
+#include "watch/autoheal.h"
 #include "watch/ejectionpolicy.h"
 #include "watch/problemtransitions.h"
 #include "watch/webhooksender.h"
 
 #include <QObject>
+#include <QSet>
 
 #include <functional>
 #include <memory>
@@ -21,6 +23,8 @@ namespace pd {
 class AuditLog;
 class MembershipReconciler;
 class ProxyClient;
+class ScaleRunner;
+struct ScaleContext;
 class StateTracker;
 class Triage;
 
@@ -42,6 +46,13 @@ public:
     // and re-add, said once per reason.
     void setVeto(std::function<QString()> veto) { m_veto = std::move(veto); }
     void setWebhook(const WebhookSettings &settings);  // an empty url: none
+    // Operations for what the proxy API alone cannot do (ctx and runner not owned; both null: none):
+    // re-adding a unit a busy proxy still drains (an add of it is ignored, §8.12) runs as an operation
+    // whose add step takes the drain's way out (ScaleOperation::clearDrainsBeforeAdd), and with
+    // `heal.enabled` a broken coupled group is restarted as one group (AutoHeal). Without them such a
+    // re-add is held and said once, with the ways out.
+    void setOperations(ScaleContext *ctx, ScaleRunner *runner, const AutoHealSettings &heal = {});
+    AutoHeal *autoHeal() const { return m_heal.get(); }
     WebhookSender *webhook() const { return m_webhook.get(); }
 
     // Whether an engine in this state answered HTTP (so a later death is a death, not a slow start).
@@ -60,6 +71,8 @@ private:
     void trackAnswers();
     void emitEvent(const nlohmann::ordered_json &json, const QString &line);
     void execute(const EjectionDecision &decision);
+    // A re-add of instances the proxy still drains: through an operation, or held (false).
+    bool readdThroughOperation(const EjectionDecision &decision);
     void audit(const EjectionDecision &decision, bool ok, const QString &error, qint64 elapsedMs);
 
     StateTracker *m_tracker;
@@ -78,6 +91,10 @@ private:
     bool m_proxyCanEject = true;
     bool m_saidCannotEject = false;
     int m_ejections = 0;
+    ScaleContext *m_ctx = nullptr;
+    ScaleRunner *m_runner = nullptr;
+    std::unique_ptr<AutoHeal> m_heal;
+    QSet<QString> m_readdHeldSaid; // units whose held re-add was said
 };
 
 } // namespace pd

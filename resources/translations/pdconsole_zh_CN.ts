@@ -754,7 +754,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>pd::EjectionPolicy</name>
     <message>
-        <location filename="../../core/watch/ejectionpolicy.cpp" line="+120"/>
+        <location filename="../../core/watch/ejectionpolicy.cpp" line="+122"/>
         <source>coupled DP group broken</source>
         <translation>耦合 DP 组已断裂</translation>
     </message>
@@ -7157,7 +7157,12 @@ Apply?</source>
 <context>
     <name>pd::Watchdog</name>
     <message>
-        <location filename="../../core/watch/watchdog.cpp" line="+131"/>
+        <location filename="../../core/watch/watchdog.cpp" line="+96"/>
+        <source>the proxy still drains it: it removes it only when no request is in flight and ignores an add until then. Ways out: wait for a quiet moment, or bring it back with Scale or Add to proxy (the proxy is restarted with its current lists; the requests in flight then fail)</source>
+        <translation>代理仍在排空它：只有在没有任何请求在途时才会将其移除，在此之前会忽略对它的添加。解决办法：等待空闲时刻，或用“扩缩容”或“加入代理”将其加回（会用代理当前的实例列表重启代理；届时在途的请求会失败）</translation>
+    </message>
+    <message>
+        <location line="+99"/>
         <source>auto-eject is off: the proxy has no /instances API (v0.9.1-dev); it can only be changed by a restart</source>
         <translation>自动摘除不可用：该代理没有 /instances 接口（v0.9.1-dev），只能通过重启变更</translation>
     </message>

@@ -9,6 +9,8 @@
 //     requests that failed counted;
 //   - a scale-in undone (4 -> 2 -> 4): without the way out it stops and names both ways out; with it,
 //     the group comes back and all four ranks are routed;
+//   - Restore after a proxy restart brings back exactly what was routed before, whole groups, and takes
+//     out the group the operator had stopped (the restarted proxy's command line lists it again);
 //   - after each, the membership table reads what the proxy lists (no rank left Draining).
 #include "audit/auditlog.h"
 #include "cluster/instancekey.h"
@@ -16,12 +18,15 @@
 #include "net/proxyclient.h"
 #include "ops/dpgroupoperation.h"
 #include "ops/engineactions.h"
+#include "ops/restoreplan.h"
 #include "ops/scaleplan.h"
 #include "ops/scalerunner.h"
 #include "scaletesthelpers.h"
 #include "simscalefixture.h"
 
 #include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -91,7 +96,7 @@ private Q_SLOTS:
         ctx.settings.groupReadyTimeoutMs = 30000;
         ctx.settings.idleTimeoutMs = 60000;
         ctx.settings.stopTimeoutMs = 10000;
-        ctx.settings.drainFinaliseWaitMs = 2000; // four listener ticks of 0.5 s
+        // The wait for an idle moment: its default, three of the proxy's listener ticks (0.5 s here).
         ctx.settings.restartProxyForDrains = true;
         m_sim.table()->start(500);
         QVERIFY(m_sim.reconcile());
@@ -228,6 +233,64 @@ private Q_SLOTS:
         QVERIFY2(
             outs.first()->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(outs.first())));
         verifyTableMatchesProxy(8);
+    }
+
+    void restoreBringsBackWhatWasRoutedAndNotWhatWasScaledIn()
+    {
+        QVERIFY(proxyStaysBusy(3));
+        ScaleContext &ctx = m_sim.context();
+        // The operator's intents, as the console's state tracker keeps them from the operations.
+        QHash<QString, OperatorIntent> intents;
+        connect(m_sim.runner(), &ScaleRunner::intentDeclared, this,
+            [&intents](const EngineRef &e, OperatorIntent intent, const QString &) { intents[e.id] = intent; });
+        ctx.intentOf = [&intents](const QString &id) { return intents.value(id, OperatorIntent::None); };
+        const auto forget = qScopeGuard([&ctx] { ctx.intentOf = nullptr; });
+
+        // Group d1 (on the proxy's command line) is stopped on purpose: out of the proxy, drained, stopped;
+        // the busy proxy keeps it listed, draining.
+        EngineActions actions(&ctx, m_sim.runner());
+        const QList<EngineRef> d1 { m_sim.ref(id(1, 9000)), m_sim.ref(id(1, 9001)) };
+        const auto stopped = actions.run(actions.plan(EngineAction::Stop, d1), false);
+        QCOMPARE(stopped.size(), 1);
+        QVERIFY(m_sim.waitIdle(90000));
+        QVERIFY2(stopped.first()->outcome() == OperationOutcome::Succeeded,
+            qPrintable(test::describeOperation(stopped.first())));
+        QVERIFY(m_sim.reconcile());
+        QCOMPARE(m_sim.table()->activeCount(Role::Decode), 6);
+        QSet<QString> routedBefore;
+        for (const EngineRef &e : m_sim.refs())
+            if (e.role == Role::Decode && m_sim.table()->fact(e.id, Role::Decode) == MembershipFact::Active)
+                routedBefore.insert(proxyInstanceKey(e.id));
+
+        // The proxy restarts with its command line (d0 and d1): it forgets d2 and d3, and lists d1 again.
+        QSignalSpy restarted(m_sim.table(), &MembershipReconciler::restartDetected);
+        QCOMPARE(m_sim.postControl(QStringLiteral("/cluster/proxy/stop"), "{}"), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_sim.table()->lastError().isEmpty(), 10000);
+        QCOMPARE(m_sim.postControl(QStringLiteral("/cluster/proxy/start"), "{}"), 200);
+        QTRY_COMPARE_WITH_TIMEOUT(restarted.count(), 1, 15000);
+        const ProxyLists previous = restarted.at(0).at(0).value<ProxyLists>();
+        const ProxyLists now = restarted.at(0).at(1).value<ProxyLists>();
+        QCOMPARE(previous.decode.size(), 6); // what was routed: d1, draining out, is not part of it
+        QVERIFY(m_sim.reconcile());
+        // One truth: the new process drains nothing, so d1 reads what the proxy does with it (listed, routed).
+        QCOMPARE(m_sim.table()->fact(id(1, 9000), Role::Decode), MembershipFact::Active);
+
+        const RestorePlan plan = planRestore(previous, now, ctx, ctx.intentOf);
+        QCOMPARE(plan.addedInstances(), 4); // d2 and d3, each a whole group
+        for (const RestoreUnit &u : plan.toAdd)
+            QVERIFY2(!u.groupId.isEmpty() && u.ranks.size() == 2, qPrintable(plan.describe()));
+        QCOMPARE(plan.toRemove.size(), 2); // d1: listed by the command line, scaled in on purpose
+        const auto ops = m_sim.runner()->restore(plan);
+        QVERIFY(m_sim.waitIdle(90000));
+        for (const ScaleOperation *op : ops)
+            QVERIFY2(op->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(op)));
+        QTRY_VERIFY_WITH_TIMEOUT(m_sim.reconcile() && m_sim.table()->activeCount(Role::Decode) == 6, 20000);
+        QSet<QString> routedAfter;
+        for (const EngineRef &e : m_sim.refs())
+            if (e.role == Role::Decode && m_sim.table()->fact(e.id, Role::Decode) == MembershipFact::Active)
+                routedAfter.insert(proxyInstanceKey(e.id));
+        QCOMPARE(routedAfter, routedBefore);
+        QCOMPARE(m_sim.engineStatus(id(1, 9000)), QStringLiteral("stopped"));
     }
 
     void cleanupTestCase()

@@ -25,14 +25,23 @@ public:
 
 private:
     int pdctl(const QStringList &args, QByteArray *out, int timeoutMs = 120000) { return pd::test::runPdctl(args, out, timeoutMs); }
-    QStringList scale(const QString &to, int *rc)
+    QStringList scale(const QString &to, int *rc, const QStringList &more = {})
     {
         QByteArray out;
-        *rc = pdctl({QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"), QStringLiteral("decode"),
-                     QStringLiteral("--to"), to, QStringLiteral("--yes"), QStringLiteral("--sim-control"), m_control, QStringLiteral("--audit"),
-                     m_dir.filePath(QStringLiteral("audit.jsonl"))},
-                    &out);
+        *rc = pdctl(QStringList { QStringLiteral("scale"), QStringLiteral("--profile"), m_profile,
+                        QStringLiteral("--pool"), QStringLiteral("decode"), QStringLiteral("--to"), to,
+                        QStringLiteral("--yes"), QStringLiteral("--sim-control"), m_control, QStringLiteral("--audit"),
+                        m_dir.filePath(QStringLiteral("audit.jsonl")) }
+                + more,
+            &out);
         return QString::fromUtf8(out).split(QLatin1Char('\n'));
+    }
+    // Decode instances the proxy lists (draining ones included), from its /healthcheck.
+    int listedDecode()
+    {
+        const QByteArray body = pd::test::httpCall("GET", QStringLiteral("http://127.0.0.111:8400/healthcheck")).body;
+        const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+        return j.is_object() ? j.value("decode_instances", -1) : -1;
     }
     json cluster()
     {
@@ -92,6 +101,57 @@ private Q_SLOTS:
         const json load = cluster()["load"];
         QVERIFY(load["sent"].get<int>() > 0);
         QCOMPARE(load["failed"].get<int>(), 0);
+    }
+
+    // Steady concurrent streams keep the proxy from ever being idle, so a scaled-in group stays listed,
+    // draining (proxy-api §8.3), and adding it back is ignored (§8.12). Taking the pool back up to a size
+    // that needs that group stops with the ways out (exit 1) unless the proxy restart is allowed; with
+    // --allow-proxy-restart every decode rank ends routed, and requests succeed again.
+    void undoAScaleInUnderSteadyTraffic()
+    {
+        post(QStringLiteral("/cluster/load"), R"({"rps": 0, "streams": 6})");
+        int rc = -1;
+        QStringList out = scale(QStringLiteral("2"), &rc);
+        QVERIFY2(rc == 0, qPrintable(out.join(QLatin1Char('\n'))));
+        QCOMPARE(runningDecode(), 2);
+
+        out = scale(QStringLiteral("8"), &rc, { QStringLiteral("--drain-wait"), QStringLiteral("1") });
+        if (rc != 1)
+            for (const QString &line : std::as_const(out))
+                qInfo("pdctl: %s", qPrintable(line));
+        QCOMPARE(rc, 1);
+        const QString text = out.join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QLatin1String("still draining"))
+                && text.contains(QLatin1String("Without --allow-proxy-restart")),
+            qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("Ways out")), qPrintable(text));
+        QCOMPARE(listedDecode(), 8); // 6 routed + the 2 ranks it still drains
+
+        out = scale(QStringLiteral("8"), &rc,
+            { QStringLiteral("--allow-proxy-restart"), QStringLiteral("--drain-wait"), QStringLiteral("1") });
+        if (rc != 0)
+            for (const QString &line : std::as_const(out))
+                qInfo("pdctl: %s", qPrintable(line));
+        QCOMPARE(rc, 0);
+        QCOMPARE(runningDecode(), 8);
+        QCOMPARE(listedDecode(), 8);
+        // pdctl status agrees with the proxy: 8 decoders active, none draining.
+        QByteArray status;
+        QCOMPARE(pdctl({ QStringLiteral("status"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json") },
+                     &status),
+            0);
+        const json j = json::parse(status.constData(), status.constData() + status.size(), nullptr, false);
+        QVERIFY2(j.is_object(), status.constData());
+        int active = 0, draining = 0;
+        for (const json &e : j.value("engines", json::array())) {
+            active += e.value("role", std::string()) == "decode" && e.value("membership", std::string()) == "active";
+            draining += e.value("membership", std::string()) == "draining";
+        }
+        QVERIFY2(active == 8 && draining == 0, status.constData());
+        // Routed again: new requests succeed.
+        const int succeeded = cluster()["load"].value("succeeded", 0);
+        QTRY_VERIFY_WITH_TIMEOUT(cluster()["load"].value("succeeded", 0) >= succeeded + 6, 60000);
+        post(QStringLiteral("/cluster/load"), R"({"streams": 0})");
     }
 
     void cleanupTestCase()

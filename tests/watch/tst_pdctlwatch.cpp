@@ -10,6 +10,7 @@
 #include "pdsimcluster.h"
 #include "webhookreceiver.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -325,6 +326,69 @@ private Q_SLOTS:
         QCOMPARE(end.failed, settled.failed);
         // Exactly one ejection: the other group serves on, untouched.
         QCOMPARE(out.count("\"event\":\"ejected\""), 1);
+        watch.terminate();
+        QVERIFY(watch.waitForFinished(15000));
+        sim.stop();
+    }
+
+    // The same crash under steady client streams (the proxy is never idle, so the ejected group stays
+    // listed, draining), with --auto-heal: the watch ejects the broken group, restarts it as one group
+    // through pdsim's control API and brings it back; the busy proxy is restarted with its current lists
+    // to end the drain. The group ends routed (both ranks serving, four decoders listed, none draining),
+    // every step is in the audit log, and requests succeed afterwards. Times are printed.
+    void aBrokenCoupledGroupIsHealedUnderSteadyTraffic()
+    {
+        pd::test::PdsimCluster sim;
+        const QString control = startSim(&sim, QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-groups.json"));
+        QVERIFY(!control.isEmpty());
+        QVERIFY(!httpAt(control, "POST", QStringLiteral("/cluster/load"), R"({"rps": 0, "streams": 6})").isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(loadAt(control).sent > 6, 30000);
+        const QString auditPath = m_dir.filePath(QStringLiteral("heal-audit.jsonl"));
+        QProcess watch;
+        watch.setProgram(QStringLiteral(PD_BINARY_DIR "/app/pdctl/pdctl"));
+        watch.setArguments({ QStringLiteral("watch"), QStringLiteral("--profile"),
+            QStringLiteral(PD_SOURCE_DIR "/tests/watch/data/watch-groups.json"), QStringLiteral("--json-lines"),
+            QStringLiteral("--auto-heal"), QStringLiteral("--sim-control"), control, QStringLiteral("--eject-after"),
+            QStringLiteral("2"), QStringLiteral("--interval"), QStringLiteral("0.5"), QStringLiteral("--audit"),
+            auditPath, QStringLiteral("--duration"), QStringLiteral("150") });
+        watch.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        watch.start();
+        QVERIFY(watch.waitForStarted(5000));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains("\"event\":\"polled\",\"at\""), 30000);
+        QVERIFY2(out.contains("\"auto_heal\":true"), out.constData());
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(httpAt(control, "POST", QStringLiteral("/cluster/engines/fault"),
+            R"({"engines":["127.0.0.163:9001"],"kind":"crash"})")
+                    .contains("127.0.0.163:9001"));
+        QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains("\"event\":\"ejected\""), 60000);
+        const qint64 ejectedMs = clock.elapsed();
+        QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains("\"event\":\"heal"), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains("\"event\":\"healed\"")
+                || out.contains("\"event\":\"heal-failed\""),
+            120000);
+        const qint64 healedMs = clock.elapsed();
+        for (const QByteArray &line : out.split('\n'))
+            if (line.contains("\"event\":\"heal") || line.contains("\"event\":\"ejected\""))
+                qInfo("watch: %s", line.constData());
+        QVERIFY2(out.contains("\"event\":\"healed\""), out.constData());
+        // Routed again: four decoders listed (the restarted proxy has no drain), both ranks serving.
+        const QByteArray health = pd::test::httpCall("GET", QStringLiteral("http://127.0.0.161:8610/healthcheck")).body;
+        const json h = json::parse(health.constData(), health.constData() + health.size(), nullptr, false);
+        QVERIFY2(h.is_object() && h.value("decode_instances", 0) == 4, health.constData());
+        const LoadStats settled = after(loadAt(control), 6, control);
+        const LoadStats end = after(settled, 24, control);
+        QVERIFY2(end.sent >= settled.sent + 24, "the load stopped");
+        QCOMPARE(end.failed, settled.failed);
+        qInfo("auto-heal under 6 streams (time scale 20): ejected %lld ms after the crash, routed again after %lld ms",
+            ejectedMs, healedMs);
+        // Every step audited: the heal's group restart and the proxy restart that ended the drain.
+        QFile audit(auditPath);
+        QVERIFY(audit.open(QIODevice::ReadOnly));
+        const QByteArray lines = audit.readAll();
+        QVERIFY2(lines.contains("group-restart.stop-ranks") && lines.contains("group-restart.add"), lines.constData());
+        QVERIFY2(lines.contains("proxy.restart-for-drains"), lines.constData());
         watch.terminate();
         QVERIFY(watch.waitForFinished(15000));
         sim.stop();
