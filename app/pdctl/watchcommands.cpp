@@ -4,16 +4,19 @@
 #include "interrupts.h"
 #include "profileload.h"
 #include "verbparser.h"
-#include "watchoperations.h"
 
 #include "audit/auditlog.h"
 #include "cluster/clusterstore.h"
 #include "cluster/profileformat.h"
 #include "net/proxyclient.h"
+#include "ops/enginecontroller.h"
+#include "ops/runnerenginecontrol.h"
+#include "ops/simclusterenginecontrol.h"
 #include "state/statetracker.h"
 #include "triage/triage.h"
 #include "watch/clusterwatch.h"
 #include "watch/watchdog.h"
+#include "watch/watchoperations.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -189,10 +192,18 @@ int runWatchCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     dog.setEjection(eject);
     dog.setAudit(audit.get());
     dog.setWebhook(webhook);
+    // Auto-heal starts and stops engines: through each node's runner, or pdsim's control API.
+    std::unique_ptr<EngineController> controller;
+    std::unique_ptr<EngineControl> control;
     std::unique_ptr<WatchOperations> operations;
     if (heal.enabled) {
-        operations = std::make_unique<WatchOperations>(
-            watch, *profile, runners, p.value(QStringLiteral("sim-control")), *audit);
+        controller = std::make_unique<EngineController>(
+            *profile, std::shared_ptr<RunnerFactory>(&runners, [](RunnerFactory *) {}));
+        if (const QString sim = p.value(QStringLiteral("sim-control")); !sim.isEmpty())
+            control = std::make_unique<SimClusterEngineControl>(QUrl(QStringLiteral("http://") + sim));
+        else
+            control = std::make_unique<RunnerEngineControl>(controller.get());
+        operations = std::make_unique<WatchOperations>(watch, *profile, control.get(), *audit);
         operations->attach(dog, heal);
     }
     const bool jsonLines = p.isSet(QStringLiteral("json-lines"));

@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "watchoperations.h"
+#include "watch/watchoperations.h"
 
 #include "audit/auditintentfeed.h"
 #include "audit/auditlog.h"
-#include "exec/runnerfactory.h"
 #include "net/profileproxyendpoint.h"
-#include "ops/enginecontroller.h"
-#include "ops/runnerenginecontrol.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
-#include "ops/simclusterenginecontrol.h"
 #include "state/statetracker.h"
 #include "watch/clusterwatch.h"
 #include "watch/watchdog.h"
-
-#include <QUrl>
 
 namespace pdctl {
 
@@ -36,7 +30,7 @@ WatchOperations::WatchOperations(
     m_probe->setTls(profile.tls.engines, endpoint.extraCaCertificates);
     m_ctx.proxy = watch.proxy();
     m_ctx.membership = watch.membership();
-    m_ctx.control = m_control.get();
+    m_ctx.control = control;
     m_ctx.probe = m_probe.get();
     m_ctx.audit = &audit;
     setScaleContextProfile(m_ctx, profile);
