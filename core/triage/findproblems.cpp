@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "triage/findproblems.h"
 
+#include "logs/logsignatures.h"
 #include "state/derivestate.h"
 
 #include <QCoreApplication>
@@ -166,6 +167,193 @@ QString poolName(Role role)
 QString problemRoleWord(Role role)
 {
     return role == Role::Prefill ? FindProblemsTr::tr("prefill") : FindProblemsTr::tr("decode");
+}
+
+// What the evidence says caused an engine's failure, when it says it: the log's signature (by its id,
+// found from the title the diagnosis keeps), or the stall's own face (the KV cache pinned full).
+enum class Cause { Unknown, KvTransfer, KvPinned, CollectiveHang };
+
+struct EngineCause {
+    Cause cause = Cause::Unknown;
+    QString via; // the KV connector of a KV transfer failure ("Mooncake")
+    bool operator==(const EngineCause &) const = default;
+};
+
+EngineCause causeOf(const TriageEngine &e, ProblemKind kind)
+{
+    if (const LogSignature *s = e.diagnosis.isEmpty() ? nullptr : logSignatureTitled(e.diagnosis)) {
+        switch (s->id) {
+        case kSigMooncakeTransfer:
+            return { Cause::KvTransfer, QStringLiteral("Mooncake") };
+        case kSigLlmDataDistLink:
+            return { Cause::KvTransfer, QStringLiteral("LLMDataDist") };
+        case kSigKvConnectorZmq:
+            return { Cause::KvTransfer, FindProblemsTr::tr("the KV connector's ZMQ side channel") };
+        case kSigHcclLinkTimeout:
+        case kSigHcclExecTimeout:
+            return { Cause::CollectiveHang, {} };
+        default:
+            break;
+        }
+    }
+    if (kind == ProblemKind::EngineStalled && e.kvPinned)
+        return { Cause::KvPinned, {} };
+    return {};
+}
+
+// The coupled DP group each engine is a rank of, nullptr for an independent engine. A rank of a coupled
+// group restarts only with its group: alone it cannot rejoin it, and stopping it hangs the others
+// (dp-groups.md §3), so its menu offers only the group restart and the advice must say the same.
+QList<const TriageGroup *> coupledGroupOf(const TriageInput &in)
+{
+    QList<const TriageGroup *> groupOf(in.engines.size(), nullptr);
+    for (const TriageGroup &group : in.groups) {
+        if (!group.coupled || group.engines.size() < 2)
+            continue;
+        for (int engine : group.engines) {
+            if (engine >= 0 && engine < in.engines.size())
+                groupOf[engine] = &group;
+        }
+    }
+    return groupOf;
+}
+
+QString groupRestartWords(const QList<const TriageGroup *> &groups)
+{
+    if (groups.size() == 1)
+        return FindProblemsTr::tr("restart DP group %1: its %2 ranks stop and start together (Problems ▸ Restart "
+                                  "group); a rank alone cannot rejoin its group")
+            .arg(groups.first()->id)
+            .arg(groups.first()->engines.size());
+    QStringList ids;
+    for (const TriageGroup *group : groups)
+        ids.append(group->id);
+    return FindProblemsTr::tr("restart DP groups %1, each as a whole (Problems ▸ Restart group); a rank alone "
+                              "cannot rejoin its group")
+        .arg(ids.join(QStringLiteral(", ")));
+}
+
+// The second half of a next step that knows the cause: what brings the unit back.
+QString unitAction(ProblemKind kind, const QList<const TriageGroup *> &groups)
+{
+    if (kind == ProblemKind::LogError) {
+        return groups.isEmpty()
+            ? FindProblemsTr::tr("open its log (Show log) for the signature's fix")
+            : FindProblemsTr::tr("open its log (Show log) for the signature's fix; if that is a restart, %1")
+                  .arg(groupRestartWords(groups));
+    }
+    if (!groups.isEmpty())
+        return groupRestartWords(groups);
+    if (kind == ProblemKind::EngineStalled || kind == ProblemKind::EngineUnhealthy)
+        return FindProblemsTr::tr("remove it from the proxy and restart it");
+    return FindProblemsTr::tr("restart it");
+}
+
+// The next step of an engine problem (or a node's several engines) that fits the unit: the engine
+// itself, or the coupled DP group(s) of its ranks; led by the cause when the evidence names it.
+// Independent engines with no known cause keep nextStepOf(kind).
+QString engineNextStep(ProblemKind kind, Role role, const EngineCause &cause, const QList<const TriageGroup *> &groups)
+{
+    if (groups.isEmpty() && cause.cause == Cause::Unknown)
+        return nextStepOf(kind);
+    const QString action = unitAction(kind, groups);
+    QString step;
+    switch (cause.cause) {
+    case Cause::KvTransfer:
+        step = role == Role::Prefill
+            ? FindProblemsTr::tr("KV transfer to the decoder failed (%1): check the pair's RDMA link with the node "
+                                 "checks on both nodes, then %2.")
+                  .arg(cause.via, action)
+            : FindProblemsTr::tr("KV transfer from the prefiller failed (%1): check the pair's RDMA link with the "
+                                 "node checks on both nodes, then %2.")
+                  .arg(cause.via, action);
+        break;
+    case Cause::KvPinned:
+        step = FindProblemsTr::tr("The KV cache is pinned full and frees nothing (blocks held for KV transfers that "
+                                  "never completed): look at the peer engine and its log, then %1.")
+                   .arg(action);
+        break;
+    case Cause::CollectiveHang:
+        step = groups.isEmpty()
+            ? FindProblemsTr::tr("A collective hangs (HCCL): a rank inside the engine died or is stuck, or the NPU "
+                                 "network drops packets; check the links with the node checks, then %1.")
+                  .arg(action)
+            : FindProblemsTr::tr("A collective hangs (HCCL): a rank of the group died or is stuck; find the first "
+                                 "error in its ranks' logs, then %1.")
+                  .arg(action);
+        break;
+    case Cause::Unknown:
+        switch (kind) {
+        case ProblemKind::ListedButDead:
+            return FindProblemsTr::tr("Remove it from the proxy now (the proxy keeps sending it requests that fail; "
+                                      "routing around one rank is harmless), then read its log and %1.")
+                .arg(action);
+        case ProblemKind::EngineStalled:
+            return FindProblemsTr::tr("Read the engine's log for a hung collective (HCCL) or NPU error, then %1.")
+                .arg(action);
+        case ProblemKind::EngineUnhealthy:
+            return FindProblemsTr::tr("Read the engine's log for the EngineCore error, then %1.").arg(action);
+        case ProblemKind::EngineUnreachable:
+            return FindProblemsTr::tr(
+                "Check that the process runs and the node is up (SSH); if it crashed, read its log and %1.")
+                .arg(action);
+        case ProblemKind::LogError:
+            return FindProblemsTr::tr("Open the engine's log (Show log): the diagnosis and the fix of the signature "
+                                      "are beside the line; if the fix is a restart, %1.")
+                .arg(groupRestartWords(groups));
+        default:
+            return nextStepOf(kind);
+        }
+    }
+    // A dead engine the proxy still routes to fails its share of every request now: its removal comes
+    // before the cause.
+    if (kind == ProblemKind::ListedButDead)
+        return FindProblemsTr::tr("Remove it from the proxy now (the proxy keeps sending it requests that fail). %1")
+            .arg(step);
+    return step;
+}
+
+// Only the kinds whose advice is a restart, and the log's diagnoses, depend on the unit and the cause.
+bool adviceFitsTheUnit(ProblemKind kind)
+{
+    switch (kind) {
+    case ProblemKind::ListedButDead:
+    case ProblemKind::EngineStalled:
+    case ProblemKind::EngineUnhealthy:
+    case ProblemKind::EngineUnreachable:
+    case ProblemKind::LogError:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The advice for these engines of one problem: their coupled groups (each once, in order), and the cause
+// when every one of them has the same.
+struct EngineAdvice {
+    QList<const TriageGroup *> groups;
+    EngineCause cause;
+};
+
+EngineAdvice adviceFor(
+    const TriageInput &in, const QList<const TriageGroup *> &groupOf, ProblemKind kind, const QList<int> &engines)
+{
+    EngineAdvice advice;
+    bool independent = false;
+    for (int k = 0; k < engines.size(); ++k) {
+        const int i = engines.at(k);
+        const EngineCause cause = causeOf(in.engines.at(i), kind);
+        advice.cause = k == 0 || cause == advice.cause ? cause : EngineCause {};
+        const TriageGroup *group = groupOf.at(i);
+        if (!group)
+            independent = true;
+        else if (!advice.groups.contains(group))
+            advice.groups.append(group);
+    }
+    // Independent engines among coupled ranks: said per engine, the groups' advice would not cover them.
+    if (independent)
+        advice.groups.clear();
+    return advice;
 }
 
 } // namespace
@@ -400,7 +588,8 @@ void addGroupProblems(const TriageInput &in, QList<bool> &covered, QList<Problem
 
 // Engines. Several engines of one node with the same failure make one problem for the node: at 64+
 // engines a hung collective or a dead host must read as one line, not sixteen.
-void addEngineProblems(const TriageInput &in, QList<bool> &covered, QList<Problem> &out)
+void addEngineProblems(
+    const TriageInput &in, const QList<const TriageGroup *> &groupOf, QList<bool> &covered, QList<Problem> &out)
 {
     QList<std::optional<ProblemKind>> kinds;
     kinds.reserve(in.engines.size());
@@ -443,6 +632,10 @@ void addEngineProblems(const TriageInput &in, QList<bool> &covered, QList<Proble
                 p.sinceMs = std::min(p.sinceMs, in.engines.at(i).sinceMs);
             p.evidence.append(FindProblemsTr::tr("first engine %1: %2").arg(first.label, first.reason));
             p.evidence.append(first.evidence);
+            const EngineAdvice advice = adviceFor(in, groupOf, kind, hit);
+            p.nextStep = engineNextStep(kind, first.role, advice.cause, advice.groups);
+            if (advice.groups.size() == 1)
+                p.group = advice.groups.first()->id;
             out.append(p);
             for (int i : hit)
                 covered[i] = true;
@@ -465,13 +658,19 @@ void addEngineProblems(const TriageInput &in, QList<bool> &covered, QList<Proble
         p.evidence = e.evidence;
         if (kind == ProblemKind::ListedButDead)
             p.evidence.prepend(FindProblemsTr::tr("the proxy lists it as an active %1 instance").arg(problemRoleWord(e.role)));
+        if (adviceFitsTheUnit(kind)) {
+            const EngineAdvice advice = adviceFor(in, groupOf, kind, { i });
+            p.nextStep = engineNextStep(kind, e.role, advice.cause, advice.groups);
+            if (!advice.groups.isEmpty())
+                p.group = advice.groups.first()->id;
+        }
         out.append(p);
     }
 }
 
 // Known error signatures in engines' logs: one line each, beside whatever state the engine is in
 // (an error in the log often explains the stall or the crash listed above).
-void addLogProblems(const TriageInput &in, QList<Problem> &out)
+void addLogProblems(const TriageInput &in, const QList<const TriageGroup *> &groupOf, QList<Problem> &out)
 {
     for (int i = 0; i < in.engines.size(); ++i) {
         const TriageEngine &e = in.engines.at(i);
@@ -487,6 +686,10 @@ void addLogProblems(const TriageInput &in, QList<Problem> &out)
         p.node = e.node;
         p.engineCount = 1;
         p.evidence = {FindProblemsTr::tr("log line: %1").arg(e.diagnosisLine)};
+        const EngineAdvice advice = adviceFor(in, groupOf, ProblemKind::LogError, { i });
+        p.nextStep = engineNextStep(ProblemKind::LogError, e.role, advice.cause, advice.groups);
+        if (!advice.groups.isEmpty())
+            p.group = advice.groups.first()->id;
         out.append(p);
     }
 }
@@ -501,8 +704,9 @@ QList<Problem> findProblems(const TriageInput &in)
     addNodeProblems(in, out);
     QList<bool> covered(in.engines.size(), false); // engines a group's or a node's problem stands for
     addGroupProblems(in, covered, out);
-    addEngineProblems(in, covered, out);
-    addLogProblems(in, out);
+    const QList<const TriageGroup *> groupOf = coupledGroupOf(in);
+    addEngineProblems(in, groupOf, covered, out);
+    addLogProblems(in, groupOf, out);
     std::sort(out.begin(), out.end(), problemRanksBefore);
     return out;
 }

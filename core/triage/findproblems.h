@@ -26,7 +26,8 @@ struct TriageEngine {
     OperatorIntent intent = OperatorIntent::None; // stopped or taken out of the proxy on purpose
     FreshnessFact freshness = FreshnessFact::Unknown;
     QString lastError;
-    QString diagnosis; // the latest log signature's title, empty: none
+    bool kvPinned = false; // the KV cache as full as StateThresholds::kvPinnedUsage (a stall's cause)
+    QString diagnosis; // the latest log signature's title (LogSignature::title), empty: none
     QString diagnosisLine;
     std::int64_t diagnosisAtMs = 0;
 };

@@ -132,6 +132,7 @@ TriageInput Triage::snapshot() const
         e.role = engine.role;
         e.membership = f.membership;
         e.intent = f.intent;
+        e.kvPinned = f.kvUsage >= m_tracker->thresholds().kvPinnedUsage;
         if (!f.diagnosis.isEmpty()) {
             e.diagnosis = f.diagnosis;
             e.diagnosisLine = f.diagnosisLine;

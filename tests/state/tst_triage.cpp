@@ -57,6 +57,29 @@ QStringList keys(const QList<Problem> &problems)
     return k;
 }
 
+// d0 and d1's eight decode engines (2..9) as one DP group, serving.
+TriageGroup decodeGroup(bool coupled)
+{
+    TriageGroup group;
+    group.id = QStringLiteral("decode@10.0.0.2:13395");
+    group.role = Role::Decode;
+    group.coupled = coupled;
+    group.health = GroupHealth::Serving;
+    group.nodes = { QStringLiteral("d0"), QStringLiteral("d1") };
+    for (int i = 2; i < 10; ++i)
+        group.engines.append(i);
+    return group;
+}
+
+const Problem *find(const QList<Problem> &problems, const QString &key)
+{
+    for (const Problem &p : problems) {
+        if (p.key == key)
+            return &p;
+    }
+    return nullptr;
+}
+
 Problem problem(const QString &key, ProblemSeverity s, bool acked = false)
 {
     Problem p;
@@ -289,6 +312,117 @@ private Q_SLOTS:
         in.proxy.reachable = true;
         QCOMPARE(keys(findProblems(in)),
             (QStringList { QStringLiteral("listed-but-dead:3"), QStringLiteral("engine-unhealthy:0") }));
+    }
+
+    // A rank of a coupled DP group cannot be restarted alone (it cannot rejoin, and stopping it hangs the
+    // others): its engine problems name the group restart. An independent rank keeps "restart it".
+    void aCoupledRanksAdviceNamesTheGroupRestart()
+    {
+        TriageInput in = cluster();
+        in.groups.append(decodeGroup(true));
+        in.engines[5].state = EngineState::Stalled;
+        in.engines[7].state = EngineState::Unhealthy; // its group would be broken; the pure function still advises
+        const QString groupWords = QStringLiteral("restart DP group decode@10.0.0.2:13395: its 8 ranks stop and "
+                                                  "start together (Problems ▸ Restart group)");
+        QList<Problem> problems = findProblems(in);
+        QCOMPARE(
+            keys(problems), (QStringList { QStringLiteral("engine-stalled:5"), QStringLiteral("engine-unhealthy:7") }));
+        for (const Problem &p : problems) {
+            QVERIFY2(p.nextStep.contains(groupWords), qPrintable(p.nextStep));
+            QVERIFY2(!p.nextStep.contains(QStringLiteral("restart it")), qPrintable(p.nextStep));
+            QCOMPARE(p.group, QStringLiteral("decode@10.0.0.2:13395")); // the panel's Restart group acts on it
+        }
+        QCOMPARE(problems.at(0).nextStep,
+            QStringLiteral("Read the engine's log for a hung collective (HCCL) or NPU error, then ") + groupWords
+                + QStringLiteral("; a rank alone cannot rejoin its group."));
+
+        // Three ranks of one node: the node's problem names their group too.
+        in.engines[2].state = EngineState::Stalled;
+        in.engines[3].state = EngineState::Stalled;
+        in.engines[4].state = EngineState::Stalled;
+        const Problem *node = find(findProblems(in), QStringLiteral("engine-stalled:node:1"));
+        QVERIFY(node);
+        QVERIFY2(node->nextStep.contains(groupWords), qPrintable(node->nextStep));
+
+        // The same ranks, independent: the per-engine advice.
+        for (int i = 2; i < 5; ++i)
+            in.engines[i].state = EngineState::Serving;
+        in.groups[0] = decodeGroup(false);
+        problems = findProblems(in);
+        const Problem *stalled = find(problems, QStringLiteral("engine-stalled:5"));
+        QVERIFY(stalled);
+        QCOMPARE(stalled->nextStep,
+            QStringLiteral("Read the engine's log for a hung collective (HCCL) or NPU error; "
+                           "remove it from the proxy, then restart it."));
+        QVERIFY(stalled->group.isEmpty());
+        for (const Problem &p : problems)
+            QVERIFY2(!p.nextStep.contains(QStringLiteral("DP group")), qPrintable(p.nextStep));
+    }
+
+    // A log diagnosis that names the cause leads the next step, on the engine's problem and on the log's.
+    void aKnownCauseLeadsTheNextStep()
+    {
+        TriageInput in = cluster();
+        in.groups.append(decodeGroup(true));
+        in.engines[5].state = EngineState::Stalled;
+        in.engines[5].diagnosis = QStringLiteral("Mooncake transfer failed"); // logSignature(17)->title
+        in.engines[5].diagnosisLine = QStringLiteral("Mooncake transfer failed for request cmpl-7");
+        in.engines[0].diagnosis = QStringLiteral("Mooncake transfer failed"); // a prefiller, serving, independent
+        in.engines[0].diagnosisLine = in.engines[5].diagnosisLine;
+        QList<Problem> problems = findProblems(in);
+        const Problem *stalled = find(problems, QStringLiteral("engine-stalled:5"));
+        QVERIFY(stalled);
+        QVERIFY2(stalled->nextStep.startsWith(QStringLiteral("KV transfer from the prefiller failed (Mooncake): check "
+                                                             "the pair's RDMA link with the node checks")),
+            qPrintable(stalled->nextStep));
+        QVERIFY2(stalled->nextStep.contains(QStringLiteral("then restart DP group decode@10.0.0.2:13395")),
+            qPrintable(stalled->nextStep));
+        const Problem *decoderLog = find(problems, QStringLiteral("log-error:5"));
+        QVERIFY(decoderLog);
+        QVERIFY2(decoderLog->nextStep.startsWith(QStringLiteral("KV transfer from the prefiller failed (Mooncake)")),
+            qPrintable(decoderLog->nextStep));
+        const Problem *prefillerLog = find(problems, QStringLiteral("log-error:0"));
+        QVERIFY(prefillerLog);
+        QCOMPARE(prefillerLog->nextStep,
+            QStringLiteral("KV transfer to the decoder failed (Mooncake): check the pair's RDMA link with the node "
+                           "checks on both nodes, then open its log (Show log) for the signature's fix."));
+
+        // A dead engine the proxy routes to: its removal first, then the cause.
+        in.engines[1].state = EngineState::Unreachable;
+        in.engines[1].diagnosis = QStringLiteral("LLMDataDist link failed");
+        const Problem *dead = find(findProblems(in), QStringLiteral("listed-but-dead:1"));
+        QVERIFY(dead);
+        QCOMPARE(dead->nextStep,
+            QStringLiteral("Remove it from the proxy now (the proxy keeps sending it requests that fail). KV transfer "
+                           "to the decoder failed (LLMDataDist): check the pair's RDMA link with the node checks on "
+                           "both nodes, then restart it."));
+
+        // A collective timeout, and a stall with the KV cache pinned full.
+        in = cluster();
+        in.groups.append(decodeGroup(true));
+        in.engines[5].state = EngineState::Stalled;
+        in.engines[5].diagnosis = QStringLiteral("HCCL execution timeout");
+        in.engines[9].state = EngineState::Stalled;
+        in.engines[9].kvPinned = true;
+        problems = findProblems(in);
+        QVERIFY2(find(problems, QStringLiteral("engine-stalled:5"))
+                     ->nextStep.startsWith(QStringLiteral("A collective hangs (HCCL): a rank of the group died")),
+            qPrintable(find(problems, QStringLiteral("engine-stalled:5"))->nextStep));
+        QVERIFY2(find(problems, QStringLiteral("engine-stalled:9"))
+                     ->nextStep.startsWith(QStringLiteral("The KV cache is pinned full")),
+            qPrintable(find(problems, QStringLiteral("engine-stalled:9"))->nextStep));
+
+        // A diagnosis that names no cause (or no known signature) leaves the advice as it was.
+        in.engines[5].diagnosis = QStringLiteral("NPU out of memory");
+        in.engines[9].kvPinned = false;
+        in.groups.clear();
+        problems = findProblems(in);
+        QCOMPARE(find(problems, QStringLiteral("engine-stalled:5"))->nextStep,
+            QStringLiteral("Read the engine's log for a hung collective (HCCL) or NPU error; remove it from the proxy, "
+                           "then restart it."));
+        QCOMPARE(find(problems, QStringLiteral("log-error:5"))->nextStep,
+            QStringLiteral(
+                "Open the engine's log (Show log): the diagnosis and the fix of the signature are beside the line."));
     }
 
     void poolEmptyByTheProxysCount()
