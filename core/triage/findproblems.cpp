@@ -2,10 +2,12 @@
 #include "triage/findproblems.h"
 
 #include "logs/logsignatures.h"
+#include "ops/scaleoperation.h"
 #include "state/derivestate.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QSet>
 
 #include <algorithm>
 
@@ -118,6 +120,13 @@ QString nextStepOf(ProblemKind kind)
         return FindProblemsTr::tr("Add it to the proxy, or stop it to free its NPUs.");
     case ProblemKind::MetricsStale:
         return FindProblemsTr::tr("Polls are failing; watch whether they recover before acting.");
+    case ProblemKind::OutOfTraffic:
+        return FindProblemsTr::tr(
+            "Wait for an idle moment (the proxy ends a drain only when no request is in flight anywhere); or bring "
+            "them back with Scale or Add to proxy, which restarts the proxy with its current lists after a bounded "
+            "wait (the requests in flight then fail); or stop them to free their NPUs.");
+    case ProblemKind::OperationFailed:
+        return FindProblemsTr::tr("Read the operation's steps in Operations.");
     }
     return {};
 }
@@ -167,6 +176,11 @@ QString poolName(Role role)
 QString problemRoleWord(Role role)
 {
     return role == Role::Prefill ? FindProblemsTr::tr("prefill") : FindProblemsTr::tr("decode");
+}
+
+QString clockTime(std::int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss"));
 }
 
 // What the evidence says caused an engine's failure, when it says it: the log's signature (by its id,
@@ -356,6 +370,22 @@ EngineAdvice adviceFor(
     return advice;
 }
 
+// The summary's ways out ("... Ways out: retry when traffic pauses, or ..."), as a sentence; empty: none.
+QString waysOutOf(const QString &summary)
+{
+    static const QString marker = QStringLiteral("ways out:");
+    const qsizetype at = summary.indexOf(marker, 0, Qt::CaseInsensitive);
+    if (at < 0)
+        return {};
+    QString ways = summary.mid(at + marker.size()).trimmed();
+    if (ways.isEmpty())
+        return {};
+    ways[0] = ways.at(0).toUpper();
+    if (!ways.endsWith(QLatin1Char('.')))
+        ways.append(QLatin1Char('.'));
+    return ways;
+}
+
 } // namespace
 
 ProblemSeverity severityOf(ProblemKind kind)
@@ -373,10 +403,12 @@ ProblemSeverity severityOf(ProblemKind kind)
     case ProblemKind::EngineUnreachable:
     case ProblemKind::NodeSshDown:
     case ProblemKind::LogError:
+    case ProblemKind::OperationFailed:
         return ProblemSeverity::Error;
     case ProblemKind::ProxyDroppedAdd:
     case ProblemKind::NotInProxy:
     case ProblemKind::MetricsStale:
+    case ProblemKind::OutOfTraffic:
         return ProblemSeverity::Warning;
     }
     return ProblemSeverity::Warning;
@@ -694,6 +726,139 @@ void addLogProblems(const TriageInput &in, const QList<const TriageGroup *> &gro
     }
 }
 
+// Whether an engine in this state serves or could serve at once: capacity, when the proxy routes to it.
+bool isHealthyState(EngineState state)
+{
+    switch (state) {
+    case EngineState::Serving:
+    case EngineState::Draining:
+    case EngineState::ReadyNotInProxy:
+    case EngineState::WaitingInProxy:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// Healthy engines a busy proxy has drained for longer than kOutOfTrafficAfterMs: one problem per pool. The
+// proxy finalises a drain only at a moment with no request in flight anywhere (proxy-api §8.3), so under
+// steady traffic they hold their NPUs and get no request. Engines taken out on purpose and left running
+// count too (said so): the operator sees the capacity they hold. Being stopped (intent Stop) is no capacity.
+void addOutOfTrafficProblems(const TriageInput &in, QList<Problem> &out)
+{
+    if (in.nowMs <= 0)
+        return;
+    constexpr int kListedAtMost = 8;
+    for (Role role : { Role::Prefill, Role::Decode }) {
+        QList<int> held;
+        int onPurpose = 0;
+        std::int64_t since = 0;
+        for (int i = 0; i < in.engines.size(); ++i) {
+            const TriageEngine &e = in.engines.at(i);
+            if (e.role != role || e.membership != MembershipFact::Draining || e.intent == OperatorIntent::Stop
+                || !isHealthyState(e.state) || e.membershipSinceMs <= 0
+                || in.nowMs - e.membershipSinceMs < kOutOfTrafficAfterMs)
+                continue;
+            held.append(i);
+            onPurpose += e.intent == OperatorIntent::Drain ? 1 : 0;
+            since = since == 0 ? e.membershipSinceMs : std::min(since, e.membershipSinceMs);
+        }
+        if (held.isEmpty())
+            continue;
+        const int n = int(held.size());
+        Problem p = newProblem(ProblemKind::OutOfTraffic, ProblemScope::Pool);
+        p.key = QStringLiteral("out-of-traffic:%1").arg(roleName(role));
+        p.what = FindProblemsTr::tr("Healthy engines out of traffic");
+        p.where = FindProblemsTr::tr("%1 pool").arg(problemRoleWord(role));
+        p.detail = onPurpose == 0
+            ? FindProblemsTr::tr(
+                "%1: %n healthy rank(s) out of traffic since %2 (draining in a busy proxy)", nullptr, n)
+                  .arg(problemRoleWord(role), clockTime(since))
+            : FindProblemsTr::tr("%1: %n healthy rank(s) out of traffic since %2 (draining in a busy proxy; %3 "
+                                 "taken out on purpose and left running)",
+                nullptr, n)
+                  .arg(problemRoleWord(role), clockTime(since))
+                  .arg(onPurpose);
+        p.sinceMs = since;
+        p.engine = held.first();
+        p.node = in.engines.at(held.first()).node;
+        p.engineCount = n;
+        for (int k = 0; k < n && k < kListedAtMost; ++k) {
+            const TriageEngine &e = in.engines.at(held.at(k));
+            p.evidence.append(e.intent == OperatorIntent::Drain
+                    ? FindProblemsTr::tr("%1: taken out on purpose, draining since %2")
+                          .arg(e.label, clockTime(e.membershipSinceMs))
+                    : FindProblemsTr::tr("%1: draining since %2").arg(e.label, clockTime(e.membershipSinceMs)));
+        }
+        if (n > kListedAtMost)
+            p.evidence.append(FindProblemsTr::tr("and %n more", nullptr, n - kListedAtMost));
+        out.append(p);
+    }
+}
+
+// Whether every engine of a failed operation has had a successful operation after it (an operation on
+// no engine: the same operation succeeded after it).
+bool healedSince(const TriageOperation &failed, const QList<TriageOperation> &all)
+{
+    auto laterSuccess
+        = [&failed](const TriageOperation &o) { return !o.failed && o.finishedAtMs > failed.finishedAtMs; };
+    if (failed.engines.isEmpty())
+        return std::any_of(all.cbegin(), all.cend(), [&](const TriageOperation &o) {
+            return laterSuccess(o) && o.kind == failed.kind && o.target == failed.target;
+        });
+    return std::all_of(failed.engines.cbegin(), failed.engines.cend(), [&](int engine) {
+        return std::any_of(all.cbegin(), all.cend(),
+            [&](const TriageOperation &o) { return laterSuccess(o) && o.engines.contains(engine); });
+    });
+}
+
+// Operations of this console that failed while nothing has succeeded on their engines since: what they
+// left (a group out of the proxy, ranks stopped) is the operator's to resolve. Only the latest failure of
+// the same operation on the same target is said.
+void addOperationProblems(const TriageInput &in, QList<Problem> &out)
+{
+    QList<const TriageOperation *> newestFirst;
+    for (const TriageOperation &op : in.operations)
+        newestFirst.append(&op);
+    std::stable_sort(newestFirst.begin(), newestFirst.end(),
+        [](const TriageOperation *a, const TriageOperation *b) { return a->finishedAtMs > b->finishedAtMs; });
+    QSet<QString> said;
+    for (const TriageOperation *op : std::as_const(newestFirst)) {
+        if (!op->failed)
+            continue;
+        const QString id = op->kind + QLatin1Char(' ') + op->target;
+        if (said.contains(id))
+            continue;
+        said.insert(id);
+        if (healedSince(*op, in.operations))
+            continue;
+        Problem p = newProblem(ProblemKind::OperationFailed,
+            !op->group.isEmpty()          ? ProblemScope::Group
+                : op->engines.size() == 1 ? ProblemScope::Engine
+                                          : ProblemScope::Cluster);
+        p.key = QStringLiteral("operation-failed:%1:%2:%3").arg(op->kind, op->target).arg(op->finishedAtMs);
+        const QString kind = operationKindText(op->kind);
+        p.what = FindProblemsTr::tr("Operation failed: %1 %2").arg(kind, op->target);
+        p.where = op->target;
+        p.detail = op->summary;
+        if (const QString ways = waysOutOf(op->summary); !ways.isEmpty())
+            p.nextStep = ways;
+        p.sinceMs = op->finishedAtMs;
+        // Problem::group stays empty: it offers "Restart group", which is no answer to a failed scale-in.
+        for (int engine : op->engines) {
+            if (engine < 0 || engine >= in.engines.size())
+                continue;
+            if (p.engine < 0) {
+                p.engine = engine;
+                p.node = in.engines.at(engine).node;
+            }
+            ++p.engineCount;
+        }
+        p.evidence = { FindProblemsTr::tr("%1 %2 failed at %3").arg(kind, op->target, clockTime(op->finishedAtMs)) };
+        out.append(p);
+    }
+}
+
 } // namespace
 
 QList<Problem> findProblems(const TriageInput &in)
@@ -707,6 +872,8 @@ QList<Problem> findProblems(const TriageInput &in)
     const QList<const TriageGroup *> groupOf = coupledGroupOf(in);
     addEngineProblems(in, groupOf, covered, out);
     addLogProblems(in, groupOf, out);
+    addOutOfTrafficProblems(in, out);
+    addOperationProblems(in, out);
     std::sort(out.begin(), out.end(), problemRanksBefore);
     return out;
 }
