@@ -144,12 +144,12 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+304"/>
+        <location filename="../../app/console/operations.cpp" line="+323"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+73"/>
         <source>proxy %1 done</source>
         <translation>代理操作 %1 已完成</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-433"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -219,12 +219,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+37"/>
         <source>%1, by %2</source>
         <translation>%1，由 %2 执行</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+76"/>
         <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
@@ -655,37 +655,37 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>成功</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+57"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Duration</source>
         <translation>耗时</translation>
     </message>
@@ -975,12 +975,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>- 已跳过 %1：%2</translation>
     </message>
     <message>
-        <location line="+276"/>
+        <location line="+299"/>
         <source>not a rank of a coupled DP group</source>
         <translation>不是耦合 DP 组的 rank</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-153"/>
         <source>would break DP group %1; stop or restart the whole group, or remove it from the proxy</source>
         <translation>会破坏 DP 组 %1；请停止或重启整个组，或将其从代理中移除</translation>
     </message>
@@ -1026,17 +1026,27 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>DP 组 %1（%2 个 rank）：同时全部启动，以一个 %3 秒的截止时间等待，然后全部加入代理</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
+        <source>DP group %1 (%2 ranks) is BROKEN: its ranks produce no tokens, so they are not drained: every rank taken out of the proxy and stopped at once (the requests they hold fail), all started together, waited for with one deadline of %3 s, all added back</source>
+        <translation>DP 组 %1（%2 个 rank）已损坏：其 rank 不产生任何 token，因此不做排空：每个 rank 立即移出代理并停止（它们持有的请求会失败），全部一起启动，以同一个 %3 秒的期限等待，然后全部加回</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together</source>
         <translation>DP 组 %1（%2 个 rank）：每个 rank 从代理中移出并排空，然后一起停止</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>DP group %1 (%2 ranks): every rank taken out of the proxy and drained, all stopped (stragglers asked again), all started together, waited for with one deadline of %3 s, all added back</source>
         <translation>DP 组 %1（%2 个 rank）：每个 rank 从代理中移出并排空，全部停止（未停止的再次要求），一起启动，以一个 %3 秒的截止时间等待，全部重新加入</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
+        <source>A busy proxy finalises their removal only when no request is in flight, and ignores an add until then: if it still drains them when they serve again, it gets %1 s, then the proxy is restarted with its current lists (the requests in flight at that moment fail; counted in the audit log)</source>
+        <translation>繁忙的代理只有在没有任何请求在途时才最终完成它们的移除，在此之前会忽略添加：如果它们再次可服务时代理仍在排空它们，会再给代理 %1 秒，然后以当前列表重启代理（那一刻在途的请求会失败；计入审计日志）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1 loses %2 of %3 instances</source>
         <translation>%1 失去 %3 个实例中的 %2 个</translation>
     </message>
@@ -1096,7 +1106,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>%1 在代理中活跃：移出代理并排空；进程继续运行</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+99"/>
         <source>force stop</source>
         <comment>what an engine was stopped by</comment>
         <translation>强制停止</translation>
@@ -1784,7 +1794,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
 <context>
     <name>pd::EngineTableModel</name>
     <message>
-        <location filename="../../core/models/enginetablemodel.cpp" line="+85"/>
+        <location filename="../../core/models/enginetablemodel.cpp" line="+82"/>
         <source>/metrics %1 in %2 ms, /health %3</source>
         <translation>/metrics %1，耗时 %2 ms，/health %3</translation>
     </message>
@@ -1836,7 +1846,7 @@ last good scrape %1</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+54"/>
         <source>bash %1 %2</source>
         <translation>bash %1 %2</translation>
     </message>
@@ -1856,42 +1866,42 @@ last good scrape %1</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+10"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Pool</source>
         <translation>池</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
@@ -1901,17 +1911,17 @@ last good scrape %1</source>
         <translation>DP rank</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>DP master</source>
         <translation>DP 主节点</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>TP</source>
         <translation>TP</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Launcher arguments</source>
         <translation>启动参数</translation>
     </message>
@@ -1934,7 +1944,7 @@ last good scrape %1</source>
 <context>
     <name>pd::EventModel</name>
     <message>
-        <location filename="../../core/models/eventmodel.cpp" line="+74"/>
+        <location filename="../../core/models/eventmodel.cpp" line="+69"/>
         <source>state</source>
         <comment>event kind</comment>
         <translation>状态</translation>
@@ -1970,27 +1980,27 @@ last good scrape %1</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+33"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>What</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -1998,7 +2008,7 @@ last good scrape %1</source>
 <context>
     <name>pd::GroupState</name>
     <message>
-        <location filename="../../core/state/groupstate.cpp" line="+131"/>
+        <location filename="../../core/state/groupstate.cpp" line="+118"/>
         <location line="+12"/>
         <source>Unknown</source>
         <translation>未知</translation>
@@ -2093,7 +2103,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ImportDialog</name>
     <message>
-        <location filename="../../widgets/importdialog.cpp" line="+86"/>
+        <location filename="../../widgets/importdialog.cpp" line="+89"/>
         <source>Import Cluster</source>
         <translation>导入集群</translation>
     </message>
@@ -2851,7 +2861,7 @@ last good scrape %1</source>
 <context>
     <name>pd::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+82"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+81"/>
         <source>Profile problems</source>
         <translation>配置文件问题</translation>
     </message>
@@ -3037,7 +3047,7 @@ last good scrape %1</source>
         <translation>%1 · %2 · DP rank %3</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+103"/>
         <source>Open Cluster Profile</source>
         <translation>打开集群配置文件</translation>
     </message>
@@ -3115,7 +3125,7 @@ last good scrape %1</source>
 <context>
     <name>pd::NodeCheck</name>
     <message>
-        <location filename="../../core/nodecheck/checktypes.cpp" line="+27"/>
+        <location filename="../../core/nodecheck/checktypes.cpp" line="+18"/>
         <source>pass</source>
         <comment>check verdict</comment>
         <translation>通过</translation>
@@ -3260,7 +3270,7 @@ last good scrape %1</source>
 <context>
     <name>pd::NodeTableModel</name>
     <message>
-        <location filename="../../core/models/nodetablemodel.cpp" line="+55"/>
+        <location filename="../../core/models/nodetablemodel.cpp" line="+47"/>
         <source>NPU IPs: %1</source>
         <translation>NPU IP：%1</translation>
     </message>
@@ -3285,37 +3295,37 @@ last good scrape %1</source>
         <translation> 经由 %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Pool</source>
         <translation>池</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>NPUs</source>
         <translation>NPU</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Engines</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
@@ -3427,7 +3437,7 @@ last good scrape %1</source>
 <context>
     <name>pd::OperationsPage</name>
     <message>
-        <location filename="../../widgets/operations/operationspage.cpp" line="+36"/>
+        <location filename="../../widgets/operations/operationspage.cpp" line="+44"/>
         <source>&amp;Read-only: refuse every change to the cluster</source>
         <translation>只读：拒绝对集群的任何更改(&amp;R)</translation>
     </message>
@@ -3458,11 +3468,12 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+49"/>
+        <location line="+184"/>
         <source>Restore membership</source>
         <translation>恢复代理成员</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-182"/>
         <source>Dismiss</source>
         <translation>忽略</translation>
     </message>
@@ -3522,7 +3533,25 @@ last good scrape %1</source>
         <translation>&lt;b&gt;代理已重启&lt;/b&gt;，运行时添加或移除的实例已丢失。重启前：%1 个预填充、%2 个解码；当前：%3 个预填充、%4 个解码。恢复操作会重新加入缺失的实例（引擎仍在运行），并移出原本不在的实例。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+23"/>
+        <source>Bring the proxy&apos;s membership back to what it routed before it restarted:
+
+%1
+
+Apply?</source>
+        <translation>将代理的成员恢复为其重启前所路由的状态：
+
+%1
+
+应用吗？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Restore membership: nothing to do (%1)</source>
+        <translation>恢复成员：无需操作（%1）</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>No active %1 instance to restart</source>
         <translation>没有可重启的活跃 %1 实例</translation>
     </message>
@@ -4081,7 +4110,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ProblemModel</name>
     <message>
-        <location filename="../../core/models/problemmodel.cpp" line="+92"/>
+        <location filename="../../core/models/problemmodel.cpp" line="+87"/>
         <source>critical</source>
         <comment>problem severity</comment>
         <translation>严重</translation>
@@ -4114,32 +4143,32 @@ last good scrape %1</source>
         <translation>下一步：%1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+24"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Since</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Evidence</source>
         <translation>依据</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Next step</source>
         <translation>下一步</translation>
     </message>
@@ -4147,7 +4176,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ProblemsPanel</name>
     <message>
-        <location filename="../../widgets/triageviews/problemspanel.cpp" line="+81"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="+84"/>
         <source>&amp;Acknowledge</source>
         <translation>确认(&amp;A)</translation>
     </message>
@@ -4207,11 +4236,11 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <source>Stop every rank of %1 and start them all together: the only way out of a broken group</source>
-        <translation>停止 %1 的每个 rank 并一起启动：这是恢复损坏组的唯一办法</translation>
+        <source>Stop every rank of %1 and start them all together: the only way out of a broken group, and the only restart of a coupled group&apos;s rank</source>
+        <translation>停止 %1 的每个 rank 并将它们一起启动：这是损坏的组唯一的出路，也是耦合组中 rank 唯一的重启方式</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Take the %n selected dead engine(s) out of the proxy, which keeps routing to them</source>
         <translation>
             <numerusform>将选中的 %n 个失效引擎移出代理（代理仍在向它们路由）</numerusform>
@@ -4659,15 +4688,13 @@ last good scrape %1</source>
         <translation>%1 ms 内无响应</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <location line="+7"/>
-        <location line="+39"/>
-        <location line="+5"/>
+        <location line="+22"/>
+        <location line="+4"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="+11"/>
         <source> (check the bearer token)</source>
         <translation>（请检查 Bearer 令牌）</translation>
     </message>
@@ -4977,7 +5004,7 @@ last good scrape %1</source>
         <translation>启动引擎</translation>
     </message>
     <message>
-        <location filename="../../core/ops/proxyrestartscale.cpp" line="+43"/>
+        <location filename="../../core/ops/proxyrestartscale.cpp" line="+44"/>
         <location filename="../../core/ops/scaleout.cpp" line="+1"/>
         <source>Wait for /v1/models and /health</source>
         <translation>等待 /v1/models 和 /health 就绪</translation>
@@ -5065,8 +5092,15 @@ last good scrape %1</source>
         <source>%1 request(s) running on the leaving engines finish before they stop; new requests go elsewhere.</source>
         <translation>待移出引擎上正在运行的 %1 个请求会在停止前完成；新请求将转到其他实例。</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+4"/>
+        <source>%n engine(s) to start are still draining out of the proxy, which ignores an add until the drain ends (only when no request is in flight). If that moment does not come, the proxy is restarted with its current lists, where allowed: the requests in flight then fail.</source>
+        <translation>
+            <numerusform>要启动的 %n 个引擎仍在从代理中排空，排空结束前代理会忽略添加（只有在没有请求在途时才会结束）。如果这一刻不到来，在允许的情况下会以当前列表重启代理：届时在途的请求会失败。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
@@ -5096,7 +5130,7 @@ last good scrape %1</source>
         <translation>%1 只能是 %2：其耦合 DP 组只能整组启动和停止；%3</translation>
     </message>
     <message>
-        <location line="+229"/>
+        <location line="+238"/>
         <source>the profile has %1 validation error(s): fix them first</source>
         <translation>配置文件有 %1 个校验错误：请先修复</translation>
     </message>
@@ -5111,7 +5145,7 @@ last good scrape %1</source>
         <translation>池的实例数不能少于 0</translation>
     </message>
     <message>
-        <location line="-146"/>
+        <location line="-152"/>
         <source>DP group %1 has %2 rank(s) that do not answer: the group is broken, restart the whole group</source>
         <translation>DP 组 %1 有 %2 个 rank 无应答：该组已损坏，请重启整个组</translation>
     </message>
@@ -5126,12 +5160,12 @@ last good scrape %1</source>
         <translation>DP 组 %1 仍有 %2 个 rank 在代理中处于 WAITING 状态</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+66"/>
         <source>%1 instance(s) are still waiting to be activated; they cannot be removed now</source>
         <translation>%1 个实例仍在等待激活；现在无法移除</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-64"/>
         <source>DP group %1 has %2 rank(s) draining</source>
         <translation>DP 组 %1 有 %2 个 rank 正在排空</translation>
     </message>
@@ -5141,17 +5175,12 @@ last good scrape %1</source>
         <translation>目前没有任何整 DP 组的组合能把 %1 资源池从 %2 变为 %3</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+17"/>
         <source>the profile has only %1 more %2 engine(s) that are not in the proxy</source>
         <translation>配置文件中只剩 %1 个未加入代理的%2引擎</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>; %1 more are draining out of it (a busy proxy keeps them listed until it is idle): wait for the drain to end and scale again</source>
-        <translation>；另有 %1 个正在从代理中排空（繁忙的代理在空闲前会一直列出它们）：请等排空结束后再扩缩容</translation>
-    </message>
-    <message>
-        <location line="+83"/>
+        <location line="+88"/>
         <source>no load reading for %1</source>
         <translation>%1 无负载读数</translation>
     </message>
@@ -5676,7 +5705,7 @@ last good scrape %1</source>
         <translation>不在代理启动命令中</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>%1 %2 since %3</source>
         <translation>%1 自 %3 起 %2</translation>
     </message>
@@ -5716,7 +5745,7 @@ last good scrape %1</source>
         <translation>已重新加入代理</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>operator intent %1 → %2</source>
         <translation>操作员意图 %1 → %2</translation>
     </message>
@@ -6336,7 +6365,7 @@ last good scrape %1</source>
 <context>
     <name>pd::Triage</name>
     <message>
-        <location filename="../../core/triage/findproblems.cpp" line="+60"/>
+        <location filename="../../core/triage/findproblems.cpp" line="+63"/>
         <source>Engine stalled</source>
         <translation>引擎停滞</translation>
     </message>
@@ -6347,7 +6376,7 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-87"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-88"/>
         <source>Engine not running, yet in the proxy</source>
         <translation>引擎未运行，但仍在代理中</translation>
     </message>
@@ -6447,6 +6476,16 @@ last good scrape %1</source>
         <translation>轮询持续失败；先观察能否恢复，再采取行动。</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Wait for an idle moment (the proxy ends a drain only when no request is in flight anywhere); or bring them back with Scale or Add to proxy, which restarts the proxy with its current lists after a bounded wait (the requests in flight then fail); or stop them to free their NPUs.</source>
+        <translation>等待空闲时刻（只有在任何地方都没有请求在途时，代理才会结束排空）；或者用“扩缩容”或“添加到代理”将它们带回，这会在有限的等待之后以当前列表重启代理（届时在途的请求会失败）；或者停止它们以释放其 NPU。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Read the operation&apos;s steps in Operations.</source>
+        <translation>在“操作”页中查看该操作的各个步骤。</translation>
+    </message>
+    <message>
         <location line="+10"/>
         <source>HTTP 200 with an empty body (a decoder failed behind the proxy)</source>
         <translation>HTTP 200 但响应体为空（代理后面的 decoder 失败）</translation>
@@ -6507,7 +6546,97 @@ last good scrape %1</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+27"/>
+        <source>the KV connector&apos;s ZMQ side channel</source>
+        <translation>KV 连接器的 ZMQ 旁路通道</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>restart DP group %1: its %2 ranks stop and start together (Problems ▸ Restart group); a rank alone cannot rejoin its group</source>
+        <translation>重启 DP 组 %1：它的 %2 个 rank 一起停止并一起启动（问题 ▸ 重启组）；单个 rank 无法重新加入其组</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>restart DP groups %1, each as a whole (Problems ▸ Restart group); a rank alone cannot rejoin its group</source>
+        <translation>重启 DP 组 %1，每个组整体重启（问题 ▸ 重启组）；单个 rank 无法重新加入其组</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>open its log (Show log) for the signature&apos;s fix</source>
+        <translation>打开其日志（显示日志）查看该特征的修复方法</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>open its log (Show log) for the signature&apos;s fix; if that is a restart, %1</source>
+        <translation>打开其日志（显示日志）查看该特征的修复方法；如果修复方法是重启，%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>remove it from the proxy and restart it</source>
+        <translation>将其从代理中移除并重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart it</source>
+        <translation>重启它</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>KV transfer to the decoder failed (%1): check the pair&apos;s RDMA link with the node checks on both nodes, then %2.</source>
+        <translation>到 decode 引擎的 KV 传输失败（%1）：用两个节点上的节点检查检查这对引擎之间的 RDMA 链路，然后%2。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>KV transfer from the prefiller failed (%1): check the pair&apos;s RDMA link with the node checks on both nodes, then %2.</source>
+        <translation>来自 prefill 引擎的 KV 传输失败（%1）：用两个节点上的节点检查检查这对引擎之间的 RDMA 链路，然后%2。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The KV cache is pinned full and frees nothing (blocks held for KV transfers that never completed): look at the peer engine and its log, then %1.</source>
+        <translation>KV 缓存被占满且无法释放（块被从未完成的 KV 传输占用）：查看对端引擎及其日志，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A collective hangs (HCCL): a rank inside the engine died or is stuck, or the NPU network drops packets; check the links with the node checks, then %1.</source>
+        <translation>集合通信挂起（HCCL）：引擎内部的某个 rank 已死或卡住，或 NPU 网络丢包；用节点检查检查链路，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A collective hangs (HCCL): a rank of the group died or is stuck; find the first error in its ranks&apos; logs, then %1.</source>
+        <translation>集合通信挂起（HCCL）：组内某个 rank 已死或卡住；在各 rank 的日志中找到最早的错误，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Remove it from the proxy now (the proxy keeps sending it requests that fail; routing around one rank is harmless), then read its log and %1.</source>
+        <translation>立即将其从代理中移除（代理会继续向它发送请求，而这些请求会失败；绕开一个 rank 路由是无害的），然后阅读其日志并%1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Read the engine&apos;s log for a hung collective (HCCL) or NPU error, then %1.</source>
+        <translation>在引擎日志中查找挂起的集合通信（HCCL）或 NPU 错误，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Read the engine&apos;s log for the EngineCore error, then %1.</source>
+        <translation>在引擎日志中查找 EngineCore 错误，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check that the process runs and the node is up (SSH); if it crashed, read its log and %1.</source>
+        <translation>检查进程是否在运行、节点是否在线（SSH）；如果它崩溃了，阅读其日志并%1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the engine&apos;s log (Show log): the diagnosis and the fix of the signature are beside the line; if the fix is a restart, %1.</source>
+        <translation>打开引擎的日志（显示日志）：该特征的诊断和修复方法就在该行旁边；如果修复方法是重启，%1。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Remove it from the proxy now (the proxy keeps sending it requests that fail). %1</source>
+        <translation>立即将其从代理中移除（代理会继续向它发送请求，而这些请求会失败）。%1</translation>
+    </message>
+    <message>
+        <location line="+110"/>
         <source>Proxy unreachable</source>
         <translation>代理不可达</translation>
     </message>
@@ -6539,11 +6668,12 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+260"/>
         <source>%1 pool</source>
         <translation>%1池</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-259"/>
         <source>none of its %1 engines serves</source>
         <translation>其 %1 个引擎均不在服务中</translation>
     </message>
@@ -6629,7 +6759,7 @@ last good scrape %1</source>
         <translation>没有其他 %1 引擎在服务：每个 %1 请求都会失败</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>%1 (all %2 engines of the node)</source>
         <translation>%1（该节点全部 %2 个引擎）</translation>
     </message>
@@ -6649,12 +6779,12 @@ last good scrape %1</source>
         <translation>首个引擎 %1：%2</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+27"/>
         <source>the proxy lists it as an active %1 instance</source>
         <translation>代理将其列为活动的 %1 实例</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
         <source>Log: %1</source>
         <translation>日志：%1</translation>
     </message>
@@ -6662,6 +6792,52 @@ last good scrape %1</source>
         <location line="+7"/>
         <source>log line: %1</source>
         <translation>日志行：%1</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Healthy engines out of traffic</source>
+        <translation>健康引擎不接收流量</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%1: %n healthy rank(s) out of traffic since %2 (draining in a busy proxy)</source>
+        <translation>
+            <numerusform>%1：自 %2 起有 %n 个健康的 rank 不接收流量（在繁忙的代理中排空）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%1: %n healthy rank(s) out of traffic since %2 (draining in a busy proxy; %3 taken out on purpose and left running)</source>
+        <translation>
+            <numerusform>%1：自 %2 起有 %n 个健康的 rank 不接收流量（在繁忙的代理中排空；其中 %3 个是有意移出并保持运行的）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: taken out on purpose, draining since %2</source>
+        <translation>%1：有意移出，自 %2 起排空中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: draining since %2</source>
+        <translation>%1：自 %2 起排空中</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>and %n more</source>
+        <translation>
+            <numerusform>以及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Operation failed: %1 %2</source>
+        <translation>操作失败：%1 %2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 %2 failed at %3</source>
+        <translation>%1 %2 于 %3 失败</translation>
     </message>
     <message>
         <location filename="../../core/triage/notificationpolicy.cpp" line="+50"/>
@@ -6677,7 +6853,7 @@ last good scrape %1</source>
 <context>
     <name>pd::ValidationIssueModel</name>
     <message>
-        <location filename="../../core/models/validationissuemodel.cpp" line="+59"/>
+        <location filename="../../core/models/validationissuemodel.cpp" line="+54"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
@@ -6687,17 +6863,17 @@ last good scrape %1</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
@@ -6772,7 +6948,7 @@ last good scrape %1</source>
         <translation>响应完整，但未生成任何 token</translation>
     </message>
     <message>
-        <location filename="../../core/ops/warmuprun.cpp" line="+273"/>
+        <location filename="../../core/ops/warmuprun.cpp" line="+284"/>
         <source>cancelled after %1 ms</source>
         <translation>%1 ms 后已取消</translation>
     </message>
