@@ -15,6 +15,7 @@
 #include "net/proxyclient.h"
 #include "operations/engineactionmenu.h"
 #include "operations/operationspage.h"
+#include "ops/dpgroupoperation.h"
 #include "ops/engineactions.h"
 #include "ops/enginecontroller.h"
 #include "ops/listenertimingsync.h"
@@ -55,6 +56,8 @@ namespace {
 constexpr int kProcessRefreshMs = 30000;
 // How often the proxy's membership (/instances or its command line) is read while a profile is open.
 constexpr int kMembershipReadMs = 2000;
+// The newest finished operations triage reads: an older failure is history (the Operations tab keeps it).
+constexpr int kOperationsForTriage = 64;
 
 pd::SshSettings sshSettings(const OperationsSetup &setup)
 {
@@ -303,6 +306,7 @@ void Operations::rebuild()
                 if (engine >= 0 && engine < m_tracker->engineCount())
                     m_tracker->setIntent(engine, intent, detail);
             });
+    wireOperationOutcomes(indexOf);
     // The same intents written by another process (pdctl scale in a terminal, another console) through
     // the shared audit log; this console's own lines repeat what it already knows and change nothing.
     m_intentFeed = std::make_unique<pd::AuditIntentFeed>(m_audit->path());
@@ -336,6 +340,38 @@ void Operations::rebuild()
         m_controller->rediscover(); // restarting the console loses nothing, never starts a second copy
         m_processRefresh->start();
     }
+}
+
+void Operations::wireOperationOutcomes(const QHash<QString, int> &indexOf)
+{
+    // A failed operation is a problem until an operation succeeds on its engines (findproblems.cpp): on
+    // every end, triage gets the newest finished operations.
+    m_triage->setOperations({});
+    connect(m_runner.get(), &pd::ScaleRunner::operationFinished, this, [this, indexOf] {
+        QList<pd::TriageOperation> ended;
+        const QList<pd::ScaleOperation *> &all = m_runner->operations();
+        for (qsizetype i = all.size() - 1; i >= 0 && ended.size() < kOperationsForTriage; --i) {
+            const pd::ScaleOperation *op = all.at(i);
+            // A cancelled operation is neither a failure nor a success on its engines.
+            if (op->outcome() != pd::OperationOutcome::Succeeded && op->outcome() != pd::OperationOutcome::Failed)
+                continue;
+            pd::TriageOperation t;
+            t.kind = op->kind();
+            if (const auto *group = qobject_cast<const pd::DpGroupOperation *>(op))
+                t.group = group->groupId();
+            t.target = !t.group.isEmpty()
+                ? t.group
+                : QStringLiteral("%1 %2").arg(pd::roleName(op->engine().role), op->engine().id);
+            t.summary = op->summary();
+            t.finishedAtMs = op->finishedAt().toMSecsSinceEpoch();
+            t.failed = op->outcome() == pd::OperationOutcome::Failed;
+            for (const QString &id : op->engineIds())
+                if (const int engine = indexOf.value(id, -1); engine >= 0)
+                    t.engines.append(engine);
+            ended.append(t);
+        }
+        m_triage->setOperations(ended);
+    });
 }
 
 void Operations::wireWindow(const QList<pd::EngineRef> &refs)

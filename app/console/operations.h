@@ -6,6 +6,7 @@
 #include "state/statetracker.h"
 #include "watch/ejectionsettings.h"
 
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -93,6 +94,7 @@ private:
     void rebuild();
     void teardown();
     void wireWindow(const QList<pd::EngineRef> &refs);
+    void wireOperationOutcomes(const QHash<QString, int> &indexOf); // ended operations -> triage
     void updateMarkers();
     void refreshProcesses(); // one status command per node: process facts and node reachability
     void rebuildWatchdog();

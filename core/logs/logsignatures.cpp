@@ -259,4 +259,13 @@ const LogSignature *logSignature(int id)
     return id >= 1 && id <= t.size() ? &t.at(id - 1) : nullptr;
 }
 
+const LogSignature *logSignatureTitled(const QString &title)
+{
+    for (const LogSignature &s : logSignatures()) {
+        if (s.title == title)
+            return &s;
+    }
+    return nullptr;
+}
+
 } // namespace pd

@@ -30,5 +30,14 @@ struct LogSignature {
 // In the spec's order, which is also match priority (row 5 before the general row 10).
 const QList<LogSignature> &logSignatures();
 const LogSignature *logSignature(int id);
+// The signature whose title this is (a diagnosis keeps the title); nullptr: none.
+const LogSignature *logSignatureTitled(const QString &title);
+
+// Rows named by id where code reads them (triage's causes); the ids are the spec's row numbers and stay.
+inline constexpr int kSigHcclLinkTimeout = 8; // EI0006: a peer rank did not send in time
+inline constexpr int kSigHcclExecTimeout = 14; // collective timeout, the HCCL watchdog
+inline constexpr int kSigLlmDataDistLink = 16; // KV transfer, LLMDataDist
+inline constexpr int kSigMooncakeTransfer = 17; // KV transfer, Mooncake
+inline constexpr int kSigKvConnectorZmq = 26; // the KV connector's side channel
 
 } // namespace pd

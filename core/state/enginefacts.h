@@ -66,7 +66,8 @@ struct EngineFacts {
 
     // Proxy membership as the console tracks it.
     MembershipFact membership = MembershipFact::Unknown;
-    std::int64_t membershipAtMs = 0;
+    std::int64_t membershipAtMs = 0; // last set (a reconciliation may set the same fact again)
+    std::int64_t membershipSinceMs = 0; // when it became what it is (a drain's start, as the console saw it)
     QString membershipDetail;
 
     // The operator's intent, when this console stopped the engine or took it out of the proxy; cleared

@@ -103,6 +103,7 @@ void StateTracker::rebuild()
             f.membershipDetail = listed ? tr("listed in the proxy's start command")
                                         : tr("not in the proxy's start command");
             f.membershipAtMs = now;
+            f.membershipSinceMs = now;
         }
     }
     for (int i = 0; i < engineCount(); ++i) {
@@ -454,6 +455,8 @@ void StateTracker::setMembership(int engine, MembershipFact membership, const QS
     if (f.intent == OperatorIntent::Drain && f.membership != membership
         && (membership == MembershipFact::Active || membership == MembershipFact::Waiting))
         changeIntent(engine, OperatorIntent::None, QString(), tr("added to the proxy again"), now);
+    if (f.membership != membership || f.membershipSinceMs == 0)
+        f.membershipSinceMs = now;
     f.membership = membership;
     f.membershipDetail = detail;
     f.membershipAtMs = now;

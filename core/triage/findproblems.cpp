@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "triage/findproblems.h"
 
+#include "logs/logsignatures.h"
+#include "ops/scaleoperation.h"
 #include "state/derivestate.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QSet>
 
 #include <algorithm>
 
@@ -117,6 +120,13 @@ QString nextStepOf(ProblemKind kind)
         return FindProblemsTr::tr("Add it to the proxy, or stop it to free its NPUs.");
     case ProblemKind::MetricsStale:
         return FindProblemsTr::tr("Polls are failing; watch whether they recover before acting.");
+    case ProblemKind::OutOfTraffic:
+        return FindProblemsTr::tr(
+            "Wait for an idle moment (the proxy ends a drain only when no request is in flight anywhere); or bring "
+            "them back with Scale or Add to proxy, which restarts the proxy with its current lists after a bounded "
+            "wait (the requests in flight then fail); or stop them to free their NPUs.");
+    case ProblemKind::OperationFailed:
+        return FindProblemsTr::tr("Read the operation's steps in Operations.");
     }
     return {};
 }
@@ -168,6 +178,214 @@ QString problemRoleWord(Role role)
     return role == Role::Prefill ? FindProblemsTr::tr("prefill") : FindProblemsTr::tr("decode");
 }
 
+QString clockTime(std::int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss"));
+}
+
+// What the evidence says caused an engine's failure, when it says it: the log's signature (by its id,
+// found from the title the diagnosis keeps), or the stall's own face (the KV cache pinned full).
+enum class Cause { Unknown, KvTransfer, KvPinned, CollectiveHang };
+
+struct EngineCause {
+    Cause cause = Cause::Unknown;
+    QString via; // the KV connector of a KV transfer failure ("Mooncake")
+    bool operator==(const EngineCause &) const = default;
+};
+
+EngineCause causeOf(const TriageEngine &e, ProblemKind kind)
+{
+    if (const LogSignature *s = e.diagnosis.isEmpty() ? nullptr : logSignatureTitled(e.diagnosis)) {
+        switch (s->id) {
+        case kSigMooncakeTransfer:
+            return { Cause::KvTransfer, QStringLiteral("Mooncake") };
+        case kSigLlmDataDistLink:
+            return { Cause::KvTransfer, QStringLiteral("LLMDataDist") };
+        case kSigKvConnectorZmq:
+            return { Cause::KvTransfer, FindProblemsTr::tr("the KV connector's ZMQ side channel") };
+        case kSigHcclLinkTimeout:
+        case kSigHcclExecTimeout:
+            return { Cause::CollectiveHang, {} };
+        default:
+            break;
+        }
+    }
+    if (kind == ProblemKind::EngineStalled && e.kvPinned)
+        return { Cause::KvPinned, {} };
+    return {};
+}
+
+// The coupled DP group each engine is a rank of, nullptr for an independent engine. A rank of a coupled
+// group restarts only with its group: alone it cannot rejoin it, and stopping it hangs the others
+// (dp-groups.md §3), so its menu offers only the group restart and the advice must say the same.
+QList<const TriageGroup *> coupledGroupOf(const TriageInput &in)
+{
+    QList<const TriageGroup *> groupOf(in.engines.size(), nullptr);
+    for (const TriageGroup &group : in.groups) {
+        if (!group.coupled || group.engines.size() < 2)
+            continue;
+        for (int engine : group.engines) {
+            if (engine >= 0 && engine < in.engines.size())
+                groupOf[engine] = &group;
+        }
+    }
+    return groupOf;
+}
+
+QString groupRestartWords(const QList<const TriageGroup *> &groups)
+{
+    if (groups.size() == 1)
+        return FindProblemsTr::tr("restart DP group %1: its %2 ranks stop and start together (Problems ▸ Restart "
+                                  "group); a rank alone cannot rejoin its group")
+            .arg(groups.first()->id)
+            .arg(groups.first()->engines.size());
+    QStringList ids;
+    for (const TriageGroup *group : groups)
+        ids.append(group->id);
+    return FindProblemsTr::tr("restart DP groups %1, each as a whole (Problems ▸ Restart group); a rank alone "
+                              "cannot rejoin its group")
+        .arg(ids.join(QStringLiteral(", ")));
+}
+
+// The second half of a next step that knows the cause: what brings the unit back.
+QString unitAction(ProblemKind kind, const QList<const TriageGroup *> &groups)
+{
+    if (kind == ProblemKind::LogError) {
+        return groups.isEmpty()
+            ? FindProblemsTr::tr("open its log (Show log) for the signature's fix")
+            : FindProblemsTr::tr("open its log (Show log) for the signature's fix; if that is a restart, %1")
+                  .arg(groupRestartWords(groups));
+    }
+    if (!groups.isEmpty())
+        return groupRestartWords(groups);
+    if (kind == ProblemKind::EngineStalled || kind == ProblemKind::EngineUnhealthy)
+        return FindProblemsTr::tr("remove it from the proxy and restart it");
+    return FindProblemsTr::tr("restart it");
+}
+
+// The next step of an engine problem (or a node's several engines) that fits the unit: the engine
+// itself, or the coupled DP group(s) of its ranks; led by the cause when the evidence names it.
+// Independent engines with no known cause keep nextStepOf(kind).
+QString engineNextStep(ProblemKind kind, Role role, const EngineCause &cause, const QList<const TriageGroup *> &groups)
+{
+    if (groups.isEmpty() && cause.cause == Cause::Unknown)
+        return nextStepOf(kind);
+    const QString action = unitAction(kind, groups);
+    QString step;
+    switch (cause.cause) {
+    case Cause::KvTransfer:
+        step = role == Role::Prefill
+            ? FindProblemsTr::tr("KV transfer to the decoder failed (%1): check the pair's RDMA link with the node "
+                                 "checks on both nodes, then %2.")
+                  .arg(cause.via, action)
+            : FindProblemsTr::tr("KV transfer from the prefiller failed (%1): check the pair's RDMA link with the "
+                                 "node checks on both nodes, then %2.")
+                  .arg(cause.via, action);
+        break;
+    case Cause::KvPinned:
+        step = FindProblemsTr::tr("The KV cache is pinned full and frees nothing (blocks held for KV transfers that "
+                                  "never completed): look at the peer engine and its log, then %1.")
+                   .arg(action);
+        break;
+    case Cause::CollectiveHang:
+        step = groups.isEmpty()
+            ? FindProblemsTr::tr("A collective hangs (HCCL): a rank inside the engine died or is stuck, or the NPU "
+                                 "network drops packets; check the links with the node checks, then %1.")
+                  .arg(action)
+            : FindProblemsTr::tr("A collective hangs (HCCL): a rank of the group died or is stuck; find the first "
+                                 "error in its ranks' logs, then %1.")
+                  .arg(action);
+        break;
+    case Cause::Unknown:
+        switch (kind) {
+        case ProblemKind::ListedButDead:
+            return FindProblemsTr::tr("Remove it from the proxy now (the proxy keeps sending it requests that fail; "
+                                      "routing around one rank is harmless), then read its log and %1.")
+                .arg(action);
+        case ProblemKind::EngineStalled:
+            return FindProblemsTr::tr("Read the engine's log for a hung collective (HCCL) or NPU error, then %1.")
+                .arg(action);
+        case ProblemKind::EngineUnhealthy:
+            return FindProblemsTr::tr("Read the engine's log for the EngineCore error, then %1.").arg(action);
+        case ProblemKind::EngineUnreachable:
+            return FindProblemsTr::tr(
+                "Check that the process runs and the node is up (SSH); if it crashed, read its log and %1.")
+                .arg(action);
+        case ProblemKind::LogError:
+            return FindProblemsTr::tr("Open the engine's log (Show log): the diagnosis and the fix of the signature "
+                                      "are beside the line; if the fix is a restart, %1.")
+                .arg(groupRestartWords(groups));
+        default:
+            return nextStepOf(kind);
+        }
+    }
+    // A dead engine the proxy still routes to fails its share of every request now: its removal comes
+    // before the cause.
+    if (kind == ProblemKind::ListedButDead)
+        return FindProblemsTr::tr("Remove it from the proxy now (the proxy keeps sending it requests that fail). %1")
+            .arg(step);
+    return step;
+}
+
+// Only the kinds whose advice is a restart, and the log's diagnoses, depend on the unit and the cause.
+bool adviceFitsTheUnit(ProblemKind kind)
+{
+    switch (kind) {
+    case ProblemKind::ListedButDead:
+    case ProblemKind::EngineStalled:
+    case ProblemKind::EngineUnhealthy:
+    case ProblemKind::EngineUnreachable:
+    case ProblemKind::LogError:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The advice for these engines of one problem: their coupled groups (each once, in order), and the cause
+// when every one of them has the same.
+struct EngineAdvice {
+    QList<const TriageGroup *> groups;
+    EngineCause cause;
+};
+
+EngineAdvice adviceFor(
+    const TriageInput &in, const QList<const TriageGroup *> &groupOf, ProblemKind kind, const QList<int> &engines)
+{
+    EngineAdvice advice;
+    bool independent = false;
+    for (int k = 0; k < engines.size(); ++k) {
+        const int i = engines.at(k);
+        const EngineCause cause = causeOf(in.engines.at(i), kind);
+        advice.cause = k == 0 || cause == advice.cause ? cause : EngineCause {};
+        const TriageGroup *group = groupOf.at(i);
+        if (!group)
+            independent = true;
+        else if (!advice.groups.contains(group))
+            advice.groups.append(group);
+    }
+    // Independent engines among coupled ranks: said per engine, the groups' advice would not cover them.
+    if (independent)
+        advice.groups.clear();
+    return advice;
+}
+
+// The summary's ways out ("... Ways out: retry when traffic pauses, or ..."), as a sentence; empty: none.
+QString waysOutOf(const QString &summary)
+{
+    static const QString marker = QStringLiteral("ways out:");
+    const qsizetype at = summary.indexOf(marker, 0, Qt::CaseInsensitive);
+    if (at < 0)
+        return {};
+    QString ways = summary.mid(at + marker.size()).trimmed();
+    if (ways.isEmpty())
+        return {};
+    ways[0] = ways.at(0).toUpper();
+    if (!ways.endsWith(QLatin1Char('.')))
+        ways.append(QLatin1Char('.'));
+    return ways;
+}
+
 } // namespace
 
 ProblemSeverity severityOf(ProblemKind kind)
@@ -185,10 +403,12 @@ ProblemSeverity severityOf(ProblemKind kind)
     case ProblemKind::EngineUnreachable:
     case ProblemKind::NodeSshDown:
     case ProblemKind::LogError:
+    case ProblemKind::OperationFailed:
         return ProblemSeverity::Error;
     case ProblemKind::ProxyDroppedAdd:
     case ProblemKind::NotInProxy:
     case ProblemKind::MetricsStale:
+    case ProblemKind::OutOfTraffic:
         return ProblemSeverity::Warning;
     }
     return ProblemSeverity::Warning;
@@ -400,7 +620,8 @@ void addGroupProblems(const TriageInput &in, QList<bool> &covered, QList<Problem
 
 // Engines. Several engines of one node with the same failure make one problem for the node: at 64+
 // engines a hung collective or a dead host must read as one line, not sixteen.
-void addEngineProblems(const TriageInput &in, QList<bool> &covered, QList<Problem> &out)
+void addEngineProblems(
+    const TriageInput &in, const QList<const TriageGroup *> &groupOf, QList<bool> &covered, QList<Problem> &out)
 {
     QList<std::optional<ProblemKind>> kinds;
     kinds.reserve(in.engines.size());
@@ -443,6 +664,10 @@ void addEngineProblems(const TriageInput &in, QList<bool> &covered, QList<Proble
                 p.sinceMs = std::min(p.sinceMs, in.engines.at(i).sinceMs);
             p.evidence.append(FindProblemsTr::tr("first engine %1: %2").arg(first.label, first.reason));
             p.evidence.append(first.evidence);
+            const EngineAdvice advice = adviceFor(in, groupOf, kind, hit);
+            p.nextStep = engineNextStep(kind, first.role, advice.cause, advice.groups);
+            if (advice.groups.size() == 1)
+                p.group = advice.groups.first()->id;
             out.append(p);
             for (int i : hit)
                 covered[i] = true;
@@ -465,13 +690,19 @@ void addEngineProblems(const TriageInput &in, QList<bool> &covered, QList<Proble
         p.evidence = e.evidence;
         if (kind == ProblemKind::ListedButDead)
             p.evidence.prepend(FindProblemsTr::tr("the proxy lists it as an active %1 instance").arg(problemRoleWord(e.role)));
+        if (adviceFitsTheUnit(kind)) {
+            const EngineAdvice advice = adviceFor(in, groupOf, kind, { i });
+            p.nextStep = engineNextStep(kind, e.role, advice.cause, advice.groups);
+            if (!advice.groups.isEmpty())
+                p.group = advice.groups.first()->id;
+        }
         out.append(p);
     }
 }
 
 // Known error signatures in engines' logs: one line each, beside whatever state the engine is in
 // (an error in the log often explains the stall or the crash listed above).
-void addLogProblems(const TriageInput &in, QList<Problem> &out)
+void addLogProblems(const TriageInput &in, const QList<const TriageGroup *> &groupOf, QList<Problem> &out)
 {
     for (int i = 0; i < in.engines.size(); ++i) {
         const TriageEngine &e = in.engines.at(i);
@@ -487,6 +718,143 @@ void addLogProblems(const TriageInput &in, QList<Problem> &out)
         p.node = e.node;
         p.engineCount = 1;
         p.evidence = {FindProblemsTr::tr("log line: %1").arg(e.diagnosisLine)};
+        const EngineAdvice advice = adviceFor(in, groupOf, ProblemKind::LogError, { i });
+        p.nextStep = engineNextStep(ProblemKind::LogError, e.role, advice.cause, advice.groups);
+        if (!advice.groups.isEmpty())
+            p.group = advice.groups.first()->id;
+        out.append(p);
+    }
+}
+
+// Whether an engine in this state serves or could serve at once: capacity, when the proxy routes to it.
+bool isHealthyState(EngineState state)
+{
+    switch (state) {
+    case EngineState::Serving:
+    case EngineState::Draining:
+    case EngineState::ReadyNotInProxy:
+    case EngineState::WaitingInProxy:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// Healthy engines a busy proxy has drained for longer than kOutOfTrafficAfterMs: one problem per pool. The
+// proxy finalises a drain only at a moment with no request in flight anywhere (proxy-api §8.3), so under
+// steady traffic they hold their NPUs and get no request. Engines taken out on purpose and left running
+// count too (said so): the operator sees the capacity they hold. Being stopped (intent Stop) is no capacity.
+void addOutOfTrafficProblems(const TriageInput &in, QList<Problem> &out)
+{
+    if (in.nowMs <= 0)
+        return;
+    constexpr int kListedAtMost = 8;
+    for (Role role : { Role::Prefill, Role::Decode }) {
+        QList<int> held;
+        int onPurpose = 0;
+        std::int64_t since = 0;
+        for (int i = 0; i < in.engines.size(); ++i) {
+            const TriageEngine &e = in.engines.at(i);
+            if (e.role != role || e.membership != MembershipFact::Draining || e.intent == OperatorIntent::Stop
+                || !isHealthyState(e.state) || e.membershipSinceMs <= 0
+                || in.nowMs - e.membershipSinceMs < kOutOfTrafficAfterMs)
+                continue;
+            held.append(i);
+            onPurpose += e.intent == OperatorIntent::Drain ? 1 : 0;
+            since = since == 0 ? e.membershipSinceMs : std::min(since, e.membershipSinceMs);
+        }
+        if (held.isEmpty())
+            continue;
+        const int n = int(held.size());
+        Problem p = newProblem(ProblemKind::OutOfTraffic, ProblemScope::Pool);
+        p.key = QStringLiteral("out-of-traffic:%1").arg(roleName(role));
+        p.what = FindProblemsTr::tr("Healthy engines out of traffic");
+        p.where = FindProblemsTr::tr("%1 pool").arg(problemRoleWord(role));
+        p.detail = onPurpose == 0
+            ? FindProblemsTr::tr(
+                "%1: %n healthy rank(s) out of traffic since %2 (draining in a busy proxy)", nullptr, n)
+                  .arg(problemRoleWord(role), clockTime(since))
+            : FindProblemsTr::tr("%1: %n healthy rank(s) out of traffic since %2 (draining in a busy proxy; %3 "
+                                 "taken out on purpose and left running)",
+                nullptr, n)
+                  .arg(problemRoleWord(role), clockTime(since))
+                  .arg(onPurpose);
+        p.sinceMs = since;
+        p.engine = held.first();
+        p.node = in.engines.at(held.first()).node;
+        p.engineCount = n;
+        for (int k = 0; k < n && k < kListedAtMost; ++k) {
+            const TriageEngine &e = in.engines.at(held.at(k));
+            p.evidence.append(e.intent == OperatorIntent::Drain
+                    ? FindProblemsTr::tr("%1: taken out on purpose, draining since %2")
+                          .arg(e.label, clockTime(e.membershipSinceMs))
+                    : FindProblemsTr::tr("%1: draining since %2").arg(e.label, clockTime(e.membershipSinceMs)));
+        }
+        if (n > kListedAtMost)
+            p.evidence.append(FindProblemsTr::tr("and %n more", nullptr, n - kListedAtMost));
+        out.append(p);
+    }
+}
+
+// Whether every engine of a failed operation has had a successful operation after it (an operation on
+// no engine: the same operation succeeded after it).
+bool healedSince(const TriageOperation &failed, const QList<TriageOperation> &all)
+{
+    auto laterSuccess
+        = [&failed](const TriageOperation &o) { return !o.failed && o.finishedAtMs > failed.finishedAtMs; };
+    if (failed.engines.isEmpty())
+        return std::any_of(all.cbegin(), all.cend(), [&](const TriageOperation &o) {
+            return laterSuccess(o) && o.kind == failed.kind && o.target == failed.target;
+        });
+    return std::all_of(failed.engines.cbegin(), failed.engines.cend(), [&](int engine) {
+        return std::any_of(all.cbegin(), all.cend(),
+            [&](const TriageOperation &o) { return laterSuccess(o) && o.engines.contains(engine); });
+    });
+}
+
+// Operations of this console that failed while nothing has succeeded on their engines since: what they
+// left (a group out of the proxy, ranks stopped) is the operator's to resolve. Only the latest failure of
+// the same operation on the same target is said.
+void addOperationProblems(const TriageInput &in, QList<Problem> &out)
+{
+    QList<const TriageOperation *> newestFirst;
+    for (const TriageOperation &op : in.operations)
+        newestFirst.append(&op);
+    std::stable_sort(newestFirst.begin(), newestFirst.end(),
+        [](const TriageOperation *a, const TriageOperation *b) { return a->finishedAtMs > b->finishedAtMs; });
+    QSet<QString> said;
+    for (const TriageOperation *op : std::as_const(newestFirst)) {
+        if (!op->failed)
+            continue;
+        const QString id = op->kind + QLatin1Char(' ') + op->target;
+        if (said.contains(id))
+            continue;
+        said.insert(id);
+        if (healedSince(*op, in.operations))
+            continue;
+        Problem p = newProblem(ProblemKind::OperationFailed,
+            !op->group.isEmpty()          ? ProblemScope::Group
+                : op->engines.size() == 1 ? ProblemScope::Engine
+                                          : ProblemScope::Cluster);
+        p.key = QStringLiteral("operation-failed:%1:%2:%3").arg(op->kind, op->target).arg(op->finishedAtMs);
+        const QString kind = operationKindText(op->kind);
+        p.what = FindProblemsTr::tr("Operation failed: %1 %2").arg(kind, op->target);
+        p.where = op->target;
+        p.detail = op->summary;
+        if (const QString ways = waysOutOf(op->summary); !ways.isEmpty())
+            p.nextStep = ways;
+        p.sinceMs = op->finishedAtMs;
+        // Problem::group stays empty: it offers "Restart group", which is no answer to a failed scale-in.
+        for (int engine : op->engines) {
+            if (engine < 0 || engine >= in.engines.size())
+                continue;
+            if (p.engine < 0) {
+                p.engine = engine;
+                p.node = in.engines.at(engine).node;
+            }
+            ++p.engineCount;
+        }
+        p.evidence = { FindProblemsTr::tr("%1 %2 failed at %3").arg(kind, op->target, clockTime(op->finishedAtMs)) };
         out.append(p);
     }
 }
@@ -501,8 +869,11 @@ QList<Problem> findProblems(const TriageInput &in)
     addNodeProblems(in, out);
     QList<bool> covered(in.engines.size(), false); // engines a group's or a node's problem stands for
     addGroupProblems(in, covered, out);
-    addEngineProblems(in, covered, out);
-    addLogProblems(in, out);
+    const QList<const TriageGroup *> groupOf = coupledGroupOf(in);
+    addEngineProblems(in, groupOf, covered, out);
+    addLogProblems(in, groupOf, out);
+    addOutOfTrafficProblems(in, out);
+    addOperationProblems(in, out);
     std::sort(out.begin(), out.end(), problemRanksBefore);
     return out;
 }

@@ -32,9 +32,13 @@ enum class ProblemKind : std::uint8_t {
     ProxyDroppedAdd, // the proxy silently dropped an add
     NotInProxy, // healthy engine the proxy does not route to
     MetricsStale, // polls failing, below the failure verdict
+    // Appended, so that the kinds above keep their numbers; their rank is not their place here
+    // (problemRanksBefore).
+    OutOfTraffic, // healthy engines a busy proxy drains for longer than kOutOfTrafficAfterMs: capacity unused
+    OperationFailed, // an operation of this console failed and nothing has succeeded on its engines since
     // (the last value: enumCount below counts up to it)
 };
-template<> inline constexpr std::size_t enumCount<ProblemKind> = std::size_t(ProblemKind::MetricsStale) + 1;
+template<> inline constexpr std::size_t enumCount<ProblemKind> = std::size_t(ProblemKind::OperationFailed) + 1;
 
 enum class ProblemScope : std::uint8_t { Cluster, Proxy, Pool, Node, Engine, Group };
 
@@ -59,8 +63,9 @@ struct Problem {
 
 QString problemSeverityName(ProblemSeverity severity); // "critical", "error", "warning"
 QString problemKindName(ProblemKind kind); // "pool-empty", "engine-stalled", ...
-// Ranking: kind first (its order above), then the more severe (a node whose checks failed before one
-// whose checks only warn), then the oldest first, then the engine and node index.
+// Ranking: kind first (its order above, but for the kinds ranked beside another: see problem.cpp), then the more severe
+// (a node whose checks failed before one whose checks only warn), then the oldest first, then the engine and node
+// index.
 bool problemRanksBefore(const Problem &a, const Problem &b);
 
 } // namespace pd

@@ -16,6 +16,7 @@ Triage::Triage(StateTracker *tracker, ClusterStore *store, QObject *parent)
     connect(tracker, &StateTracker::diagnosed, this, &Triage::recompute);
     connect(tracker, &StateTracker::reset, this, [this] {
         m_acknowledged.clear();
+        m_operations.clear(); // their engine indices were the previous profile's
         rebuildNodes();
         recompute();
     });
@@ -102,11 +103,19 @@ void Triage::setCanary(const CanaryStatus &canary)
     recompute();
 }
 
+void Triage::setOperations(const QList<TriageOperation> &operations)
+{
+    m_operations = operations;
+    recompute();
+}
+
 TriageInput Triage::snapshot() const
 {
     TriageInput in;
     in.nodes = m_nodes;
     in.canary = m_canary;
+    in.operations = m_operations;
+    in.nowMs = m_tracker->nowMs();
     in.proxyKnown = m_tracker->proxyKnown();
     in.proxy = m_tracker->proxyHealth();
     in.proxySinceMs = m_tracker->proxySinceMs();
@@ -131,7 +140,9 @@ TriageInput Triage::snapshot() const
         e.node = engine.nodeIndex;
         e.role = engine.role;
         e.membership = f.membership;
+        e.membershipSinceMs = f.membershipSinceMs;
         e.intent = f.intent;
+        e.kvPinned = f.kvUsage >= m_tracker->thresholds().kvPinnedUsage;
         if (!f.diagnosis.isEmpty()) {
             e.diagnosis = f.diagnosis;
             e.diagnosisLine = f.diagnosisLine;
@@ -139,7 +150,9 @@ TriageInput Triage::snapshot() const
             e.label = m_tracker->engineLabel(i);
         }
         e.freshness = freshnessOf(f, m_tracker->thresholds());
-        if (e.freshness == FreshnessFact::Stale || e.freshness == FreshnessFact::Unreachable || !e.reason.isEmpty()) {
+        // Draining engines may be listed as held out of traffic.
+        if (e.freshness == FreshnessFact::Stale || e.freshness == FreshnessFact::Unreachable || !e.reason.isEmpty()
+            || e.membership == MembershipFact::Draining) {
             e.label = m_tracker->engineLabel(i);
             e.lastError = f.lastError;
         }

@@ -37,6 +37,9 @@ public:
                        std::int64_t atMs = 0);
     // The canary's verdict (canaryprobe.h); a default status (enabled false) says nothing.
     void setCanary(const CanaryStatus &canary);
+    // The recent operations that ended (their engines as indices into the store's engines); a failed one
+    // is a problem until an operation succeeds on its engines. Forgotten when another profile opens.
+    void setOperations(const QList<TriageOperation> &operations);
 
     void recompute();
 
@@ -54,6 +57,7 @@ private:
     ClusterStore *m_store;
     QList<TriageNode> m_nodes;
     CanaryStatus m_canary;
+    QList<TriageOperation> m_operations;
     QList<Problem> m_problems;
     QSet<QString> m_acknowledged;
 };

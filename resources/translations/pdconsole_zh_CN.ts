@@ -144,12 +144,12 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+319"/>
+        <location filename="../../app/console/operations.cpp" line="+323"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+73"/>
         <source>proxy %1 done</source>
         <translation>代理操作 %1 已完成</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-400"/>
+        <location line="-433"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -219,12 +219,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>%1, by %2</source>
         <translation>%1，由 %2 执行</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+76"/>
         <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
@@ -1033,7 +1033,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
     <message>
         <location line="+9"/>
         <source>DP group %1 (%2 ranks) is BROKEN: its ranks produce no tokens, so they are not drained: every rank taken out of the proxy and stopped at once (the requests they hold fail), all started together, waited for with one deadline of %3 s, all added back</source>
-        <translation>DP 组 %1（%2 个 rank）已损坏：其 rank 不再产生 token，因此不做排空：每个 rank 立即移出代理并停止（它们持有的请求会失败），然后全部同时启动，以一个 %3 秒的截止时间等待，再全部加回代理</translation>
+        <translation>DP 组 %1（%2 个 rank）已损坏：其 rank 不产生任何 token，因此不做排空：每个 rank 立即移出代理并停止（它们持有的请求会失败），全部一起启动，以同一个 %3 秒的期限等待，然后全部加回</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -3539,11 +3539,11 @@ last good scrape %1</source>
 %1
 
 Apply?</source>
-        <translation>将代理的成员恢复为其重启前所路由的实例：
+        <translation>将代理的成员恢复为其重启前所路由的状态：
 
 %1
 
-是否执行？</translation>
+应用吗？</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4236,11 +4236,11 @@ Apply?</source>
     </message>
     <message>
         <location line="+16"/>
-        <source>Stop every rank of %1 and start them all together: the only way out of a broken group</source>
-        <translation>停止 %1 的每个 rank 并一起启动：这是恢复损坏组的唯一办法</translation>
+        <source>Stop every rank of %1 and start them all together: the only way out of a broken group, and the only restart of a coupled group&apos;s rank</source>
+        <translation>停止 %1 的每个 rank 并将它们一起启动：这是损坏的组唯一的出路，也是耦合组中 rank 唯一的重启方式</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Take the %n selected dead engine(s) out of the proxy, which keeps routing to them</source>
         <translation>
             <numerusform>将选中的 %n 个失效引擎移出代理（代理仍在向它们路由）</numerusform>
@@ -5096,7 +5096,7 @@ Apply?</source>
         <location line="+4"/>
         <source>%n engine(s) to start are still draining out of the proxy, which ignores an add until the drain ends (only when no request is in flight). If that moment does not come, the proxy is restarted with its current lists, where allowed: the requests in flight then fail.</source>
         <translation>
-            <numerusform>%n 个待启动的引擎仍在从代理中排空；排空结束前（只有在没有任何请求在途时）代理会忽略对它们的添加。如果这一时刻迟迟不来，在允许的情况下会用代理当前的实例列表重启代理：届时在途的请求会失败。</numerusform>
+            <numerusform>要启动的 %n 个引擎仍在从代理中排空，排空结束前代理会忽略添加（只有在没有请求在途时才会结束）。如果这一刻不到来，在允许的情况下会以当前列表重启代理：届时在途的请求会失败。</numerusform>
         </translation>
     </message>
     <message>
@@ -5705,7 +5705,7 @@ Apply?</source>
         <translation>不在代理启动命令中</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>%1 %2 since %3</source>
         <translation>%1 自 %3 起 %2</translation>
     </message>
@@ -5745,7 +5745,7 @@ Apply?</source>
         <translation>已重新加入代理</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>operator intent %1 → %2</source>
         <translation>操作员意图 %1 → %2</translation>
     </message>
@@ -6365,7 +6365,7 @@ Apply?</source>
 <context>
     <name>pd::Triage</name>
     <message>
-        <location filename="../../core/triage/findproblems.cpp" line="+60"/>
+        <location filename="../../core/triage/findproblems.cpp" line="+63"/>
         <source>Engine stalled</source>
         <translation>引擎停滞</translation>
     </message>
@@ -6376,7 +6376,7 @@ Apply?</source>
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-87"/>
+        <location filename="../../widgets/triageviews/problemspanel.cpp" line="-88"/>
         <source>Engine not running, yet in the proxy</source>
         <translation>引擎未运行，但仍在代理中</translation>
     </message>
@@ -6476,6 +6476,16 @@ Apply?</source>
         <translation>轮询持续失败；先观察能否恢复，再采取行动。</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Wait for an idle moment (the proxy ends a drain only when no request is in flight anywhere); or bring them back with Scale or Add to proxy, which restarts the proxy with its current lists after a bounded wait (the requests in flight then fail); or stop them to free their NPUs.</source>
+        <translation>等待空闲时刻（只有在任何地方都没有请求在途时，代理才会结束排空）；或者用“扩缩容”或“添加到代理”将它们带回，这会在有限的等待之后以当前列表重启代理（届时在途的请求会失败）；或者停止它们以释放其 NPU。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Read the operation&apos;s steps in Operations.</source>
+        <translation>在“操作”页中查看该操作的各个步骤。</translation>
+    </message>
+    <message>
         <location line="+10"/>
         <source>HTTP 200 with an empty body (a decoder failed behind the proxy)</source>
         <translation>HTTP 200 但响应体为空（代理后面的 decoder 失败）</translation>
@@ -6536,7 +6546,97 @@ Apply?</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+27"/>
+        <source>the KV connector&apos;s ZMQ side channel</source>
+        <translation>KV 连接器的 ZMQ 旁路通道</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>restart DP group %1: its %2 ranks stop and start together (Problems ▸ Restart group); a rank alone cannot rejoin its group</source>
+        <translation>重启 DP 组 %1：它的 %2 个 rank 一起停止并一起启动（问题 ▸ 重启组）；单个 rank 无法重新加入其组</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>restart DP groups %1, each as a whole (Problems ▸ Restart group); a rank alone cannot rejoin its group</source>
+        <translation>重启 DP 组 %1，每个组整体重启（问题 ▸ 重启组）；单个 rank 无法重新加入其组</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>open its log (Show log) for the signature&apos;s fix</source>
+        <translation>打开其日志（显示日志）查看该特征的修复方法</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>open its log (Show log) for the signature&apos;s fix; if that is a restart, %1</source>
+        <translation>打开其日志（显示日志）查看该特征的修复方法；如果修复方法是重启，%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>remove it from the proxy and restart it</source>
+        <translation>将其从代理中移除并重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart it</source>
+        <translation>重启它</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>KV transfer to the decoder failed (%1): check the pair&apos;s RDMA link with the node checks on both nodes, then %2.</source>
+        <translation>到 decode 引擎的 KV 传输失败（%1）：用两个节点上的节点检查检查这对引擎之间的 RDMA 链路，然后%2。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>KV transfer from the prefiller failed (%1): check the pair&apos;s RDMA link with the node checks on both nodes, then %2.</source>
+        <translation>来自 prefill 引擎的 KV 传输失败（%1）：用两个节点上的节点检查检查这对引擎之间的 RDMA 链路，然后%2。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The KV cache is pinned full and frees nothing (blocks held for KV transfers that never completed): look at the peer engine and its log, then %1.</source>
+        <translation>KV 缓存被占满且无法释放（块被从未完成的 KV 传输占用）：查看对端引擎及其日志，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A collective hangs (HCCL): a rank inside the engine died or is stuck, or the NPU network drops packets; check the links with the node checks, then %1.</source>
+        <translation>集合通信挂起（HCCL）：引擎内部的某个 rank 已死或卡住，或 NPU 网络丢包；用节点检查检查链路，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A collective hangs (HCCL): a rank of the group died or is stuck; find the first error in its ranks&apos; logs, then %1.</source>
+        <translation>集合通信挂起（HCCL）：组内某个 rank 已死或卡住；在各 rank 的日志中找到最早的错误，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Remove it from the proxy now (the proxy keeps sending it requests that fail; routing around one rank is harmless), then read its log and %1.</source>
+        <translation>立即将其从代理中移除（代理会继续向它发送请求，而这些请求会失败；绕开一个 rank 路由是无害的），然后阅读其日志并%1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Read the engine&apos;s log for a hung collective (HCCL) or NPU error, then %1.</source>
+        <translation>在引擎日志中查找挂起的集合通信（HCCL）或 NPU 错误，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Read the engine&apos;s log for the EngineCore error, then %1.</source>
+        <translation>在引擎日志中查找 EngineCore 错误，然后%1。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check that the process runs and the node is up (SSH); if it crashed, read its log and %1.</source>
+        <translation>检查进程是否在运行、节点是否在线（SSH）；如果它崩溃了，阅读其日志并%1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the engine&apos;s log (Show log): the diagnosis and the fix of the signature are beside the line; if the fix is a restart, %1.</source>
+        <translation>打开引擎的日志（显示日志）：该特征的诊断和修复方法就在该行旁边；如果修复方法是重启，%1。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Remove it from the proxy now (the proxy keeps sending it requests that fail). %1</source>
+        <translation>立即将其从代理中移除（代理会继续向它发送请求，而这些请求会失败）。%1</translation>
+    </message>
+    <message>
+        <location line="+110"/>
         <source>Proxy unreachable</source>
         <translation>代理不可达</translation>
     </message>
@@ -6568,11 +6668,12 @@ Apply?</source>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+260"/>
         <source>%1 pool</source>
         <translation>%1池</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-259"/>
         <source>none of its %1 engines serves</source>
         <translation>其 %1 个引擎均不在服务中</translation>
     </message>
@@ -6658,7 +6759,7 @@ Apply?</source>
         <translation>没有其他 %1 引擎在服务：每个 %1 请求都会失败</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>%1 (all %2 engines of the node)</source>
         <translation>%1（该节点全部 %2 个引擎）</translation>
     </message>
@@ -6678,12 +6779,12 @@ Apply?</source>
         <translation>首个引擎 %1：%2</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+27"/>
         <source>the proxy lists it as an active %1 instance</source>
         <translation>代理将其列为活动的 %1 实例</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
         <source>Log: %1</source>
         <translation>日志：%1</translation>
     </message>
@@ -6691,6 +6792,52 @@ Apply?</source>
         <location line="+7"/>
         <source>log line: %1</source>
         <translation>日志行：%1</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Healthy engines out of traffic</source>
+        <translation>健康引擎不接收流量</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%1: %n healthy rank(s) out of traffic since %2 (draining in a busy proxy)</source>
+        <translation>
+            <numerusform>%1：自 %2 起有 %n 个健康的 rank 不接收流量（在繁忙的代理中排空）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%1: %n healthy rank(s) out of traffic since %2 (draining in a busy proxy; %3 taken out on purpose and left running)</source>
+        <translation>
+            <numerusform>%1：自 %2 起有 %n 个健康的 rank 不接收流量（在繁忙的代理中排空；其中 %3 个是有意移出并保持运行的）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: taken out on purpose, draining since %2</source>
+        <translation>%1：有意移出，自 %2 起排空中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: draining since %2</source>
+        <translation>%1：自 %2 起排空中</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>and %n more</source>
+        <translation>
+            <numerusform>以及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Operation failed: %1 %2</source>
+        <translation>操作失败：%1 %2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 %2 failed at %3</source>
+        <translation>%1 %2 于 %3 失败</translation>
     </message>
     <message>
         <location filename="../../core/triage/notificationpolicy.cpp" line="+50"/>
@@ -7157,12 +7304,12 @@ Apply?</source>
 <context>
     <name>pd::Watchdog</name>
     <message>
-        <location filename="../../core/watch/watchdog.cpp" line="+96"/>
+        <location filename="../../core/watch/watchdog.cpp" line="+97"/>
         <source>the proxy still drains it: it removes it only when no request is in flight and ignores an add until then. Ways out: wait for a quiet moment, or bring it back with Scale or Add to proxy (the proxy is restarted with its current lists; the requests in flight then fail)</source>
         <translation>代理仍在排空它：只有在没有任何请求在途时才会将其移除，在此之前会忽略对它的添加。解决办法：等待空闲时刻，或用“扩缩容”或“加入代理”将其加回（会用代理当前的实例列表重启代理；届时在途的请求会失败）</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+100"/>
         <source>auto-eject is off: the proxy has no /instances API (v0.9.1-dev); it can only be changed by a restart</source>
         <translation>自动摘除不可用：该代理没有 /instances 接口（v0.9.1-dev），只能通过重启变更</translation>
     </message>

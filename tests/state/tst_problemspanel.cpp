@@ -134,6 +134,28 @@ private Q_SLOTS:
         QVERIFY(panel->restartGroupButton()->isHidden());
     }
 
+    // A stalled rank of the coupled decode group is restarted only with its group: its advice says so and
+    // the panel's Restart group offers that group.
+    void aStalledCoupledRankOffersItsGroupsRestart()
+    {
+        test::WindowFixture f;
+        QVERIFY(loadDemo(&f.store));
+        ProblemsPanel *panel = f.window.problemsPanel();
+        f.store.applyPollBatch(round({}));
+        for (int i = 0; i < 4; ++i) // requests running, counters frozen
+            f.store.applyPollBatch(round({ ok(30, 100, 50, 1, 2) }));
+        QCOMPARE(f.triage.count(), 1);
+        const Problem &p = f.triage.problems().first();
+        QCOMPARE(p.key, QStringLiteral("engine-stalled:30"));
+        QVERIFY2(
+            p.nextStep.contains(QStringLiteral("restart DP group decode@127.0.0.6:13395")), qPrintable(p.nextStep));
+        QVERIFY(!panel->restartGroupButton()->isHidden());
+        QSignalSpy restart(panel, &ProblemsPanel::restartGroupRequested);
+        QTest::mouseClick(panel->restartGroupButton(), Qt::LeftButton);
+        QCOMPARE(restart.size(), 1);
+        QCOMPARE(restart.at(0).at(0).toString(), QStringLiteral("decode@127.0.0.6:13395"));
+    }
+
     void timelineShowsLanesAndExportsCsv()
     {
         test::WindowFixture f;

@@ -6,6 +6,7 @@
 #include "triage/notificationpolicy.h"
 #include "triage/triage.h"
 
+#include <QDateTime>
 #include <QSignalSpy>
 
 using namespace pd;
@@ -56,6 +57,31 @@ QStringList keys(const QList<Problem> &problems)
         k.append(p.key);
     return k;
 }
+
+// d0 and d1's eight decode engines (2..9) as one DP group, serving.
+TriageGroup decodeGroup(bool coupled)
+{
+    TriageGroup group;
+    group.id = QStringLiteral("decode@10.0.0.2:13395");
+    group.role = Role::Decode;
+    group.coupled = coupled;
+    group.health = GroupHealth::Serving;
+    group.nodes = { QStringLiteral("d0"), QStringLiteral("d1") };
+    for (int i = 2; i < 10; ++i)
+        group.engines.append(i);
+    return group;
+}
+
+const Problem *find(const QList<Problem> &problems, const QString &key)
+{
+    for (const Problem &p : problems) {
+        if (p.key == key)
+            return &p;
+    }
+    return nullptr;
+}
+
+constexpr std::int64_t kNow = 1'800'000'000'000;
 
 Problem problem(const QString &key, ProblemSeverity s, bool acked = false)
 {
@@ -289,6 +315,276 @@ private Q_SLOTS:
         in.proxy.reachable = true;
         QCOMPARE(keys(findProblems(in)),
             (QStringList { QStringLiteral("listed-but-dead:3"), QStringLiteral("engine-unhealthy:0") }));
+    }
+
+    // A rank of a coupled DP group cannot be restarted alone (it cannot rejoin, and stopping it hangs the
+    // others): its engine problems name the group restart. An independent rank keeps "restart it".
+    void aCoupledRanksAdviceNamesTheGroupRestart()
+    {
+        TriageInput in = cluster();
+        in.groups.append(decodeGroup(true));
+        in.engines[5].state = EngineState::Stalled;
+        in.engines[7].state = EngineState::Unhealthy; // its group would be broken; the pure function still advises
+        const QString groupWords = QStringLiteral("restart DP group decode@10.0.0.2:13395: its 8 ranks stop and "
+                                                  "start together (Problems ▸ Restart group)");
+        QList<Problem> problems = findProblems(in);
+        QCOMPARE(
+            keys(problems), (QStringList { QStringLiteral("engine-stalled:5"), QStringLiteral("engine-unhealthy:7") }));
+        for (const Problem &p : problems) {
+            QVERIFY2(p.nextStep.contains(groupWords), qPrintable(p.nextStep));
+            QVERIFY2(!p.nextStep.contains(QStringLiteral("restart it")), qPrintable(p.nextStep));
+            QCOMPARE(p.group, QStringLiteral("decode@10.0.0.2:13395")); // the panel's Restart group acts on it
+        }
+        QCOMPARE(problems.at(0).nextStep,
+            QStringLiteral("Read the engine's log for a hung collective (HCCL) or NPU error, then ") + groupWords
+                + QStringLiteral("; a rank alone cannot rejoin its group."));
+
+        // Three ranks of one node: the node's problem names their group too.
+        in.engines[2].state = EngineState::Stalled;
+        in.engines[3].state = EngineState::Stalled;
+        in.engines[4].state = EngineState::Stalled;
+        const Problem *node = find(findProblems(in), QStringLiteral("engine-stalled:node:1"));
+        QVERIFY(node);
+        QVERIFY2(node->nextStep.contains(groupWords), qPrintable(node->nextStep));
+
+        // The same ranks, independent: the per-engine advice.
+        for (int i = 2; i < 5; ++i)
+            in.engines[i].state = EngineState::Serving;
+        in.groups[0] = decodeGroup(false);
+        problems = findProblems(in);
+        const Problem *stalled = find(problems, QStringLiteral("engine-stalled:5"));
+        QVERIFY(stalled);
+        QCOMPARE(stalled->nextStep,
+            QStringLiteral("Read the engine's log for a hung collective (HCCL) or NPU error; "
+                           "remove it from the proxy, then restart it."));
+        QVERIFY(stalled->group.isEmpty());
+        for (const Problem &p : problems)
+            QVERIFY2(!p.nextStep.contains(QStringLiteral("DP group")), qPrintable(p.nextStep));
+    }
+
+    // A log diagnosis that names the cause leads the next step, on the engine's problem and on the log's.
+    void aKnownCauseLeadsTheNextStep()
+    {
+        TriageInput in = cluster();
+        in.groups.append(decodeGroup(true));
+        in.engines[5].state = EngineState::Stalled;
+        in.engines[5].diagnosis = QStringLiteral("Mooncake transfer failed"); // logSignature(17)->title
+        in.engines[5].diagnosisLine = QStringLiteral("Mooncake transfer failed for request cmpl-7");
+        in.engines[0].diagnosis = QStringLiteral("Mooncake transfer failed"); // a prefiller, serving, independent
+        in.engines[0].diagnosisLine = in.engines[5].diagnosisLine;
+        QList<Problem> problems = findProblems(in);
+        const Problem *stalled = find(problems, QStringLiteral("engine-stalled:5"));
+        QVERIFY(stalled);
+        QVERIFY2(stalled->nextStep.startsWith(QStringLiteral("KV transfer from the prefiller failed (Mooncake): check "
+                                                             "the pair's RDMA link with the node checks")),
+            qPrintable(stalled->nextStep));
+        QVERIFY2(stalled->nextStep.contains(QStringLiteral("then restart DP group decode@10.0.0.2:13395")),
+            qPrintable(stalled->nextStep));
+        const Problem *decoderLog = find(problems, QStringLiteral("log-error:5"));
+        QVERIFY(decoderLog);
+        QVERIFY2(decoderLog->nextStep.startsWith(QStringLiteral("KV transfer from the prefiller failed (Mooncake)")),
+            qPrintable(decoderLog->nextStep));
+        const Problem *prefillerLog = find(problems, QStringLiteral("log-error:0"));
+        QVERIFY(prefillerLog);
+        QCOMPARE(prefillerLog->nextStep,
+            QStringLiteral("KV transfer to the decoder failed (Mooncake): check the pair's RDMA link with the node "
+                           "checks on both nodes, then open its log (Show log) for the signature's fix."));
+
+        // A dead engine the proxy routes to: its removal first, then the cause.
+        in.engines[1].state = EngineState::Unreachable;
+        in.engines[1].diagnosis = QStringLiteral("LLMDataDist link failed");
+        const Problem *dead = find(findProblems(in), QStringLiteral("listed-but-dead:1"));
+        QVERIFY(dead);
+        QCOMPARE(dead->nextStep,
+            QStringLiteral("Remove it from the proxy now (the proxy keeps sending it requests that fail). KV transfer "
+                           "to the decoder failed (LLMDataDist): check the pair's RDMA link with the node checks on "
+                           "both nodes, then restart it."));
+
+        // A collective timeout, and a stall with the KV cache pinned full.
+        in = cluster();
+        in.groups.append(decodeGroup(true));
+        in.engines[5].state = EngineState::Stalled;
+        in.engines[5].diagnosis = QStringLiteral("HCCL execution timeout");
+        in.engines[9].state = EngineState::Stalled;
+        in.engines[9].kvPinned = true;
+        problems = findProblems(in);
+        QVERIFY2(find(problems, QStringLiteral("engine-stalled:5"))
+                     ->nextStep.startsWith(QStringLiteral("A collective hangs (HCCL): a rank of the group died")),
+            qPrintable(find(problems, QStringLiteral("engine-stalled:5"))->nextStep));
+        QVERIFY2(find(problems, QStringLiteral("engine-stalled:9"))
+                     ->nextStep.startsWith(QStringLiteral("The KV cache is pinned full")),
+            qPrintable(find(problems, QStringLiteral("engine-stalled:9"))->nextStep));
+
+        // A diagnosis that names no cause (or no known signature) leaves the advice as it was.
+        in.engines[5].diagnosis = QStringLiteral("NPU out of memory");
+        in.engines[9].kvPinned = false;
+        in.groups.clear();
+        problems = findProblems(in);
+        QCOMPARE(find(problems, QStringLiteral("engine-stalled:5"))->nextStep,
+            QStringLiteral("Read the engine's log for a hung collective (HCCL) or NPU error; remove it from the proxy, "
+                           "then restart it."));
+        QCOMPARE(find(problems, QStringLiteral("log-error:5"))->nextStep,
+            QStringLiteral(
+                "Open the engine's log (Show log): the diagnosis and the fix of the signature are beside the line."));
+    }
+
+    // Healthy engines a busy proxy keeps draining hold NPUs and get no request: one warning per pool once
+    // the drain is older than kOutOfTrafficAfterMs, counting those taken out on purpose.
+    void healthyRanksHeldOutOfTrafficAreOnePoolProblem()
+    {
+        TriageInput in = cluster();
+        in.nowMs = kNow;
+        for (int i = 2; i < 7; ++i) {
+            in.engines[i].state = EngineState::Draining;
+            in.engines[i].membership = MembershipFact::Draining;
+            in.engines[i].membershipSinceMs = kNow - kOutOfTrafficAfterMs + 1000;
+            in.engines[i].label = QStringLiteral("d · %1").arg(i);
+        }
+        in.engines[3].intent = OperatorIntent::Drain; // taken out on purpose, left running
+        in.engines[4].intent = OperatorIntent::Stop; // being stopped: no capacity held
+        in.engines[6].state = EngineState::Unhealthy; // its own problem, not capacity
+        QCOMPARE(keys(findProblems(in)), QStringList { QStringLiteral("engine-unhealthy:6") });
+
+        in.nowMs = kNow + 1000;
+        in.engines[5].membershipSinceMs = kNow - 200'000; // the oldest
+        in.engines[8].state = EngineState::Serving;
+        in.engines[8].freshness = FreshnessFact::Stale;
+        in.engines[9].state = EngineState::ReadyNotInProxy;
+        in.engines[9].membership = MembershipFact::Dropped;
+        QList<Problem> problems = findProblems(in);
+        // Beside a healthy engine not in the proxy: after a dropped add, before stale metrics.
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("engine-unhealthy:6"), QStringLiteral("proxy-dropped-add:9"),
+                QStringLiteral("out-of-traffic:decode"), QStringLiteral("metrics-stale:8") }));
+        const Problem &p = problems.at(2);
+        QCOMPARE(p.kind, ProblemKind::OutOfTraffic);
+        QCOMPARE(problemKindName(p.kind), QStringLiteral("out-of-traffic"));
+        QCOMPARE(p.severity, ProblemSeverity::Warning);
+        QCOMPARE(p.scope, ProblemScope::Pool);
+        QCOMPARE(p.engineCount, 3); // 2, 3 (on purpose), 5
+        QCOMPARE(p.sinceMs, kNow - 200'000);
+        const QString at = QDateTime::fromMSecsSinceEpoch(kNow - 200'000).toString(QStringLiteral("HH:mm:ss"));
+        QCOMPARE(p.detail,
+            QStringLiteral(
+                "decode: 3 healthy rank(s) out of traffic since %1 (draining in a busy proxy; 1 taken out on "
+                "purpose and left running)")
+                .arg(at));
+        QCOMPARE(p.evidence.size(), 3);
+        QVERIFY2(p.evidence.at(1).startsWith(QStringLiteral("d · 3: taken out on purpose, draining since ")),
+            qPrintable(p.evidence.at(1)));
+        QVERIFY2(p.nextStep.startsWith(QStringLiteral("Wait for an idle moment")), qPrintable(p.nextStep));
+        QVERIFY(p.nextStep.contains(QStringLiteral("Scale or Add to proxy")));
+        QVERIFY(p.nextStep.contains(QStringLiteral("stop them")));
+
+        // The prefill pool too: a second problem, one per pool.
+        in.engines[0].membership = MembershipFact::Draining;
+        in.engines[0].membershipSinceMs = kNow - 300'000;
+        problems = findProblems(in);
+        QVERIFY(find(problems, QStringLiteral("out-of-traffic:prefill")));
+        QCOMPARE(find(problems, QStringLiteral("out-of-traffic:decode"))->engineCount, 3);
+        // Without a clock nothing is judged.
+        in.nowMs = 0;
+        QVERIFY(!find(findProblems(in), QStringLiteral("out-of-traffic:decode")));
+    }
+
+    // A failed operation is an error until an operation succeeds on all its engines; the summary's ways
+    // out are its next step.
+    void aFailedOperationIsAProblemUntilASuccess()
+    {
+        TriageInput in = cluster();
+        TriageOperation restart;
+        restart.kind = QStringLiteral("group-restart");
+        restart.group = QStringLiteral("decode@10.0.0.2:13395");
+        restart.target = restart.group;
+        restart.finishedAtMs = 5000;
+        restart.failed = true;
+        restart.summary
+            = QStringLiteral("Add every rank to the proxy failed: the proxy still drains 8 of these instances "
+                             "(since 14:02:10; 3 request(s) in flight). Ways out: retry when traffic pauses, "
+                             "or allow a proxy restart with its current lists");
+        for (int i = 2; i < 10; ++i)
+            restart.engines.append(i);
+        TriageOperation earlierScaleOut; // succeeded before: clears nothing
+        earlierScaleOut.kind = QStringLiteral("scale-out");
+        earlierScaleOut.target = QStringLiteral("decode 10.0.0.2:9001");
+        earlierScaleOut.finishedAtMs = 4000;
+        earlierScaleOut.engines = { 3 };
+        in.operations = { restart, earlierScaleOut };
+        in.engines[8].state = EngineState::Stalled;
+        QList<Problem> problems = findProblems(in);
+        QCOMPARE(keys(problems),
+            (QStringList { QStringLiteral("engine-stalled:8"),
+                QStringLiteral("operation-failed:group-restart:decode@10.0.0.2:13395:5000") }));
+        const Problem &p = problems.at(1);
+        QCOMPARE(p.kind, ProblemKind::OperationFailed);
+        QCOMPARE(p.severity, ProblemSeverity::Error);
+        QCOMPARE(p.scope, ProblemScope::Group);
+        QCOMPARE(p.what, QStringLiteral("Operation failed: group-restart decode@10.0.0.2:13395"));
+        QCOMPARE(p.detail, restart.summary);
+        QCOMPARE(
+            p.nextStep, QStringLiteral("Retry when traffic pauses, or allow a proxy restart with its current lists."));
+        QCOMPARE(p.engineCount, 8);
+        QCOMPARE(p.engine, 2);
+        QCOMPARE(p.sinceMs, 5000);
+
+        // Without ways out: where to read more. A second failure of the same operation replaces the first.
+        TriageOperation again = restart;
+        again.finishedAtMs = 6000;
+        again.summary = QStringLiteral("Stop every rank failed: 127.0.0.7:9003 still runs");
+        in.operations.append(again);
+        problems = findProblems(in);
+        QCOMPARE(keys(problems).size(), 2);
+        QCOMPARE(problems.at(1).key, QStringLiteral("operation-failed:group-restart:decode@10.0.0.2:13395:6000"));
+        QCOMPARE(problems.at(1).nextStep, QStringLiteral("Read the operation's steps in Operations."));
+
+        // A later success on some of its engines: still a problem; on all of them: cleared.
+        TriageOperation scaleOut;
+        scaleOut.kind = QStringLiteral("group-scale-out");
+        scaleOut.target = restart.target;
+        scaleOut.group = restart.group;
+        scaleOut.finishedAtMs = 7000;
+        scaleOut.engines = { 2, 3, 4, 5 };
+        in.operations.append(scaleOut);
+        QCOMPARE(keys(findProblems(in)).size(), 2);
+        scaleOut.engines = { 6, 7, 8, 9 };
+        in.operations.append(scaleOut);
+        QCOMPARE(keys(findProblems(in)), QStringList { QStringLiteral("engine-stalled:8") });
+    }
+
+    // Through the Triage object: the tracker's clock and membership, and the operations' setter.
+    void outOfTrafficAndOperationsThroughTheTriage()
+    {
+        ClusterStore store;
+        QVERIFY(loadDemo(&store, DemoCoupling::Independent));
+        StateTracker tracker(&store);
+        std::int64_t now = kNow;
+        tracker.setClock([&now] { return now; });
+        Triage triage(&tracker, &store);
+        int tick = 1;
+        store.applyPollBatch(healthyRound(72, tick));
+        tracker.setMembership(20, MembershipFact::Draining);
+        tracker.setMembership(21, MembershipFact::Draining);
+        auto round = [&](std::int64_t advanceMs) {
+            now += advanceMs;
+            store.applyPollBatch(healthyRound(72, ++tick));
+            tracker.setMembership(20, MembershipFact::Draining); // reconciled again: the drain's start stays
+        };
+        round(kOutOfTrafficAfterMs - 1000);
+        QCOMPARE(triage.count(), 0);
+        round(2000);
+        QCOMPARE(keys(triage.problems()), QStringList { QStringLiteral("out-of-traffic:decode") });
+        QCOMPARE(triage.problems().first().engineCount, 2);
+        QCOMPARE(triage.problems().first().sinceMs, kNow);
+
+        TriageOperation failed;
+        failed.kind = QStringLiteral("scale-out");
+        failed.target = QStringLiteral("decode 127.0.0.7:9000");
+        failed.failed = true;
+        failed.finishedAtMs = now;
+        failed.engines = { 20 };
+        triage.setOperations({ failed });
+        QCOMPARE(triage.count(), 2);
+        QCOMPARE(triage.problems().first().kind, ProblemKind::OperationFailed);
     }
 
     void poolEmptyByTheProxysCount()

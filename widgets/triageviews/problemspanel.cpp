@@ -185,7 +185,8 @@ void ProblemsPanel::updateHeader()
         m_restartGroup->setToolTip(m_restartWhyNot);
     else if (!group.isEmpty())
         m_restartGroup->setToolTip(tr("Stop every rank of %1 and start them all together: the only way out of a "
-                                      "broken group").arg(group));
+                                      "broken group, and the only restart of a coupled group's rank")
+                                       .arg(group));
     if (m_removeAvailable)
         m_remove->setToolTip(dead > 0 ? tr("Take the %n selected dead engine(s) out of the proxy, which keeps routing to them", nullptr, dead)
                                       : tr("Select stalled, unhealthy or unreachable engines to take them out of the proxy"));
@@ -219,17 +220,21 @@ QList<int> ProblemsPanel::deadEnginesSelected() const
 
 QString ProblemsPanel::groupToRestart() const
 {
+    // A broken group's problem, or an engine problem of a coupled group's rank (its advice names the group
+    // restart: a rank alone cannot rejoin its group).
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
     for (const QModelIndex &row : rows) {
         const QString key = row.data(ProblemKeyRole).toString();
         for (const Problem &p : m_triage->problems()) {
-            if (p.key == key && p.kind == ProblemKind::GroupBroken && !p.group.isEmpty())
+            if (p.key == key && !p.group.isEmpty())
                 return p.group;
         }
     }
+    // Unselected: the most urgent problem whose fix is the restart (a log line alone is no reason to restart
+    // a group; selected, its group is offered).
     for (const Problem &p : m_triage->problems()) {
-        if (p.kind == ProblemKind::GroupBroken && !p.group.isEmpty())
-            return p.group; // ranked: the first is the most urgent
+        if (!p.group.isEmpty() && p.kind != ProblemKind::LogError)
+            return p.group; // ranked: a broken group before any rank's problem
     }
     return {};
 }
