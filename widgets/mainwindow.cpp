@@ -355,6 +355,9 @@ void MainWindow::createTriageViews()
     connect(m_problemsPanel, &ProblemsPanel::nodeFocusRequested, this, &MainWindow::focusNode);
     connect(m_timeline, &TimelineView::engineFocusRequested, this, &MainWindow::focusEngine);
     connect(triage, &Triage::problemsChanged, this, &MainWindow::updateProblemCount);
+    // The headline follows every round and every change of the problems (the canary's among them).
+    connect(triage, &Triage::problemsChanged, this, &MainWindow::updateProxyStatus);
+    connect(m_tracker, &StateTracker::roundDerived, this, &MainWindow::updateProxyStatus);
     connect(m_clusterPage, &ClusterPage::currentEngineChanged, this, [this](int engine) {
         if (m_detailDock->isVisible())
             m_detail->setEngine(engine);
@@ -407,8 +410,19 @@ void MainWindow::focusNode(int node)
 void MainWindow::showProxyHealth(const ProxyHealth &health)
 {
     m_topology->view()->setProxyHealth(health);
-    m_proxyLabel->setText(StatusSummary::proxyHtml(*m_store, health));
-    m_proxyLabel->setToolTip(StatusSummary::proxyToolTip(health));
+    m_lastProxyHealth = health;
+    updateProxyStatus();
+}
+
+void MainWindow::updateProxyStatus()
+{
+    if (!m_lastProxyHealth)
+        return;
+    const StatusSummary::Headline headline = StatusSummary::headline(*m_store, *m_tracker, m_triage->canary());
+    m_proxyLabel->setText(StatusSummary::proxyHtml(*m_store, *m_lastProxyHealth, headline));
+    m_proxyLabel->setToolTip(StatusSummary::proxyToolTip(*m_lastProxyHealth)
+        + tr("\nServing: engines in the proxy that serve, of those expected to (listed by the proxy, unless taken out "
+             "on purpose). Clients: the canary's requests through the proxy that succeeded."));
 }
 
 void MainWindow::showEngineCharts(int engine)

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "net/proxyhealth.h"
 #include "topology/trackedengineinfo.h"
 
 #include <QMainWindow>
+
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QLineEdit;
@@ -124,6 +127,7 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    void updateProxyStatus(); // the proxy's mark and the incident headline in the status bar
     void createKeyboardActions(QMenu *edit, QMenu *view, QMenu *help);
     void createMenus();
     void createTriageViews(); // the Problems and engine detail docks, the Timeline tab
@@ -155,6 +159,7 @@ private:
     StateTracker *m_tracker;
     std::unique_ptr<TrackedEngineInfo> m_trackedInfo; // the topology's states, figures and tooltips
     Triage *m_triage;
+    std::optional<ProxyHealth> m_lastProxyHealth; // the headline is redrawn between answers too
     ProblemsPanel *m_problemsPanel = nullptr;
     EngineDetailPanel *m_detail = nullptr;
     TimelineView *m_timeline = nullptr;

@@ -5,7 +5,10 @@
 #include "cluster/fieldrules.h"
 #include "cluster/profileformat.h"
 #include "net/proxyhealth.h"
+#include "ops/canaryhistory.h"
+#include "state/statetracker.h"
 #include "stateappearance.h"
+#include "triage/findproblems.h"
 
 namespace pd {
 
@@ -63,6 +66,62 @@ QString StatusSummary::proxyHtml(const ClusterStore &store, const ProxyHealth &h
               .arg(health.prefillInstances)
               .arg(health.decodeInstances)
               .arg(inFlight);
+}
+
+StatusSummary::Headline StatusSummary::headline(
+    const ClusterStore &store, const StateTracker &tracker, const CanaryStatus &canary)
+{
+    Headline h;
+    const QList<Engine> &engines = store.engines();
+    for (int i = 0; i < tracker.engineCount() && i < engines.size(); ++i) {
+        const EngineFacts &facts = tracker.facts(i);
+        const bool listed = facts.membership == MembershipFact::Active || facts.membership == MembershipFact::Waiting
+            || facts.membership == MembershipFact::Draining;
+        const bool expected = listed && facts.intent == OperatorIntent::None;
+        const bool serving = tracker.state(i) == EngineState::Serving;
+        const bool prefill = engines.at(i).role == Role::Prefill;
+        int &want = prefill ? h.prefillExpected : h.decodeExpected;
+        int &have = prefill ? h.prefillServing : h.decodeServing;
+        want += expected;
+        have += serving;
+    }
+    h.canary = canary.enabled;
+    h.canaryWindow = canary.window;
+    h.canaryFailed = canary.failed;
+    h.clientsFailing = canary.enabled && canary.consecutiveFailures >= kCanaryFailuresToRaise;
+    return h;
+}
+
+QString StatusSummary::proxyHtml(const ClusterStore &store, const ProxyHealth &health, const Headline &h)
+{
+    const QString where = store.hasProfile()
+        ? QStringLiteral("%1:%2").arg(store.profile().proxy.address).arg(store.profile().proxy.port)
+        : QString();
+    if (!health.reachable)
+        return severityHtml(ProblemSeverity::Critical, QStringLiteral("✖ ") + tr("proxy %1 unreachable").arg(where));
+    const auto pool = [](const QString &name, int serving, int expected) {
+        const QString text = tr("%1 %2/%3").arg(name).arg(serving).arg(expected);
+        return serving < expected ? severityHtml(ProblemSeverity::Warning, QStringLiteral("<b>%1</b>").arg(text))
+                                  : text;
+    };
+    QStringList parts;
+    parts << tr("proxy %1").arg(where);
+    parts << pool(tr("prefill"), h.prefillServing, h.prefillExpected) + QStringLiteral(" · ")
+            + pool(tr("decode"), h.decodeServing, h.decodeExpected) + tr(" serving");
+    if (h.canary && h.canaryWindow > 0) {
+        const int ok = int(100.0 * (h.canaryWindow - h.canaryFailed) / h.canaryWindow + 0.5);
+        const QString clients = tr("clients %1 % ok").arg(ok);
+        parts << (h.clientsFailing   ? severityHtml(ProblemSeverity::Critical, QStringLiteral("<b>%1</b>").arg(clients))
+                : h.canaryFailed > 0 ? severityHtml(ProblemSeverity::Warning, clients)
+                                     : clients);
+    }
+    if (health.requestNum)
+        parts << tr("%n in flight", nullptr, *health.requestNum);
+    const bool lost = h.prefillServing < h.prefillExpected || h.decodeServing < h.decodeExpected;
+    const QString mark = h.clientsFailing ? severityHtml(ProblemSeverity::Critical, QStringLiteral("✖"))
+        : lost                            ? severityHtml(ProblemSeverity::Warning, QStringLiteral("▲"))
+                                          : healthyHtml(QStringLiteral("●"));
+    return mark + QLatin1Char(' ') + parts.join(QStringLiteral(" · "));
 }
 
 QString StatusSummary::proxyToolTip(const ProxyHealth &health)

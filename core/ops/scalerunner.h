@@ -27,6 +27,7 @@ class ScaleRunner final : public QObject {
     Q_OBJECT
 public:
     explicit ScaleRunner(ScaleContext *context, QObject *parent = nullptr);
+    ScaleContext *context() const { return m_ctx; } // what its operations run with
 
     void setParallelCap(int cap) { m_cap = qMax(1, cap); }
 

@@ -37,6 +37,7 @@ public:
                        std::int64_t atMs = 0);
     // The canary's verdict (canaryprobe.h); a default status (enabled false) says nothing.
     void setCanary(const CanaryStatus &canary);
+    const CanaryStatus &canary() const { return m_canary; }
     // The recent operations that ended (their engines as indices into the store's engines); a failed one
     // is a problem until an operation succeeds on its engines. Forgotten when another profile opens.
     void setOperations(const QList<TriageOperation> &operations);

@@ -10,20 +10,11 @@
 #include "watch/clusterwatch.h"
 #include "watch/watchdog.h"
 
-namespace pdctl {
+namespace pd {
 
-using namespace pd;
-
-WatchOperations::WatchOperations(
-    ClusterWatch &watch, const Profile &profile, RunnerFactory &runners, const QString &simControl, AuditLog &audit)
+WatchOperations::WatchOperations(ClusterWatch &watch, const Profile &profile, EngineControl *control, AuditLog &audit)
     : m_watch(watch)
 {
-    m_controller
-        = std::make_unique<EngineController>(profile, std::shared_ptr<RunnerFactory>(&runners, [](RunnerFactory *) {}));
-    if (simControl.isEmpty())
-        m_control = std::make_unique<RunnerEngineControl>(m_controller.get());
-    else
-        m_control = std::make_unique<SimClusterEngineControl>(QUrl(QStringLiteral("http://") + simControl));
     const ProxyEndpoint endpoint = profileProxyEndpoint(profile);
     m_probe = std::make_unique<EngineProbe>();
     m_probe->setBearerToken(profileApiKey(profile));
@@ -90,4 +81,4 @@ void WatchOperations::attach(Watchdog &dog, const AutoHealSettings &heal)
     m_intents->start();
 }
 
-} // namespace pdctl
+} // namespace pd

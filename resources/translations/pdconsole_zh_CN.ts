@@ -3027,7 +3027,7 @@ last good scrape %1</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
@@ -3042,7 +3042,14 @@ last good scrape %1</source>
         <translation>引擎详情(&amp;E)</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
+        <source>
+Serving: engines in the proxy that serve, of those expected to (listed by the proxy, unless taken out on purpose). Clients: the canary&apos;s requests through the proxy that succeeded.</source>
+        <translation>
+服务中：代理中正在服务的引擎数 / 应当服务的引擎数（代理列出的实例，除非被有意移出）。客户端：探针经代理发出的请求中成功的比例。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>%1 · %2 · DP rank %3</source>
         <translation>%1 · %2 · DP rank %3</translation>
     </message>
@@ -3792,7 +3799,7 @@ Apply?</source>
 <context>
     <name>pd::PoolScaleControl</name>
     <message>
-        <location filename="../../widgets/scale/poolscalecontrol.cpp" line="+17"/>
+        <location filename="../../widgets/scale/poolscalecontrol.cpp" line="+19"/>
         <source>Apply…</source>
         <translation>应用…</translation>
     </message>
@@ -3818,17 +3825,17 @@ Apply?</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+65"/>
+        <location line="+85"/>
         <source>Show the plan and confirm</source>
         <translation>显示计划并确认</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-79"/>
         <source>Scale to</source>
         <translation>扩缩容至</translation>
     </message>
     <message numerus="yes">
-        <location line="+14"/>
+        <location line="+19"/>
         <source>%n active</source>
         <translation>
             <numerusform>%n 个活跃</numerusform>
@@ -3856,7 +3863,7 @@ Apply?</source>
         </translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+51"/>
         <source>Read-only mode: scaling is disabled</source>
         <translation>只读模式：已禁用扩缩容</translation>
     </message>
@@ -3864,6 +3871,28 @@ Apply?</source>
         <location line="+2"/>
         <source>Operations on this pool are running</source>
         <translation>该池上有操作正在进行</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Scaling is off: read-only mode. Way out: untick Read-only at the top of this tab.</source>
+        <translation>扩缩容已关闭：只读模式。解决办法：在本页顶部取消勾选“只读”。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Apply waits: an operation on this pool runs. Way out: let it finish, or Cancel it below.</source>
+        <translation>“应用”需等待：此池上有操作正在运行。解决办法：等待其结束，或在下方取消它。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Apply waits: %1 runs. Way out: let it finish, or Cancel it below.</source>
+        <translation>“应用”需等待：%1 正在运行。解决办法：等待其结束，或在下方取消它。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n instance(s) draining since %1, %2 request(s) in flight: a busy proxy removes them only when no request is in flight. Ways out: wait for a quiet moment; or scale up, which takes them back and restarts the proxy with its current lists if it stays busy (the requests in flight then fail).</source>
+        <translation>
+            <numerusform>%n 个实例自 %1 起排空中，在途请求 %2 个：繁忙的代理只有在没有任何请求在途时才会移除它们。解决办法：等待空闲时刻；或扩容，将它们收回，如果代理一直繁忙则用其当前实例列表重启代理（届时在途的请求会失败）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5286,7 +5315,7 @@ Apply?</source>
         <translation>取消操作</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+95"/>
         <source>Reading the %1 engines&apos; load…</source>
         <translation>正在读取 %1 引擎的负载…</translation>
     </message>
@@ -5789,7 +5818,7 @@ Apply?</source>
 <context>
     <name>pd::StatusSummary</name>
     <message>
-        <location filename="../../widgets/statussummary.cpp" line="+15"/>
+        <location filename="../../widgets/statussummary.cpp" line="+18"/>
         <source>No cluster open — File ▸ Open Profile…</source>
         <translation>未打开集群 — 文件 ▸ 打开配置文件…</translation>
     </message>
@@ -5841,11 +5870,12 @@ Apply?</source>
     </message>
     <message>
         <location line="+9"/>
+        <location line="+40"/>
         <source>proxy %1 unreachable</source>
         <translation>代理 %1 不可达</translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="-39"/>
         <source> · %n in flight</source>
         <translation>
             <numerusform> · %n 个在途请求</numerusform>
@@ -5857,7 +5887,44 @@ Apply?</source>
         <translation>代理 %1：预填充 %2 · 解码 %3%4</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+39"/>
+        <source>%1 %2/%3</source>
+        <translation>%1 %2/%3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>proxy %1</source>
+        <translation>代理 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prefill</source>
+        <translation>prefill</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>decode</source>
+        <translation>decode</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> serving</source>
+        <translation> 服务中</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>clients %1 % ok</source>
+        <translation>客户端成功 %1 %</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n in flight</source>
+        <translation>
+            <numerusform>%n 个在途</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Last /healthcheck at %1</source>
         <translation>上次 /healthcheck 时间：%1</translation>
     </message>

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 namespace pd {
 
@@ -13,6 +14,7 @@ PoolScaleControl::PoolScaleControl(Role role, QWidget *parent)
     , m_role(role)
     , m_title(new QLabel(this))
     , m_counts(new QLabel(this))
+    , m_note(new QLabel(this))
     , m_spin(new QSpinBox(this))
     , m_apply(new QPushButton(tr("Apply…"), this))
 {
@@ -24,13 +26,19 @@ PoolScaleControl::PoolScaleControl(Role role, QWidget *parent)
     m_spin->setToolTip(tr("Instances wanted in the proxy's %1 pool").arg(roleName(role)));
     m_spin->setAccessibleName(tr("%1 pool size").arg(roleName(role)));
     m_apply->setToolTip(tr("Show the plan and confirm"));
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    auto *column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    auto *layout = new QHBoxLayout;
     layout->addWidget(m_title);
     layout->addWidget(m_counts, 1);
     layout->addWidget(new QLabel(tr("Scale to"), this));
     layout->addWidget(m_spin);
     layout->addWidget(m_apply);
+    column->addLayout(layout);
+    m_note->setObjectName(QStringLiteral("poolScaleNote"));
+    m_note->setWordWrap(true);
+    m_note->setVisible(false);
+    column->addWidget(m_note);
     connect(m_spin, &QSpinBox::valueChanged, this, [this] {
         m_touched = true;
         updateState();
@@ -49,6 +57,7 @@ void PoolScaleControl::setMembership(int active, int waiting, int draining, int 
         parts << tr("%n draining", nullptr, draining);
     parts << tr("of %n in the profile", nullptr, profileEngines);
     m_counts->setText(parts.join(QStringLiteral(", ")));
+    m_draining = draining;
     const QSignalBlocker block(m_spin);
     m_spin->setMaximum(qMax(profileEngines, m_current));
     if (!m_touched)
@@ -62,10 +71,23 @@ void PoolScaleControl::setReadOnly(bool readOnly)
     updateState();
 }
 
-void PoolScaleControl::setBusy(bool busy)
+void PoolScaleControl::setBusy(bool busy, const QString &what)
 {
     m_busy = busy;
+    m_busyWhat = what;
     updateState();
+}
+
+void PoolScaleControl::setDrain(const QDateTime &since, std::optional<int> inFlight)
+{
+    m_drainSince = since;
+    m_inFlight = inFlight;
+    updateState();
+}
+
+QString PoolScaleControl::noteText() const
+{
+    return m_note->isHidden() ? QString() : m_note->text();
 }
 
 int PoolScaleControl::target() const
@@ -89,6 +111,24 @@ void PoolScaleControl::updateState()
         m_apply->setToolTip(tr("Operations on this pool are running"));
     else
         m_apply->setToolTip(tr("Show the plan and confirm"));
+    // The same reasons in the panel itself, with the way out.
+    QStringList lines;
+    if (m_readOnly)
+        lines << tr("Scaling is off: read-only mode. Way out: untick Read-only at the top of this tab.");
+    else if (m_busy)
+        lines << (m_busyWhat.isEmpty()
+                ? tr("Apply waits: an operation on this pool runs. Way out: let it finish, or Cancel it below.")
+                : tr("Apply waits: %1 runs. Way out: let it finish, or Cancel it below.").arg(m_busyWhat));
+    if (m_draining > 0 && m_drainSince.isValid())
+        lines << tr(
+            "%n instance(s) draining since %1, %2 request(s) in flight: a busy proxy removes them only when "
+            "no request is in flight. Ways out: wait for a quiet moment; or scale up, which takes them back "
+            "and restarts the proxy with its current lists if it stays busy (the requests in flight then fail).",
+            nullptr, m_draining)
+                     .arg(m_drainSince.toLocalTime().toString(QStringLiteral("HH:mm:ss")),
+                         m_inFlight ? QString::number(*m_inFlight) : QStringLiteral("?"));
+    m_note->setText(lines.join(QLatin1Char('\n')));
+    m_note->setVisible(!lines.isEmpty());
 }
 
 } // namespace pd

@@ -91,6 +91,8 @@ ScalePanel::ScalePanel(ScaleContext *context, ScaleRunner *runner, QList<EngineR
         Q_UNUSED(op);
         refreshCounts();
     });
+    // The pool's note names the running operation's step: it follows the steps.
+    connect(m_runner, &ScaleRunner::operationChanged, this, &ScalePanel::refreshCounts);
     connect(m_runner, &ScaleRunner::operationFinished, this, [this](ScaleOperation *op) {
         m_tree->collapse(m_model->index(int(m_runner->operations().indexOf(op)), 0));
         if (op->outcome() == OperationOutcome::Failed)
@@ -117,6 +119,7 @@ void ScalePanel::refreshCounts()
 {
     for (PoolScaleControl *c : {m_prefill, m_decode}) {
         int active = 0, waiting = 0, draining = 0, profile = 0;
+        QDateTime drainSince;
         for (const EngineRef &e : std::as_const(m_engines))
             profile += e.role == c->role();
         for (const InstanceRecord &r : m_ctx->membership->records()) {
@@ -125,12 +128,22 @@ void ScalePanel::refreshCounts()
             active += r.fact == MembershipFact::Active;
             waiting += r.fact == MembershipFact::Waiting;
             draining += r.fact == MembershipFact::Draining;
+            if (r.fact == MembershipFact::Draining && r.since.isValid())
+                drainSince = drainSince.isValid() ? qMin(drainSince, r.since) : r.since;
         }
         c->setMembership(active, waiting, draining, profile);
-        bool busy = false;
+        c->setDrain(drainSince, m_ctx->membership->health().requestNum);
+        const ScaleOperation *running = nullptr;
         for (const ScaleOperation *op : m_runner->operations())
-            busy = busy || (!op->isFinished() && op->engine().role == c->role());
-        c->setBusy(busy);
+            if (!running && !op->isFinished() && op->engine().role == c->role())
+                running = op;
+        QString what;
+        if (running) {
+            what = QStringLiteral("%1 %2").arg(operationKindText(running->kind()), running->engine().id);
+            if (running->currentStep() >= 0 && running->currentStep() < running->steps().size())
+                what += QStringLiteral(" (%1)").arg(stepLabelText(running->steps().at(running->currentStep())));
+        }
+        c->setBusy(running != nullptr, what);
     }
     m_cancel->setEnabled(!m_runner->isIdle());
 }
