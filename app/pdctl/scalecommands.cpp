@@ -328,10 +328,10 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
             "                   [--sim-control HOST:PORT] [--audit FILE] [--parallel N] [--idle-timeout S] "
             "[--allow-in-flight]\n"
             "                   [--allow-proxy-restart] [--drain-wait S]\n"
-            "  --allow-proxy-restart: engines the busy proxy still drains (a scale-in being undone) come\n"
-            "  back, after --drain-wait S (default: 3 of the proxy's listener ticks) without an idle moment, by "
-            "restarting the proxy\n"
-            "  with its current lists; the requests in flight then fail (counted in the audit log)"));
+            "  Engines the busy proxy still drains (a scale-in being undone) come back once it is idle, waiting\n"
+            "  --drain-wait S at most from the drain's start (default --idle-timeout); --allow-proxy-restart:\n"
+            "  after that wait (default 3 of the proxy's listener ticks) the proxy is restarted with its\n"
+            "  current lists instead; the requests in flight then fail (counted in the audit log)"));
     p.required(QStringLiteral("profile"), QStringLiteral("FILE"));
     for (const char *name : { "pool", "to", "sim-control", "audit", "parallel", "idle-timeout", "drain-wait" })
         p.option(QString::fromLatin1(name), QStringLiteral("VALUE"));

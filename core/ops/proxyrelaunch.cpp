@@ -44,11 +44,7 @@ void ProxyRelaunch::countInFlight(ScaleContext *context, const ProxyLists &membe
         for (const EngineRef &e : std::as_const(context->engines))
             if (members.of(e.role).contains(e.id))
                 listed << e;
-        if (listed.isEmpty())
-            return done(std::nullopt, QStringLiteral("no member is known"));
         context->probe->loads(listed, whileAlive(guard, [done, listed](const QHash<QString, EngineLoad> &loads) {
-            if (loads.isEmpty())
-                return done(std::nullopt, QStringLiteral("neither the proxy nor any member answered"));
             double sum = 0;
             for (const EngineLoad &l : loads)
                 sum += l.running + l.waiting;

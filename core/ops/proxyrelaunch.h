@@ -48,7 +48,7 @@ public:
     const ProxyLists &lists() const { return m_lists; }
 
     // The requests in flight through the proxy now, and where the count comes from (the same rule as
-    // the count step). nullopt when neither the proxy nor any member answers.
+    // the count step); a member that does not answer counts 0 and is said in the source.
     static void countInFlight(ScaleContext *context, const ProxyLists &members, QObject *guard,
         std::function<void(std::optional<int> count, const QString &source)> done);
 

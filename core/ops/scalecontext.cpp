@@ -17,6 +17,9 @@ int drainFinaliseWaitMs(const ScaleContext &context)
 {
     if (context.settings.drainFinaliseWaitMs >= 0)
         return context.settings.drainFinaliseWaitMs;
+    // Without the proxy restart as a way out, waiting is the only one: as long as any drain may take.
+    if (!context.settings.restartProxyForDrains)
+        return context.settings.idleTimeoutMs;
     // The proxy finalises drains at its listener's ticks: three chances for an idle moment.
     const int tick = context.membership ? context.membership->listenerTiming().intervalMs
                                         : context.plannedListenerTiming.intervalMs;

@@ -43,7 +43,8 @@ struct ScaleSettings {
     // proxy finalises a drain only when no request is in flight at a listener tick (proxy-api §8.3), and
     // an add of a draining instance is ignored (§8.12). The operation gives that moment this long,
     // counted from when the drain began (a group that took minutes to start again had its chances)...
-    // -1: three of the proxy's listener ticks (its --waiting-retry-interval: 30 s at the default 10 s).
+    // -1: three of the proxy's listener ticks (its --waiting-retry-interval: 30 s at the default 10 s)
+    // when the restart below is allowed, else idleTimeoutMs (waiting is then the only way out).
     int drainFinaliseWaitMs = -1;
     // ... then, where the confirmed plan allows it, restarts the proxy with its current lists (the
     // returning instances are on them, the other drains leave): the requests in flight then fail and are
@@ -95,7 +96,8 @@ struct ScaleContext {
 QString mutationRefusal(const ScaleContext &context);
 // The first of those alone: why a profile with validation errors is not acted on, empty when it has none.
 QString invalidProfileRefusal(const ScaleContext &context);
-// settings.drainFinaliseWaitMs, or three listener ticks of the proxy when it is -1.
+// settings.drainFinaliseWaitMs; when it is -1, three listener ticks of the proxy if the proxy restart
+// is allowed as the way out, else settings.idleTimeoutMs.
 int drainFinaliseWaitMs(const ScaleContext &context);
 
 // The profile's DP groups and engines into the context, and the listener timing the console would

@@ -11,6 +11,7 @@
 #include "scale/poolscalecontrol.h"
 #include "scale/scalepanel.h"
 #include "scalepanelhelpers.h"
+#include "scaletesthelpers.h"
 #include "simscalefixture.h"
 
 #include <QApplication>
@@ -72,7 +73,7 @@ private Q_SLOTS:
         auto *op = qobject_cast<ProxyRestartScale *>(runner.operations().constFirst());
         QVERIFY2(op, "the panel ran the per-engine path on a proxy without /instances");
         QCOMPARE(op->newLists().decode, shown->listAfterRestart);
-        QTRY_VERIFY_WITH_TIMEOUT(runner.isIdle(), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(runner.isIdle(), qPrintable(test::describeOperation(op)), 60000);
         QCOMPARE(op->outcome(), OperationOutcome::Succeeded);
 
         // The operation verified that the restarted proxy reports two decoders; the context (the next

@@ -76,9 +76,20 @@ private Q_SLOTS:
         QVERIFY2(third.decisions.first().reason.contains(QStringLiteral("connection refused")), qPrintable(third.decisions.first().reason));
         QVERIFY(policy.isEjected(QStringLiteral("decode 127.0.0.3:9003")));
 
-        // Removed while busy: draining (tainted) in the proxy; no re-add while it is still in the lists.
+        // Removed while busy: draining (tainted) in the proxy, and healthy again there. A busy proxy may never
+        // finalise that drain (§8.3), so it is taken back after readdPolls good rounds all the same: the
+        // Watchdog re-adds it through an operation that ends the drain, or holds the re-add and says why
+        // (then readdFailed: tried again later).
         in.engines[3].membership = MembershipFact::Draining;
         in.engines[3].state = EngineState::Draining;
+        QVERIFY(policy.evaluate(in).decisions.isEmpty());
+        const EjectionRound whileDraining = policy.evaluate(in);
+        QCOMPARE(units(whileDraining, EjectionDecision::Action::Readd),
+            QStringList { QStringLiteral("decode 127.0.0.3:9003") });
+        policy.readdFailed(whileDraining.decisions.first());
+        QVERIFY(policy.isEjected(QStringLiteral("decode 127.0.0.3:9003")));
+        // Unhealthy while draining: not back.
+        in.engines[3].state = EngineState::Unreachable;
         for (int i = 0; i < 5; ++i)
             QVERIFY(policy.evaluate(in).decisions.isEmpty());
         // Out of the lists, answering again: back after readdPolls good rounds.
