@@ -250,7 +250,17 @@ int main(int argc, char *argv[])
             << "   client requests failed: " << atEject.failed - before.failed << " of " << atEject.sent - before.sent
             << " before the ejection, " << atHeal.failed - atEject.failed << " of " << atHeal.sent - atEject.sent
             << " from the ejection to routed (the frozen ranks' and the proxy restart's), "
-            << after.failed - atHeal.failed << " of " << after.sent - atHeal.sent << " after\n\n";
+            << after.failed - atHeal.failed << " of " << after.sent - atHeal.sent << " after\n";
+        // Where the heal's time went: its group restart, step by step.
+        for (const ScaleOperation *op : operations.runner()->operations()) {
+            out << "   " << op->kind() << ' ' << op->engine().id << ": " << operationOutcomeName(op->outcome()) << '\n';
+            for (const OperationStep &st : op->steps())
+                out << "     " << QString(st.label).leftJustified(56) << ' '
+                    << stepStatusName(st.status).leftJustified(8) << ' '
+                    << (st.started.isValid() && st.finished.isValid() ? st.started.msecsTo(st.finished) : -1) << " ms  "
+                    << st.detail.left(110) << '\n';
+        }
+        out << '\n';
     }
 
     // B. Undoing a scale-in, then taking back the group still draining.
@@ -301,8 +311,15 @@ int main(int argc, char *argv[])
         for (const EngineRef &e : ctx.engines)
             if (e.node == QLatin1String("d1"))
                 d1 << e;
-        actions.run(actions.plan(EngineAction::Stop, d1), false);
+        const EngineActionPlan stopPlan = actions.plan(EngineAction::Stop, d1);
+        const auto stopped = actions.run(stopPlan, false);
         waitFor([&] { return operations.runner()->isIdle(); }, 300000);
+        for (const ScaleOperation *op : stopped)
+            out << "   stop " << op->engine().id << ": " << operationOutcomeName(op->outcome()) << " — "
+                << op->summary() << '\n';
+        if (stopped.isEmpty())
+            out << "   stop not run: " << stopPlan.refusal << ' ' << stopPlan.skipReasons.join(QStringLiteral("; "))
+                << '\n';
         waitFor([&] { return activeDecode(*ctx.membership) == 48; }, 60000);
         std::optional<std::pair<ProxyLists, ProxyLists>> restart;
         QObject::connect(ctx.membership, &MembershipReconciler::restartDetected, &dog,

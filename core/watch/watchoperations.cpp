@@ -4,6 +4,7 @@
 #include "audit/auditintentfeed.h"
 #include "audit/auditlog.h"
 #include "net/profileproxyendpoint.h"
+#include "ops/listenertimingsync.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
 #include "state/statetracker.h"
@@ -79,6 +80,9 @@ void WatchOperations::attach(Watchdog &dog, const AutoHealSettings &heal)
                 tracker->setIntent(i, a.intent, QStringLiteral("%1, by %2").arg(a.detail, a.who), a.atMs);
         });
     m_intents->start();
+    // WAITING and the wait for an idle moment are judged by the running proxy's own listener interval,
+    // read from its command line, not the profile's (a proxy started with other values).
+    syncListenerTiming(m_ctx);
 }
 
 } // namespace pd
