@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "eventwait.h"
+
+#include <QString>
+#include <QTextStream>
+
 #include <atomic>
 #include <csignal>
+#include <functional>
 
 // SIGINT (Ctrl-C) and SIGTERM (systemd, kill) as a flag a verb's event loop polls, for as long as the
 // scope lives: a long-running verb ends at a safe point instead of dying between a request and its
@@ -39,5 +45,28 @@ private:
     static inline std::atomic<int> s_count { 0 };
     static inline std::atomic<int> s_last { 0 };
 };
+
+// Runs the event loop until `finished`; at the first SIGINT or SIGTERM prints `note` and calls `cancel`
+// once (the operations stop at their next safe point), then goes on until `finished`. Whether a signal
+// came, and then which one in *signal.
+inline bool runUntilFinished(const std::function<bool()> &finished, const std::function<void()> &cancel,
+    QTextStream &out, const QString &note, int *signal = nullptr)
+{
+    InterruptScope interrupts;
+    bool cancelled = false;
+    spin(
+        [&] {
+            if (interrupts.interrupted() && !cancelled) {
+                cancelled = true;
+                out << "interrupted (signal " << InterruptScope::signalNumber() << "): " << note << '\n' << Qt::flush;
+                cancel();
+            }
+            return finished();
+        },
+        24 * 3600 * 1000);
+    if (signal)
+        *signal = InterruptScope::signalNumber();
+    return cancelled;
+}
 
 } // namespace pdctl

@@ -215,20 +215,9 @@ int applyByProxyRestart(ProxyRestartScale &restart, const Profile &profileModel,
             << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
     });
     restart.start();
-    InterruptScope interrupts;
-    bool cancelled = false;
-    spin(
-        [&] {
-            if (interrupts.interrupted() && !cancelled) {
-                cancelled = true;
-                out << "interrupted: the restart stops at its next safe point (once the proxy was stopped it is "
-                       "started again first)\n"
-                    << Qt::flush;
-                restart.cancel();
-            }
-            return restart.isFinished();
-        },
-        24 * 3600 * 1000);
+    runUntilFinished([&restart] { return restart.isFinished(); }, [&restart] { restart.cancel(); }, out,
+        QStringLiteral(
+            "the restart stops at its next safe point (once the proxy was stopped it is started again first)"));
     out << operationOutcomeName(restart.outcome()) << "  " << restart.summary() << '\n';
     if (restart.outcome() == OperationOutcome::Succeeded && profileModel.proxyInstances(role) != restart.newLists().of(role))
         out << "note: " << profile << " still lists " << profileModel.proxyInstances(role).size() << ' ' << roleName(role)
@@ -293,20 +282,9 @@ int applyByRunner(ScaleContext &ctx, const ScalePlan &plan, bool override, const
     const QList<ScaleOperation *> ops = runner.apply(plan, override);
     // Ctrl-C or SIGTERM: every operation stops at its next safe point (a request sent is awaited, a
     // stopped proxy is started again) and says what it left, instead of dying between two steps.
-    InterruptScope interrupts;
-    bool cancelled = false;
-    spin(
-        [&] {
-            if (interrupts.interrupted() && !cancelled) {
-                cancelled = true;
-                out << "interrupted (signal " << InterruptScope::signalNumber()
-                    << "): every operation stops at its next safe point; again to quit at once\n"
-                    << Qt::flush;
-                runner.cancelAll();
-            }
-            return runner.isIdle();
-        },
-        24 * 3600 * 1000);
+    int signal = 0;
+    const bool cancelled = runUntilFinished([&runner] { return runner.isIdle(); }, [&runner] { runner.cancelAll(); },
+        out, QStringLiteral("every operation stops at its next safe point; again to quit at once"), &signal);
     int failed = 0;
     for (const ScaleOperation *op : ops) {
         out << operationOutcomeName(op->outcome()) << "  " << op->engine().id << "  " << op->summary() << '\n';
@@ -314,7 +292,7 @@ int applyByRunner(ScaleContext &ctx, const ScalePlan &plan, bool override, const
     }
     out << "audit log: " << audit.path() << '\n';
     if (cancelled)
-        return 128 + InterruptScope::signalNumber();
+        return 128 + signal;
     return failed ? 1 : 0;
 }
 

@@ -4,13 +4,17 @@
 // background load: decode 4 -> 8 starts two whole groups, 8 -> 5 is refused naming the reachable sizes
 // and changes nothing, 8 -> 4 removes two whole groups. No failed client request.
 #include "httpcall.h"
+#include "pdctlrun.h"
 #include "pdctlsimtest.h"
 #include "pdsimcluster.h"
 #include "scaletesthelpers.h"
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+
+#include <csignal>
 
 using json = nlohmann::json;
 
@@ -115,6 +119,32 @@ private Q_SLOTS:
         QVERIFY2(rc == 0, qPrintable(out.join(QLatin1Char('\n'))));
         QCOMPARE(runningDecode(), 2);
 
+        // Without the way out it waits for an idle moment (up to its idle timeout); Ctrl-C stops it at the
+        // next safe point, saying so, with 128 + SIGINT.
+        {
+            QProcess waiting;
+            waiting.setProgram(pd::test::pdctlPath());
+            waiting.setArguments({ QStringLiteral("scale"), QStringLiteral("--profile"), m_profile,
+                QStringLiteral("--pool"), QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("8"),
+                QStringLiteral("--yes"), QStringLiteral("--sim-control"), m_control, QStringLiteral("--audit"),
+                m_dir.filePath(QStringLiteral("audit.jsonl")) });
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.insert(
+                QStringLiteral("XDG_DATA_HOME"), pd::test::testDataHome()); // the journal the other runs share
+            waiting.setProcessEnvironment(environment);
+            waiting.setProcessChannelMode(QProcess::MergedChannels);
+            waiting.start();
+            QVERIFY(waiting.waitForStarted(5000));
+            QByteArray seen;
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                (seen += waiting.readAll()).contains("Add every rank to the proxy: running"), seen.constData(), 60000);
+            QVERIFY(::kill(pid_t(waiting.processId()), SIGINT) == 0);
+            QVERIFY(waiting.waitForFinished(30000));
+            seen += waiting.readAll();
+            QVERIFY2(
+                waiting.exitStatus() == QProcess::NormalExit && waiting.exitCode() == 128 + SIGINT, seen.constData());
+            QVERIFY2(seen.contains("interrupted (signal 2)") && seen.contains("cancelled"), seen.constData());
+        }
         out = scale(QStringLiteral("8"), &rc, { QStringLiteral("--drain-wait"), QStringLiteral("1") });
         if (rc != 1)
             for (const QString &line : std::as_const(out))
