@@ -50,6 +50,7 @@ SettingsDialog::SettingsDialog(ConsoleSettings *settings, QWidget *parent)
     , m_notifyInterval(spin(0, 86400, tr(" s"), this))
     , m_notifySeverity(new QComboBox(this))
     , m_autoEject(new QCheckBox(tr("Remove a failing instance from the proxy automatically (auto-eject)"), this))
+    , m_autoHeal(new QCheckBox(tr("Restart a broken DP group and bring it back automatically (auto-heal)"), this))
     , m_ejectAfter(spin(1, 1000, tr(" polls"), this))
     , m_maxEjections(spin(1, 1000, QString(), this))
     , m_ejectWindow(spin(1, 86400, tr(" s"), this))
@@ -105,7 +106,13 @@ SettingsDialog::SettingsDialog(ConsoleSettings *settings, QWidget *parent)
     m_autoEject->setToolTip(tr("Never the last instance of a pool, never a WAITING one, a coupled DP group only "
                                "whole; every ejection audited; added back once it serves again."));
     m_webhook->setPlaceholderText(tr("https://… (each problem as it appears and clears, as JSON)"));
+    m_autoHeal->setToolTip(tr("A broken coupled DP group is ejected, restarted as one group and added back once it "
+                              "serves; one group at a time, at most two an hour, never while an operator acts on the "
+                              "pool; a proxy that stays busy is restarted with its current lists (its requests in "
+                              "flight fail). Every step audited."));
+    connect(m_autoEject, &QCheckBox::toggled, m_autoHeal, &QCheckBox::setEnabled);
     watchForm->addRow(QString(), m_autoEject);
+    watchForm->addRow(QString(), m_autoHeal);
     watchForm->addRow(tr("&Eject after:"), m_ejectAfter);
     watchForm->addRow(tr("At &most:"), m_maxEjections);
     watchForm->addRow(tr("ejections &per:"), m_ejectWindow);
@@ -180,6 +187,8 @@ void SettingsDialog::load()
     m_notifySeverity->setCurrentIndex(m_notifySeverity->findData(int(n.minSeverity)));
     const EjectionSettings e = s.ejectionSettings();
     m_autoEject->setChecked(e.enabled);
+    m_autoHeal->setChecked(e.autoHeal);
+    m_autoHeal->setEnabled(e.enabled);
     m_ejectAfter->setValue(e.badPolls);
     m_maxEjections->setValue(e.maxEjections);
     m_ejectWindow->setValue(int(e.windowMs / 1000));
@@ -208,6 +217,7 @@ void SettingsDialog::store()
     s.setNotificationSettings(n);
     EjectionSettings e = s.ejectionSettings();
     e.enabled = m_autoEject->isChecked();
+    e.autoHeal = m_autoHeal->isChecked();
     e.badPolls = m_ejectAfter->value();
     e.maxEjections = m_maxEjections->value();
     e.windowMs = std::int64_t(m_ejectWindow->value()) * 1000;
@@ -237,6 +247,7 @@ void SettingsDialog::restoreDefaults()
     m_notifySeverity->setCurrentIndex(
         m_notifySeverity->findData(ConsoleSettings::defaultValue(Key::NotificationsMinSeverity).toInt()));
     m_autoEject->setChecked(ConsoleSettings::defaultValue(Key::WatchAutoEject).toBool());
+    m_autoHeal->setChecked(ConsoleSettings::defaultValue(Key::WatchAutoHeal).toBool());
     m_ejectAfter->setValue(ConsoleSettings::defaultValue(Key::WatchEjectAfterPolls).toInt());
     m_maxEjections->setValue(ConsoleSettings::defaultValue(Key::WatchMaxEjections).toInt());
     m_ejectWindow->setValue(ConsoleSettings::defaultValue(Key::WatchEjectWindowS).toInt());

@@ -50,6 +50,7 @@ private:
     QSpinBox *m_notifyInterval;
     QComboBox *m_notifySeverity;
     QCheckBox *m_autoEject;
+    QCheckBox *m_autoHeal;
     QSpinBox *m_ejectAfter;
     QSpinBox *m_maxEjections;
     QSpinBox *m_ejectWindow;

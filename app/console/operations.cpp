@@ -499,6 +499,13 @@ void Operations::rebuildWatchdog()
     pd::WebhookSettings webhook;
     webhook.url = QUrl(m_webhookUrl);
     m_watchdog->setWebhook(webhook);
+    // Re-adds of units a busy proxy still drains, and auto-heal when it is on, run as operations of this
+    // console (the same runner, so a heal never overlaps an operator's operation).
+    pd::AutoHealSettings heal;
+    heal.enabled = m_ejection.enabled && m_ejection.autoHeal;
+    heal.brokenPolls = m_ejection.badPolls;
+    heal.maxPerHour = m_ejection.healsPerHour;
+    m_watchdog->setOperations(m_context.get(), m_runner.get(), heal);
     m_watchdog->setVeto([this]() -> QString {
         return m_context && m_context->settings.readOnly ? refusalReason() : QString();
     });
@@ -517,6 +524,13 @@ void Operations::rebuildWatchdog()
             m_window->showNote(tr("Auto-eject removed %1 from the proxy: %2").arg(unit, QString::fromStdString(j.value("reason", std::string()))));
         else if (event == "readded")
             m_window->showNote(tr("Auto-eject added %1 back to the proxy: it serves again").arg(unit));
+        else if (event == "heal-started")
+            m_window->showNote(tr("Auto-heal restarts %1 as one group").arg(unit));
+        else if (event == "healed")
+            m_window->showNote(tr("Auto-heal: %1 serves again and is routed").arg(unit));
+        else if (event == "heal-failed")
+            m_window->showError(tr("Auto-heal could not bring back %1").arg(unit),
+                { QString::fromStdString(j.value("summary", std::string())) });
         else if (event == "eject-failed" || event == "readd-failed")
             m_window->showError(tr("Auto-eject could not change %1").arg(unit), {QString::fromStdString(j.value("error", std::string()))});
         else

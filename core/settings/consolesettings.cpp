@@ -60,6 +60,7 @@ const std::array<Spec, ConsoleSettings::kKeyCount> &table()
         { K::WatchMaxEjections, "watch/maxEjections", Kind::Int, e.maxEjections, 1, 1000 },
         { K::WatchEjectWindowS, "watch/ejectWindowS", Kind::Int, int(e.windowMs / 1000), 1, 86400 },
         { K::WatchWebhookUrl, "watch/webhookUrl", Kind::Url, QString() },
+        { K::WatchAutoHeal, "watch/autoHeal", Kind::Bool, e.autoHeal },
         { K::CanaryEnabled, "canary/enabled", Kind::Bool, true },
         { K::CanaryIntervalMs, "canary/intervalMs", Kind::Int, 5000, 1000, 600000 },
         { K::WindowGeometry, "window/geometry", Kind::Bytes, QByteArray() },
@@ -265,6 +266,7 @@ EjectionSettings ConsoleSettings::ejectionSettings() const
     e.readdPolls = e.badPolls;
     e.maxEjections = value(Key::WatchMaxEjections).toInt();
     e.windowMs = std::int64_t(value(Key::WatchEjectWindowS).toInt()) * 1000;
+    e.autoHeal = value(Key::WatchAutoHeal).toBool();
     return e;
 }
 
@@ -274,6 +276,7 @@ void ConsoleSettings::setEjectionSettings(const EjectionSettings &settings)
     setValue(Key::WatchEjectAfterPolls, settings.badPolls);
     setValue(Key::WatchMaxEjections, settings.maxEjections);
     setValue(Key::WatchEjectWindowS, int(settings.windowMs / 1000));
+    setValue(Key::WatchAutoHeal, settings.autoHeal);
 }
 
 NotificationSettings ConsoleSettings::notificationSettings() const

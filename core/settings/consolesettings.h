@@ -49,6 +49,7 @@ public:
         WatchMaxEjections,
         WatchEjectWindowS,
         WatchWebhookUrl,
+        WatchAutoHeal,
         CanaryEnabled,
         CanaryIntervalMs,
         WindowGeometry,

@@ -13,6 +13,10 @@ struct EjectionSettings {
     bool readd = true;
     int maxEjections = 2;
     std::int64_t windowMs = 10 * 60 * 1000;
+    // Auto-heal (autoheal.h): a broken coupled DP group restarted as one group and brought back; needs
+    // `enabled` (the group is ejected first).
+    bool autoHeal = false;
+    int healsPerHour = 2;
 };
 
 } // namespace pd

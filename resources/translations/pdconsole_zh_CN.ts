@@ -164,12 +164,12 @@
         <translation>%1 已开始</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+124"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-433"/>
+        <location line="-446"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -281,7 +281,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>已关闭只读模式</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+53"/>
         <source>Auto-eject removed %1 from the proxy: %2</source>
         <translation>自动摘除：已将 %1 从代理移除：%2</translation>
     </message>
@@ -289,6 +289,21 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <location line="+2"/>
         <source>Auto-eject added %1 back to the proxy: it serves again</source>
         <translation>自动摘除：%1 已恢复服务，重新加入代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Auto-heal restarts %1 as one group</source>
+        <translation>自动修复：将 %1 作为一个整组重启</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Auto-heal: %1 serves again and is routed</source>
+        <translation>自动修复：%1 已恢复服务并重新接入路由</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Auto-heal could not bring back %1</source>
+        <translation>自动修复未能恢复 %1</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5388,12 +5403,12 @@ Apply?</source>
         <location line="+1"/>
         <location line="+1"/>
         <location line="+1"/>
-        <location line="+11"/>
+        <location line="+12"/>
         <source> polls</source>
         <translation> 次轮询</translation>
     </message>
     <message>
-        <location line="-6"/>
+        <location line="-7"/>
         <source>Start in read-only mode (every change to the cluster refused)</source>
         <translation>以只读模式启动（拒绝对集群的任何更改）</translation>
     </message>
@@ -5409,15 +5424,20 @@ Apply?</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <location line="+3"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location line="-6"/>
+        <location line="-7"/>
         <source>Remove a failing instance from the proxy automatically (auto-eject)</source>
         <translation>自动从代理移除故障实例（自动摘除）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restart a broken DP group and bring it back automatically (auto-heal)</source>
+        <translation>自动重启损坏的 DP 组并将其加回（自动修复）</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -5575,7 +5595,12 @@ Apply?</source>
         <translation>https://…（每个问题出现和消除时以 JSON 发送）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>A broken coupled DP group is ejected, restarted as one group and added back once it serves; one group at a time, at most two an hour, never while an operator acts on the pool; a proxy that stays busy is restarted with its current lists (its requests in flight fail). Every step audited.</source>
+        <translation>损坏的耦合 DP 组会被整体移出、作为一个整组重启，并在恢复服务后加回；一次只处理一个组，每小时最多两次，操作员正在操作该池时不会进行；若代理一直繁忙，会用其当前实例列表重启代理（其在途请求会失败）。每一步都记入审计日志。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>&amp;Eject after:</source>
         <translation>连续异常后摘除(&amp;E)：</translation>
     </message>
@@ -5892,7 +5917,7 @@ Apply?</source>
         <translation>%1 %2/%3</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>proxy %1</source>
         <translation>代理 %1</translation>
     </message>
