@@ -80,6 +80,8 @@ const Problem *find(const QList<Problem> &problems, const QString &key)
     }
     return nullptr;
 }
+// A pointer into a list that is gone at the end of the statement: refused at compile time.
+const Problem *find(QList<Problem> &&problems, const QString &key) = delete;
 
 constexpr std::int64_t kNow = 1'800'000'000'000;
 
@@ -343,7 +345,8 @@ private Q_SLOTS:
         in.engines[2].state = EngineState::Stalled;
         in.engines[3].state = EngineState::Stalled;
         in.engines[4].state = EngineState::Stalled;
-        const Problem *node = find(findProblems(in), QStringLiteral("engine-stalled:node:1"));
+        const QList<Problem> onNode = findProblems(in); // kept: find() points into it
+        const Problem *node = find(onNode, QStringLiteral("engine-stalled:node:1"));
         QVERIFY(node);
         QVERIFY2(node->nextStep.contains(groupWords), qPrintable(node->nextStep));
 
@@ -393,7 +396,8 @@ private Q_SLOTS:
         // A dead engine the proxy routes to: its removal first, then the cause.
         in.engines[1].state = EngineState::Unreachable;
         in.engines[1].diagnosis = QStringLiteral("LLMDataDist link failed");
-        const Problem *dead = find(findProblems(in), QStringLiteral("listed-but-dead:1"));
+        const QList<Problem> withDead = findProblems(in); // kept: find() points into it
+        const Problem *dead = find(withDead, QStringLiteral("listed-but-dead:1"));
         QVERIFY(dead);
         QCOMPARE(dead->nextStep,
             QStringLiteral("Remove it from the proxy now (the proxy keeps sending it requests that fail). KV transfer "
@@ -484,7 +488,8 @@ private Q_SLOTS:
         QCOMPARE(find(problems, QStringLiteral("out-of-traffic:decode"))->engineCount, 3);
         // Without a clock nothing is judged.
         in.nowMs = 0;
-        QVERIFY(!find(findProblems(in), QStringLiteral("out-of-traffic:decode")));
+        const QList<Problem> early = findProblems(in);
+        QVERIFY(!find(early, QStringLiteral("out-of-traffic:decode")));
     }
 
     // A failed operation is an error until an operation succeeds on all its engines; the summary's ways
