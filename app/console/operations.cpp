@@ -281,12 +281,8 @@ void Operations::rebuild()
                               "(Cluster ▸ Validate Profile, F7)", nullptr, m_store->errorCount()));
     pd::setScaleContextProfile(*m_context, profile);
     // The monitor's reading of a group decides whether its restart drains it (a broken group never drains).
-    m_context->isGroupBroken = [tracker = m_tracker](const QString &groupId) {
-        for (int g = 0; g < tracker->groupCount(); ++g)
-            if (tracker->groups().groups().at(g).id == groupId)
-                return tracker->groupState(g).health == pd::GroupHealth::Broken;
-        return false;
-    };
+    m_context->isGroupBroken
+        = [tracker = m_tracker](const QString &groupId) { return tracker->isGroupBroken(groupId); };
     // Group restarts and scale-outs that bring back instances a busy proxy still drains restart the proxy
     // with its current lists after drainFinaliseWaitMs: the confirmed plan says so (EngineActions, ScalePlan).
     m_context->settings.restartProxyForDrains = true;

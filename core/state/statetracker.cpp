@@ -145,6 +145,14 @@ QString StateTracker::engineLabel(int engine) const
     return QStringLiteral("%1 · %2 (DP %3)").arg(node, e.id()).arg(e.dpRank);
 }
 
+bool StateTracker::isGroupBroken(const QString &groupId) const
+{
+    for (int g = 0; g < groupCount(); ++g)
+        if (m_groups.groups().at(g).id == groupId)
+            return m_groupStates.at(g).health == GroupHealth::Broken;
+    return false;
+}
+
 int StateTracker::groupOf(int engine) const
 {
     return engine >= 0 && engine < engineCount() ? m_groupOf[std::size_t(engine)] : -1;

@@ -60,6 +60,7 @@ public:
     int groupCount() const { return int(m_groups.groups().size()); }
     const GroupState &groupState(int group) const { return m_groupStates.at(group); }
     int groupOf(int engine) const; // -1: none
+    bool isGroupBroken(const QString &groupId) const; // that group's health is Broken (false: no such group)
     // Why a group is broken, in the operator's words: which rank(s) died and when (empty when it is not).
     QString groupBrokenReason(int group) const;
 

@@ -30,12 +30,7 @@ WatchOperations::WatchOperations(ClusterWatch &watch, const Profile &profile, En
     // group it brings back (the requests in flight then fail, counted in the audit log).
     m_ctx.settings.restartProxyForDrains = true;
     StateTracker *tracker = watch.tracker();
-    m_ctx.isGroupBroken = [tracker](const QString &groupId) {
-        for (int g = 0; g < tracker->groupCount(); ++g)
-            if (tracker->groups().groups().at(g).id == groupId)
-                return tracker->groupState(g).health == GroupHealth::Broken;
-        return false;
-    };
+    m_ctx.isGroupBroken = [tracker](const QString &groupId) { return tracker->isGroupBroken(groupId); };
     m_ctx.intentOf = [&watch, tracker](const QString &engineId) {
         for (int i = 0; i < tracker->engineCount(); ++i)
             if (watch.engineId(i) == engineId)
