@@ -203,6 +203,7 @@ private Q_SLOTS:
         // Without the way out the returning group's operation stops at the add and names both ways out;
         // the other group comes in.
         ctx.settings.restartProxyForDrains = false;
+        ctx.settings.drainFinaliseWaitMs = 1500; // three listener ticks, not the idle timeout waiting alone would take
         const auto refused = m_sim.runner()->apply(all, false);
         QVERIFY(m_sim.waitIdle(90000));
         int failedOps = 0;
@@ -224,6 +225,7 @@ private Q_SLOTS:
 
         // With it: the group (running now) is brought back by the restart with the current lists.
         ctx.settings.restartProxyForDrains = true;
+        ctx.settings.drainFinaliseWaitMs = -1;
         all = planPoolScale(
             Role::Decode, 8, m_sim.refs(), ctx.groups, *m_sim.table(), m_sim.loads(Role::Decode), ctx.settings);
         QVERIFY2(all.canApply(false), qPrintable(all.describe()));
