@@ -14,11 +14,13 @@
 #include "net/profileproxyendpoint.h"
 #include "net/proxyclient.h"
 #include "operations/engineactionmenu.h"
+#include "operations/interruptedbar.h"
 #include "operations/operationspage.h"
 #include "ops/dpgroupoperation.h"
 #include "ops/engineactions.h"
 #include "ops/enginecontroller.h"
 #include "ops/listenertimingsync.h"
+#include "ops/operationjournal.h"
 #include "ops/proxycommandlinemembership.h"
 #include "ops/rollingrestart.h"
 #include "ops/runnerenginecontrol.h"
@@ -174,6 +176,7 @@ void Operations::teardown()
         qWarning("%s", qPrintable(m_journal->lastError()));
     m_journal.reset();
     m_runner.reset();
+    m_operationJournal.reset();
     m_context.reset();
     m_probe.reset();
     m_control.reset();
@@ -271,6 +274,14 @@ void Operations::rebuild()
     m_context->control = m_control.get();
     m_context->probe = m_probe.get();
     m_context->audit = m_audit.get();
+    // Every operation's intent is on disk before it acts, shared with pdctl: one cut short by a kill is
+    // found by the next run (the Operations tab's red bar) instead of forgotten.
+    {
+        const QString proxyBase = endpoint.base.toString();
+        m_operationJournal
+            = std::make_unique<pd::OperationJournal>(pd::OperationJournal::pathFor(proxyBase), proxyBase);
+        m_context->journal = m_operationJournal.get();
+    }
 
     // A profile with validation errors is never acted on (pdctl refuses it too): its values reach shells.
     m_invalidProfile = m_store->errorCount() > 0;
@@ -290,6 +301,15 @@ void Operations::rebuild()
         const int engine = indexOf.value(engineId, -1);
         return engine >= 0 && engine < tracker->engineCount() ? tracker->facts(engine).intent
                                                               : pd::OperatorIntent::None;
+    };
+    m_context->requestsHeldBy = [tracker = m_tracker, indexOf](const QString &engineId) -> std::optional<double> {
+        const int engine = indexOf.value(engineId, -1);
+        if (engine < 0 || engine >= tracker->engineCount())
+            return std::nullopt;
+        const pd::EngineFacts &f = tracker->facts(engine);
+        if (!f.hasCounters || f.http != pd::HttpFact::Ok)
+            return std::nullopt;
+        return f.running + f.waiting;
     };
     if (m_membership->listenerTiming().source != pd::ProxyListenerTiming::Source::RunningProxy)
         m_membership->setListenerTiming(m_context->plannedListenerTiming, m_context->settings.listedMarginMs);
@@ -317,6 +337,7 @@ void Operations::rebuild()
 
     m_page = new pd::OperationsPage(m_context.get(), m_runner.get(), refs, m_audit->path());
     m_window->addPage(m_page, tr("&Operations"), m_pageIndex);
+    wireInterruptedOperations(indexOf);
     connect(m_membership.get(), &pd::MembershipReconciler::restartDetected, m_page, &pd::OperationsPage::offerRestore);
     connect(m_page, &pd::OperationsPage::warmUpRequested, this,
             [this, endpoint = pd::profileProxyEndpoint(profile), model = profile.decode.servedModelName] {
@@ -342,11 +363,13 @@ void Operations::wireOperationOutcomes(const QHash<QString, int> &indexOf)
 {
     // A failed operation is a problem until an operation succeeds on its engines (findproblems.cpp): on
     // every end, triage gets the newest finished operations.
+    m_endedOperations.clear();
+    m_interruptedOperations.clear();
     m_triage->setOperations({});
     connect(m_runner.get(), &pd::ScaleRunner::operationFinished, this, [this, indexOf] {
-        QList<pd::TriageOperation> ended;
+        m_endedOperations.clear();
         const QList<pd::ScaleOperation *> &all = m_runner->operations();
-        for (qsizetype i = all.size() - 1; i >= 0 && ended.size() < kOperationsForTriage; --i) {
+        for (qsizetype i = all.size() - 1; i >= 0 && m_endedOperations.size() < kOperationsForTriage; --i) {
             const pd::ScaleOperation *op = all.at(i);
             // A cancelled operation is neither a failure nor a success on its engines.
             if (op->outcome() != pd::OperationOutcome::Succeeded && op->outcome() != pd::OperationOutcome::Failed)
@@ -364,10 +387,34 @@ void Operations::wireOperationOutcomes(const QHash<QString, int> &indexOf)
             for (const QString &id : op->engineIds())
                 if (const int engine = indexOf.value(id, -1); engine >= 0)
                     t.engines.append(engine);
-            ended.append(t);
+            m_endedOperations.append(t);
         }
-        m_triage->setOperations(ended);
+        m_triage->setOperations(m_endedOperations + m_interruptedOperations);
     });
+}
+
+void Operations::wireInterruptedOperations(const QHash<QString, int> &indexOf)
+{
+    // An operation a killed console or pdctl left cut short is a problem until it is repaired or forgotten.
+    connect(m_page->interruptedBar(), &pd::InterruptedOperationsBar::changed, this,
+        [this, indexOf](const QList<pd::OperationRecord> &records) {
+            m_interruptedOperations.clear();
+            for (const pd::OperationRecord &r : records) {
+                pd::TriageOperation t;
+                t.kind = r.kind;
+                t.group = r.kind.startsWith(QLatin1String("group-")) ? r.unit : QString();
+                t.target = !t.group.isEmpty() ? t.group : QStringLiteral("%1 %2").arg(pd::roleName(r.role), r.unit);
+                t.summary = pd::describeInterrupted(r);
+                t.finishedAtMs = r.updated.toMSecsSinceEpoch();
+                t.failed = true;
+                t.interrupted = true;
+                for (const QString &id : r.engines)
+                    if (const int engine = indexOf.value(id, -1); engine >= 0)
+                        t.engines.append(engine);
+                m_interruptedOperations.append(t);
+            }
+            m_triage->setOperations(m_endedOperations + m_interruptedOperations);
+        });
 }
 
 void Operations::wireWindow(const QList<pd::EngineRef> &refs)

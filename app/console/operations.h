@@ -4,6 +4,7 @@
 #include "consoleshared.h"
 #include "ops/scaletypes.h"
 #include "state/statetracker.h"
+#include "triage/findproblems.h"
 #include "watch/ejectionsettings.h"
 
 #include <QHash>
@@ -30,6 +31,7 @@ class OperationsPage;
 class EngineProbe;
 class MainWindow;
 class MembershipJournal;
+class OperationJournal;
 class MembershipReconciler;
 class ProxyClient;
 class ScalePanel;
@@ -95,6 +97,7 @@ private:
     void teardown();
     void wireWindow(const QList<pd::EngineRef> &refs);
     void wireOperationOutcomes(const QHash<QString, int> &indexOf); // ended operations -> triage
+    void wireInterruptedOperations(const QHash<QString, int> &indexOf); // cut short by a kill -> triage
     void updateMarkers();
     void refreshProcesses(); // one status command per node: process facts and node reachability
     void rebuildWatchdog();
@@ -111,6 +114,9 @@ private:
     std::unique_ptr<pd::MembershipReconciler> m_membership;
     std::unique_ptr<pd::AuditIntentFeed> m_intentFeed; // intents other processes wrote to the audit log
     std::unique_ptr<pd::MembershipJournal> m_journal; // pending adds and drains across console restarts
+    std::unique_ptr<pd::OperationJournal> m_operationJournal; // every operation's intent before it acts
+    QList<pd::TriageOperation> m_endedOperations; // the newest finished ones, for triage
+    QList<pd::TriageOperation> m_interruptedOperations; // cut short by a killed console or pdctl
     std::unique_ptr<pd::EngineController> m_controller;
     std::unique_ptr<pd::EngineControl> m_control;
     std::unique_ptr<pd::EngineProbe> m_probe;

@@ -2,6 +2,7 @@
 #include "nodecommands.h"
 #include "opscommands.h"
 #include "profilecommands.h"
+#include "repaircommand.h"
 #include "scalecommands.h"
 #include "warmupcommand.h"
 #include "watchcommands.h"
@@ -54,6 +55,11 @@ const char *const kUsage
       "                                lists once nothing is in flight (--allow-in-flight: now).\n"
       "                                Engines a busy proxy still drains come back through a proxy\n"
       "                                restart with its current lists (--allow-proxy-restart)\n"
+      "  repair --profile FILE [--finish ID | --undo ID | --forget ID] [--yes] [--sim-control HOST:PORT]\n"
+      "         [--audit FILE] [--allow-proxy-restart] [--drain-wait S] [--idle-timeout S]\n"
+      "                                operations a killed console or pdctl left cut short, what they\n"
+      "                                left, and their repair: finish (run again) or undo; exit 1 when\n"
+      "                                any is listed\n"
       "  audit [--file FILE] [--json]  print the audit log of mutating actions\n"
       "  problems --profile FILE [--json] [--rounds N] [--interval S] [--timeout S]\n"
       "                                poll a few rounds and print the ranked problems the console\n"
@@ -195,6 +201,8 @@ int main(int argc, char *argv[])
         return pdctl::runScaleCommand(args.mid(1), runners, out, err);
     if (command == QLatin1String("audit"))
         return pdctl::runAuditCommand(args.mid(1), out, err);
+    if (command == QLatin1String("repair"))
+        return pdctl::runRepairCommand(args.mid(1), runners, out, err);
     printUsage(err);
     return 2;
 }

@@ -3,6 +3,7 @@
 #include "eventwait.h"
 #include "interrupts.h"
 #include "profileload.h"
+#include "proxysession.h"
 #include "statusgroups.h"
 #include "verbparser.h"
 
@@ -42,70 +43,6 @@ namespace {
 
 using namespace pd;
 
-struct Session {
-    Profile profile;
-    QList<EngineRef> refs;
-    std::unique_ptr<ProxyClient> proxy;
-    std::unique_ptr<MembershipReconciler> table;
-    std::unique_ptr<MembershipJournal> journal; // what a console or an earlier pdctl left pending
-    std::unique_ptr<EngineProbe> probe;
-    std::optional<ProxyCapabilities> caps;
-
-    ~Session()
-    {
-        if (journal && !journal->flush())
-            QTextStream(stderr) << journal->lastError() << '\n';
-    }
-};
-
-// Loads the profile, connects to its proxy, detects the generation and reads the membership. A proxy
-// that does not answer ends it (nullptr), unless `proxyOptional`: then the session comes back with
-// caps->reachable false and no membership.
-std::unique_ptr<Session> connect(const QString &profilePath, QTextStream &err, bool proxyOptional = false)
-{
-    std::optional<Profile> profile = pdctl::loadProfileOrReport(profilePath, err);
-    if (!profile)
-        return nullptr;
-    auto s = std::make_unique<Session>();
-    s->profile = std::move(*profile);
-    s->refs = engineRefs(s->profile);
-    const QByteArray token = profileApiKey(s->profile);
-    s->proxy = std::make_unique<ProxyClient>();
-    const ProxyEndpoint endpoint = profileProxyEndpoint(s->profile);
-    s->proxy->setEndpoint(endpoint);
-    s->probe = std::make_unique<EngineProbe>();
-    s->probe->setBearerToken(token);
-    s->probe->setTls(s->profile.tls.engines, endpoint.extraCaCertificates);
-    s->table = std::make_unique<MembershipReconciler>(s->proxy.get());
-    s->table->setListenerTiming(int(s->profile.proxy.waitingRetryInterval * 1000), s->profile.proxy.maxWaitingRetries, 5000);
-    QList<QPair<QString, Role>> configured;
-    for (const EngineRef &e : s->refs)
-        configured.append({e.id, e.role});
-    s->table->setConfigured(configured);
-    const QString proxyBase = s->proxy->endpoint().base.toString();
-    s->journal = std::make_unique<MembershipJournal>(MembershipJournal::pathFor(proxyBase), proxyBase);
-    QString journalError;
-    if (!s->journal->attach(s->table.get(), &journalError))
-        err << "warning: " << journalError << " (pending adds and drains of an earlier session are not known)\n";
-    s->proxy->detectCapabilities([&s](const ProxyCapabilities &c) { s->caps = c; });
-    spin([&s] { return s->caps.has_value(); }, 20000);
-    if (!s->caps || !s->caps->reachable) {
-        if (proxyOptional) {
-            if (!s->caps)
-                s->caps = ProxyCapabilities{false, false, false, false, QStringLiteral("no answer within 20 s")};
-            return s;
-        }
-        err << "proxy " << s->proxy->endpoint().base.toString() << ": " << (s->caps ? s->caps->error : QStringLiteral("no answer")) << '\n';
-        return nullptr;
-    }
-    if (s->caps->hasInstancesApi) {
-        std::optional<bool> ok;
-        s->table->reconcileNow([&ok](bool listed) { ok = listed; });
-        spin([&ok] { return ok.has_value(); }, 20000);
-    }
-    return s;
-}
-
 } // namespace
 
 int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -116,7 +53,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return pdctl::kUsageExit;
     const QString profile = p.value(QStringLiteral("profile"));
     // A proxy that does not answer is news, not a reason to say nothing: every engine is still probed.
-    auto s = connect(profile, err, true);
+    auto s = connectSession(profile, err, true);
     if (!s)
         return 1;
     const bool proxyUp = s->caps->reachable;
@@ -162,8 +99,18 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         proxy["request_num"] = h.requestNum ? nlohmann::ordered_json(*h.requestNum) : nlohmann::ordered_json();
         if (!proxyUp)
             proxy["error"] = s->caps->error.toStdString();
-        out << QString::fromStdString(nlohmann::ordered_json{{"proxy", proxy}, {"engines", engines}, {"groups", groupsJson(groups)}}.dump(2)) << '\n';
-        return proxyUp ? 0 : 1;
+        nlohmann::ordered_json interrupted = nlohmann::ordered_json::array();
+        for (const OperationRecord &r : std::as_const(s->interrupted))
+            interrupted.push_back({ { "id", r.id.toStdString() }, { "kind", r.kind.toStdString() },
+                { "role", roleName(r.role).toStdString() }, { "unit", r.unit.toStdString() },
+                { "step", r.step.toStdString() }, { "owner", r.owner.describe().toStdString() },
+                { "updated", r.updated.toString(Qt::ISODateWithMs).toStdString() } });
+        out << QString::fromStdString(nlohmann::ordered_json { { "proxy", proxy }, { "engines", engines },
+            { "groups", groupsJson(groups) },
+            { "interrupted_operations",
+                interrupted } }.dump(2))
+            << '\n';
+        return proxyUp && s->interrupted.isEmpty() ? 0 : 1;
     }
     if (proxyUp)
         out << "proxy " << s->proxy->endpoint().base.toString() << "  " << s->caps->generationLabel() << "  prefill "
@@ -178,28 +125,13 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(e.id, -22).arg(roleName(e.role), -8).arg(e.node, -8).arg(e.dpRank, 4)
                    .arg(membership(e), -13).arg(http(e.id));
     printGroups(out, groups);
+    // An operation cut short is news with its repair, and not a healthy exit.
+    if (printInterrupted(*s, s->interrupted, out) > 0)
+        return 1;
     return proxyUp ? 0 : 1;
 }
 
 namespace {
-
-// Without --yes the operator types "yes" on a terminal; kApply when confirmed, else the exit status.
-constexpr int kApply = -1;
-
-int confirmScale(QTextStream &out, QTextStream &err)
-{
-    if (!isatty(STDIN_FILENO)) {
-        err << "pdctl scale: stdin is not a terminal; confirm with --yes\n";
-        return 2;
-    }
-    out << "Apply? Type yes: " << Qt::flush;
-    QTextStream in(stdin);
-    if (in.readLine().trimmed() != QLatin1String("yes")) {
-        out << "Not applied.\n";
-        return 1;
-    }
-    return kApply;
-}
 
 // A proxy without /instances: the new membership by restarting it with new lists, one line per step.
 int applyByProxyRestart(ProxyRestartScale &restart, const Profile &profileModel, const QString &profile, Role role,
@@ -260,42 +192,6 @@ QStringList halfAliveGroups(const DpGroups &groups, Role role, const QList<Engin
     return lines;
 }
 
-// The plan's operations through a ScaleRunner, one line whenever a step changes status.
-int applyByRunner(ScaleContext &ctx, const ScalePlan &plan, bool override, const QString &parallelText, const AuditLog &audit,
-                  QTextStream &out)
-{
-    ScaleRunner runner(&ctx);
-    bool okParallel = false;
-    const int parallel = parallelText.toInt(&okParallel);
-    if (okParallel)
-        runner.setParallelCap(parallel);
-    QHash<QPair<ScaleOperation *, int>, StepStatus> printed; // progress lines only when a step changes status
-    QObject::connect(&runner, &ScaleRunner::operationChanged, &runner, [&out, &printed](ScaleOperation *op, int step) {
-        const OperationStep &st = op->steps().at(step);
-        const auto key = qMakePair(op, step);
-        if (printed.contains(key) && printed.value(key) == st.status)
-            return;
-        printed.insert(key, st.status);
-        out << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")) << "  " << op->engine().id << "  " << st.label << ": "
-            << stepStatusName(st.status) << (st.detail.isEmpty() ? QString() : QStringLiteral(" — ") + st.detail) << '\n' << Qt::flush;
-    });
-    const QList<ScaleOperation *> ops = runner.apply(plan, override);
-    // Ctrl-C or SIGTERM: every operation stops at its next safe point (a request sent is awaited, a
-    // stopped proxy is started again) and says what it left, instead of dying between two steps.
-    int signal = 0;
-    const bool cancelled = runUntilFinished([&runner] { return runner.isIdle(); }, [&runner] { runner.cancelAll(); },
-        out, QStringLiteral("every operation stops at its next safe point; again to quit at once"), &signal);
-    int failed = 0;
-    for (const ScaleOperation *op : ops) {
-        out << operationOutcomeName(op->outcome()) << "  " << op->engine().id << "  " << op->summary() << '\n';
-        failed += op->outcome() != OperationOutcome::Succeeded;
-    }
-    out << "audit log: " << audit.path() << '\n';
-    if (cancelled)
-        return 128 + signal;
-    return failed ? 1 : 0;
-}
-
 } // namespace
 
 int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream &out, QTextStream &err)
@@ -325,22 +221,9 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
         return p.usageError(err, QStringLiteral("--to N is required (a whole number of instances)"));
     if (pool != QLatin1String("decode") && pool != QLatin1String("prefill"))
         return p.usageError(err, QStringLiteral("--pool must be decode or prefill"));
-    std::optional<int> idleTimeoutMs;
-    if (const QString idle = p.value(QStringLiteral("idle-timeout")); !idle.isEmpty()) {
-        bool ok = false;
-        const double seconds = idle.toDouble(&ok);
-        if (!ok || seconds <= 0 || seconds > 86400)
-            return p.usageError(err, QStringLiteral("--idle-timeout is seconds (0 < S <= 86400), not \"%1\"").arg(idle));
-        idleTimeoutMs = int(seconds * 1000);
-    }
-    std::optional<int> drainWaitMs;
-    if (const QString wait = p.value(QStringLiteral("drain-wait")); !wait.isEmpty()) {
-        bool ok = false;
-        const double seconds = wait.toDouble(&ok);
-        if (!ok || seconds < 0 || seconds > 86400)
-            return p.usageError(err, QStringLiteral("--drain-wait is seconds (0 <= S <= 86400), not \"%1\"").arg(wait));
-        drainWaitMs = int(seconds * 1000);
-    }
+    DrainOptions drain;
+    if (int exitCode = 0; !parseDrainOptions(p, err, &drain, &exitCode))
+        return exitCode;
     const Role role = pool == QLatin1String("decode") ? Role::Decode : Role::Prefill;
     // Whole coupled DP groups decide which sizes exist at all: that needs only the profile, so a size
     // no plan can reach is refused before anything is contacted (or changed).
@@ -353,43 +236,24 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
         }
     }
     const QString simControl = p.value(QStringLiteral("sim-control"));
-    auto s = connect(profile, err);
+    auto s = connectSession(profile, err);
     if (!s)
         return 1;
-    // The engines' processes: pdsim's control API when given, else the console's own path, the launcher
-    // through each node's runner (SSH, or local for this machine's nodes).
-    if (simControl.isEmpty()) {
-        const QList<ValidationIssue> issues = validateProfile(s->profile);
-        if (hasErrors(issues)) {
-            for (const ValidationIssue &issue : issues)
-                if (issue.severity == Severity::Error)
-                    err << profile << ": " << issue.pointer << ": " << issue.message << '\n';
-            err << "pdctl scale: the profile has errors; fix them first (pdctl profile validate " << profile << ")\n";
-            return 1;
-        }
+    if (!profileAllowsActing(*s, !simControl.isEmpty(), QStringLiteral("scale"), err))
+        return 1;
+    // An operation cut short on this pool is repaired (finished or undone) or forgotten first: a plan made
+    // over what it left (a group half stopped, ranks draining that read active) would hide it.
+    if (const QList<OperationRecord> cut = s->interruptedOf(role); !cut.isEmpty()) {
+        printInterrupted(*s, cut, out);
+        err << "pdctl scale: not applied: repair the operation(s) cut short on the " << roleName(role)
+            << " pool first\n";
+        return 1;
     }
-    EngineController controller(s->profile, std::shared_ptr<RunnerFactory>(&runners, [](RunnerFactory *) {}));
-    std::unique_ptr<EngineControl> controlOwner;
-    if (simControl.isEmpty())
-        controlOwner = std::make_unique<RunnerEngineControl>(&controller);
-    else
-        controlOwner = std::make_unique<SimClusterEngineControl>(QUrl(QStringLiteral("http://") + simControl));
-    EngineControl &control = *controlOwner;
-    const QString auditPath = p.value(QStringLiteral("audit"));
-    AuditLog audit(auditPath.isEmpty() ? AuditLog::defaultPath() : auditPath);
-    ScaleContext ctx;
-    ctx.proxy = s->proxy.get();
-    ctx.membership = s->table.get();
-    ctx.control = &control;
-    ctx.probe = s->probe.get();
-    ctx.audit = &audit;
-    ctx.settings.verifyTrafficTimeoutMs = 15000;
-    if (idleTimeoutMs)
-        ctx.settings.idleTimeoutMs = *idleTimeoutMs;
-    if (drainWaitMs)
-        ctx.settings.drainFinaliseWaitMs = *drainWaitMs;
-    ctx.settings.restartProxyForDrains = p.isSet(QStringLiteral("allow-proxy-restart"));
-    setScaleContextProfile(ctx, s->profile);
+    const std::unique_ptr<ActingSession> acting
+        = prepareActing(*s, runners, simControl, p.value(QStringLiteral("audit")));
+    ScaleContext &ctx = acting->ctx;
+    const AuditLog &audit = *acting->audit;
+    applyDrainOptions(ctx, drain);
     // A proxy without /instances (v0.9.1-dev): its membership is its command line, read from the running process.
     std::optional<ProxyLists> commandLineLists;
     if (!s->caps->hasInstancesApi) {
@@ -404,9 +268,6 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
         }
         commandLineLists = ctx.commandLineMembership;
     }
-    std::optional<QString> timingWhy;
-    syncListenerTiming(ctx, [&timingWhy](const QString &why) { timingWhy = why; });
-    spin([&timingWhy] { return timingWhy.has_value(); }, 20000);
 
     QList<EngineRef> members;
     for (const EngineRef &e : s->refs)
@@ -458,14 +319,15 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
                               : "The wait for no request in flight is bounded by --idle-timeout S; --allow-in-flight does not wait.\n");
     }
     if (!p.isSet(QStringLiteral("yes"))) {
-        if (const int exitCode = confirmScale(out, err); exitCode != kApply)
+        if (const int exitCode = confirmOnTerminal(QStringLiteral("scale"), out, err); exitCode != kApply)
             return exitCode;
     }
     out.flush();
     if (restart)
         return applyByProxyRestart(*restart, s->profile, profile, role, audit, out);
     s->table->start(2000);
-    return applyByRunner(ctx, plan, override, p.value(QStringLiteral("parallel")), audit, out);
+    return runOperations(ctx, p.value(QStringLiteral("parallel")), audit, out,
+        [&plan, override](ScaleRunner &runner) { return runner.apply(plan, override); });
 }
 
 int runAuditCommand(const QStringList &args, QTextStream &out, QTextStream &err)

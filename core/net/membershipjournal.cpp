@@ -2,14 +2,13 @@
 #include "net/membershipjournal.h"
 
 #include "cluster/strictjson.h"
+#include "util/proxyfilename.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
-#include <QUrl>
 
 namespace pd {
 
@@ -97,14 +96,7 @@ QString MembershipJournal::pathFor(const QString &proxyBase, const QString &dire
                             ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
                                     + QStringLiteral("/pdconsole/membership")
                             : directory;
-    // A readable stem ("127.0.0.1-8000") and a short hash of the whole base (scheme, path) against clashes.
-    const QUrl url(proxyBase);
-    QString stem = QStringLiteral("%1-%2").arg(url.host()).arg(url.port(80));
-    for (QChar &c : stem)
-        if (!c.isLetterOrNumber() && c != QLatin1Char('.') && c != QLatin1Char('-'))
-            c = QLatin1Char('_');
-    const QByteArray hash = QCryptographicHash::hash(proxyBase.toUtf8(), QCryptographicHash::Sha256).toHex().left(8);
-    return dir + QLatin1Char('/') + stem + QLatin1Char('-') + QString::fromLatin1(hash) + QStringLiteral(".json");
+    return dir + QLatin1Char('/') + perProxyFileName(proxyBase);
 }
 
 MembershipJournal::MembershipJournal(QString path, QString proxyBase, QObject *parent)

@@ -180,15 +180,17 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
                     // forgot the runtime adds and removes.
                     const QSet<QString> listedNow = listedKeys(now);
                     const bool changed = listedNow != listedKeys(*m_lastKnownGood);
-                    if (changed) {
+                    if (changed)
                         Q_EMIT restartDetected(routedOf(*m_lastKnownGood), now);
-                        // A new process: no taint and no waiting add of the old one survives it (§3), so the
-                        // reading below judges every draining and waiting record afresh. A drain restored
-                        // from the journal is one of them.
+                    // A new process (other lists, or nothing listened meanwhile: restarted by someone else
+                    // with the same command line): no taint and no waiting add of the old one survives it
+                    // (§3), so the reading below judges every draining and waiting record afresh. A drain
+                    // restored from the journal is one of them. A timeout alone may be a blip: no verdict.
+                    if (changed || m_sawRefused)
                         m_freshProxy = true;
-                    }
                 }
                 m_wasUnreachable = false;
+                m_sawRefused = false;
                 apply(now);
                 if (health.reachable && health.prefillInstances == now.prefill.size()
                     && health.decodeInstances == now.decode.size()) {
@@ -201,8 +203,10 @@ void MembershipReconciler::reconcileNow(std::function<void(bool)> done)
                 }
             } else {
                 m_error = reply.error.isEmpty() ? health.error : reply.error;
-                if (reply.httpStatus == 0)
+                if (reply.httpStatus == 0) {
                     m_wasUnreachable = true;
+                    m_sawRefused = m_sawRefused || reply.refused;
+                }
             }
             Q_EMIT reconciled();
             const auto waiters = std::exchange(m_waiters, {});
@@ -322,6 +326,35 @@ void MembershipReconciler::noteRemoveSent(const QString &id, Role role, const Pr
     }
     setFact(r, MembershipFact::Gone, QStringLiteral("removed: not in the proxy's list"));
     Q_EMIT intentNoted();
+}
+
+bool MembershipReconciler::noteInterruptedRemove(const QString &id, Role role, const QDateTime &at, const QString &by)
+{
+    InstanceRecord &r = ensure(id, role);
+    if (r.fact != MembershipFact::Active)
+        return false;
+    setFact(r, MembershipFact::Draining,
+        QStringLiteral("an interrupted operation (%1) removed it or was about to: it may be draining").arg(by));
+    if (at.isValid())
+        r.since = at; // the drain's age counts from the remove, not from this reading
+    Q_EMIT intentNoted();
+    return true;
+}
+
+bool MembershipReconciler::noteInterruptedAdd(const QString &id, Role role, const QDateTime &at, const QString &by)
+{
+    InstanceRecord &r = ensure(id, role);
+    if (r.fact == MembershipFact::Active || r.fact == MembershipFact::Draining || r.fact == MembershipFact::Waiting
+        || (m_lists && listedIn(*m_lists, id, role)))
+        return false;
+    r.addSentAt = at.isValid() ? at : QDateTime::currentDateTimeUtc();
+    r.fact = MembershipFact::Unknown;
+    setFact(r, MembershipFact::Waiting,
+        QStringLiteral("an interrupted operation (%1) added it or was about to: it may be WAITING in the proxy")
+            .arg(by));
+    r.since = r.addSentAt;
+    Q_EMIT intentNoted();
+    return true;
 }
 
 MembershipFact MembershipReconciler::fact(const QString &id, Role role) const

@@ -72,6 +72,13 @@ public:
     // Intent from operations, with the answer's lists (the message is ignored).
     void noteAddSent(const QString &id, Role role, const ProxyReply &reply);
     void noteRemoveSent(const QString &id, Role role, const ProxyReply &reply);
+    // An operation that was cut short (interruptedoperations.h) sent a remove (or an add) of `id` at
+    // about `at`, or was just about to: the answer never reached the journal. The safe reading: a listed
+    // instance that reads active may be draining (re-adding it is ignored, §8.12), an unlisted one may be
+    // WAITING (removing it could kill the listener, §8.1) until its deadline from `at` passes. False
+    // when the current reading already says more (it is gone, draining, waiting or listed).
+    bool noteInterruptedRemove(const QString &id, Role role, const QDateTime &at, const QString &by);
+    bool noteInterruptedAdd(const QString &id, Role role, const QDateTime &at, const QString &by);
     // This console stopped and started the proxy's process: the new process has no draining instance
     // and no waiting add (proxy-api §3: taints and the waiting dict live in the process). The next
     // reading (or `lists`, the command line it was started with, at once) judges those records again:
@@ -133,6 +140,7 @@ private:
     ProxyHealth m_health;
     QString m_error;
     bool m_wasUnreachable = false;
+    bool m_sawRefused = false; // during that outage nothing listened: the process was down
     bool m_freshProxy = false; // noteProxyRestarted: the next reading ends drains and waits
     bool m_inFlight = false;
     QList<std::function<void(bool)>> m_waiters;

@@ -23,6 +23,7 @@ struct Raw {
     int status = 0;
     QByteArray body;
     QString transportError; // empty when an HTTP answer arrived
+    bool refused = false; // nothing listened: the proxy's process was not running
 };
 
 Raw readRaw(QNetworkReply *reply, int timeoutMs, bool tooLarge)
@@ -39,8 +40,10 @@ Raw readRaw(QNetworkReply *reply, int timeoutMs, bool tooLarge)
         raw.status = 0;
         return raw;
     }
-    if (raw.status == 0)
+    if (raw.status == 0) {
         raw.transportError = reply->errorString();
+        raw.refused = reply->error() == QNetworkReply::ConnectionRefusedError;
+    }
     raw.body = reply->readAll();
     return raw;
 }
@@ -232,6 +235,7 @@ void ProxyClient::instances(const QString &path, Role role, const QStringList &l
         ProxyReply r;
         if (raw.status == 0) {
             r.error = describeHttpFailure(path, 0, {}, raw.transportError);
+            r.refused = raw.refused;
         } else {
             r = parseInstancesReply(raw.status, raw.body, path);
         }

@@ -58,6 +58,7 @@ struct ProxyReply {
     QString message;                 // the proxy's "message" (display only, never status)
     std::optional<ProxyLists> lists; // current_prefill_instances / current_decode_instances
     qint64 elapsedMs = 0;
+    bool refused = false; // no HTTP answer because nothing listened (the process was down)
 };
 
 // What the proxy at the other end is, from probes at connect time (spec §10, last paragraph).

@@ -205,6 +205,14 @@ void DpGroupOperation::checkRanks()
                                             .arg(m_ranks.at(i).id, answers.at(i).error));
                         m_running += *answers.at(i).running;
                     }
+                    if (m_running > 0 && m_running < m_ranks.size() && m_restartIfBroken) {
+                        m_mode = Mode::Restart;
+                        m_broken = true;
+                        done(QStringLiteral("%1 of %2 ranks run: the group is broken; it is restarted as a whole")
+                                 .arg(m_running)
+                                 .arg(m_ranks.size()));
+                        return removeFromProxy();
+                    }
                     if (m_running > 0 && m_running < m_ranks.size())
                         return fail(QStringLiteral(
                             "%1 of %2 ranks run: the group is broken, a rank alone cannot rejoin it. Restart the whole "
@@ -268,9 +276,16 @@ void DpGroupOperation::removeFromProxy()
 {
     if (checkCancelled(QStringLiteral("nothing was done")))
         return;
-    m_removed = activeIds();
+    // Draining ranks are removed again (harmless: the proxy taints a key it already taints, §2.3) and
+    // drained: an operation cut short may never have got its remove to the proxy.
+    m_removed.clear();
+    for (const EngineRef &e : std::as_const(m_ranks)) {
+        const MembershipFact fact = m_ctx->membership->fact(e.id, e.role);
+        if (fact == MembershipFact::Active || fact == MembershipFact::Draining)
+            m_removed << e.id;
+    }
     if (m_removed.isEmpty()) {
-        skip(RemoveFromProxy, QStringLiteral("no rank is active in the proxy"));
+        skip(RemoveFromProxy, QStringLiteral("no rank is in the proxy"));
         return drain();
     }
     const Role role = m_ranks.first().role;

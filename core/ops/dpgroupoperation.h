@@ -48,6 +48,10 @@ public:
     // in a collective). Its ranks produce no tokens, so their requests never finish: they are taken out of
     // the proxy and stopped at once, not drained. The preflight also finds it (some ranks run, some not).
     void setBroken(bool broken) { m_broken = broken; }
+    // Before start(), scale-out only (repairing an operation cut short between its stops or starts): a
+    // group found with some ranks running and some not is restarted as a whole (its survivors hang)
+    // instead of refused.
+    void setRestartIfBroken(bool restart) { m_restartIfBroken = restart; }
     bool isBroken() const { return m_broken; }
 
     Mode mode() const { return m_mode; }
@@ -86,6 +90,7 @@ private:
     QStringList m_removed; // ranks this operation took out of the proxy
     QHash<QString, int> m_zeroReads;
     bool m_stragglersAsked = false;
+    bool m_restartIfBroken = false;
     bool m_broken = false;
 };
 

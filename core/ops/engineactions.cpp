@@ -340,7 +340,7 @@ void describeGroups(const ScaleContext &ctx, EngineAction action, EngineActionPl
         leaving[g->role] += activeRanks;
         const bool stop = action == EngineAction::Stop;
         const bool broken = !stop && ctx.isGroupBroken && ctx.isGroupBroken(id);
-        if (broken)
+        if (broken) {
             p.lines << EngineActionsTr::tr(
                 "DP group %1 (%2 ranks) is BROKEN: its ranks produce no tokens, so they are not drained: every rank "
                 "taken out of the proxy and stopped at once (the requests they hold fail), all started together, "
@@ -348,7 +348,21 @@ void describeGroups(const ScaleContext &ctx, EngineAction action, EngineActionPl
                            .arg(id)
                            .arg(g->size())
                            .arg(ctx.settings.groupReadyTimeoutMs / 1000);
-        else
+            // How many fail, from the ranks' last scrapes (a dead rank's requests are lost already).
+            double held = 0;
+            int known = 0;
+            for (const QString &rank : g->engineIds)
+                if (const std::optional<double> n = ctx.requestsHeldBy ? ctx.requestsHeldBy(rank) : std::nullopt) {
+                    held += *n;
+                    ++known;
+                }
+            if (known > 0)
+                p.lines << EngineActionsTr::tr(
+                    "The group's ranks hold %1 request(s) now (%2 of %3 ranks scraped): they fail")
+                               .arg(qRound(held))
+                               .arg(known)
+                               .arg(g->size());
+        } else
             p.lines << (stop
                     ? EngineActionsTr::tr("DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then "
                                           "all stopped together")

@@ -23,6 +23,7 @@ class AuditLog;
 class EngineControl;
 class EngineProbe;
 class MembershipReconciler;
+class OperationJournal;
 class ProxyClient;
 
 struct ScaleSettings {
@@ -60,6 +61,8 @@ struct ScaleContext {
     EngineControl *control = nullptr;
     EngineProbe *probe = nullptr;
     AuditLog *audit = nullptr;          // may be null only in tests that do not audit
+    // Where every operation writes its intent before acting (operationjournal.h). Null: not journaled.
+    OperationJournal *journal = nullptr;
     ScaleSettings settings;
     // Removals sent but not yet reflected in the membership table, per role: the last-instance
     // guard counts them so two parallel scale-ins cannot empty a pool.
@@ -82,6 +85,9 @@ struct ScaleContext {
     // What the operator asked of an engine (stop, drain; the console's state tracker, fed by every
     // actor's audit lines). Unset: nothing known. Restore never brings back what was taken out on purpose.
     std::function<OperatorIntent(const QString &engineId)> intentOf;
+    // The requests an engine holds now (running + waiting, its last /metrics scrape), for plans that say
+    // how many will fail. Unset, or nullopt for an engine: not known.
+    std::function<std::optional<double>(const QString &engineId)> requestsHeldBy;
     // Operations of this context bringing back instances the proxy drains (ScaleOperation::
     // clearDrainsBeforeAdd): the instances they wait for ("decode/0.0.0.014:9000", role and proxy key),
     // kept on the lists a restart for drains starts the proxy with, and that restart while it runs (a

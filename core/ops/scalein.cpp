@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ops/scalein.h"
+#include "ops/operationjournal.h"
 
 #include "net/membershipreconciler.h"
 #include "net/proxyclient.h"
@@ -25,6 +26,11 @@ void ScaleIn::setImmediate(bool immediate)
 {
     m_immediate = immediate;
     setKind(immediate ? QStringLiteral("stop") : QStringLiteral("scale-in"));
+}
+
+void ScaleIn::describeForJournal(OperationRecord &record) const
+{
+    record.stopsEngines = m_stopEngine;
 }
 
 void ScaleIn::run()
@@ -64,16 +70,20 @@ void ScaleIn::preflight()
             if (fact == MembershipFact::Waiting)
                 return fail(QStringLiteral("%1 is still WAITING in the proxy: removing it now can kill the proxy's listener "
                                            "for good. Wait until it is active or dropped").arg(m_engine.id));
-            m_inProxy = fact == MembershipFact::Active;
-            if (m_inProxy) {
+            // A draining engine is removed again (the proxy taints a key it already taints, §2.3): an
+            // operation cut short may have been killed before its remove reached the proxy.
+            m_inProxy = fact == MembershipFact::Active || fact == MembershipFact::Draining;
+            if (fact == MembershipFact::Active) {
                 const int others = m_ctx->membership->activeCount(m_engine.role) - 1 - m_ctx->removalsInFlight.value(m_engine.role);
                 if (others < 1 && !m_allowLast)
                     return fail(QStringLiteral("%1 is the last active instance of the %2 pool: without it every request fails. "
                                                "Removing it needs the explicit override").arg(m_engine.id, roleName(m_engine.role)));
             }
-            done(m_inProxy ? QStringLiteral("active in the proxy; %1 other active %2 instance(s)")
-                                 .arg(m_ctx->membership->activeCount(m_engine.role) - 1).arg(roleName(m_engine.role))
-                           : QStringLiteral("not active in the proxy (%1)").arg(membershipFactName(fact)));
+            done(fact == MembershipFact::Active ? QStringLiteral("active in the proxy; %1 other active %2 instance(s)")
+                                                      .arg(m_ctx->membership->activeCount(m_engine.role) - 1)
+                                                      .arg(roleName(m_engine.role))
+                    : m_inProxy ? QStringLiteral("draining in the proxy: removed again to be sure")
+                                : QStringLiteral("not active in the proxy (%1)").arg(membershipFactName(fact)));
             removeFromProxy();
         }));
     });

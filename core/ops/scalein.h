@@ -32,6 +32,7 @@ public:
 
 protected:
     void run() override;
+    void describeForJournal(OperationRecord &record) const override;
 
 private:
     void preflight();

@@ -4,8 +4,10 @@
 #include "audit/auditintent.h"
 
 #include "audit/auditlog.h"
+#include "ops/operationjournal.h"
 
 #include <QCoreApplication>
+#include <QUuid>
 
 namespace pd {
 
@@ -107,7 +109,49 @@ void ScaleOperation::start()
         fail(refusal); // not audited: the audit log is what fails
         return;
     }
+    // The intent on disk before anything is done: a process killed from here on leaves a trace that the
+    // next console or pdctl finds (interruptedoperations.h). An intent that cannot be kept is not acted on.
+    if (m_ctx->journal) {
+        m_journalId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        if (!m_ctx->journal->put(journalRecord())) {
+            const QString why = m_ctx->journal->lastError();
+            m_journalId.clear();
+            begin(0);
+            audit(m_kind, QStringLiteral("refused"), QStringLiteral("operations journal: %1").arg(why), 0);
+            fail(QStringLiteral("cannot record the operation before acting (%1)").arg(why));
+            return;
+        }
+    }
     run();
+}
+
+OperationRecord ScaleOperation::journalRecord() const
+{
+    OperationRecord r;
+    r.id = m_journalId;
+    r.kind = m_kind;
+    r.role = m_engine.role;
+    r.unit = m_engine.id;
+    r.engines = engineIds();
+    r.started = m_startedAt;
+    r.updated = QDateTime::currentDateTimeUtc();
+    r.reached = m_reached;
+    if (m_current >= 0) {
+        r.step = m_steps.at(m_current).id;
+        r.stepLabel = m_steps.at(m_current).label;
+        r.stepStatus = stepStatusName(m_steps.at(m_current).status);
+    }
+    r.owner = OperationOwner::self();
+    describeForJournal(r);
+    return r;
+}
+
+void ScaleOperation::writeJournal()
+{
+    if (!m_ctx->journal || m_journalId.isEmpty())
+        return;
+    if (!m_ctx->journal->put(journalRecord()))
+        qWarning("pdconsole: operations journal: %s", qPrintable(m_ctx->journal->lastError()));
 }
 
 void ScaleOperation::cancel()
@@ -136,6 +180,9 @@ void ScaleOperation::begin(int step, const QString &detail)
     s.detail = detail;
     s.started = QDateTime::currentDateTimeUtc();
     m_stepClock.start();
+    if (!m_reached.contains(s.id))
+        m_reached.append(s.id);
+    writeJournal(); // before the step acts: a remove or a stop is on disk before it is sent
     Q_EMIT stepChanged(step);
 }
 
@@ -215,6 +262,9 @@ void ScaleOperation::finishOperation(OperationOutcome outcome, const QString &su
     m_summary = summary;
     m_finishedAt = QDateTime::currentDateTimeUtc();
     audit(m_kind, operationOutcomeName(outcome), summary, m_opClock.elapsed());
+    // Ended, however it ended: its summary says what it left; nothing is left for the next run to repair.
+    if (m_ctx->journal && !m_journalId.isEmpty() && !m_ctx->journal->drop(m_journalId))
+        qWarning("pdconsole: operations journal: %s", qPrintable(m_ctx->journal->lastError()));
     Q_EMIT finished(outcome);
 }
 

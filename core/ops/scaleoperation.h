@@ -23,6 +23,8 @@
 // audit log. Everything is asynchronous on the owning thread.
 namespace pd {
 
+struct OperationRecord;
+
 enum class StepStatus { Pending, Running, Done, Skipped, Failed, Cancelled };
 enum class OperationOutcome { NotStarted, Running, Succeeded, Failed, Cancelled };
 
@@ -75,6 +77,10 @@ public:
     void setIntentDetail(const QString &detail) { m_intentDetail = detail; }
     QString intentDetail() const;
 
+    // What the operations journal holds of it (ScaleContext::journal): written when it starts and
+    // before each step begins, dropped when it ends.
+    OperationRecord journalRecord() const;
+
 Q_SIGNALS:
     void stepChanged(int index);
     void finished(pd::OperationOutcome outcome);
@@ -120,6 +126,9 @@ protected:
     // line, so no add is needed. Runs inside the current step.
     void clearDrainsBeforeAdd(Role role, const QStringList &ids, std::function<void(bool relisted)> then);
 
+    // What the journal entry says beyond the kind, unit, engines and steps (a scale-in that keeps its engine).
+    virtual void describeForJournal(OperationRecord &record) const { Q_UNUSED(record); }
+
     void audit(const QString &action, const QString &result, const QString &detail, qint64 durationMs,
                nlohmann::ordered_json params = nlohmann::ordered_json::object());
 
@@ -140,6 +149,7 @@ protected:
 
 private:
     void pollTick();
+    void writeJournal();
 
     void endStep(StepStatus status, const QString &detail);
     void finishOperation(OperationOutcome outcome, const QString &summary);
@@ -163,6 +173,8 @@ private:
     std::function<void(Report)> m_attempt;
     std::function<void(bool)> m_then;
     std::function<QString()> m_cancelCleanup;
+    QString m_journalId; // empty: not journaled
+    QStringList m_reached; // the ids of the steps begun
 };
 
 } // namespace pd

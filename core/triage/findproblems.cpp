@@ -830,7 +830,7 @@ void addOperationProblems(const TriageInput &in, QList<Problem> &out)
         if (said.contains(id))
             continue;
         said.insert(id);
-        if (healedSince(*op, in.operations))
+        if (!op->interrupted && healedSince(*op, in.operations))
             continue;
         Problem p = newProblem(ProblemKind::OperationFailed,
             !op->group.isEmpty()          ? ProblemScope::Group
@@ -838,10 +838,13 @@ void addOperationProblems(const TriageInput &in, QList<Problem> &out)
                                           : ProblemScope::Cluster);
         p.key = QStringLiteral("operation-failed:%1:%2:%3").arg(op->kind, op->target).arg(op->finishedAtMs);
         const QString kind = operationKindText(op->kind);
-        p.what = FindProblemsTr::tr("Operation failed: %1 %2").arg(kind, op->target);
+        p.what = op->interrupted ? FindProblemsTr::tr("Operation cut short: %1 %2").arg(kind, op->target)
+                                 : FindProblemsTr::tr("Operation failed: %1 %2").arg(kind, op->target);
         p.where = op->target;
         p.detail = op->summary;
-        if (const QString ways = waysOutOf(op->summary); !ways.isEmpty())
+        if (op->interrupted)
+            p.nextStep = FindProblemsTr::tr("Operations tab: Finish or Undo it (pdctl repair --profile FILE)");
+        else if (const QString ways = waysOutOf(op->summary); !ways.isEmpty())
             p.nextStep = ways;
         p.sinceMs = op->finishedAtMs;
         // Problem::group stays empty: it offers "Restart group", which is no answer to a failed scale-in.
@@ -854,7 +857,9 @@ void addOperationProblems(const TriageInput &in, QList<Problem> &out)
             }
             ++p.engineCount;
         }
-        p.evidence = { FindProblemsTr::tr("%1 %2 failed at %3").arg(kind, op->target, clockTime(op->finishedAtMs)) };
+        p.evidence = { op->interrupted
+                ? FindProblemsTr::tr("%1 %2 was cut short at %3").arg(kind, op->target, clockTime(op->finishedAtMs))
+                : FindProblemsTr::tr("%1 %2 failed at %3").arg(kind, op->target, clockTime(op->finishedAtMs)) };
         out.append(p);
     }
 }

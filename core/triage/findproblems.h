@@ -68,6 +68,9 @@ struct TriageOperation {
     QString summary; // one line: what happened (ScaleOperation::summary)
     std::int64_t finishedAtMs = 0;
     bool failed = false; // false: it succeeded
+    // Cut short: its process was killed (the operations journal); `summary` says where. A problem until
+    // it is repaired or forgotten (Operations tab), whatever succeeded since.
+    bool interrupted = false;
     QList<int> engines; // indices into TriageInput::engines
 };
 

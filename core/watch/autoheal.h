@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cluster/profile.h"
 #include "state/enginestate.h"
 
 #include <QHash>

@@ -5,6 +5,7 @@
 #include "audit/auditlog.h"
 #include "net/profileproxyendpoint.h"
 #include "ops/listenertimingsync.h"
+#include "ops/operationjournal.h"
 #include "ops/scaleprobe.h"
 #include "ops/scalerunner.h"
 #include "state/statetracker.h"
@@ -25,6 +26,10 @@ WatchOperations::WatchOperations(ClusterWatch &watch, const Profile &profile, En
     m_ctx.control = control;
     m_ctx.probe = m_probe.get();
     m_ctx.audit = &audit;
+    // The heals' intents on disk before they act, in the journal the console and pdctl share.
+    m_journal = std::make_unique<OperationJournal>(
+        OperationJournal::pathFor(endpoint.base.toString()), endpoint.base.toString());
+    m_ctx.journal = m_journal.get();
     setScaleContextProfile(m_ctx, profile);
     // Healing accepts the cost of a proxy restart when a busy proxy never finalises the drain of the
     // group it brings back (the requests in flight then fail, counted in the audit log).

@@ -18,6 +18,7 @@ class AuditLog;
 class ClusterWatch;
 class EngineControl;
 class EngineProbe;
+class OperationJournal;
 class ScaleRunner;
 class Watchdog;
 
@@ -37,6 +38,7 @@ public:
 private:
     ClusterWatch &m_watch;
     std::unique_ptr<EngineProbe> m_probe;
+    std::unique_ptr<OperationJournal> m_journal;
     ScaleContext m_ctx;
     std::unique_ptr<ScaleRunner> m_runner;
     std::unique_ptr<AuditIntentFeed> m_intents;

@@ -144,12 +144,12 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+323"/>
+        <location filename="../../app/console/operations.cpp" line="+338"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+100"/>
         <source>proxy %1 done</source>
         <translation>代理操作 %1 已完成</translation>
     </message>
@@ -164,12 +164,12 @@
         <translation>%1 已开始</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+125"/>
         <source>The console is in read-only mode</source>
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-446"/>
+        <location line="-487"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -207,24 +207,24 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         </translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+103"/>
         <source>Membership journal not read: %1</source>
         <translation>未读取成员日志：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+63"/>
+        <location line="+70"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+42"/>
         <source>%1, by %2</source>
         <translation>%1，由 %2 执行</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+103"/>
         <source>Audit log not written, changes refused until acknowledged (Operations tab): %1</source>
         <translation>审计日志写入失败，确认前拒绝一切变更（运维页）：%1</translation>
     </message>
@@ -306,7 +306,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>自动修复未能恢复 %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Auto-eject could not change %1</source>
         <translation>自动摘除：无法变更 %1</translation>
     </message>
@@ -990,7 +990,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>- 已跳过 %1：%2</translation>
     </message>
     <message>
-        <location line="+243"/>
+        <location line="+256"/>
         <source>A busy proxy removes them only when no request is in flight, and ignores an add until then: if it still drains them %1 s after their removal once they serve again, the proxy is restarted with its current lists (the requests in flight at that moment fail; counted in the audit log)</source>
         <translation>繁忙的代理只有在没有任何请求在途时才会移除它们，在此之前会忽略对它们的添加：如果它们重新服务时，距移除已过 %1 秒而代理仍在排空它们，就会用代理当前的实例列表重启代理（此刻在途的请求会失败；失败数记入审计日志）</translation>
     </message>
@@ -1000,7 +1000,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>不是耦合 DP 组的 rank</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-166"/>
         <source>would break DP group %1; stop or restart the whole group, or remove it from the proxy</source>
         <translation>会破坏 DP 组 %1；请停止或重启整个组，或将其从代理中移除</translation>
     </message>
@@ -1051,7 +1051,12 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>DP 组 %1（%2 个 rank）已损坏：其 rank 不产生任何 token，因此不做排空：每个 rank 立即移出代理并停止（它们持有的请求会失败），全部一起启动，以同一个 %3 秒的期限等待，然后全部加回</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+16"/>
+        <source>The group&apos;s ranks hold %1 request(s) now (%2 of %3 ranks scraped): they fail</source>
+        <translation>该组的 rank 当前持有 %1 个请求（已抓取 %3 个 rank 中的 %2 个）：这些请求会失败</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together</source>
         <translation>DP 组 %1（%2 个 rank）：每个 rank 从代理中移出并排空，然后一起停止</translation>
     </message>
@@ -2329,6 +2334,102 @@ last good scrape %1</source>
     </message>
 </context>
 <context>
+    <name>pd::InterruptedOperationsBar</name>
+    <message>
+        <location filename="../../widgets/operations/interruptedbar.cpp" line="+122"/>
+        <source>Operations journal not read: %1. Operations cut short earlier are not known.</source>
+        <translation>未读取操作日志：%1。无法得知先前被中断的操作。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&lt;b&gt;Cut short:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;被中断：&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Left: %1</source>
+        <translation>遗留状态：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Finish: %1</source>
+        <translation>完成：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Undo: %1</source>
+        <translation>撤销：%1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Finish…</source>
+        <translation>完成…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Undo…</source>
+        <translation>撤销…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Forget</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+22"/>
+        <source>Not repaired: %1</source>
+        <translation>未修复：%1</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>Cannot repair %1: %2</source>
+        <translation>无法修复 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Finish the operation cut short</source>
+        <translation>完成被中断的操作</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Undo the operation cut short</source>
+        <translation>撤销被中断的操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1
+
+Left: %2
+
+%3: %4
+
+Apply?</source>
+        <translation>%1
+
+遗留状态：%2
+
+%3：%4
+
+是否执行？</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Finish</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Not forgotten: %1</source>
+        <translation>未能忽略：%1</translation>
+    </message>
+</context>
+<context>
     <name>pd::LogSignatures</name>
     <message>
         <location filename="../../core/logs/logsignatures.cpp" line="+34"/>
@@ -3459,12 +3560,12 @@ Serving: engines in the proxy that serve, of those expected to (listed by the pr
 <context>
     <name>pd::OperationsPage</name>
     <message>
-        <location filename="../../widgets/operations/operationspage.cpp" line="+44"/>
+        <location filename="../../widgets/operations/operationspage.cpp" line="+45"/>
         <source>&amp;Read-only: refuse every change to the cluster</source>
         <translation>只读：拒绝对集群的任何更改(&amp;R)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Rolling restart prefill…</source>
         <translation>滚动重启预填充…</translation>
     </message>
@@ -3484,12 +3585,12 @@ Serving: engines in the proxy that serve, of those expected to (listed by the pr
         <translation>取消重启</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>Scaling, starts, stops, restarts and proxy changes are refused (and audited as refused)</source>
         <translation>拒绝扩缩容、启动、停止、重启和代理变更（并在审计日志中记为已拒绝）</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+56"/>
         <location line="+184"/>
         <source>Restore membership</source>
         <translation>恢复代理成员</translation>
@@ -3540,7 +3641,7 @@ Serving: engines in the proxy that serve, of those expected to (listed by the pr
         <translation>审计日志</translation>
     </message>
     <message>
-        <location line="-150"/>
+        <location line="-157"/>
         <source>&amp;Warm-up / smoke test…</source>
         <translation>预热 / 冒烟测试(&amp;W)…</translation>
     </message>
@@ -3550,7 +3651,7 @@ Serving: engines in the proxy that serve, of those expected to (listed by the pr
         <translation>通过代理发送小规模补全请求，检查成功率、TTFT、TPOT 以及被代理掩盖的失败</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+200"/>
         <source>&lt;b&gt;The proxy restarted&lt;/b&gt; and forgot the instances added or removed at runtime. Before: %1 prefill, %2 decode; now: %3 prefill, %4 decode. Restore adds back what is missing (engines already run) and takes out what was not there.</source>
         <translation>&lt;b&gt;代理已重启&lt;/b&gt;，运行时添加或移除的实例已丢失。重启前：%1 个预填充、%2 个解码；当前：%3 个预填充、%4 个解码。恢复操作会重新加入缺失的实例（引擎仍在运行），并移出原本不在的实例。</translation>
     </message>
@@ -4917,7 +5018,7 @@ Apply?</source>
     <name>pd::ScaleOps</name>
     <message>
         <location filename="../../core/ops/dpgroupoperation.cpp" line="+65"/>
-        <location filename="../../core/ops/scalein.cpp" line="+17"/>
+        <location filename="../../core/ops/scalein.cpp" line="+18"/>
         <location filename="../../core/ops/scaleout.cpp" line="+16"/>
         <source>Preflight</source>
         <translation>预检</translation>
@@ -4983,7 +5084,7 @@ Apply?</source>
         <translation>确认已停止</translation>
     </message>
     <message>
-        <location filename="../../core/ops/scaleoperation.cpp" line="+43"/>
+        <location filename="../../core/ops/scaleoperation.cpp" line="+45"/>
         <source>scale-out</source>
         <comment>operation kind</comment>
         <translation>扩容</translation>
@@ -5759,7 +5860,7 @@ Apply?</source>
         <translation>不在代理启动命令中</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+85"/>
         <source>%1 %2 since %3</source>
         <translation>%1 自 %3 起 %2</translation>
     </message>
@@ -6923,11 +7024,26 @@ Apply?</source>
     </message>
     <message>
         <location line="+47"/>
+        <source>Operation cut short: %1 %2</source>
+        <translation>操作被中断：%1 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Operation failed: %1 %2</source>
         <translation>操作失败：%1 %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+4"/>
+        <source>Operations tab: Finish or Undo it (pdctl repair --profile FILE)</source>
+        <translation>在“操作”页完成或撤销它（pdctl repair --profile FILE）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 %2 was cut short at %3</source>
+        <translation>%1 %2 于 %3 被中断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1 %2 failed at %3</source>
         <translation>%1 %2 于 %3 失败</translation>
     </message>

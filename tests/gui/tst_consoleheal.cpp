@@ -7,6 +7,9 @@
 // lists (pool header, headline) within a few polls. A scale-in under the same traffic leaves the pool
 // control saying how long the drain lingers and the ways out. PD_SCREENSHOT_DIR set: the window is saved
 // there at 1400x900 while the group is broken, while it restarts, and with the lingering drain.
+// A `pdctl scale` beside the console, killed (SIGKILL) while it drains a group it takes out, shows on the
+// Operations tab as an operation cut short (and in Problems) within seconds; its Undo brings the group back
+// routed through the console's own runner.
 #include "consoleassembly.h"
 #include "operations.h"
 
@@ -14,10 +17,12 @@
 #include "httpcall.h"
 #include "mainwindow.h"
 #include "net/membershipreconciler.h"
+#include "operations/interruptedbar.h"
 #include "operations/operationspage.h"
 #include "ops/dpgroupoperation.h"
 #include "ops/scaleplan.h"
 #include "ops/scalerunner.h"
+#include "pdctlrun.h"
 #include "pdsimcluster.h"
 #include "scale/poolscalecontrol.h"
 #include "scale/scalepanel.h"
@@ -29,12 +34,15 @@
 #include <QApplication>
 #include <QDialog>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
+
+#include <csignal>
 
 using namespace pd;
 using json = nlohmann::json;
@@ -85,6 +93,19 @@ class TestConsoleHeal : public QObject {
         return n;
     }
 
+    // The console on the test's profile, its operations through pdsim's control API, shown at 1400x900.
+    MainWindow &open(ConsoleAssembly &parts)
+    {
+        ConsoleOptions options;
+        options.profilePath = kProfile;
+        parts.openStartProfile(options);
+        parts.operations().setSimControl(QUrl(QStringLiteral("http://") + m_sim.control()));
+        MainWindow &window = parts.window();
+        window.resize(1400, 900);
+        window.show();
+        return window;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -102,13 +123,7 @@ private Q_SLOTS:
     {
         ConsoleSettings settings(m_home.filePath(QStringLiteral("console.ini")));
         ConsoleAssembly parts(&settings, std::nullopt);
-        ConsoleOptions options;
-        options.profilePath = kProfile;
-        parts.openStartProfile(options);
-        parts.operations().setSimControl(QUrl(QStringLiteral("http://") + m_sim.control()));
-        MainWindow &window = parts.window();
-        window.resize(1400, 900);
-        window.show();
+        MainWindow &window = open(parts);
         const ClusterStore &store = parts.store();
         StateTracker &tracker = parts.tracker();
         QTRY_VERIFY_WITH_TIMEOUT(count(tracker, store, Role::Decode, EngineState::Serving) == 4, 60000);
@@ -153,6 +168,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!m_plan.isEmpty(), 10000);
         QVERIFY2(m_plan.contains(QLatin1String("is BROKEN")) && m_plan.contains(QLatin1String("current lists")),
             qPrintable(m_plan));
+        // How many requests the restart fails, from the ranks' last scrapes (the crashed rank has none).
+        QVERIFY2(m_plan.contains(QLatin1String("request(s) now ("))
+                && m_plan.contains(QLatin1String("ranks scraped): they fail")),
+            qPrintable(m_plan));
         QTRY_VERIFY_WITH_TIMEOUT(
             !parts.operations().runner()->operations().isEmpty() && parts.operations().runner()->isIdle(), 120000);
         const ScaleOperation *op = parts.operations().runner()->operations().last();
@@ -184,6 +203,78 @@ private Q_SLOTS:
         if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs")))
             tabs->setCurrentWidget(parts.operations().page());
         saveShot(window, QStringLiteral("heal-drain-lingers"));
+        test::httpCall("POST", m_sim.controlUrl(QStringLiteral("/cluster/load")), R"({"streams": 0})");
+    }
+
+    void aPdctlKilledBesideTheConsoleIsUndoneFromIt()
+    {
+        ConsoleSettings settings(m_home.filePath(QStringLiteral("console.ini")));
+        ConsoleAssembly parts(&settings, std::nullopt);
+        MainWindow &window = open(parts);
+        const ClusterStore &store = parts.store();
+        StateTracker &tracker = parts.tracker();
+        // The idle proxy has finalised the scale-in above: it lists what it routes.
+        QTRY_COMPARE_WITH_TIMEOUT(listedDecode(), 2, 30000);
+        const QString dataHome = QStringLiteral("XDG_DATA_HOME=") + m_home.filePath(QStringLiteral("data"));
+        const QStringList acting = { QStringLiteral("--yes"), QStringLiteral("--sim-control"), m_sim.control(),
+            QStringLiteral("--audit"), m_home.filePath(QStringLiteral("pdctl-audit.jsonl")) };
+        const test::PdctlRun up = test::runPdctl(
+            QStringList { QStringLiteral("scale"), QStringLiteral("--profile"), kProfile, QStringLiteral("--pool"),
+                QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("4") }
+                + acting,
+            { 120000, { dataHome } });
+        QVERIFY2(up.exitCode == 0, qPrintable(up.both()));
+        QTRY_VERIFY_WITH_TIMEOUT(count(tracker, store, Role::Decode, EngineState::Serving) == 4, 60000);
+        test::httpCall("POST", m_sim.controlUrl(QStringLiteral("/cluster/load")), R"({"streams": 6})");
+
+        // pdctl takes a group out and is killed while it drains it.
+        QProcess scale;
+        scale.setProgram(test::pdctlPath());
+        scale.setArguments(
+            QStringList { QStringLiteral("scale"), QStringLiteral("--profile"), kProfile, QStringLiteral("--pool"),
+                QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("2") }
+            + acting);
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), m_home.filePath(QStringLiteral("data")));
+        scale.setProcessEnvironment(environment);
+        scale.setProcessChannelMode(QProcess::MergedChannels);
+        scale.start();
+        QVERIFY(scale.waitForStarted(5000));
+        QByteArray seen;
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (seen += scale.readAll()).contains("Drain: wait until no rank runs a request: running"), seen.constData(),
+            60000);
+        QVERIFY(::kill(pid_t(scale.processId()), SIGKILL) == 0);
+        QVERIFY(scale.waitForFinished(10000));
+
+        InterruptedOperationsBar *bar = parts.operations().page()->interruptedBar();
+        QTRY_COMPARE_WITH_TIMEOUT(bar->records().size(), 1, 15000);
+        const OperationRecord cut = bar->records().first();
+        QCOMPARE(cut.kind, QStringLiteral("group-scale-in"));
+        QTRY_VERIFY_WITH_TIMEOUT(bar->rowText(cut.id).contains(QLatin1String("in the proxy: 2 draining")), 15000);
+        QVERIFY2(bar->isVisibleTo(&window) || !parts.operations().page()->isVisible(), "the bar is shown");
+        bool said = false;
+        for (const Problem &p : parts.triage().problems())
+            said = said || p.what.startsWith(QLatin1String("Operation cut short: "));
+        QVERIFY(said);
+        if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs")))
+            tabs->setCurrentWidget(parts.operations().page());
+        saveShot(window, QStringLiteral("repair-cut-short"));
+
+        QString asked;
+        parts.operations().page()->setConfirm([&asked](const QString &, const QString &text) {
+            asked = text;
+            return true;
+        });
+        QVERIFY(bar->repair(cut.id, RepairAction::Undo));
+        QVERIFY2(asked.contains(QLatin1String("Undo: bring the group back")), qPrintable(asked));
+        QTRY_VERIFY_WITH_TIMEOUT(parts.operations().runner()->isIdle(), 120000);
+        const ScaleOperation *op = parts.operations().runner()->operations().last();
+        QVERIFY2(op->outcome() == OperationOutcome::Succeeded, qPrintable(op->summary()));
+        QCOMPARE(listedDecode(), 4);
+        QTRY_VERIFY_WITH_TIMEOUT(count(tracker, store, Role::Decode, EngineState::Serving) == 4, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(parts.operations().membership()->activeCount(Role::Decode) == 4, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->records().isEmpty() && !bar->isVisibleTo(&window), 10000);
         test::httpCall("POST", m_sim.controlUrl(QStringLiteral("/cluster/load")), R"({"streams": 0})");
     }
 

@@ -11,6 +11,8 @@
 //     the group comes back and all four ranks are routed;
 //   - Restore after a proxy restart brings back exactly what was routed before, whole groups, and takes
 //     out the group the operator had stopped (the restarted proxy's command line lists it again);
+//   - a proxy restarted by someone else with the lists it had ends the drains in the table too (nothing
+//     listened meanwhile: a new process), and offers no restore;
 //   - after each, the membership table reads what the proxy lists (no rank left Draining).
 #include "audit/auditlog.h"
 #include "cluster/instancekey.h"
@@ -19,6 +21,7 @@
 #include "ops/dpgroupoperation.h"
 #include "ops/engineactions.h"
 #include "ops/restoreplan.h"
+#include "ops/scalein.h"
 #include "ops/scaleplan.h"
 #include "ops/scalerunner.h"
 #include "scaletesthelpers.h"
@@ -243,10 +246,13 @@ private Q_SLOTS:
         ScaleContext &ctx = m_sim.context();
         // The operator's intents, as the console's state tracker keeps them from the operations.
         QHash<QString, OperatorIntent> intents;
-        connect(m_sim.runner(), &ScaleRunner::intentDeclared, this,
+        const QMetaObject::Connection feed = connect(m_sim.runner(), &ScaleRunner::intentDeclared, this,
             [&intents](const EngineRef &e, OperatorIntent intent, const QString &) { intents[e.id] = intent; });
         ctx.intentOf = [&intents](const QString &id) { return intents.value(id, OperatorIntent::None); };
-        const auto forget = qScopeGuard([&ctx] { ctx.intentOf = nullptr; });
+        const auto forget = qScopeGuard([&ctx, feed] { // `intents` ends with this function
+            ctx.intentOf = nullptr;
+            QObject::disconnect(feed);
+        });
 
         // Group d1 (on the proxy's command line) is stopped on purpose: out of the proxy, drained, stopped;
         // the busy proxy keeps it listed, draining.
@@ -293,6 +299,49 @@ private Q_SLOTS:
                 routedAfter.insert(proxyInstanceKey(e.id));
         QCOMPARE(routedAfter, routedBefore);
         QCOMPARE(m_sim.engineStatus(id(1, 9000)), QStringLiteral("stopped"));
+    }
+
+    // Someone else restarts the proxy with the lists it had: nothing tells the table by the lists, but
+    // nothing listened meanwhile, so the process is new and its drains are over. The ranks that read
+    // draining read what the new proxy does with them: listed and routed. No restore is offered.
+    void aRestartBySomeoneElseWithTheSameListsEndsTheDrains()
+    {
+        // An idle moment first, so that d1 (stopped on purpose above) leaves the lists for good.
+        QCOMPARE(m_sim.postControl(QStringLiteral("/cluster/load"), R"({"streams": 0})"), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_sim.listed(Role::Decode).contains(proxyInstanceKey(id(1, 9000))), 30000);
+        QCOMPARE(m_sim.postControl(QStringLiteral("/cluster/load"), R"({"streams": 6})"), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(proxyStaysBusy(3), 20000);
+        ScaleContext &ctx = m_sim.context();
+        QList<ScaleOperation *> outs; // d2's ranks out of the proxy, left running: listed, draining
+        for (int port : { 9000, 9001 }) {
+            auto *in = new ScaleIn(m_sim.ref(id(2, port)), &ctx, false);
+            in->setStopEngine(false);
+            outs << m_sim.runner()->enqueue(in);
+        }
+        QVERIFY(m_sim.waitIdle(90000));
+        for (const ScaleOperation *op : std::as_const(outs))
+            QVERIFY2(op->outcome() == OperationOutcome::Succeeded, qPrintable(test::describeOperation(op)));
+        QVERIFY(m_sim.reconcile());
+        QCOMPARE(m_sim.table()->fact(id(2, 9000), Role::Decode), MembershipFact::Draining);
+        const ProxyLists lists = *m_sim.table()->lists();
+
+        QSignalSpy restarted(m_sim.table(), &MembershipReconciler::restartDetected);
+        QCOMPARE(m_sim.postControl(QStringLiteral("/cluster/proxy/stop"), "{}"), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_sim.table()->lastError().isEmpty(), 10000);
+        json body = json::object();
+        body["prefill_instances"] = json::array();
+        body["decode_instances"] = json::array();
+        for (const QString &i : lists.prefill)
+            body["prefill_instances"].push_back(i.toStdString());
+        for (const QString &i : lists.decode)
+            body["decode_instances"].push_back(i.toStdString());
+        QCOMPARE(
+            m_sim.postControl(QStringLiteral("/cluster/proxy/start"), QByteArray::fromStdString(body.dump())), 200);
+        QTRY_VERIFY_WITH_TIMEOUT(m_sim.reconcile() && m_sim.table()->lastError().isEmpty(), 15000);
+        QCOMPARE(m_sim.table()->fact(id(2, 9000), Role::Decode), MembershipFact::Active);
+        QCOMPARE(m_sim.table()->fact(id(2, 9001), Role::Decode), MembershipFact::Active);
+        QCOMPARE(restarted.count(), 0);
+        verifyTableMatchesProxy(int(lists.decode.size()));
     }
 
     void cleanupTestCase()

@@ -3,6 +3,7 @@
 
 #include "models/auditmodel.h"
 #include "net/membershipreconciler.h"
+#include "operations/interruptedbar.h"
 #include "ops/restoreplan.h"
 #include "ops/rollingrestart.h"
 #include "ops/scalecontext.h"
@@ -20,6 +21,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -42,6 +44,7 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     , m_runner(runner)
     , m_engines(std::move(profileEngines))
     , m_readOnly(new QCheckBox(tr("&Read-only: refuse every change to the cluster"), this))
+    , m_interrupted(nullptr)
     , m_restoreBar(new QWidget(this))
     , m_restoreText(new QLabel(m_restoreBar))
     , m_auditFailureBar(new QWidget(this))
@@ -69,6 +72,9 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
             == QMessageBox::Ok;
     };
 
+    m_interrupted = new InterruptedOperationsBar(context, runner, m_confirm, this);
+    connect(m_interrupted, &InterruptedOperationsBar::note, this, &OperationsPage::note);
+
     m_readOnly->setObjectName(QStringLiteral("readOnlyBox"));
     m_readOnly->setToolTip(
         tr("Scaling, starts, stops, restarts and proxy changes are refused (and audited as refused)"));
@@ -81,7 +87,14 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     QGroupBox *audit = buildAuditGroup();
 
     auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_scale);
+    // The pool controls' notes wrap to several lines on a crowded tab: scrolled, never clipped.
+    auto *scaleArea = new QScrollArea(this);
+    scaleArea->setObjectName(QStringLiteral("scaleArea"));
+    scaleArea->setWidgetResizable(true);
+    scaleArea->setFrameShape(QFrame::NoFrame);
+    scaleArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scaleArea->setWidget(m_scale);
+    split->addWidget(scaleArea);
     split->addWidget(audit);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -98,6 +111,7 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     layout->setContentsMargins(8, 8, 8, 8);
     layout->addLayout(top);
     layout->addWidget(m_auditFailureBar);
+    layout->addWidget(m_interrupted);
     layout->addWidget(m_restoreBar);
     layout->addWidget(proxy);
     layout->addWidget(rolling);
@@ -112,6 +126,12 @@ OperationsPage::OperationsPage(ScaleContext *context, ScaleRunner *runner, QList
     connect(m_runner, &ScaleRunner::operationFinished, reload, qOverload<>(&QTimer::start));
     reloadAudit();
     setReadOnly(m_ctx->settings.readOnly);
+}
+
+void OperationsPage::setConfirm(Confirm confirm)
+{
+    m_confirm = std::move(confirm);
+    m_interrupted->setConfirm(m_confirm);
 }
 
 // The restore offer: shown when the proxy came back with other lists than before its outage.

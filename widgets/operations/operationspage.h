@@ -25,6 +25,7 @@ class QTableView;
 namespace pd {
 
 class AuditModel;
+class InterruptedOperationsBar;
 class RollingRestart;
 class ScalePanel;
 class ScaleRunner;
@@ -39,7 +40,7 @@ public:
 
     // Yes/no for a destructive action the operator started (title, what it does). Tests pre-answer.
     using Confirm = std::function<bool(const QString &title, const QString &text)>;
-    void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
+    void setConfirm(Confirm confirm);
 
     QCheckBox *readOnlyBox() const { return m_readOnly; }
     void setReadOnly(bool readOnly);
@@ -64,6 +65,9 @@ public:
     // A restart started elsewhere (the engine menu's Restart of active engines): its progress, Resume
     // and Cancel are shown here as for the pool's. The caller keeps ownership.
     void adoptRollingRestart(RollingRestart *restart);
+
+    // The operations a killed console or pdctl left cut short, with Finish, Undo and Forget.
+    InterruptedOperationsBar *interruptedBar() const { return m_interrupted; }
 
     AuditModel *auditModel() const { return m_audit; }
     void reloadAudit();
@@ -95,6 +99,7 @@ private:
     QList<EngineRef> m_engines;
     Confirm m_confirm;
     QCheckBox *m_readOnly;
+    InterruptedOperationsBar *m_interrupted;
     QWidget *m_restoreBar;
     QLabel *m_restoreText;
     QWidget *m_auditFailureBar; // an audit append failed: actions refused until acknowledged

@@ -37,6 +37,7 @@ PoolScaleControl::PoolScaleControl(Role role, QWidget *parent)
     column->addLayout(layout);
     m_note->setObjectName(QStringLiteral("poolScaleNote"));
     m_note->setWordWrap(true);
+    m_note->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_note->setVisible(false);
     column->addWidget(m_note);
     connect(m_spin, &QSpinBox::valueChanged, this, [this] {

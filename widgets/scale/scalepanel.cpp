@@ -85,6 +85,8 @@ ScalePanel::ScalePanel(ScaleContext *context, ScaleRunner *runner, QList<EngineR
         connect(c, &PoolScaleControl::applyRequested, this, &ScalePanel::plan);
     connect(m_cancel, &QPushButton::clicked, m_runner, &ScaleRunner::cancelAll);
     connect(m_ctx->membership, &MembershipReconciler::reconciled, this, &ScalePanel::refreshCounts);
+    // An add or remove just sent, or one an interrupted operation may have sent: counted at once.
+    connect(m_ctx->membership, &MembershipReconciler::intentNoted, this, &ScalePanel::refreshCounts);
     connect(m_runner, &ScaleRunner::operationAdded, this, [this](ScaleOperation *op) {
         m_tree->expand(m_model->index(m_model->rowCount() - 1, 0));
         m_tree->scrollTo(m_model->index(m_model->rowCount() - 1, 0));
