@@ -89,6 +89,14 @@ std::unique_ptr<Session> connectSession(const QString &profilePath, QTextStream 
         if (ok.value_or(false))
             for (const OperationRecord &r : std::as_const(s->interrupted))
                 assumeInterruptedMembership(r, *s->table);
+        // A verb that acts plans over the membership: without it, nothing (a failed call is said, never
+        // read as an empty pool or as a proxy without /instances).
+        if (!ok.value_or(false) && !proxyOptional) {
+            err << "proxy " << s->proxy->endpoint().base.toString() << ": cannot read its membership: "
+                << (s->table->lastError().isEmpty() ? QStringLiteral("no answer within 20 s") : s->table->lastError())
+                << '\n';
+            return nullptr;
+        }
     }
     return s;
 }

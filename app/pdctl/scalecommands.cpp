@@ -256,7 +256,11 @@ int runScaleCommand(const QStringList &args, RunnerFactory &runners, QTextStream
     applyDrainOptions(ctx, drain);
     // A proxy without /instances (v0.9.1-dev): its membership is its command line, read from the running process.
     std::optional<ProxyLists> commandLineLists;
-    if (!s->caps->hasInstancesApi) {
+    if (const QString mismatch = s->caps->generationMismatch(); !mismatch.isEmpty()) {
+        err << "proxy " << s->proxy->endpoint().base.toString() << ": " << mismatch << "\npdctl scale: not applied\n";
+        return 1;
+    }
+    if (s->caps->scalesByRestart()) {
         std::optional<QString> why;
         syncCommandLineMembership(ctx, [&why](const QString &w) { why = w; });
         spin([&why] { return why.has_value(); }, 30000);

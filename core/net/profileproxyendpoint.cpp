@@ -15,6 +15,7 @@ ProxyEndpoint profileProxyEndpoint(const Profile &profile, int timeoutMs)
     endpoint.base.setPort(profile.proxy.port);
     endpoint.bearerToken = profileApiKey(profile);
     endpoint.timeoutMs = timeoutMs;
+    endpoint.declaredGeneration = profile.proxy.generation;
     return endpoint;
 }
 

@@ -9,6 +9,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QPointer>
+#include <QTimer>
 
 #include <memory>
 #include <utility>
@@ -80,6 +81,21 @@ QString ProxyCapabilities::generationLabel() const
     if (!hasModels)
         return QStringLiteral("v0.21-v0.26 (no /v1/models)");
     return QStringLiteral("main (with /v1/models)");
+}
+
+bool ProxyCapabilities::scalesByRestart() const
+{
+    return reachable && instancesApiDecided && !hasInstancesApi && declared != ProxyGeneration::Main;
+}
+
+QString ProxyCapabilities::generationMismatch() const
+{
+    if (!reachable || !instancesApiDecided || hasInstancesApi || declared != ProxyGeneration::Main)
+        return {};
+    return QStringLiteral(
+        "the profile says this proxy runs generation main, but it has no /instances API (/instances/add "
+        "answers 404): another program on its port, or a v0.9.1-dev proxy (then set proxy.generation to "
+        "v0.9.1-dev, and pools scale by restarting it)");
 }
 
 QString describeHttpFailure(const QString &path, int httpStatus, const QByteArray &body, const QString &transportError)
@@ -261,7 +277,8 @@ void ProxyClient::listInstances(ReplyCallback done)
 
 void ProxyClient::currentCapabilities(CapabilitiesCallback done)
 {
-    if (m_capabilities && m_capabilities->reachable)
+    // Kept once the proxy answered and its API was decided; an undecided one is asked again.
+    if (m_capabilities && m_capabilities->reachable && m_capabilities->instancesApiDecided)
         done(*m_capabilities);
     else
         detectCapabilities(std::move(done));
@@ -296,10 +313,40 @@ void ProxyClient::detectCapabilities(CapabilitiesCallback done)
         caps->hasModels = raw.status == 200 || raw.status == 503;
         finish();
     });
-    listInstances([caps, finish](const ProxyReply &r) {
-        caps->hasInstancesApi = r.ok;
-        if (!r.ok && r.httpStatus != 404 && r.httpStatus != 0 && caps->error.isEmpty())
-            caps->error = r.error;
+    caps->declared = m_endpoint.declaredGeneration;
+    listForCapabilities(caps, 0, finish);
+}
+
+void ProxyClient::listForCapabilities(
+    std::shared_ptr<ProxyCapabilities> caps, int attempt, std::function<void()> finish)
+{
+    const quint64 gen = m_generation;
+    listInstances([this, caps, attempt, gen, finish = std::move(finish)](const ProxyReply &r) {
+        if (gen != m_generation)
+            return;
+        // Evidence: 200 with the lists (it has the API), 404 or 405 (it has not: v0.9.1-dev, pre-v0.13).
+        if (r.ok || r.httpStatus == 404 || r.httpStatus == 405) {
+            caps->hasInstancesApi = r.ok;
+            caps->instancesApiDecided = true;
+            return finish();
+        }
+        // A 5xx, a timeout, a cut or malformed answer says nothing about the API: asked again, a little
+        // later (a proxy restarting, a worker busy), unless nothing listens at all.
+        constexpr int kAttempts = 3;
+        if (attempt + 1 < kAttempts && !r.refused) {
+            QTimer::singleShot(300 * (attempt + 1), this,
+                [this, caps, attempt, finish] { listForCapabilities(caps, attempt + 1, finish); });
+            return;
+        }
+        caps->instancesApiDecided = false;
+        caps->hasInstancesApi = caps->declared != ProxyGeneration::V091Dev;
+        if (caps->error.isEmpty() && !r.refused)
+            caps->error
+                = QStringLiteral("%1 (%2 attempts; its /instances API is taken from the profile's generation, %3)")
+                      .arg(r.error)
+                      .arg(attempt + 1)
+                      .arg(caps->declared == ProxyGeneration::V091Dev ? QStringLiteral("v0.9.1-dev")
+                                                                      : QStringLiteral("main"));
         finish();
     });
 }

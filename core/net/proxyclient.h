@@ -16,6 +16,7 @@
 #include <QUrl>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QNetworkAccessManager;
@@ -42,6 +43,9 @@ struct ProxyEndpoint {
     QByteArray bearerToken;             // sent as "Authorization: Bearer ..." when not empty
     QList<QSslCertificate> extraCaCertificates; // trusted in addition to the system's
     int timeoutMs = 5000;
+    // The generation the profile says the proxy runs (proxy.generation). It decides whatever the proxy's
+    // answers cannot: a failed list call is a failed call, never "this proxy has no /instances API".
+    std::optional<ProxyGeneration> declaredGeneration;
 };
 
 // The pool lists of an add/remove answer, in the proxy's insertion order, host strings as given.
@@ -68,6 +72,18 @@ struct ProxyCapabilities {
     bool hasInstancesApi = false; // /instances/add answers: v0.13+ (elastic scaling)
     bool hasModels = false;       // /v1/models answers (200 or 503): main after Aug 2026
     QString error;                // when not reachable, or a probe failed oddly
+    // Whether hasInstancesApi rests on the proxy's answer: the list call answered 200 with lists (it has
+    // the API) or 404/405 (it has not). A 5xx, a timeout or a cut answer, three times over, decides
+    // nothing: the declared generation stands in (main: it has), and the next currentCapabilities()
+    // asks again.
+    bool instancesApiDecided = false;
+    std::optional<ProxyGeneration> declared; // ProxyEndpoint::declaredGeneration
+    // Membership is the proxy's command line and a pool scales by restarting it (ProxyRestartScale):
+    // only when the proxy showed it has no /instances API and the profile does not say main.
+    bool scalesByRestart() const;
+    // Why the proxy's answer contradicts the declared generation (a main proxy that answers 404 on
+    // /instances/add: another program on the port, or the profile's generation is wrong); empty otherwise.
+    QString generationMismatch() const;
     // A short label: "main (2026-08+)", "v0.21-v0.26", "v0.13-v0.20", "pre-v0.13 or layerwise".
     QString generationLabel() const;
     // Since v0.21 an add is always asynchronous; before, reachable instances were activated at once.
@@ -107,6 +123,9 @@ public:
     void abortAll();
 
 private:
+    // The list call of detectCapabilities, asked up to three times while its answer decides nothing.
+    void listForCapabilities(std::shared_ptr<ProxyCapabilities> caps, int attempt, std::function<void()> finish);
+
     QNetworkReply *send(const QByteArray &method, const QString &path, const QByteArray &body);
     void instances(const QString &path, Role role, const QStringList &instances, ReplyCallback done);
 

@@ -37,7 +37,8 @@ void syncCommandLineMembership(ScaleContext &context, std::function<void(const Q
     context.proxy->currentCapabilities([ctx, guard, done](const ProxyCapabilities &caps) {
         if (!guard)
             return;
-        if (!caps.reachable || caps.hasInstancesApi) {
+        // Only a proxy that showed it has no /instances API, and that the profile does not call main.
+        if (!caps.scalesByRestart()) {
             ctx->commandLineMembership.reset();
             if (done)
                 done(caps.reachable ? QString() : QStringLiteral("the proxy does not answer: %1").arg(caps.error));

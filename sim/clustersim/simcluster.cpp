@@ -283,6 +283,7 @@ bool SimCluster::startProxy(QString *error, const std::optional<QPair<QStringLis
     p.accessLog = m_proxyLog != nullptr;
     m_proxyOptions = p;
     m_proxy = std::make_unique<SimProxy>(p);
+    ++m_proxyStarts;
     if (m_proxyLog)
         m_proxyLog->rotate(); // a new proxy process, a new log (the previous one kept as .1)
     connect(m_proxy.get(), &SimProxy::output, this, [this](ProxyStream, const QString &line) {
@@ -473,12 +474,10 @@ QByteArray SimCluster::stateJson() const
             groups.push_back(std::move(j));
         }
     }
-    json root{{"proxy", proxyAddress().toStdString()},
-              {"proxy_running", m_proxy != nullptr},
-              {"proxy_arguments", proxyArgumentsJson()},
-              {"ready", m_announced},
-              {"engines", engines},
-              {"groups", groups}};
+    json root { { "proxy", proxyAddress().toStdString() }, { "proxy_running", m_proxy != nullptr },
+        { "proxy_starts", m_proxyStarts }, // a restart (by anyone) counts one more
+        { "proxy_arguments", proxyArgumentsJson() }, { "ready", m_announced }, { "engines", engines },
+        { "groups", groups } };
     if (m_load) {
         const LoadStats &l = m_load->stats();
         root["load"] = { { "rps", m_load->rate() }, { "streams", m_load->streams() }, { "sent", l.sent },
@@ -551,6 +550,18 @@ void SimCluster::handleControl(const HttpRequest &request, const HttpResponderPt
     if (path == "/cluster/proxy/stop") {
         stopProxy();
         reply(responder, 200, {{"proxy_running", false}});
+        return;
+    }
+    if (path == "/cluster/proxy/fault") {
+        // {"admin_errors": N}: the next N calls of /instances/add or /remove answer 500 (0 clears it).
+        const json j
+            = json::parse(request.body.constData(), request.body.constData() + request.body.size(), nullptr, false);
+        if (!m_proxy || !j.is_object() || !j.contains("admin_errors") || !j["admin_errors"].is_number_integer()) {
+            reply(responder, 400, { { "error", "expected {\"admin_errors\": N} while the proxy runs" } });
+            return;
+        }
+        m_proxy->failNextAdminCalls(j["admin_errors"].get<int>());
+        reply(responder, 200, { { "admin_errors", m_proxy->adminErrorsLeft() } });
         return;
     }
     if (path == "/cluster/proxy/start") {

@@ -95,6 +95,7 @@ private:
     QList<QThread *> m_threads;
     QList<EngineShard *> m_shards;
     std::unique_ptr<SimProxy> m_proxy;
+    int m_proxyStarts = 0; // reported in GET /cluster: a test sees whether anyone restarted the proxy
     std::unique_ptr<LogFile> m_proxyLog;
     ProxyOptions m_proxyOptions;
     HttpServer m_control;

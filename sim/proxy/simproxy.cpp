@@ -211,6 +211,10 @@ void SimProxy::handle(const HttpRequest &request, const HttpResponderPtr &respon
         const QByteArray path = request.path;
         if (path == "/healthcheck") {
             healthcheck(responder);
+        } else if ((path == "/instances/add" || path == "/instances/remove") && m_adminErrors > 0) {
+            --m_adminErrors;
+            responder->respond(
+                500, QByteArrayLiteral("text/plain; charset=utf-8"), QByteArrayLiteral("Internal Server Error"));
         } else if (path == "/instances/add" || path == "/instances/remove") {
             const AdminReply reply = path == "/instances/add" ? InstanceAdmin::add(m_scheduler, request.body)
                                                               : InstanceAdmin::remove(m_scheduler, request.body);

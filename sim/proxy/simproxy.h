@@ -35,6 +35,10 @@ public:
     const ProxyScheduler &scheduler() const { return m_scheduler; }
     int requestCount() const { return m_scheduler.requestCount(); }
     bool isListenerAlive() const;
+    // A fault to test against: the next `count` calls of /instances/add or /instances/remove answer 500
+    // (text/plain "Internal Server Error", as uvicorn does for an unhandled exception), changing nothing.
+    void failNextAdminCalls(int count) { m_adminErrors = qMax(0, count); }
+    int adminErrorsLeft() const { return m_adminErrors; }
 
 Q_SIGNALS:
     // One line the real proxy would print (stdout) or log (stderr), without the newline.
@@ -56,6 +60,7 @@ private:
     ProxyLog m_log;
     HttpServer *m_server;
     NodeListener *m_listener = nullptr;
+    int m_adminErrors = 0;
 };
 
 } // namespace pd::sim

@@ -386,13 +386,16 @@ private Q_SLOTS:
                                      << "v0.13-v0.20 (synchronous add)" << QString();
         QTest::newRow("no /instances API") << oldHealth << notFound << notFound << true << false << false << false
                                            << "pre-v0.13 or layerwise (no /instances API)" << QString();
+        // A 500, three times over, decides nothing about the API: the profile's generation (main, the
+        // default) stands in, and the error says so. A refused connection is not asked again.
         QTest::newRow("/instances/add fails oddly")
-            << health << CannedReply::http(500, "Internal Server Error", "text/plain") << models << true << true
-            << false << true << "pre-v0.13 or layerwise (no /instances API)"
+            << health << CannedReply::http(500, "Internal Server Error", "text/plain") << models << true << true << true
+            << true << "main (with /v1/models)"
             << "/instances/add answered HTTP 500: Internal Server Error (the proxy rejects instances without a port, "
-               "IPv6 literals and non-JSON bodies)";
+               "IPv6 literals and non-JSON bodies) (3 attempts; its /instances API is taken from the profile's "
+               "generation, main)";
         QTest::newRow("refused") << CannedReply::refused() << CannedReply::refused() << CannedReply::refused() << false
-                                 << false << false << false << "unreachable"
+                                 << false << true << false << "unreachable"
                                  << "/healthcheck: Connection refused";
     }
     void capabilitiesNameTheGeneration()
@@ -422,12 +425,14 @@ private Q_SLOTS:
         QCOMPARE(caps.error, error);
         QVERIFY(client.capabilities().has_value());
         QCOMPARE(client.capabilities()->generationLabel(), label);
-        // Three probes, the list call the harmless add of §2.4, every one with the token.
-        QCOMPARE(transport.requests().size(), 3);
+        // Three probes, the list call the harmless add of §2.4 (asked three times while it fails oddly),
+        // every one with the token.
+        const int listCalls = QByteArray(QTest::currentDataTag()) == "/instances/add fails oddly" ? 3 : 1;
+        QCOMPARE(transport.requests().size(), 2 + listCalls);
         QCOMPARE(transport.requestsTo(QStringLiteral("/healthcheck")).size(), 1);
         QCOMPARE(transport.requestsTo(QStringLiteral("/v1/models")).size(), 1);
         const auto list = transport.requestsTo(QStringLiteral("/instances/add"));
-        QCOMPARE(list.size(), 1);
+        QCOMPARE(list.size(), listCalls);
         QCOMPARE(list.first().body, QByteArray(R"({"type":"decode","instances":[]})"));
         for (const auto &r : transport.requests())
             QCOMPARE(r.header("Authorization"), QByteArray("Bearer s3cr3t"));
@@ -502,6 +507,81 @@ private Q_SLOTS:
         QCOMPARE(transport.inFlight(), 1);
         QTRY_VERIFY(theirs.has_value());
         QVERIFY2(theirs->reachable, qPrintable(theirs->error));
+    }
+
+    // Capabilities from evidence (issue 37): a failed list call is a failed call, never "no /instances API".
+    void aFailedListCallIsAskedAgainAndDecidesNothing()
+    {
+        CannedTransport transport;
+        transport.script("GET", QStringLiteral("/healthcheck"), CannedReply::http(200, kHealth));
+        transport.script("GET", QStringLiteral("/v1/models"), CannedReply::http(200, R"({"data":[]})"));
+        transport.script(
+            "POST", QStringLiteral("/instances/add"), CannedReply::http(500, "Internal Server Error", "text/plain"));
+        transport.script("POST", QStringLiteral("/instances/add"), CannedReply::http(200, kAddAnswer));
+        ProxyClient client(&transport);
+        ProxyEndpoint e = endpoint();
+        e.declaredGeneration = ProxyGeneration::Main;
+        client.setEndpoint(e);
+        const ProxyCapabilities caps = await<ProxyCapabilities>(
+            [&](ProxyClient::CapabilitiesCallback done) { client.detectCapabilities(done); });
+        QVERIFY(caps.hasInstancesApi && caps.instancesApiDecided && !caps.scalesByRestart());
+        QCOMPARE(transport.requestsTo(QStringLiteral("/instances/add")).size(), 2);
+    }
+
+    void aListCallThatKeepsFailingLeavesTheProfilesGenerationAndIsAskedNextTime()
+    {
+        CannedTransport transport;
+        transport.script("GET", QStringLiteral("/healthcheck"), CannedReply::http(200, kHealth));
+        transport.script("GET", QStringLiteral("/v1/models"), CannedReply::http(200, R"({"data":[]})"));
+        for (int i = 0; i < 3; ++i)
+            transport.script("POST", QStringLiteral("/instances/add"), CannedReply::http(503, "busy", "text/plain"));
+        transport.script("POST", QStringLiteral("/instances/add"), CannedReply::http(200, kAddAnswer));
+        ProxyClient client(&transport);
+        ProxyEndpoint e = endpoint();
+        e.declaredGeneration = ProxyGeneration::Main;
+        client.setEndpoint(e);
+        ProxyCapabilities caps = await<ProxyCapabilities>(
+            [&](ProxyClient::CapabilitiesCallback done) { client.detectCapabilities(done); });
+        QVERIFY(caps.reachable && caps.hasInstancesApi && !caps.instancesApiDecided);
+        QVERIFY(!caps.scalesByRestart()); // never a restart on a hiccup
+        QVERIFY2(
+            caps.error.contains(QLatin1String("3 attempts")) && caps.error.contains(QLatin1String("generation, main")),
+            qPrintable(caps.error));
+        // Undecided: asked again, and now decided.
+        caps = await<ProxyCapabilities>(
+            [&](ProxyClient::CapabilitiesCallback done) { client.currentCapabilities(done); });
+        QVERIFY(caps.hasInstancesApi && caps.instancesApiDecided);
+        QCOMPARE(transport.requestsTo(QStringLiteral("/instances/add")).size(), 4);
+    }
+
+    void aProxyWithoutTheApiScalesByRestartOnlyWhenTheProfileSaysSo_data()
+    {
+        QTest::addColumn<int>("declared");
+        QTest::addColumn<bool>("byRestart");
+        QTest::addColumn<bool>("mismatch");
+        QTest::newRow("profile says main") << int(ProxyGeneration::Main) << false << true;
+        QTest::newRow("profile says v0.9.1-dev") << int(ProxyGeneration::V091Dev) << true << false;
+    }
+
+    void aProxyWithoutTheApiScalesByRestartOnlyWhenTheProfileSaysSo()
+    {
+        QFETCH(int, declared);
+        QFETCH(bool, byRestart);
+        QFETCH(bool, mismatch);
+        CannedTransport transport;
+        transport.script("GET", QStringLiteral("/healthcheck"), CannedReply::http(200, kOldHealth));
+        transport.script("GET", QStringLiteral("/v1/models"), CannedReply::http(404, R"({"detail":"Not Found"})"));
+        transport.script("POST", QStringLiteral("/instances/add"), CannedReply::http(404, R"({"detail":"Not Found"})"));
+        ProxyClient client(&transport);
+        ProxyEndpoint e = endpoint();
+        e.declaredGeneration = ProxyGeneration(declared);
+        client.setEndpoint(e);
+        const ProxyCapabilities caps = await<ProxyCapabilities>(
+            [&](ProxyClient::CapabilitiesCallback done) { client.detectCapabilities(done); });
+        QVERIFY(!caps.hasInstancesApi && caps.instancesApiDecided);
+        QCOMPARE(caps.scalesByRestart(), byRestart);
+        QCOMPARE(!caps.generationMismatch().isEmpty(), mismatch);
+        QCOMPARE(transport.requestsTo(QStringLiteral("/instances/add")).size(), 1); // a 404 is evidence: asked once
     }
 };
 

@@ -6,7 +6,8 @@
 // exits 1; `pdctl scale` refuses to plan over it; `pdctl repair --undo` restarts the group as one group and
 // brings it back through a proxy restart with the current lists, ending with every rank routed. A second
 // kill, then `pdctl repair --finish`, completes the scale-in. Against `pdsim cluster` as a process
-// (tests/scale/data/scale-groups.json: four coupled decode groups of two, two serving).
+// (tests/scale/data/scale-groups.json: four coupled decode groups of two, two serving). Last, a proxy whose
+// /instances calls fail with 500 (pdsim's /cluster/proxy/fault) is asked again or reported, never restarted.
 #include "httpcall.h"
 #include "pdctlrun.h"
 #include "pdctlsimtest.h"
@@ -202,6 +203,39 @@ private Q_SLOTS:
             { QStringLiteral("repair"), QStringLiteral("--profile"), m_profile, QStringLiteral("--forget"), id }, &rc);
         QVERIFY2(
             rc == 1 && forget.contains(QLatin1String("no operation cut short has an id starting")), qPrintable(forget));
+    }
+
+    // Trust (issue 37): one failed list call is a failed call. A single 500 is asked again and the scale
+    // runs through /instances; a proxy that keeps failing it is reported, and never restarted.
+    void aFailingListCallNeverRestartsTheProxy()
+    {
+        const int starts = cluster().value("proxy_starts", -1);
+        QVERIFY(starts >= 1);
+        post(QStringLiteral("/cluster/proxy/fault"), R"({"admin_errors": 1})");
+        int rc = -1;
+        QString out = pdctl(
+            QStringList { QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"),
+                QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("4"), QStringLiteral("--yes") }
+                + actingArgs(),
+            &rc);
+        QVERIFY2(rc == 0, qPrintable(out));
+        QVERIFY2(!out.contains(QLatin1String("no /instances API")), qPrintable(out));
+        QCOMPARE(runningDecode(), 4);
+
+        post(QStringLiteral("/cluster/proxy/fault"), R"({"admin_errors": 100})");
+        const int listed = listedDecode();
+        out = pdctl(
+            QStringList { QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"),
+                QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("2"), QStringLiteral("--yes") }
+                + actingArgs(),
+            &rc);
+        QCOMPARE(rc, 1);
+        QVERIFY2(out.contains(QLatin1String("cannot read its membership")) && out.contains(QLatin1String("500")),
+            qPrintable(out));
+        post(QStringLiteral("/cluster/proxy/fault"), R"({"admin_errors": 0})");
+        QCOMPARE(cluster().value("proxy_starts", -1), starts); // never restarted
+        QCOMPARE(listedDecode(), listed);
+        QCOMPARE(runningDecode(), 4);
     }
 
     void cleanupTestCase()
