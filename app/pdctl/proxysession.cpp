@@ -73,8 +73,11 @@ std::unique_ptr<Session> connectSession(const QString &profilePath, QTextStream 
     spin([&s] { return s->caps.has_value(); }, 20000);
     if (!s->caps || !s->caps->reachable) {
         if (proxyOptional) {
-            if (!s->caps)
-                s->caps = ProxyCapabilities { false, false, false, false, QStringLiteral("no answer within 20 s") };
+            if (!s->caps) {
+                ProxyCapabilities silent;
+                silent.error = QStringLiteral("no answer within 20 s");
+                s->caps = silent;
+            }
             return s;
         }
         err << "proxy " << s->proxy->endpoint().base.toString() << ": "

@@ -3,6 +3,7 @@
 
 #include "cluster/jsonreader.h"
 #include "cluster/strictjson.h"
+#include "util/boundedfile.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -361,19 +362,26 @@ ProfileLoadResult parseProfile(const QByteArray &bytes)
 ProfileLoadResult loadProfileFile(const QString &path)
 {
     ProfileLoadResult result;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        result.errors.append({QString(), 0, 0, QStringLiteral("cannot open: %1").arg(file.errorString())});
+    // Never a FIFO or a device (a profile someone shared could name one): a regular file, bounded.
+    const BoundedFile file = readBoundedRegularFile(path, kMaxProfileBytes);
+    switch (file.problem) {
+    case BoundedFile::Problem::None:
+        break;
+    case BoundedFile::Problem::TooLarge:
+        result.errors.append({ QString(), 0, 0,
+            QStringLiteral("the file is %1 MB; a profile is at most %2 MB")
+                .arg(double(file.size) / 1e6, 0, 'f', 1)
+                .arg(kMaxProfileBytes / (1024 * 1024)) });
+        return result;
+    case BoundedFile::Problem::CannotOpen:
+        result.errors.append({ QString(), 0, 0, QStringLiteral("cannot open: %1").arg(file.reason) });
+        return result;
+    case BoundedFile::Problem::NotRegular:
+    case BoundedFile::Problem::CannotRead:
+        result.errors.append({ QString(), 0, 0, QStringLiteral("cannot read: %1").arg(file.reason) });
         return result;
     }
-    if (file.size() > kMaxProfileBytes) {
-        result.errors.append({QString(), 0, 0,
-                              QStringLiteral("the file is %1 MB; a profile is at most %2 MB")
-                                  .arg(double(file.size()) / 1e6, 0, 'f', 1)
-                                  .arg(kMaxProfileBytes / (1024 * 1024))});
-        return result;
-    }
-    return parseProfile(file.readAll());
+    return parseProfile(file.bytes);
 }
 
 QByteArray serializeProfile(const Profile &profile)

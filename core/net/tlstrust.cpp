@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "net/tlstrust.h"
+#include "util/boundedfile.h"
 
 #include <QFile>
 #include <QNetworkRequest>
@@ -13,16 +14,13 @@ CaFile loadCaFile(const QString &path)
     CaFile out;
     if (path.isEmpty())
         return out;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        out.error = QStringLiteral("%1: %2").arg(path, file.errorString());
+    // A profile names it: a FIFO or a device there must not block or exhaust whoever validates the profile.
+    const BoundedFile file = readBoundedRegularFile(path, 4 * 1024 * 1024);
+    if (!file.ok()) {
+        out.error = file.error;
         return out;
     }
-    if (file.size() > 4 * 1024 * 1024) {
-        out.error = QStringLiteral("%1: %2 bytes, not a CA file").arg(path).arg(file.size());
-        return out;
-    }
-    out.certificates = QSslCertificate::fromData(file.readAll(), QSsl::Pem);
+    out.certificates = QSslCertificate::fromData(file.bytes, QSsl::Pem);
     if (out.certificates.isEmpty())
         out.error = QStringLiteral("%1: no PEM certificate in it").arg(path);
     return out;

@@ -25,7 +25,7 @@ const QUrl kProxy(QStringLiteral("http://127.0.0.121:8000"));
 
 ProxyEndpoint endpoint(int timeoutMs = 5000, const QByteArray &token = {})
 {
-    return { kProxy, token, {}, timeoutMs };
+    return { kProxy, token, {}, timeoutMs, std::nullopt };
 }
 
 // The answer of the v0.21+ proxy to an add (spec §2.2, observed).
@@ -498,7 +498,7 @@ private Q_SLOTS:
         ProxyClient mine(&transport);
         mine.setEndpoint(endpoint());
         ProxyClient other(&transport);
-        other.setEndpoint({ QUrl(QStringLiteral("http://127.0.0.122:8000")), {}, {}, 5000 });
+        other.setEndpoint({ QUrl(QStringLiteral("http://127.0.0.122:8000")), {}, {}, 5000, std::nullopt });
         std::optional<ProxyHealth> theirs;
         other.healthcheck([&theirs](const ProxyHealth &h) { theirs = h; });
         mine.healthcheck([](const ProxyHealth &) { QFAIL("an aborted request answered"); });

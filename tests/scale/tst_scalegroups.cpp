@@ -54,7 +54,7 @@ class TestScaleGroups : public QObject {
         for (const QString &e : active)
             table.noteAddSent(e, Role::Decode, listed);
         for (const QString &e : waiting)
-            table.noteAddSent(e, Role::Decode, ProxyReply{true, 200, {}, {}, std::nullopt, 0});
+            table.noteAddSent(e, Role::Decode, ProxyReply { true, 200, {}, {}, std::nullopt, 0, false });
     }
 
     // The engine actions on a context whose proxy client and membership table are their own (filled as

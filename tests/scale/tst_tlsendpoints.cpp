@@ -23,6 +23,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 #include <optional>
 
 using namespace pd;
@@ -202,6 +204,34 @@ private Q_SLOTS:
         for (const ValidationIssue &issue : validateProfile(p))
             named |= issue.pointer == QLatin1String("/tls/ca_file") && issue.message.contains(QLatin1String("no PEM certificate"));
         QVERIFY(named);
+    }
+
+    // Trust (issue 37): a profile naming a FIFO or a device as its CA file neither blocks nor exhausts
+    // whoever validates it (the console on open, pdctl profile validate): refused with the reason at once.
+    void aCaFileThatIsAFifoOrADeviceIsRefusedAtOnce_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("reason");
+        const QString fifo = m_dir.filePath(QStringLiteral("ca.fifo"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QTest::newRow("a FIFO nobody writes") << fifo << QStringLiteral("not a regular file (a FIFO)");
+        QTest::newRow("/dev/zero") << QStringLiteral("/dev/zero")
+                                   << QStringLiteral("not a regular file (a character device)");
+        QTest::newRow("a directory") << m_dir.path() << QStringLiteral("not a regular file (a directory)");
+    }
+
+    void aCaFileThatIsAFifoOrADeviceIsRefusedAtOnce()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        // A blocking open would never return: the test's own timeout is the check, no clock.
+        Profile p = profile(true);
+        p.tls.caFile = path;
+        bool named = false;
+        for (const ValidationIssue &issue : validateProfile(p))
+            named |= issue.pointer == QLatin1String("/tls/ca_file") && issue.message.contains(reason);
+        QVERIFY(named);
+        QVERIFY2(loadCaFile(path).error == path + QStringLiteral(": ") + reason, qPrintable(loadCaFile(path).error));
     }
 
     void cleanupTestCase()
