@@ -289,6 +289,19 @@ void MembershipReconciler::apply(const ProxyLists &lists)
             setFact(r, MembershipFact::Active, QStringLiteral("in the proxy's list (not in the profile)"));
         }
     }
+    // Entries the profile does not know that left the lists are forgotten: a proxy whose lists keep
+    // changing (or a hostile one) cannot grow the table without bound. A profile's engine is always kept.
+    QSet<QString> forget;
+    for (auto it = m_records.begin(); it != m_records.end();) {
+        if (!it->configured && (it->fact == MembershipFact::Gone || it->fact == MembershipFact::Dropped)) {
+            forget.insert(it.key());
+            it = m_records.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (!forget.isEmpty())
+        m_order.removeIf([&forget](const QString &k) { return forget.contains(k); });
 }
 
 void MembershipReconciler::noteAddSent(const QString &id, Role role, const ProxyReply &reply)

@@ -228,6 +228,29 @@ private Q_SLOTS:
         QVERIFY(journal.flush());
         QVERIFY(MembershipJournal(path, kBase).load(&error));
     }
+
+    // Trust (issue 37): entries the profile does not know are forgotten once they leave the lists, so a
+    // proxy whose lists keep changing cannot grow the table (and pdctl watch) without bound.
+    void unknownEntriesThatLeaveTheListsAreForgotten()
+    {
+        ProxyClient proxy;
+        MembershipReconciler table(&proxy);
+        table.setConfigured({ { QStringLiteral("127.0.0.1:9000"), Role::Decode } });
+        for (int round = 0; round < 20; ++round) {
+            ProxyLists lists;
+            lists.decode << QStringLiteral("127.0.0.1:9000");
+            for (int i = 0; i < 500; ++i)
+                lists.decode << QStringLiteral("10.%1.%2.1:9000").arg(round).arg(i);
+            table.applyCommandLineLists(lists);
+            QCOMPARE(table.records().size(), 501); // this round's 500 and the profile's engine
+        }
+        table.applyCommandLineLists({ {}, { QStringLiteral("127.0.0.1:9000") } });
+        QCOMPARE(table.records().size(), 1);
+        QCOMPARE(table.fact(QStringLiteral("127.0.0.1:9000"), Role::Decode), MembershipFact::Active);
+        table.applyCommandLineLists({});
+        QCOMPARE(table.records().size(), 1); // the profile's engine stays, Gone
+        QCOMPARE(table.fact(QStringLiteral("127.0.0.1:9000"), Role::Decode), MembershipFact::Gone);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMembershipJournal)
