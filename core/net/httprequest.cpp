@@ -3,6 +3,9 @@
 
 #include "net/tlstrust.h"
 
+#include <QNetworkReply>
+#include <QTimer>
+
 namespace pd {
 
 QNetworkRequest makeHttpRequest(const HttpRequestSpec &spec)
@@ -18,6 +21,21 @@ QNetworkRequest makeHttpRequest(const HttpRequestSpec &spec)
         request.setRawHeader("Content-Type", spec.contentType);
     applyTlsTrust(request, spec.extraCas);
     return request;
+}
+
+void armDeadline(QNetworkReply *reply, int ms)
+{
+    if (!reply || ms <= 0)
+        return;
+    auto *deadline = new QTimer(reply); // goes with the reply
+    deadline->setSingleShot(true);
+    QObject::connect(deadline, &QTimer::timeout, reply, [reply] {
+        if (reply->isRunning()) {
+            reply->setProperty("pdDeadline", true);
+            reply->abort();
+        }
+    });
+    deadline->start(ms);
 }
 
 } // namespace pd

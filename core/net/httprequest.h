@@ -20,6 +20,8 @@
 //   - https peers verified against the system's authorities plus the profile's (tls.ca_file), never
 //     without verification.
 // The metrics poller's own client (httpgetclient) does not use Qt's network stack and is not here.
+class QNetworkReply;
+
 namespace pd {
 
 // What a request needs, said with chained setters: HttpRequestSpec(url).withTimeout(2000).withBearerToken(t).
@@ -63,5 +65,10 @@ struct HttpRequestSpec {
 };
 
 QNetworkRequest makeHttpRequest(const HttpRequestSpec &spec);
+
+// An overall deadline for `reply`, beside the request's inactivity timeout: a peer that drip-feeds its
+// answer (a byte now and then) keeps the transfer timer from ever firing, so after `ms` the reply is
+// aborted all the same (OperationCanceledError, as for the inactivity timeout; property "pdDeadline").
+void armDeadline(QNetworkReply *reply, int ms);
 
 } // namespace pd

@@ -37,7 +37,9 @@ Raw readRaw(QNetworkReply *reply, int timeoutMs, bool tooLarge)
         return raw;
     }
     if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError) {
-        raw.transportError = QStringLiteral("no answer within %1 ms").arg(timeoutMs);
+        raw.transportError = reply->property("pdDeadline").toBool()
+            ? QStringLiteral("no whole answer within %1 ms (it kept trickling in)").arg(2 * timeoutMs)
+            : QStringLiteral("no answer within %1 ms").arg(timeoutMs);
         raw.status = 0;
         return raw;
     }
@@ -199,6 +201,7 @@ QNetworkReply *ProxyClient::send(const QByteArray &method, const QString &path, 
     QNetworkReply *reply = method == "GET" ? m_network->get(request) : m_network->sendCustomRequest(request, method, body);
     m_inFlight.removeIf([](const QPointer<QNetworkReply> &r) { return r.isNull(); });
     m_inFlight.append(reply);
+    armDeadline(reply, 2 * m_endpoint.timeoutMs); // a drip-fed answer ends too (the timeout is inactivity)
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxProxyAnswerBody) {
             reply->setProperty("pdTooLarge", true);

@@ -84,6 +84,7 @@ void EngineProbe::get(const EngineRef &engine, const QString &path,
     QNetworkReply *reply = m_network->get(makeHttpRequest(
         HttpRequestSpec(url).withTimeout(m_timeoutMs).withBearerToken(m_token).withExtraCas(m_extraCas)));
     const int timeout = m_timeoutMs;
+    armDeadline(reply, 2 * timeout); // a drip-fed answer ends too (the timeout above is inactivity)
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxEngineAnswer) {
             reply->setProperty("pdTooLarge", true);
@@ -98,6 +99,10 @@ void EngineProbe::get(const EngineRef &engine, const QString &path,
         QString error;
         if (reply->property("pdTooLarge").toBool())
             error = QStringLiteral("%1: answer larger than %2 bytes").arg(url.toString()).arg(kMaxEngineAnswer);
+        else if (reply->property("pdDeadline").toBool())
+            error = QStringLiteral("%1: no whole answer within %2 ms (it kept trickling in)")
+                        .arg(url.toString())
+                        .arg(2 * timeout);
         else if (status == 0)
             error = canceled ? QStringLiteral("%1: no answer within %2 ms").arg(url.toString()).arg(timeout)
                              : QStringLiteral("%1: %2").arg(url.toString(), reply->errorString());

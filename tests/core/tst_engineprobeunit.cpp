@@ -8,7 +8,11 @@
 #include "cannedtransport.h"
 #include "ops/scaleprobe.h"
 
+#include <QPointer>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
+#include <QTimer>
 
 #include <optional>
 
@@ -291,6 +295,41 @@ private Q_SLOTS:
         probe.loads({}, [&loads](const QHash<QString, EngineLoad> &l) { loads = l; });
         QVERIFY(loads.has_value() && loads->isEmpty());
         QVERIFY(transport.requests().isEmpty());
+    }
+
+    // Trust (issue 37): an engine that drip-feeds its answer (a byte every 200 ms, forever) never lets the
+    // inactivity timeout fire; the overall deadline ends the probe all the same, saying so.
+    void aDripFedAnswerEndsAtItsDeadline()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress(QStringLiteral("127.0.0.131")), 0));
+        QList<QPointer<QTcpSocket>> clients;
+        QTimer drip;
+        connect(&server, &QTcpServer::newConnection, this, [&] {
+            while (QTcpSocket *s = server.nextPendingConnection()) {
+                s->write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n");
+                clients << s;
+            }
+        });
+        connect(&drip, &QTimer::timeout, this, [&] {
+            for (QTcpSocket *s : std::as_const(clients))
+                if (s)
+                    s->write("#");
+        });
+        drip.start(200);
+        EngineProbe probe;
+        probe.setTimeout(1000); // inactivity: never reached, a byte comes every 200 ms
+        const EngineRef engine { QStringLiteral("127.0.0.131:%1").arg(server.serverPort()), Role::Decode,
+            QStringLiteral("d0"), 0 };
+        std::optional<std::optional<EngineLoad>> load;
+        QString error;
+        probe.load(engine, [&](std::optional<EngineLoad> l, const QString &why) {
+            load = l;
+            error = why;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(load.has_value(), 30000);
+        QVERIFY(!load->has_value());
+        QVERIFY2(error.contains(QLatin1String("no whole answer within 2000 ms")), qPrintable(error));
     }
 };
 
