@@ -24,7 +24,7 @@ using pd::test::CannedTransport;
 
 namespace {
 
-EngineRef engine(const QString &id = QStringLiteral("127.0.0.131:9001"), const QString &node = QStringLiteral("d0"))
+EngineRef engine(const QString &id = QStringLiteral("127.0.0.139:9001"), const QString &node = QStringLiteral("d0"))
 {
     return { id, Role::Decode, node, 0 };
 }
@@ -86,9 +86,9 @@ private Q_SLOTS:
 
         const auto &sent = transport.requests();
         QCOMPARE(sent.size(), 5);
-        const QStringList expected { QStringLiteral("http://127.0.0.131:9001/v1/models"),
-            QStringLiteral("http://127.0.0.131:9001/health"), QStringLiteral("http://127.0.0.131:9001/metrics"),
-            QStringLiteral("https://127.0.0.131:9001/v1/models"), QStringLiteral("https://127.0.0.131:9001/health") };
+        const QStringList expected { QStringLiteral("http://127.0.0.139:9001/v1/models"),
+            QStringLiteral("http://127.0.0.139:9001/health"), QStringLiteral("http://127.0.0.139:9001/metrics"),
+            QStringLiteral("https://127.0.0.139:9001/v1/models"), QStringLiteral("https://127.0.0.139:9001/health") };
         for (int i = 0; i < sent.size(); ++i) {
             QCOMPARE(sent.at(i).method, QByteArray("GET"));
             QCOMPARE(sent.at(i).url.toString(), expected.at(i));
@@ -124,15 +124,15 @@ private Q_SLOTS:
             302, {}, {}) << healthy << true << false << true << QStringList { QStringLiteral("/v1/models HTTP 302") };
         QTest::newRow("nothing listens") << CannedReply::refused() << CannedReply::refused() << false << false << false
                                          << QStringList { QStringLiteral(
-                                                              "http://127.0.0.131:9001/v1/models: Connection refused"),
-                                                QStringLiteral("http://127.0.0.131:9001/health: Connection refused") };
+                                                              "http://127.0.0.139:9001/v1/models: Connection refused"),
+                                                QStringLiteral("http://127.0.0.139:9001/health: Connection refused") };
         QTest::newRow("silent") << CannedReply::silence() << CannedReply::silence() << false << false << false
                                 << QStringList { QStringLiteral(
-                                                     "http://127.0.0.131:9001/v1/models: no answer within 80 ms"),
-                                       QStringLiteral("http://127.0.0.131:9001/health: no answer within 80 ms") };
+                                                     "http://127.0.0.139:9001/v1/models: no answer within 80 ms"),
+                                       QStringLiteral("http://127.0.0.139:9001/health: no answer within 80 ms") };
         QTest::newRow("one answer is enough to be listening")
             << CannedReply::silence() << healthy << true << false << true
-            << QStringList { QStringLiteral("http://127.0.0.131:9001/v1/models: no answer within 80 ms") };
+            << QStringList { QStringLiteral("http://127.0.0.139:9001/v1/models: no answer within 80 ms") };
     }
     void readinessClassifiesEachAnswer()
     {
@@ -188,13 +188,13 @@ private Q_SLOTS:
                              << "/metrics answered HTTP 500" << false;
         QTest::newRow("404 (metrics disabled)")
             << CannedReply::http(404, R"({"detail":"Not Found"})") << "/metrics answered HTTP 404" << false;
-        QTest::newRow("refused") << CannedReply::refused() << "http://127.0.0.131:9001/metrics: Connection refused"
+        QTest::newRow("refused") << CannedReply::refused() << "http://127.0.0.139:9001/metrics: Connection refused"
                                  << false;
-        QTest::newRow("silent") << CannedReply::silence() << "http://127.0.0.131:9001/metrics: no answer within 80 ms"
+        QTest::newRow("silent") << CannedReply::silence() << "http://127.0.0.139:9001/metrics: no answer within 80 ms"
                                 << false;
         QTest::newRow("reset before an answer")
             << CannedReply::failure(QNetworkReply::RemoteHostClosedError, QStringLiteral("Connection closed"))
-            << "http://127.0.0.131:9001/metrics: Connection closed" << false;
+            << "http://127.0.0.139:9001/metrics: Connection closed" << false;
     }
     void loadSaysWhyItReadNothing()
     {
@@ -223,12 +223,12 @@ private Q_SLOTS:
         QTest::newRow("reset after the running gauge")
             << CannedReply::http(200, head, "text/plain")
                    .thenError(QNetworkReply::RemoteHostClosedError, QStringLiteral("Connection closed"))
-            << "http://127.0.0.131:9001/metrics: HTTP 200, then the body broke off (Connection closed)";
+            << "http://127.0.0.139:9001/metrics: HTTP 200, then the body broke off (Connection closed)";
         QTest::newRow("silent after the running gauge")
             << CannedReply::http(200, head, "text/plain").stalling()
-            << "http://127.0.0.131:9001/metrics: HTTP 200, then the body broke off (nothing for 250 ms)";
+            << "http://127.0.0.139:9001/metrics: HTTP 200, then the body broke off (nothing for 250 ms)";
         QTest::newRow("larger than 8 MiB") << CannedReply::http(200, QByteArray((8 << 20) + 1, '\n'), "text/plain")
-                                           << "http://127.0.0.131:9001/metrics: answer larger than 8388608 bytes";
+                                           << "http://127.0.0.139:9001/metrics: answer larger than 8388608 bytes";
     }
     void aBodyThatDidNotArriveWholeIsNoReading()
     {
@@ -248,12 +248,12 @@ private Q_SLOTS:
 
     void poolReadingsTellSlowFromDead()
     {
-        const EngineRef busy = engine(QStringLiteral("127.0.0.131:9001"), QStringLiteral("d0"));
+        const EngineRef busy = engine(QStringLiteral("127.0.0.139:9001"), QStringLiteral("d0"));
         const EngineRef stopped = engine(QStringLiteral("127.0.0.132:9001"), QStringLiteral("d1"));
         const EngineRef slow = engine(QStringLiteral("127.0.0.133:9001"), QStringLiteral("d2"));
         CannedTransport transport;
         transport.script(
-            "GET", QStringLiteral("http://127.0.0.131:9001/metrics"), CannedReply::http(200, kMetrics, "text/plain"));
+            "GET", QStringLiteral("http://127.0.0.139:9001/metrics"), CannedReply::http(200, kMetrics, "text/plain"));
         transport.script("*", QStringLiteral("http://127.0.0.132:9001/metrics"), CannedReply::refused());
         transport.script("*", QStringLiteral("http://127.0.0.132:9001/v1/models"), CannedReply::refused());
         transport.script("*", QStringLiteral("http://127.0.0.132:9001/health"), CannedReply::refused());
@@ -302,7 +302,7 @@ private Q_SLOTS:
     void aDripFedAnswerEndsAtItsDeadline()
     {
         QTcpServer server;
-        QVERIFY(server.listen(QHostAddress(QStringLiteral("127.0.0.131")), 0));
+        QVERIFY(server.listen(QHostAddress(QStringLiteral("127.0.0.139")), 0));
         QList<QPointer<QTcpSocket>> clients;
         QTimer drip;
         connect(&server, &QTcpServer::newConnection, this, [&] {
@@ -319,7 +319,7 @@ private Q_SLOTS:
         drip.start(200);
         EngineProbe probe;
         probe.setTimeout(1000); // inactivity: never reached, a byte comes every 200 ms
-        const EngineRef engine { QStringLiteral("127.0.0.131:%1").arg(server.serverPort()), Role::Decode,
+        const EngineRef engine { QStringLiteral("127.0.0.139:%1").arg(server.serverPort()), Role::Decode,
             QStringLiteral("d0"), 0 };
         std::optional<std::optional<EngineLoad>> load;
         QString error;
