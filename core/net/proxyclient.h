@@ -45,7 +45,7 @@ struct ProxyEndpoint {
     int timeoutMs = 5000;
     // The generation the profile says the proxy runs (proxy.generation). It decides whatever the proxy's
     // answers cannot: a failed list call is a failed call, never "this proxy has no /instances API".
-    std::optional<ProxyGeneration> declaredGeneration;
+    std::optional<ProxyGeneration> declaredGeneration = std::nullopt;
 };
 
 // The pool lists of an add/remove answer, in the proxy's insertion order, host strings as given.
@@ -77,7 +77,7 @@ struct ProxyCapabilities {
     // nothing: the declared generation stands in (main: it has), and the next currentCapabilities()
     // asks again.
     bool instancesApiDecided = false;
-    std::optional<ProxyGeneration> declared; // ProxyEndpoint::declaredGeneration
+    std::optional<ProxyGeneration> declared = std::nullopt; // ProxyEndpoint::declaredGeneration
     // Membership is the proxy's command line and a pool scales by restarting it (ProxyRestartScale):
     // only when the proxy showed it has no /instances API and the profile does not say main.
     bool scalesByRestart() const;
