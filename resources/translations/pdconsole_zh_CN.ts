@@ -144,7 +144,7 @@
 <context>
     <name>Operations</name>
     <message>
-        <location filename="../../app/console/operations.cpp" line="+338"/>
+        <location filename="../../app/console/operations.cpp" line="+339"/>
         <source>&amp;Operations</source>
         <translation>操作(&amp;O)</translation>
     </message>
@@ -169,7 +169,7 @@
         <translation>控制台处于只读模式</translation>
     </message>
     <message>
-        <location line="-487"/>
+        <location line="-488"/>
         <source>Operations are running</source>
         <translation>有操作正在运行</translation>
     </message>
@@ -212,7 +212,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>未读取成员日志：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+70"/>
+        <location line="+71"/>
         <source>The profile has %n error(s): every change to the cluster is refused until it validates (Cluster ▸ Validate Profile, F7)</source>
         <translation>
             <numerusform>配置文件有 %n 个错误：在校验通过之前，拒绝对集群的一切更改（集群 ▸ 校验配置文件，F7）</numerusform>
@@ -990,7 +990,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>- 已跳过 %1：%2</translation>
     </message>
     <message>
-        <location line="+256"/>
+        <location line="+257"/>
         <source>A busy proxy removes them only when no request is in flight, and ignores an add until then: if it still drains them %1 s after their removal once they serve again, the proxy is restarted with its current lists (the requests in flight at that moment fail; counted in the audit log)</source>
         <translation>繁忙的代理只有在没有任何请求在途时才会移除它们，在此之前会忽略对它们的添加：如果它们重新服务时，距移除已过 %1 秒而代理仍在排空它们，就会用代理当前的实例列表重启代理（此刻在途的请求会失败；失败数记入审计日志）</translation>
     </message>
@@ -1000,7 +1000,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>不是耦合 DP 组的 rank</translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-167"/>
         <source>would break DP group %1; stop or restart the whole group, or remove it from the proxy</source>
         <translation>会破坏 DP 组 %1；请停止或重启整个组，或将其从代理中移除</translation>
     </message>
@@ -1056,7 +1056,7 @@ To %2 they are cancelled where they stand: an engine may be left started but not
         <translation>该组的 rank 当前持有 %1 个请求（已抓取 %3 个 rank 中的 %2 个）：这些请求会失败</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>DP group %1 (%2 ranks): every rank taken out of the proxy and drained, then all stopped together</source>
         <translation>DP 组 %1（%2 个 rank）：每个 rank 从代理中移出并排空，然后一起停止</translation>
     </message>
@@ -2336,7 +2336,7 @@ last good scrape %1</source>
 <context>
     <name>pd::InterruptedOperationsBar</name>
     <message>
-        <location filename="../../widgets/operations/interruptedbar.cpp" line="+122"/>
+        <location filename="../../widgets/operations/interruptedbar.cpp" line="+127"/>
         <source>Operations journal not read: %1. Operations cut short earlier are not known.</source>
         <translation>未读取操作日志：%1。无法得知先前被中断的操作。</translation>
     </message>
@@ -2351,7 +2351,7 @@ last good scrape %1</source>
         <translation>遗留状态：%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Finish: %1</source>
         <translation>完成：%1</translation>
     </message>
@@ -2376,18 +2376,23 @@ last good scrape %1</source>
         <translation>忽略</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+22"/>
+        <location line="+14"/>
+        <location line="+35"/>
         <source>Not repaired: %1</source>
         <translation>未修复：%1</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-29"/>
         <source>Cannot repair %1: %2</source>
         <translation>无法修复 %1：%2</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+10"/>
+        <source> The proxy still drains them: if it has not let them go %1 s after their removal once they serve, it is restarted with its current lists (the requests in flight at that moment fail; counted in the audit log).</source>
+        <translation>代理仍在排空它们：如果它们恢复服务后、自移出起 %1 秒代理仍未放开它们，代理将以当前列表重启（届时在途的请求会失败；计入审计日志）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Finish the operation cut short</source>
         <translation>完成被中断的操作</translation>
     </message>
@@ -2397,19 +2402,19 @@ last good scrape %1</source>
         <translation>撤销被中断的操作</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1
 
 Left: %2
 
-%3: %4
+%3: %4.%5
 
 Apply?</source>
         <translation>%1
 
 遗留状态：%2
 
-%3：%4
+%3：%4。%5
 
 是否执行？</translation>
     </message>
@@ -3560,7 +3565,7 @@ Serving: engines in the proxy that serve, of those expected to (listed by the pr
 <context>
     <name>pd::OperationsPage</name>
     <message>
-        <location filename="../../widgets/operations/operationspage.cpp" line="+45"/>
+        <location filename="../../widgets/operations/operationspage.cpp" line="+46"/>
         <source>&amp;Read-only: refuse every change to the cluster</source>
         <translation>只读：拒绝对集群的任何更改(&amp;R)</translation>
     </message>
@@ -3590,7 +3595,7 @@ Serving: engines in the proxy that serve, of those expected to (listed by the pr
         <translation>拒绝扩缩容、启动、停止、重启和代理变更（并在审计日志中记为已拒绝）</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+63"/>
         <location line="+184"/>
         <source>Restore membership</source>
         <translation>恢复代理成员</translation>
@@ -3941,17 +3946,17 @@ Apply?</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+85"/>
+        <location line="+86"/>
         <source>Show the plan and confirm</source>
         <translation>显示计划并确认</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-80"/>
         <source>Scale to</source>
         <translation>扩缩容至</translation>
     </message>
     <message numerus="yes">
-        <location line="+19"/>
+        <location line="+20"/>
         <source>%n active</source>
         <translation>
             <numerusform>%n 个活跃</numerusform>
@@ -5431,7 +5436,7 @@ Apply?</source>
         <translation>取消操作</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+97"/>
         <source>Reading the %1 engines&apos; load…</source>
         <translation>正在读取 %1 引擎的负载…</translation>
     </message>

@@ -15,6 +15,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace pd {
 
 namespace {
@@ -187,13 +189,25 @@ bool InterruptedOperationsBar::repair(const QString &id, RepairAction action)
         Q_EMIT note(tr("Cannot repair %1: %2").arg(record.unit, why));
         return false;
     }
+    // Bringing back ranks a busy proxy still drains may take the way out, a proxy restart: the plan says so.
+    QString wayOut;
+    if (op->kind().endsWith(QLatin1String("scale-out")) && m_ctx->settings.restartProxyForDrains && m_ctx->membership) {
+        const bool draining = std::any_of(record.engines.cbegin(), record.engines.cend(), [&](const QString &engine) {
+            return m_ctx->membership->fact(engine, record.role) == MembershipFact::Draining;
+        });
+        if (draining)
+            wayOut = tr(" The proxy still drains them: if it has not let them go %1 s after their removal once they "
+                        "serve, it is restarted with its current lists (the requests in flight at that moment fail; "
+                        "counted in the audit log).")
+                         .arg(drainFinaliseWaitMs(*m_ctx) / 1000);
+    }
     const QString title = finish ? tr("Finish the operation cut short") : tr("Undo the operation cut short");
     const QString text
-        = tr("%1\n\nLeft: %2\n\n%3: %4\n\nApply?")
+        = tr("%1\n\nLeft: %2\n\n%3: %4.%5\n\nApply?")
               .arg(describeInterrupted(record),
                   m_ctx->membership ? describeLeft(record, *m_ctx->membership, m_probed ? &m_notAnswering : nullptr)
                                     : QString(),
-                  finish ? tr("Finish") : tr("Undo"), repairText(record, action));
+                  finish ? tr("Finish") : tr("Undo"), repairText(record, action), wayOut);
     if (!m_confirm(title, text)) {
         delete op;
         return false;
