@@ -24,6 +24,10 @@
 
 using json = nlohmann::json;
 
+namespace {
+const QString kProxyHealth = QStringLiteral("http://127.0.0.111:8400/healthcheck");
+} // namespace
+
 class TestPdctlRepair : public pd::test::PdctlSimTest {
     Q_OBJECT
 
@@ -44,26 +48,6 @@ private:
     {
         return { QStringLiteral("--sim-control"), m_control, QStringLiteral("--audit"),
             m_dir.filePath(QStringLiteral("audit.jsonl")) };
-    }
-    int listedDecode()
-    {
-        const QByteArray body = pd::test::httpCall("GET", QStringLiteral("http://127.0.0.111:8400/healthcheck")).body;
-        const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
-        return j.is_object() ? j.value("decode_instances", -1) : -1;
-    }
-    json cluster()
-    {
-        const QByteArray body = pd::test::httpCall("GET", m_sim.controlUrl(QStringLiteral("/cluster"))).body;
-        return json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
-    }
-    int runningDecode()
-    {
-        int n = 0;
-        const json state = cluster();
-        if (state.is_object())
-            for (const json &e : state["engines"])
-                n += e.value("role", std::string()) == "decode" && e.value("status", std::string()) == "ready";
-        return n;
     }
     std::string engineStatus(const QString &id)
     {
@@ -168,7 +152,7 @@ private Q_SLOTS:
         QVERIFY2(rc == 0, qPrintable(out));
         QVERIFY2(out.contains(QLatin1String("the group is broken; it is restarted as a whole")), qPrintable(out));
         QCOMPARE(runningDecode(), 4);
-        QCOMPARE(listedDecode(), 4);
+        QCOMPARE(listedDecode(kProxyHealth), 4);
         const json status = pd::test::pdctlStatus(m_profile);
         QVERIFY(status.is_object());
         int active = 0, draining = 0;
@@ -223,7 +207,7 @@ private Q_SLOTS:
         QCOMPARE(runningDecode(), 4);
 
         post(QStringLiteral("/cluster/proxy/fault"), R"({"admin_errors": 100})");
-        const int listed = listedDecode();
+        const int listed = listedDecode(kProxyHealth);
         out = pdctl(
             QStringList { QStringLiteral("scale"), QStringLiteral("--profile"), m_profile, QStringLiteral("--pool"),
                 QStringLiteral("decode"), QStringLiteral("--to"), QStringLiteral("2"), QStringLiteral("--yes") }
@@ -234,7 +218,7 @@ private Q_SLOTS:
             qPrintable(out));
         post(QStringLiteral("/cluster/proxy/fault"), R"({"admin_errors": 0})");
         QCOMPARE(cluster().value("proxy_starts", -1), starts); // never restarted
-        QCOMPARE(listedDecode(), listed);
+        QCOMPARE(listedDecode(kProxyHealth), listed);
         QCOMPARE(runningDecode(), 4);
     }
 

@@ -18,6 +18,10 @@
 
 using json = nlohmann::json;
 
+namespace {
+const QString kProxyHealth = QStringLiteral("http://127.0.0.111:8400/healthcheck");
+} // namespace
+
 class TestPdctlScaleGroups : public pd::test::PdctlSimTest {
     Q_OBJECT
 
@@ -39,28 +43,6 @@ private:
                 + more,
             &out);
         return QString::fromUtf8(out).split(QLatin1Char('\n'));
-    }
-    // Decode instances the proxy lists (draining ones included), from its /healthcheck.
-    int listedDecode()
-    {
-        const QByteArray body = pd::test::httpCall("GET", QStringLiteral("http://127.0.0.111:8400/healthcheck")).body;
-        const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
-        return j.is_object() ? j.value("decode_instances", -1) : -1;
-    }
-    json cluster()
-    {
-        const QByteArray body = pd::test::httpCall("GET", m_sim.controlUrl(QStringLiteral("/cluster"))).body;
-        return json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
-    }
-    // Decode engines the simulated cluster has serving.
-    int runningDecode()
-    {
-        int n = 0;
-        const json state = cluster();
-        if (state.is_object())
-            for (const json &e : state["engines"])
-                n += e.value("role", std::string()) == "decode" && e.value("status", std::string()) == "ready";
-        return n;
     }
     void post(const QString &path, const QByteArray &body)
     {
@@ -155,7 +137,7 @@ private Q_SLOTS:
                 && text.contains(QLatin1String("Without --allow-proxy-restart")),
             qPrintable(text));
         QVERIFY2(text.contains(QLatin1String("Ways out")), qPrintable(text));
-        QCOMPARE(listedDecode(), 8); // 6 routed + the 2 ranks it still drains
+        QCOMPARE(listedDecode(kProxyHealth), 8); // 6 routed + the 2 ranks it still drains
 
         out = scale(QStringLiteral("8"), &rc,
             { QStringLiteral("--allow-proxy-restart"), QStringLiteral("--drain-wait"), QStringLiteral("1") });
@@ -164,7 +146,7 @@ private Q_SLOTS:
                 qInfo("pdctl: %s", qPrintable(line));
         QCOMPARE(rc, 0);
         QCOMPARE(runningDecode(), 8);
-        QCOMPARE(listedDecode(), 8);
+        QCOMPARE(listedDecode(kProxyHealth), 8);
         // pdctl status agrees with the proxy: 8 decoders active, none draining.
         QByteArray status;
         QCOMPARE(pdctl({ QStringLiteral("status"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json") },
